@@ -1,0 +1,2 @@
+// The web client arrives with its own issue; this keeps the workspace buildable meanwhile.
+export {};

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/** CONTRACT §2: every error is `{success:false, message}`; 400s may add per-field messages. */
+export const errorResponseSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.record(z.string(), z.string()).optional(),
+});
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+export interface MessageResponse {
+  success: true;
+  message: string;
+}
+
+/** Turns "yes"-like query flags (`mine=1`) into booleans. */
+export const flagQuery = z
+  .preprocess((v) => (v === '' ? undefined : v), z.enum(['1', '0', 'true', 'false']).optional())
+  .transform((v) => v === '1' || v === 'true');

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import {
+  categorySchema,
+  historyTypeSchema,
+  notificationPreferenceSchema,
+  prioritySchema,
+  roleSchema,
+  ticketStatusSchema,
+} from './enums.js';
+
+/** Response shapes of CONTRACT §3. Timestamps are ISO-8601 strings. */
+const timestamp = z.string();
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  email_notifications: notificationPreferenceSchema,
+  createdAt: timestamp,
+});
+export type User = z.infer<typeof userSchema>;
+
+export const userRefSchema = z.object({ id: z.number().int(), name: z.string() });
+export type UserRef = z.infer<typeof userRefSchema>;
+
+export const ticketSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  priority: prioritySchema,
+  status: ticketStatusSchema,
+  resolutionNotes: z.string().nullable(),
+  user: userRefSchema,
+  assignedAgent: userRefSchema.nullable(),
+  updatedBy: userRefSchema.nullable(),
+  commentCount: z.number().int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Ticket = z.infer<typeof ticketSchema>;
+
+export const commentSchema = z.object({
+  id: z.number().int(),
+  ticketId: z.number().int(),
+  content: z.string(),
+  author: userRefSchema.extend({ role: roleSchema }),
+  createdAt: timestamp,
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+export const historyEntrySchema = z.object({
+  id: z.number().int(),
+  ticketId: z.number().int(),
+  type: historyTypeSchema,
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  actor: userRefSchema,
+  createdAt: timestamp,
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const ticketDetailSchema = ticketSchema.extend({
+  comments: z.array(commentSchema),
+  history: z.array(historyEntrySchema),
+});
+export type TicketDetail = z.infer<typeof ticketDetailSchema>;
+
+export const articleSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  content: z.string(),
+  category: categorySchema,
+  keywords: z.array(z.string()),
+  helpfulCount: z.number().int(),
+  creator: userRefSchema.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Article = z.infer<typeof articleSchema>;
+
+export const ticketStatsSchema = z.object({
+  total: z.number().int(),
+  open: z.number().int(),
+  in_progress: z.number().int(),
+  resolved: z.number().int(),
+  closed: z.number().int(),
+  urgent: z.number().int(),
+});
+export type TicketStats = z.infer<typeof ticketStatsSchema>;

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+export const ROLES = ['user', 'agent', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const STAFF_ROLES = ['agent', 'admin'] as const satisfies readonly Role[];
+export const isStaffRole = (role: Role): boolean => role === 'agent' || role === 'admin';
+
+export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+/** What forms offer; `closed` is handled by support (SPEC §4). */
+export const FORM_STATUSES = ['open', 'in_progress', 'resolved'] as const satisfies readonly TicketStatus[];
+/** SPEC §4 keeps a hyphenated spelling in some views; the server accepts it on input (CONTRACT §2). */
+export const STATUS_ALIASES: Readonly<Record<string, TicketStatus>> = { 'in-progress': 'in_progress' };
+export const normalizeStatus = (value: unknown): unknown =>
+  typeof value === 'string' && value in STATUS_ALIASES ? STATUS_ALIASES[value] : value;
+
+export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export const CATEGORIES = ['general', 'technical', 'billing', 'account', 'other'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const NOTIFICATION_PREFERENCES = ['all', 'important', 'none'] as const;
+export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
+
+export const HISTORY_TYPES = ['created', 'status', 'priority', 'edited', 'resolution', 'assigned', 'comment'] as const;
+export type HistoryType = (typeof HISTORY_TYPES)[number];
+
+export const TICKET_SORT_FIELDS = ['createdAt', 'updatedAt', 'priority'] as const;
+export type TicketSortField = (typeof TICKET_SORT_FIELDS)[number];
+
+export const roleSchema = z.enum(ROLES);
+export const prioritySchema = z.enum(PRIORITIES);
+export const categorySchema = z.enum(CATEGORIES);
+export const notificationPreferenceSchema = z.enum(NOTIFICATION_PREFERENCES);
+export const historyTypeSchema = z.enum(HISTORY_TYPES);
+export const ticketStatusSchema = z.enum(TICKET_STATUSES);

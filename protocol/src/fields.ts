@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import { MESSAGES } from './messages.js';
+
+const V = MESSAGES.validation;
+
+/** A string field whose absence and emptiness both read as "required". */
+export const requiredString = (required: string) =>
+  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? required : `${required.replace(/ is required$/, '')} must be text`) });
+
+interface TextRule { required: string; min: number; max: number; tooShort: string; tooLong: string }
+
+/** Trimmed text with a required message, then length bounds with their own messages. */
+export const boundedText = (rule: TextRule) =>
+  requiredString(rule.required).trim().min(1, rule.required).min(rule.min, rule.tooShort).max(rule.max, rule.tooLong);
+
+export const emailField = requiredString(V.emailRequired)
+  .trim()
+  .toLowerCase()
+  .min(1, V.emailRequired)
+  .max(LIMITS.email.max, V.emailInvalid)
+  .pipe(z.email({ error: V.emailInvalid }));
+
+/** Login only checks length: older accounts may predate the strength rule. */
+export const passwordField = requiredString(V.passwordRequired)
+  .min(1, V.passwordRequired)
+  .min(LIMITS.password.min, V.passwordTooShort)
+  .max(LIMITS.password.max, V.passwordTooLong);
+
+export const PASSWORD_SPECIALS = '!@#$%^&*';
+const hasUpper = /[A-Z]/;
+const hasDigit = /\d/;
+const hasSpecial = /[!@#$%^&*]/;
+export const isStrongPassword = (value: string): boolean =>
+  hasUpper.test(value) && hasDigit.test(value) && hasSpecial.test(value);
+
+/** SPEC §5 signup rule, used wherever a password is set. */
+export const newPasswordField = passwordField.refine(isStrongPassword, V.passwordWeak);
+
+export const nameField = boundedText({
+  required: V.nameRequired,
+  min: 1,
+  max: LIMITS.name.max,
+  tooShort: V.nameRequired,
+  tooLong: V.nameTooLong,
+});
+
+/** Route ids: positive int4 values; anything else is not an id. */
+export const idParam = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, V.idInvalid)
+  .transform(Number)
+  .refine((n) => n <= 2_147_483_647, V.idInvalid);
+
+/** Query values arrive as strings; an empty one means "not filtered". */
+export const optionalQuery = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+export const pageQuery = optionalQuery(z.string().regex(/^[1-9]\d{0,6}$/, V.pageInvalid).transform(Number)).transform(
+  (n) => n ?? 1,
+);
+
+export const limitQuery = (fallback: number, max: number) =>
+  optionalQuery(
+    z
+      .string()
+      .regex(/^\d{1,3}$/, V.limitInvalid)
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= max, V.limitInvalid),
+  ).transform((n) => n ?? fallback);
+
+export const searchQuery = optionalQuery(z.string().trim().max(LIMITS.search.max, V.searchTooLong)).transform(
+  (s) => (s ? s : undefined),
+);

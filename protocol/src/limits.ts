@@ -1,0 +1,34 @@
+/** Every number of SPEC §9, plus the API bounds CONTRACT §4 sets. One place for both sides. */
+export const LIMITS = {
+  requestTimeoutMs: 30_000,
+  password: { min: 6, max: 128 },
+  name: { max: 100 },
+  email: { max: 254 },
+  ticketTitle: { create: { min: 5, max: 200 }, edit: { min: 3, max: 100 } },
+  ticketDescription: { min: 10, max: 2000 },
+  resolutionNotes: { max: 5000 },
+  comment: { min: 1, max: 5000 },
+  article: {
+    title: { min: 3, max: 200 },
+    content: { min: 10, max: 50_000 },
+    keywords: { maxCount: 20, maxLength: 50 },
+  },
+  search: { max: 200 },
+  defaultPriority: 'medium',
+  redirectAfterTicketSaveMs: 2000,
+  redirectAfterPasswordResetMs: 3000,
+  ticketPage: { default: 10, max: 100, agentOptions: [5, 10, 25, 50], genericOptions: [10, 25, 50, 100] },
+  articlePage: { default: 20, max: 100 },
+  recentTickets: 6,
+  excerpt: { agentTable: 50, userCard: 120, truncate: 100 },
+  keywordsShown: 3,
+  snackbarMs: 6000,
+  preferenceMessageMs: 3000,
+  passwordResetTtlMs: 60 * 60 * 1000,
+} as const;
+
+/** Local storage keys of SPEC §9. */
+export const STORAGE_KEYS = { token: 'token', user: 'user' } as const;
+
+/** Body size above which the server answers 413. */
+export const MAX_BODY_BYTES = 256 * 1024;

@@ -1,0 +1,50 @@
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { MAX_BODY_BYTES, MESSAGES } from '@helpdesk/protocol';
+import type { Logger } from './lib/logger.js';
+import { errorHandler } from './middleware/errors.js';
+import { requestLog } from './middleware/requestLog.js';
+import type { AppState } from './middleware/state.js';
+import { authRoutes } from './routes/auth.js';
+import type { RouteDeps } from './routes/deps.js';
+import { knowledgeRoutes } from './routes/knowledge.js';
+import { createRouter } from './routes/router.js';
+import { systemRoutes } from './routes/system.js';
+import { ticketRoutes } from './routes/tickets.js';
+import { userRoutes } from './routes/users.js';
+
+export interface AppOptions extends RouteDeps {
+  logger: Logger;
+  /** Trust X-Forwarded-* (behind a load balancer), so rate limits see the real client address. */
+  trustProxy?: boolean;
+}
+
+/** The Koa application without a listener, so tests and main.ts mount it alike. */
+export function createApp(options: AppOptions): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: options.trustProxy ?? false });
+  app.silent = true; // errors are logged by errorHandler, with the request id
+
+  const api = createRouter();
+  api.prefix('/api');
+  for (const routes of [systemRoutes, authRoutes, userRoutes, ticketRoutes, knowledgeRoutes]) {
+    api.use(routes(options).routes());
+  }
+
+  app.use(requestLog(options.logger));
+  app.use(errorHandler(options.logger));
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    await next();
+  });
+  app.use(koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: MAX_BODY_BYTES, jsonStrict: true }));
+  app.use(api.routes());
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.body === undefined && ctx.status === 404) {
+      ctx.status = 404;
+      ctx.body = { success: false, message: MESSAGES.http.notFound };
+    }
+  });
+  return app;
+}

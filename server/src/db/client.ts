@@ -1,0 +1,89 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+/** Both drivers share this type, so services never know which one runs. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs fn while holding a cluster-wide lock, so concurrent processes migrate and seed one at a time. */
+  withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | 'memory' };
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const STARTUP_LOCK_KEY = 727_001;
+
+export async function openDatabase(target: DatabaseTarget, migrationsDir = resolveMigrationsDir()): Promise<Database> {
+  const database = target.kind === 'postgres' ? openPostgres(target.url) : await openPglite(target.dataDir);
+  await database.withStartupLock(async () => {
+    if (database.kind === 'postgres') await migratePg(database.db as never, { migrationsFolder: migrationsDir });
+    else await migratePglite(database.db as never, { migrationsFolder: migrationsDir });
+  });
+  return database;
+}
+
+/** server/migrations, seen from src/db/ in development and from the bundled dist/ in production. */
+function resolveMigrationsDir(): string {
+  const found = [path.resolve(here, '../../migrations'), path.resolve(here, '../migrations')].find(existsSync);
+  if (!found) throw new Error(`Database migrations not found near ${here}`);
+  return found;
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    async withStartupLock(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+        return await fn();
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).catch(() => undefined);
+        client.release();
+      }
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir: string | 'memory'): Promise<Database> {
+  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { pg_trgm } });
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    // PGlite lives inside this one process; nothing else can race it.
+    withStartupLock: (fn) => fn(),
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.close(),
+  };
+}

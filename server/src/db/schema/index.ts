@@ -1,0 +1,3 @@
+export * from './users.js';
+export * from './tickets.js';
+export * from './articles.js';

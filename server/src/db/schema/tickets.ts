@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { HISTORY_TYPES, PRIORITIES, TICKET_STATUSES } from '@helpdesk/protocol';
+import { timestamps, users } from './users.js';
+
+export const ticketStatusEnum = pgEnum('ticket_status', TICKET_STATUSES);
+// Declared low → urgent, so ORDER BY priority sorts by urgency.
+export const priorityEnum = pgEnum('ticket_priority', PRIORITIES);
+export const historyTypeEnum = pgEnum('ticket_history_type', HISTORY_TYPES);
+
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    priority: priorityEnum('priority').notNull().default('medium'),
+    status: ticketStatusEnum('status').notNull().default('open'),
+    resolutionNotes: text('resolution_notes'),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    assignedAgentId: integer('assigned_agent_id').references(() => users.id, { onDelete: 'set null' }),
+    updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    index('tickets_user_created_idx').on(t.userId, t.createdAt),
+    index('tickets_assigned_created_idx').on(t.assignedAgentId, t.createdAt),
+    index('tickets_status_created_idx').on(t.status, t.createdAt),
+    index('tickets_priority_created_idx').on(t.priority, t.createdAt),
+    index('tickets_created_idx').on(t.createdAt),
+    index('tickets_updated_idx').on(t.updatedAt),
+    // Case-insensitive substring search over title and description (ILIKE uses trigram GIN).
+    index('tickets_search_trgm_idx').using('gin', sql`(${t.title} || ' ' || ${t.description}) gin_trgm_ops`),
+  ],
+);
+
+export const ticketComments = pgTable(
+  'ticket_comments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => users.id),
+    content: text('content').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [index('ticket_comments_ticket_idx').on(t.ticketId, t.createdAt)],
+);
+
+export const ticketHistory = pgTable(
+  'ticket_history',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    type: historyTypeEnum('type').notNull(),
+    fromValue: text('from_value'),
+    toValue: text('to_value'),
+    actorId: integer('actor_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [index('ticket_history_ticket_idx').on(t.ticketId, t.createdAt)],
+);

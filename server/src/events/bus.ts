@@ -1,0 +1,44 @@
+import { EventEmitter } from 'node:events';
+import type { Role, TicketStatus, UserRef } from '@helpdesk/protocol';
+import type { Logger } from '../lib/logger.js';
+
+export type ActorRef = UserRef & { role: Role };
+
+/** Domain events, published by services only after their transaction has committed. */
+export interface DomainEvents {
+  'ticket.created': { ticketId: number; ownerId: number; actor: ActorRef };
+  'ticket.updated': { ticketId: number; ownerId: number; actor: ActorRef; statusChange?: { from: TicketStatus; to: TicketStatus } };
+  'ticket.deleted': { ticketId: number; ownerId: number; actor: ActorRef };
+  'comment.added': { ticketId: number; ownerId: number; commentId: number; actor: ActorRef };
+  'article.helpful': { articleId: number; helpfulCount: number };
+  /** Every token and socket of this user must stop working (deletion, password change or reset). */
+  'user.revoked': { userId: number };
+}
+
+export type EventName = keyof DomainEvents;
+export type Listener<K extends EventName> = (payload: DomainEvents[K]) => void | Promise<void>;
+
+export interface EventBus {
+  publish<K extends EventName>(name: K, payload: DomainEvents[K]): void;
+  subscribe<K extends EventName>(name: K, listener: Listener<K>): () => void;
+}
+
+/** In-process bus. A failing subscriber is logged and never reaches the request that published. */
+export function createEventBus(logger: Logger): EventBus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(50);
+  return {
+    publish(name, payload) {
+      emitter.emit(name, payload);
+    },
+    subscribe(name, listener) {
+      const wrapped = (payload: DomainEvents[typeof name]) => {
+        Promise.resolve()
+          .then(() => listener(payload))
+          .catch((error: unknown) => logger.error({ err: error, event: name }, 'event subscriber failed'));
+      };
+      emitter.on(name, wrapped);
+      return () => emitter.off(name, wrapped);
+    },
+  };
+}

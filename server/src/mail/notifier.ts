@@ -1,0 +1,42 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { ticketComments, tickets, users } from '../db/schema/index.js';
+import type { EventBus } from '../events/bus.js';
+import { isStaff } from '../policies/actor.js';
+import { wantsNotice, type TicketNotice } from '../policies/notifications.js';
+import { staffCommentMail, statusChangedMail } from './templates.js';
+import type { Mailer } from './transport.js';
+
+/** Emails a ticket's owner about changes others made, as their preference asks (CONTRACT §7). */
+export function subscribeTicketNotifications({ db, bus, mailer, publicUrl }: { db: Db; bus: EventBus; mailer: Mailer; publicUrl: string }) {
+  const ownerOf = async (ticketId: number) => {
+    const [row] = await db
+      .select({ id: tickets.id, title: tickets.title, ownerName: users.name, email: users.email, preference: users.emailNotifications, deletedAt: users.deletedAt })
+      .from(tickets)
+      .innerJoin(users, eq(users.id, tickets.userId))
+      .where(eq(tickets.id, ticketId));
+    return row && !row.deletedAt ? row : undefined;
+  };
+
+  const recipient = async (ticketId: number, notice: TicketNotice) => {
+    const row = await ownerOf(ticketId);
+    if (!row || !wantsNotice(row.preference, notice)) return undefined;
+    return { to: row.email, name: row.ownerName, ticket: { id: row.id, title: row.title }, ticketUrl: `${publicUrl}/ticket/${row.id}` };
+  };
+
+  const unsubscribers = [
+    bus.subscribe('ticket.updated', async ({ ticketId, ownerId, actor, statusChange }) => {
+      if (!statusChange || actor.id === ownerId) return;
+      const target = await recipient(ticketId, { kind: 'status', to: statusChange.to });
+      if (target) mailer.send(statusChangedMail({ ...target, from: statusChange.from, status: statusChange.to, by: actor.name }));
+    }),
+    bus.subscribe('comment.added', async ({ ticketId, ownerId, commentId, actor }) => {
+      if (!isStaff(actor) || actor.id === ownerId) return;
+      const target = await recipient(ticketId, { kind: 'staff-comment' });
+      if (!target) return;
+      const [comment] = await db.select({ content: ticketComments.content }).from(ticketComments).where(eq(ticketComments.id, commentId));
+      if (comment) mailer.send(staffCommentMail({ ...target, by: actor.name, content: comment.content }));
+    }),
+  ];
+  return () => unsubscribers.forEach((off) => off());
+}

@@ -1,0 +1,54 @@
+import type { TicketStatus } from '@helpdesk/protocol';
+import type { MailMessage } from './transport.js';
+
+const STATUS_LABELS: Record<TicketStatus, string> = {
+  open: 'Open',
+  in_progress: 'In Progress',
+  resolved: 'Resolved',
+  closed: 'Closed',
+};
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Plain text plus the same lines as simple HTML; user-written text is always escaped. */
+function compose(to: string, subject: string, lines: string[], link?: { href: string; label: string }): MailMessage {
+  const text = [...lines, ...(link ? ['', `${link.label}: ${link.href}`] : []), '', '— HelpDesk System'].join('\n');
+  const html = [
+    ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
+    link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : '',
+    '<p>— HelpDesk System</p>',
+  ].join('\n');
+  return { to, subject, text, html };
+}
+
+export const passwordResetMail = ({ to, name, link }: { to: string; name: string; link: string }) =>
+  compose(
+    to,
+    'Reset your HelpDesk System password',
+    [`Hello ${name},`, 'We received a request to reset your password. The link below works once and expires in 1 hour.', 'If you did not ask for this, you can ignore this email.'],
+    { href: link, label: 'Reset your password' },
+  );
+
+interface TicketMailInput {
+  to: string;
+  name: string;
+  ticket: { id: number; title: string };
+  ticketUrl: string;
+}
+
+export const statusChangedMail = ({ to, name, ticket, ticketUrl, from, status, by }: TicketMailInput & { from: TicketStatus; status: TicketStatus; by: string }) =>
+  compose(
+    to,
+    `Ticket #${ticket.id} is now ${STATUS_LABELS[status]}`,
+    [`Hello ${name},`, `${by} changed the status of your ticket #${ticket.id} "${ticket.title}" from ${STATUS_LABELS[from]} to ${STATUS_LABELS[status]}.`],
+    { href: ticketUrl, label: 'View your ticket' },
+  );
+
+export const staffCommentMail = ({ to, name, ticket, ticketUrl, by, content }: TicketMailInput & { by: string; content: string }) =>
+  compose(
+    to,
+    `New reply on ticket #${ticket.id}`,
+    [`Hello ${name},`, `${by} replied to your ticket #${ticket.id} "${ticket.title}":`, content],
+    { href: ticketUrl, label: 'View your ticket' },
+  );

@@ -1,0 +1,38 @@
+import type { Middleware } from 'koa';
+import { MESSAGES } from '@helpdesk/protocol';
+import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
+import type { Actor } from '../policies/actor.js';
+import type { AccountService } from '../services/accounts.js';
+import type { AppState } from './state.js';
+
+const bearer = (header: string | undefined): string | undefined => {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+};
+
+/**
+ * `required`: no valid token → 401. `optional`: no token is fine, but a token that was sent must be
+ * valid, so an expired session is reported rather than silently treated as anonymous.
+ */
+export function authentication(accounts: AccountService) {
+  const resolve = (mode: 'required' | 'optional'): Middleware<AppState> =>
+    async (ctx, next) => {
+      const header = ctx.get('authorization') || undefined;
+      const token = bearer(header);
+      if (!header && mode === 'optional') return next();
+      if (!token) throw new UnauthorizedError(MESSAGES.auth.authRequired);
+      const session = await accounts.resolveSession(token);
+      if (!session) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
+      ctx.state.actor = session.actor;
+      return next();
+    };
+  const required = resolve('required');
+  /** Signed in and allowed by the policy; checked before the body, so outsiders learn nothing from a 400. */
+  const allow = (policy: (actor: Actor) => boolean, message: string): Middleware<AppState> =>
+    (ctx, next) =>
+      required(ctx, async () => {
+        if (!policy(ctx.state.actor!)) throw new ForbiddenError(message);
+        await next();
+      });
+  return { required, optional: resolve('optional'), allow };
+}

@@ -1,0 +1,49 @@
+import type { Middleware } from 'koa';
+import { MESSAGES } from '@helpdesk/protocol';
+import { AppError, TooManyRequestsError } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import type { AppState } from './state.js';
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+}
+
+/** Errors raised by the body parser and Koa itself, mapped to our own texts. */
+function fromHttpError(error: HttpLikeError): { status: number; message: string } | undefined {
+  const status = error.status ?? error.statusCode;
+  if (error.type === 'entity.too.large' || status === 413) return { status: 413, message: MESSAGES.http.bodyTooLarge };
+  if (error.type === 'entity.parse.failed' || (error instanceof SyntaxError && status === 400)) return { status: 400, message: MESSAGES.http.malformedJson };
+  if (status === 400) return { status: 400, message: MESSAGES.http.malformedJson };
+  if (status === 415) return { status: 415, message: 'Request body must be JSON' };
+  return undefined;
+}
+
+/**
+ * Outermost: every failure becomes CONTRACT §2's `{success:false, message}`. Unknown errors are
+ * logged with their stack and answered with a generic 500; no internals ever reach a response.
+ */
+export function errorHandler(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof AppError) {
+        ctx.status = error.status;
+        ctx.body = { success: false, message: error.message, ...(error.errors && { errors: error.errors }) };
+        if (error instanceof TooManyRequestsError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+        return;
+      }
+      const known = fromHttpError(error as HttpLikeError);
+      if (known) {
+        ctx.status = known.status;
+        ctx.body = { success: false, message: known.message };
+        return;
+      }
+      (ctx.state.log ?? logger).error({ err: error, method: ctx.method, url: ctx.url }, 'request failed');
+      ctx.status = 500;
+      ctx.body = { success: false, message: MESSAGES.http.internal };
+    }
+  };
+}

@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from '../lib/logger.js';
+import type { AppState } from './state.js';
+
+/** One structured line per request, with an id that is also returned to the caller. */
+export function requestLog(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    const id = ctx.get('x-request-id') || randomUUID();
+    ctx.set('X-Request-Id', id);
+    ctx.state.log = logger.child({ reqId: id });
+    try {
+      await next();
+    } finally {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      const level = ctx.status >= 500 ? 'error' : 'info';
+      ctx.state.log[level]({ method: ctx.method, url: ctx.originalUrl, status: ctx.status, ms, userId: ctx.state.actor?.id }, 'request');
+    }
+  };
+}

@@ -1,0 +1,29 @@
+import { OWNER_EDITABLE_FIELDS, STAFF_EDITABLE_FIELDS, type TicketField, type TicketStatus } from '@helpdesk/protocol';
+import { isAdmin, isStaff, type Actor } from './actor.js';
+
+interface OwnedTicket {
+  userId: number;
+}
+
+const isOwner = (actor: Actor, ticket: OwnedTicket) => ticket.userId === actor.id;
+
+/** Users see their own tickets; staff see all. Anything else must look like it does not exist. */
+export const canViewTicket = (actor: Actor, ticket: OwnedTicket): boolean => isStaff(actor) || isOwner(actor, ticket);
+
+export const canCommentOnTicket = canViewTicket;
+
+export const canDeleteTicket = (actor: Actor, ticket: OwnedTicket): boolean => isOwner(actor, ticket) || isAdmin(actor);
+
+/** Owners edit what they wrote; staff work the ticket. A staff member's own ticket allows both. */
+export function editableTicketFields(actor: Actor, ticket: OwnedTicket): ReadonlySet<TicketField> {
+  const fields = new Set<TicketField>();
+  if (isOwner(actor, ticket)) OWNER_EDITABLE_FIELDS.forEach((f) => fields.add(f));
+  if (isStaff(actor)) STAFF_EDITABLE_FIELDS.forEach((f) => fields.add(f));
+  return fields;
+}
+
+/** Closing is support's call (SPEC §4); owners choose among the form statuses only. */
+export const canSetTicketStatus = (actor: Actor, status: TicketStatus): boolean => status !== 'closed' || isStaff(actor);
+
+/** Which tickets a list may show the caller: their own, or all for staff. */
+export const visibleTicketScope = (actor: Actor): { ownerId?: number } => (isStaff(actor) ? {} : { ownerId: actor.id });

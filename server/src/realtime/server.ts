@@ -1,0 +1,60 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { MESSAGES, ROOMS, type ClientToServerEvents, type ServerToClientEvents } from '@helpdesk/protocol';
+import type { Logger } from '../lib/logger.js';
+import { isStaff, type Actor } from '../policies/actor.js';
+import type { AccountService } from '../services/accounts.js';
+
+export interface SocketData {
+  actor?: Actor;
+}
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/** setTimeout's ceiling; longer sessions are re-checked when the timer fires. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Socket.IO on the HTTP server's port. The handshake token decides the rooms (CONTRACT §5): everyone
+ * joins `public`, a signed-in user `user:<id>`, staff also `staff`. A socket never outlives its token.
+ */
+export function attachRealtime(httpServer: HttpServer, accounts: AccountService, logger: Logger): RealtimeServer {
+  const io: RealtimeServer = new Server(httpServer, { path: '/socket.io', serveClient: false });
+  const log = logger.child({ component: 'realtime' });
+
+  io.use(async (socket, next) => {
+    const token: unknown = socket.handshake.auth?.token;
+    if (token === undefined || token === null || token === '') return next();
+    try {
+      const session = typeof token === 'string' ? await accounts.resolveSession(token) : undefined;
+      if (!session) return next(new Error(MESSAGES.auth.sessionInvalid));
+      socket.data.actor = session.actor;
+      expireWithToken(socket, session.expiresAt);
+      next();
+    } catch (error) {
+      log.error({ err: error }, 'socket handshake failed');
+      next(new Error(MESSAGES.http.internal));
+    }
+  });
+
+  io.on('connection', (socket) => {
+    const { actor } = socket.data;
+    void socket.join(ROOMS.public);
+    if (actor) {
+      void socket.join(ROOMS.user(actor.id));
+      if (isStaff(actor)) void socket.join(ROOMS.staff);
+    }
+  });
+
+  return io;
+}
+
+function expireWithToken(socket: RealtimeSocket, expiresAt: number) {
+  const timer = setTimeout(() => {
+    if (Date.now() >= expiresAt) socket.disconnect(true);
+    else expireWithToken(socket, expiresAt);
+  }, Math.min(Math.max(0, expiresAt - Date.now()), MAX_TIMER_MS));
+  timer.unref();
+  socket.once('disconnect', () => clearTimeout(timer));
+}

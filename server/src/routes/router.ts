@@ -1,0 +1,16 @@
+import Router from '@koa/router';
+import { MESSAGES } from '@helpdesk/protocol';
+import { UnauthorizedError } from '../lib/errors.js';
+import type { AppContext, AppState } from '../middleware/state.js';
+import type { Actor } from '../policies/actor.js';
+
+export const createRouter = () => new Router<AppState>();
+
+/** The caller of a route behind `auth.required`. */
+export function actorOf(ctx: AppContext): Actor {
+  if (!ctx.state.actor) throw new UnauthorizedError(MESSAGES.auth.authRequired);
+  return ctx.state.actor;
+}
+
+/** The client address used for rate limits (honours X-Forwarded-For only when app.proxy is set). */
+export const clientIp = (ctx: AppContext): string => ctx.ip || 'unknown';

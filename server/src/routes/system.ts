@@ -1,0 +1,23 @@
+import type { RouteDeps } from './deps.js';
+import { createRouter } from './router.js';
+
+const HEALTH_TIMEOUT_MS = 2000;
+
+export function systemRoutes({ settings, database }: RouteDeps) {
+  const router = createRouter();
+
+  router.get('/config', (ctx) => {
+    ctx.body = { success: true, agentSignup: settings.agentSignup };
+  });
+
+  router.get('/health', async (ctx) => {
+    const db = await Promise.race([
+      database.ping().then(() => 'ok' as const),
+      new Promise<'error'>((resolve) => setTimeout(resolve, HEALTH_TIMEOUT_MS, 'error').unref()),
+    ]).catch(() => 'error' as const);
+    ctx.status = db === 'ok' ? 200 : 503;
+    ctx.body = { status: db === 'ok' ? 'ok' : 'error', db };
+  });
+
+  return router;
+}

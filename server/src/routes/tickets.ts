@@ -1,0 +1,54 @@
+import { MESSAGES, commentBody, createTicketBody, idParam, ticketFiltersQuery, ticketListQuery, updateTicketBody } from '@helpdesk/protocol';
+import { parseBody, parseInput } from '../lib/validation.js';
+import type { RouteDeps } from './deps.js';
+import { actorOf, createRouter } from './router.js';
+
+export function ticketRoutes({ services, auth }: RouteDeps) {
+  const router = createRouter();
+
+  router.get('/tickets', auth.required, async (ctx) => {
+    const query = parseInput(ticketListQuery, ctx.query);
+    const { tickets, total } = await services.tickets.list(actorOf(ctx), query);
+    ctx.body = { success: true, tickets, data: tickets, total, page: query.page, limit: query.limit };
+  });
+
+  router.get('/tickets/stats', auth.required, async (ctx) => {
+    const filters = parseInput(ticketFiltersQuery, ctx.query);
+    ctx.body = { success: true, stats: await services.tickets.stats(actorOf(ctx), filters) };
+  });
+
+  router.get('/tickets/:id', auth.required, async (ctx) => {
+    const id = parseInput(idParam, ctx.params.id);
+    ctx.body = { success: true, ticket: await services.tickets.get(actorOf(ctx), id) };
+  });
+
+  router.post('/tickets', auth.required, async (ctx) => {
+    const input = parseBody(createTicketBody, ctx.request.body);
+    const ticket = await services.tickets.create(actorOf(ctx), input);
+    ctx.status = 201;
+    ctx.body = { success: true, ticket, message: MESSAGES.tickets.created };
+  });
+
+  router.put('/tickets/:id', auth.required, async (ctx) => {
+    const id = parseInput(idParam, ctx.params.id);
+    const input = parseBody(updateTicketBody, ctx.request.body);
+    const ticket = await services.tickets.update(actorOf(ctx), id, input);
+    ctx.body = { success: true, ticket, message: MESSAGES.tickets.updated };
+  });
+
+  router.delete('/tickets/:id', auth.required, async (ctx) => {
+    const id = parseInput(idParam, ctx.params.id);
+    await services.tickets.remove(actorOf(ctx), id);
+    ctx.body = { success: true, message: MESSAGES.tickets.deleted };
+  });
+
+  router.post('/tickets/:id/comments', auth.required, async (ctx) => {
+    const id = parseInput(idParam, ctx.params.id);
+    const { content } = parseBody(commentBody, ctx.request.body);
+    const comment = await services.tickets.addComment(actorOf(ctx), id, content);
+    ctx.status = 201;
+    ctx.body = { success: true, comment };
+  });
+
+  return router;
+}

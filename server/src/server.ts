@@ -1,0 +1,118 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createApp } from './app.js';
+import { ensureAdmin } from './db/bootstrap.js';
+import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
+import { DEMO_ACCOUNTS, seedDemo } from './db/seed.js';
+import { createEventBus, type EventBus } from './events/bus.js';
+import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { createTokenService } from './lib/tokens.js';
+import { subscribeTicketNotifications } from './mail/notifier.js';
+import { createMailer, type Mailer } from './mail/transport.js';
+import { authentication } from './middleware/auth.js';
+import { createLimiter, DEFAULT_RATE_LIMITS, type RateLimitRules } from './middleware/rateLimit.js';
+import { publishDomainEvents } from './realtime/publisher.js';
+import { attachRealtime, type RealtimeServer } from './realtime/server.js';
+import { createServices, type Services } from './services/index.js';
+import type { Settings } from './settings.js';
+import { MESSAGES } from '@helpdesk/protocol';
+
+export interface ServerOptions {
+  logger?: Logger;
+  /** Overrides where the data lives (tests use an in-memory PGlite). */
+  database?: DatabaseTarget;
+  rateLimits?: Partial<RateLimitRules>;
+  mailRetry?: { retries: number; minTimeoutMs: number };
+}
+
+export interface HelpdeskServer {
+  httpServer: HttpServer;
+  io: RealtimeServer;
+  services: Services;
+  database: Database;
+  bus: EventBus;
+  mailer: Mailer;
+  logger: Logger;
+  listen(port?: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Everything main.ts starts, minus process signals: database, services, HTTP, realtime, mail. */
+export async function createServer(settings: Settings, options: ServerOptions = {}): Promise<HelpdeskServer> {
+  const logger = options.logger ?? createLogger(settings.logLevel);
+  const target: DatabaseTarget =
+    options.database ?? (settings.databaseUrl ? { kind: 'postgres', url: settings.databaseUrl } : { kind: 'pglite', dataDir: path.join(settings.dataDir, 'pglite') });
+  const database = await openDatabase(target);
+  logger.info({ database: database.kind }, 'database ready');
+
+  const bus = createEventBus(logger);
+  const mailer = createMailer({
+    smtpUrl: settings.smtpUrl,
+    from: settings.mailFrom,
+    outboxDir: path.join(settings.dataDir, 'outbox'),
+    logger,
+    ...(options.mailRetry && { retries: options.mailRetry.retries, retryMinTimeoutMs: options.mailRetry.minTimeoutMs }),
+  });
+  const tokens = createTokenService(settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir), settings.jwtTtlSeconds);
+  const services = createServices({ db: database.db, bus, tokens, mailer, logger, settings });
+
+  await database.withStartupLock(async () => {
+    if (settings.seedDemo && (await seedDemo(database.db, services))) logger.info('demo data seeded');
+    if (settings.admin) await ensureAdmin(database.db, settings.admin, logger);
+  });
+  if (settings.seedDemo) {
+    for (const a of DEMO_ACCOUNTS) logger.info(`Demo sign-in (${a.role}): ${a.email} / ${a.password}`);
+  }
+
+  const rules = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const limiters = {
+    login: createLimiter(rules.login, MESSAGES.auth.tooManyLogins),
+    resetPerEmail: createLimiter(rules.resetPerEmail, MESSAGES.auth.tooManyResets),
+    resetPerIp: createLimiter(rules.resetPerIp, MESSAGES.auth.tooManyResets),
+    helpfulAnonymous: createLimiter(rules.helpfulAnonymous, MESSAGES.auth.tooManyVotes),
+  };
+  const app = createApp({ services, auth: authentication(services.accounts), limiters, settings, database, logger });
+  const httpServer = createHttpServer(app.callback());
+  const io = attachRealtime(httpServer, services.accounts, logger);
+  const stopPublishing = publishDomainEvents(io, bus, services.tickets);
+  const stopNotifying = subscribeTicketNotifications({ db: database.db, bus, mailer, publicUrl: settings.publicUrl });
+
+  let closing: Promise<void> | undefined;
+  const shutdown = async () => {
+    stopPublishing();
+    stopNotifying();
+    const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    httpServer.closeIdleConnections();
+    // Sockets first: they hold connections open that would keep the HTTP server from closing.
+    io.disconnectSockets(true);
+    const forced = setTimeout(() => httpServer.closeAllConnections(), settings.shutdownTimeoutMs);
+    await drained;
+    clearTimeout(forced);
+    await Promise.race([mailer.idle(), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
+    mailer.close();
+    await database.close();
+    logger.info('server stopped');
+  };
+
+  return {
+    httpServer,
+    io,
+    services,
+    database,
+    bus,
+    mailer,
+    logger,
+    listen(port = settings.port, host = settings.host) {
+      return new Promise((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          const { port: bound } = httpServer.address() as AddressInfo;
+          resolve(`http://127.0.0.1:${bound}`);
+        });
+      });
+    },
+    close: () => (closing ??= shutdown()),
+  };
+}

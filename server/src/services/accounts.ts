@@ -1,0 +1,97 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { MESSAGES, type LoginBody, type NotificationPreference, type RegisterBody, type User } from '@helpdesk/protocol';
+import { users } from '../db/schema/index.js';
+import { ConflictError, ForbiddenError, UnauthorizedError } from '../lib/errors.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../lib/passwords.js';
+import type { Actor } from '../policies/actor.js';
+import { registrationRefusal } from '../policies/accounts.js';
+import { presentUser } from '../presenters/users.js';
+import { isUniqueViolation, type ServiceContext } from './context.js';
+
+export interface Session {
+  token: string;
+  user: User;
+}
+
+/** A signed-in caller, with when their token stops working (sockets disconnect then). */
+export interface ResolvedSession {
+  actor: Actor;
+  expiresAt: number;
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
+
+export function createAccountService({ db, tokens, settings }: ServiceContext) {
+  const activeUser = (id: number) =>
+    db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, id), isNull(users.deletedAt)))
+      .then((rows) => rows[0]);
+
+  const findByEmail = (email: string) =>
+    db
+      .select()
+      .from(users)
+      .where(and(eq(users.email, email), isNull(users.deletedAt)))
+      .then((rows) => rows[0]);
+
+  const issue = async (row: typeof users.$inferSelect): Promise<Session> => ({
+    token: await tokens.sign(row.id, row.tokenVersion),
+    user: presentUser(row),
+  });
+
+  return {
+    findByEmail,
+
+    /** Token → caller, or undefined when it is invalid, expired, revoked or its user is gone. */
+    async resolveSession(token: string): Promise<ResolvedSession | undefined> {
+      const claims = await tokens.verify(token);
+      if (!claims) return undefined;
+      const row = await activeUser(claims.userId);
+      if (!row || row.tokenVersion !== claims.version) return undefined;
+      return { actor: { id: row.id, name: row.name, email: row.email, role: row.role }, expiresAt: claims.expiresAt };
+    },
+
+    async register(actor: Actor | undefined, input: RegisterBody): Promise<Session> {
+      const refusal = registrationRefusal(actor, input.role, settings.agentSignup);
+      if (refusal) throw new ForbiddenError(refusal);
+      if (await findByEmail(input.email)) throw new ConflictError(MESSAGES.auth.duplicateEmail);
+      const passwordHash = await hashPassword(input.password);
+      try {
+        const [row] = await db
+          .insert(users)
+          .values({ name: input.name, email: input.email, passwordHash, role: input.role })
+          .returning();
+        return issue(row!);
+      } catch (error) {
+        // Two signups with one email at once: the unique index decides.
+        if (isUniqueViolation(error)) throw new ConflictError(MESSAGES.auth.duplicateEmail);
+        throw error;
+      }
+    },
+
+    async login({ email, password }: LoginBody): Promise<Session> {
+      const row = await findByEmail(email);
+      const ok = row ? await verifyPassword(row.passwordHash, password) : await verifyAgainstDummy(password);
+      if (!row || !ok) throw new UnauthorizedError(MESSAGES.auth.invalidCredentials);
+      return issue(row);
+    },
+
+    async profile(actor: Actor): Promise<User> {
+      const row = await activeUser(actor.id);
+      if (!row) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
+      return presentUser(row);
+    },
+
+    async updatePreferences(actor: Actor, preference: NotificationPreference): Promise<User> {
+      const [row] = await db
+        .update(users)
+        .set({ emailNotifications: preference, updatedAt: new Date() })
+        .where(and(eq(users.id, actor.id), isNull(users.deletedAt)))
+        .returning();
+      if (!row) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
+      return presentUser(row);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { and, desc, eq, ilike, sql } from 'drizzle-orm';
+import { MESSAGES, type Article, type ArticleListQuery, type CreateArticleBody, type UpdateArticleBody } from '@helpdesk/protocol';
+import { articleVotes, articles, users } from '../db/schema/index.js';
+import { ForbiddenError, NotFoundError } from '../lib/errors.js';
+import type { Actor } from '../policies/actor.js';
+import { canManageArticles } from '../policies/accounts.js';
+import { presentArticle, type ArticleRow } from '../presenters/articles.js';
+import type { ServiceContext } from './context.js';
+import { containsPattern } from '../db/search.js';
+
+export type KnowledgeService = ReturnType<typeof createKnowledgeService>;
+
+/** Mirrors articles_search_trgm_idx so searches use the index. */
+const searchable = sql`article_search_text(${articles.title}, ${articles.content}, ${articles.keywords})`;
+
+export function createKnowledgeService({ db, bus }: ServiceContext) {
+  const selectArticles = () =>
+    db
+      .select({ article: articles, creator: { id: users.id, name: users.name } })
+      .from(articles)
+      .leftJoin(users, eq(users.id, articles.creatorId));
+
+  const load = async (id: number): Promise<Article> => {
+    const [row] = await selectArticles().where(eq(articles.id, id));
+    if (!row) throw new NotFoundError(MESSAGES.knowledge.notFound);
+    return presentArticle(row as ArticleRow);
+  };
+
+  const assertStaff = (actor: Actor) => {
+    if (!canManageArticles(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
+  };
+
+  return {
+    async list(query: ArticleListQuery): Promise<{ articles: Article[]; total: number }> {
+      const where = and(
+        query.category ? eq(articles.category, query.category) : undefined,
+        query.search ? ilike(searchable, containsPattern(query.search)) : undefined,
+      );
+      const [rows, [count]] = await Promise.all([
+        selectArticles()
+          .where(where)
+          .orderBy(desc(articles.createdAt), desc(articles.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ n: sql<number>`count(*)::int` }).from(articles).where(where),
+      ]);
+      return { articles: (rows as ArticleRow[]).map(presentArticle), total: Number(count?.n ?? 0) };
+    },
+
+    get: load,
+
+    async create(actor: Actor, input: CreateArticleBody): Promise<Article> {
+      assertStaff(actor);
+      const [row] = await db.insert(articles).values({ ...input, creatorId: actor.id }).returning({ id: articles.id });
+      return load(row!.id);
+    },
+
+    async update(actor: Actor, id: number, input: UpdateArticleBody): Promise<Article> {
+      assertStaff(actor);
+      const updated = await db
+        .update(articles)
+        .set({ ...input, updatedAt: new Date() })
+        .where(eq(articles.id, id))
+        .returning({ id: articles.id });
+      if (updated.length === 0) throw new NotFoundError(MESSAGES.knowledge.notFound);
+      return load(id);
+    },
+
+    async remove(actor: Actor, id: number): Promise<void> {
+      assertStaff(actor);
+      const deleted = await db.delete(articles).where(eq(articles.id, id)).returning({ id: articles.id });
+      if (deleted.length === 0) throw new NotFoundError(MESSAGES.knowledge.notFound);
+    },
+
+    /** A signed-in reader counts once per article; anonymous votes are rate limited by the route. */
+    async markHelpful(actor: Actor | undefined, id: number): Promise<number> {
+      const outcome = await db.transaction(async (tx) => {
+        const [exists] = await tx.select({ count: articles.helpfulCount }).from(articles).where(eq(articles.id, id));
+        if (!exists) throw new NotFoundError(MESSAGES.knowledge.notFound);
+        if (actor) {
+          const inserted = await tx.insert(articleVotes).values({ articleId: id, userId: actor.id }).onConflictDoNothing().returning({ id: articleVotes.articleId });
+          if (inserted.length === 0) return { count: exists.count, changed: false };
+        }
+        const [row] = await tx
+          .update(articles)
+          .set({ helpfulCount: sql`${articles.helpfulCount} + 1` })
+          .where(eq(articles.id, id))
+          .returning({ count: articles.helpfulCount });
+        return { count: row!.count, changed: true };
+      });
+      if (outcome.changed) bus.publish('article.helpful', { articleId: id, helpfulCount: outcome.count });
+      return outcome.count;
+    },
+  };
+}

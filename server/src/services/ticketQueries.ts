@@ -1,0 +1,123 @@
+import { and, asc, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { TicketFilters, TicketListQuery } from '@helpdesk/protocol';
+import type { Db } from '../db/client.js';
+import { containsPattern } from '../db/search.js';
+import { ticketComments, ticketHistory, tickets, users } from '../db/schema/index.js';
+import type { CommentRow, HistoryRow, TicketRow } from '../presenters/tickets.js';
+
+/** Read side of tickets: the joined row every presenter needs, and the list filters. */
+const owner = alias(users, 'owner');
+const agent = alias(users, 'agent');
+const editor = alias(users, 'editor');
+
+const commentCount = sql<number>`(select count(*)::int from ${ticketComments} where ${ticketComments.ticketId} = ${tickets.id})`;
+
+const ticketSelection = {
+  ticket: tickets,
+  owner: { id: owner.id, name: owner.name },
+  agent: { id: agent.id, name: agent.name },
+  editor: { id: editor.id, name: editor.name },
+  commentCount,
+};
+
+const selectTickets = (db: Db) =>
+  db
+    .select(ticketSelection)
+    .from(tickets)
+    .innerJoin(owner, eq(owner.id, tickets.userId))
+    .leftJoin(agent, eq(agent.id, tickets.assignedAgentId))
+    .leftJoin(editor, eq(editor.id, tickets.updatedById));
+
+
+/** Mirrors the expression of tickets_search_trgm_idx so the index serves it. */
+const searchable = sql`(${tickets.title} || ' ' || ${tickets.description})`;
+
+export interface TicketScope {
+  ownerId?: number;
+  assignedAgentId?: number;
+}
+
+export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters, 'mine'>): SQL | undefined {
+  return and(
+    scope.ownerId !== undefined ? eq(tickets.userId, scope.ownerId) : undefined,
+    scope.assignedAgentId !== undefined ? eq(tickets.assignedAgentId, scope.assignedAgentId) : undefined,
+    filters.status ? eq(tickets.status, filters.status) : undefined,
+    filters.priority ? eq(tickets.priority, filters.priority) : undefined,
+    filters.search ? ilike(searchable, containsPattern(filters.search)) : undefined,
+  );
+}
+
+const SORT_COLUMNS = { createdAt: tickets.createdAt, updatedAt: tickets.updatedAt, priority: tickets.priority } as const;
+
+export async function findTicketRows(db: Db, where: SQL | undefined, { page, limit, sort }: Pick<TicketListQuery, 'page' | 'limit' | 'sort'>): Promise<TicketRow[]> {
+  const direction = sort.descending ? desc : asc;
+  const order = [direction(SORT_COLUMNS[sort.field])];
+  if (sort.field === 'priority') order.push(desc(tickets.createdAt));
+  order.push(direction(tickets.id));
+  return selectTickets(db)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset((page - 1) * limit) as Promise<TicketRow[]>;
+}
+
+export async function countTickets(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where);
+  return Number(row?.n ?? 0);
+}
+
+/** The count cards in one pass over the visible tickets. */
+export async function ticketStats(db: Db, where: SQL | undefined) {
+  const count = (condition: SQL) => sql<number>`count(*) filter (where ${condition})::int`;
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      open: count(eq(tickets.status, 'open')),
+      in_progress: count(eq(tickets.status, 'in_progress')),
+      resolved: count(eq(tickets.status, 'resolved')),
+      closed: count(eq(tickets.status, 'closed')),
+      urgent: count(eq(tickets.priority, 'urgent')),
+    })
+    .from(tickets)
+    .where(where);
+  return row!;
+}
+
+export async function findTicketRow(db: Db, id: number): Promise<TicketRow | undefined> {
+  const [row] = await selectTickets(db).where(eq(tickets.id, id));
+  return row as TicketRow | undefined;
+}
+
+const author = alias(users, 'author');
+
+const selectComments = (db: Db) =>
+  db
+    .select({ comment: ticketComments, author: { id: author.id, name: author.name, role: author.role } })
+    .from(ticketComments)
+    .innerJoin(author, eq(author.id, ticketComments.authorId));
+
+export const findComments = (db: Db, ticketId: number): Promise<CommentRow[]> =>
+  selectComments(db).where(eq(ticketComments.ticketId, ticketId)).orderBy(asc(ticketComments.createdAt), asc(ticketComments.id));
+
+export const findComment = (db: Db, commentId: number): Promise<CommentRow | undefined> =>
+  selectComments(db)
+    .where(eq(ticketComments.id, commentId))
+    .then((rows) => rows[0]);
+
+const historyActor = alias(users, 'actor');
+
+export const findHistory = (db: Db, ticketId: number): Promise<HistoryRow[]> =>
+  db
+    .select({ entry: ticketHistory, actor: { id: historyActor.id, name: historyActor.name } })
+    .from(ticketHistory)
+    .innerJoin(historyActor, eq(historyActor.id, ticketHistory.actorId))
+    .where(eq(ticketHistory.ticketId, ticketId))
+    .orderBy(asc(ticketHistory.createdAt), asc(ticketHistory.id));
+
+export const findUserRef = (db: Db, id: number) =>
+  db
+    .select({ id: users.id, name: users.name, role: users.role, deletedAt: users.deletedAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .then((rows) => rows[0]);

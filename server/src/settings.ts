@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/** JWT_TTL accepts seconds or a number with a unit (`7d`, `12h`, `30m`). */
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 } as const;
+const durationSeconds = z
+  .string()
+  .trim()
+  .regex(/^\d+\s*[smhdw]?$/, 'must be seconds or a number with a unit s, m, h, d or w (e.g. 7d)')
+  .transform((value) => {
+    const unit = value.at(-1) as keyof typeof UNIT_SECONDS;
+    return unit in UNIT_SECONDS ? Number.parseInt(value, 10) * UNIT_SECONDS[unit] : Number(value);
+  })
+  .refine((s) => s > 0, 'must be positive');
+
+const flag = z.enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no']).transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+const blankIsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankIsUnset, schema.optional());
+
+const env = z.object({
+  NODE_ENV: optional(z.string()),
+  PORT: optional(z.coerce.number().int().min(0).max(65_535)).transform((v) => v ?? 3000),
+  HOST: optional(z.string()),
+  DATABASE_URL: optional(z.url()),
+  DATA_DIR: optional(z.string()).transform((v) => v ?? './data'),
+  REDIS_URL: optional(z.url()),
+  JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+  JWT_TTL: optional(durationSeconds).transform((v) => v ?? UNIT_SECONDS.d * 7),
+  PUBLIC_URL: optional(z.url()),
+  SMTP_URL: optional(z.url()),
+  MAIL_FROM: optional(z.string()).transform((v) => v ?? 'HelpDesk System <no-reply@helpdesk.local>'),
+  AGENT_SIGNUP: optional(z.enum(['open', 'closed'])).transform((v) => v ?? 'open'),
+  SEED_DEMO: optional(flag),
+  ADMIN_EMAIL: optional(z.email()),
+  ADMIN_PASSWORD: optional(z.string().min(6)),
+  LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform((v) => v ?? 'info'),
+  SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().positive()).transform((v) => v ?? 10_000),
+});
+
+export type Settings = ReturnType<typeof parseSettings>;
+
+/** The only reader of process.env (ARCHITECTURE): everything else receives Settings. */
+export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
+  const parsed = env.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid settings: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    jwtSecret: e.JWT_SECRET,
+    jwtTtlSeconds: e.JWT_TTL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    agentSignup: e.AGENT_SIGNUP,
+    // Demo data only on the embedded database unless asked for (CONTRACT §6).
+    seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
+    logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}
