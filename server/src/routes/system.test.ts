@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/server.js';
+
+describe('system routes', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ AGENT_SIGNUP: 'closed' });
+  });
+  afterAll(() => t.close());
+
+  it('reports health with the database status', async () => {
+    const res = await t.api.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', db: 'ok' });
+  });
+
+  it('tells the client whether agent signup is open', async () => {
+    const res = await t.api.get('/config');
+    expect(res.body).toMatchObject({ agentSignup: 'closed' });
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const res = await t.api.get('/does-not-exist');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, message: 'Not found' });
+  });
+
+  it('answers malformed JSON with a 400, never a 500', async () => {
+    const res = await t.api.request('POST', '/auth/login', { raw: '{"email":' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, message: 'Request body is not valid JSON' });
+  });
+
+  it('refuses bodies over the size limit with a 413', async () => {
+    const res = await t.api.request('POST', '/auth/login', { raw: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(300 * 1024) }) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ success: false, message: 'Request body is too large' });
+  });
+
+  it('answers a JSON array body with a 400', async () => {
+    const res = await t.api.request('POST', '/auth/login', { raw: '[1,2]' });
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+  });
+});

@@ -1,0 +1,43 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createLogger } from '../src/lib/logger.js';
+import { createServer, type HelpdeskServer, type ServerOptions } from '../src/server.js';
+import { parseSettings } from '../src/settings.js';
+import { createTestDatabase } from './database.js';
+import { createApiClient, type ApiClient } from './http.js';
+
+export interface TestServer {
+  url: string;
+  api: ApiClient;
+  server: HelpdeskServer;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The real server over real HTTP on a random loopback port, on a fresh database. */
+export async function startTestServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-test-'));
+  const database = await createTestDatabase();
+  const settings = parseSettings({
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PUBLIC_URL: 'http://helpdesk.test',
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    ...env,
+  });
+  const server = await createServer(settings, { database: database.target, logger: createLogger(settings.logLevel), mailRetry: { retries: 2, minTimeoutMs: 50 }, ...options });
+  const url = await server.listen(0, '127.0.0.1');
+  return {
+    url,
+    api: createApiClient(url),
+    server,
+    dataDir,
+    async close() {
+      await server.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Server tests run once on an embedded PGlite and once more on PostgreSQL when TEST_DATABASE_URL is
+ * set. CI must exercise PostgreSQL, so there a missing URL is an error, not a quiet skip.
+ */
+const postgresUrl = process.env.TEST_DATABASE_URL;
+if (process.env.CI && !postgresUrl) {
+  throw new Error('CI requires TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test): the server suite must also run on PostgreSQL.');
+}
+
+const serverProject = (name: string, env: Record<string, string>) => ({
+  extends: true as const,
+  test: {
+    name,
+    root: './server',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    environment: 'node',
+    env,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      { extends: true, test: { name: 'protocol', root: './protocol', include: ['src/**/*.test.ts'], environment: 'node' } },
+      serverProject('server:pglite', { TEST_DB: 'pglite' }),
+      ...(postgresUrl ? [serverProject('server:postgres', { TEST_DB: 'postgres', TEST_DATABASE_URL: postgresUrl })] : []),
+    ],
+  },
+});
