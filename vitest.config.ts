@@ -24,6 +24,7 @@ const serverProject = (name: string, env: Record<string, string>) => ({
 
 export default defineConfig({
   test: {
+    reporters: ['default', './scripts/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'protocol', root: './protocol', include: ['src/**/*.test.ts'], environment: 'node' } },
       serverProject('server:pglite', { TEST_DB: 'pglite' }),

@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ticket, TicketDetail } from '@helpdesk/protocol';
+import { ADMIN_ENV, createCast, createTicket, type Account } from '../../test/factories.js';
+import { startTestServer, type TestServer } from '../../test/server.js';
+
+describe('tickets API', () => {
+  let t: TestServer;
+  let admin: Account, agent: Account, owner: Account, other: Account;
+
+  beforeAll(async () => {
+    t = await startTestServer(ADMIN_ENV);
+    ({ admin, agent, owner, other } = await createCast(t.api));
+  });
+  afterAll(() => t.close());
+
+  const detail = async (id: number, token = owner.token): Promise<TicketDetail> => (await t.api.get(`/tickets/${id}`, { token })).body.ticket;
+
+  describe('create', () => {
+    it('creates an open ticket with medium priority by default and a created history entry', async () => {
+      const res = await t.api.post('/tickets', { title: '  Laptop will not boot  ', description: 'Black screen after the update.' }, { token: owner.token });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ success: true, message: 'Ticket created successfully' });
+      const ticket: Ticket = res.body.ticket;
+      expect(ticket).toMatchObject({
+        title: 'Laptop will not boot',
+        status: 'open',
+        priority: 'medium',
+        resolutionNotes: null,
+        user: { id: owner.user.id, name: 'Owner Olive' },
+        assignedAgent: null,
+        updatedBy: null,
+        commentCount: 0,
+      });
+      expect(new Date(ticket.createdAt).toISOString()).toBe(ticket.createdAt);
+      const full = await detail(ticket.id);
+      expect(full.history).toEqual([expect.objectContaining({ type: 'created', from: null, to: 'open', actor: { id: owner.user.id, name: 'Owner Olive' } })]);
+      expect(full.comments).toEqual([]);
+    });
+  });
+
+  describe('update', () => {
+    it('records each real change in the history, sets updatedBy, and ignores no-op updates', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      const edit = await t.api.put(`/tickets/${ticket.id}`, { title: 'Printer still on fire', priority: 'high', status: 'open' }, { token: owner.token });
+      expect(edit.status).toBe(200);
+      expect(edit.body).toMatchObject({ success: true, message: 'Ticket updated successfully!' });
+      expect(edit.body.ticket).toMatchObject({ title: 'Printer still on fire', priority: 'high', updatedBy: { id: owner.user.id } });
+
+      const again = await t.api.put(`/tickets/${ticket.id}`, { title: 'Printer still on fire', priority: 'high' }, { token: owner.token });
+      expect(again.status).toBe(200);
+      const history = (await detail(ticket.id)).history.map((h) => [h.type, h.from, h.to]);
+      expect(history).toEqual([
+        ['created', null, 'open'],
+        ['edited', null, 'title'],
+        ['priority', 'medium', 'high'],
+      ]);
+    });
+
+    it('lets staff start work: status in_progress assigns the unassigned ticket to them', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      const res = await t.api.put(`/tickets/${ticket.id}`, { status: 'in-progress' }, { token: agent.token });
+      expect(res.status).toBe(200);
+      expect(res.body.ticket).toMatchObject({ status: 'in_progress', assignedAgent: { id: agent.user.id, name: 'Agent Smith' }, updatedBy: { id: agent.user.id } });
+      const types = (await detail(ticket.id)).history.map((h) => [h.type, h.from, h.to]);
+      expect(types).toContainEqual(['status', 'open', 'in_progress']);
+      expect(types).toContainEqual(['assigned', null, 'Agent Smith']);
+    });
+
+    it('lets staff resolve with notes, close, reassign and unassign', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      const resolved = await t.api.put(`/tickets/${ticket.id}`, { status: 'resolved', resolutionNotes: 'Replaced the fuser.' }, { token: agent.token });
+      expect(resolved.body.ticket).toMatchObject({ status: 'resolved', resolutionNotes: 'Replaced the fuser.' });
+      const closed = await t.api.put(`/tickets/${ticket.id}`, { status: 'closed', assignedAgentId: admin.user.id }, { token: agent.token });
+      expect(closed.body.ticket).toMatchObject({ status: 'closed', assignedAgent: { id: admin.user.id } });
+      const unassigned = await t.api.put(`/tickets/${ticket.id}`, { assignedAgentId: null }, { token: admin.token });
+      expect(unassigned.body.ticket.assignedAgent).toBeNull();
+      const history = (await detail(ticket.id, agent.token)).history.map((h) => h.type);
+      expect(history).toEqual(['created', 'status', 'resolution', 'status', 'assigned', 'assigned']);
+    });
+
+    it('refuses to assign a ticket to someone who is not support staff', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      const res = await t.api.put(`/tickets/${ticket.id}`, { assignedAgentId: other.user.id }, { token: agent.token });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, message: 'Assigned agent must be an existing support agent' });
+      const missing = await t.api.put(`/tickets/${ticket.id}`, { assignedAgentId: 999_999 }, { token: agent.token });
+      expect(missing.status).toBe(400);
+    });
+
+    it('does not let the owner close their ticket', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      const res = await t.api.put(`/tickets/${ticket.id}`, { status: 'closed' }, { token: owner.token });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ success: false, message: 'Only support staff can close a ticket' });
+      expect((await detail(ticket.id)).status).toBe('open');
+    });
+
+    it('answers an empty update with a 400', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      const res = await t.api.put(`/tickets/${ticket.id}`, {}, { token: owner.token });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('No changes were provided');
+    });
+  });
+
+  describe('comments', () => {
+    it('adds comments from the owner and staff, in order, with author roles and history', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      const first = await t.api.post(`/tickets/${ticket.id}/comments`, { content: '  It smells of toner.  ' }, { token: owner.token });
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ success: true, comment: { ticketId: ticket.id, content: 'It smells of toner.', author: { id: owner.user.id, name: 'Owner Olive', role: 'user' } } });
+      await t.api.post(`/tickets/${ticket.id}/comments`, { content: 'On my way with an extinguisher.' }, { token: agent.token });
+      const full = await detail(ticket.id);
+      expect(full.commentCount).toBe(2);
+      expect(full.comments.map((c) => [c.author.role, c.content])).toEqual([
+        ['user', 'It smells of toner.'],
+        ['agent', 'On my way with an extinguisher.'],
+      ]);
+      expect(full.history.filter((h) => h.type === 'comment').map((h) => h.to)).toEqual(full.comments.map((c) => String(c.id)));
+    });
+  });
+
+  describe('delete', () => {
+    it('removes the ticket with its comments and history', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      await t.api.post(`/tickets/${ticket.id}/comments`, { content: 'Never mind.' }, { token: owner.token });
+      const res = await t.api.delete(`/tickets/${ticket.id}`, { token: owner.token });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, message: 'Ticket deleted successfully' });
+      expect((await t.api.get(`/tickets/${ticket.id}`, { token: admin.token })).status).toBe(404);
+      expect((await t.api.delete(`/tickets/${ticket.id}`, { token: owner.token })).status).toBe(404);
+    });
+  });
+
+  describe('list and stats', () => {
+    let viewer: Account;
+    const mine: Ticket[] = [];
+
+    beforeAll(async () => {
+      // A separate owner so counts are exact regardless of the other tests.
+      const res = await t.api.post('/auth/register', { name: 'Lister Lou', email: `lister.${Date.now()}@example.test`, password: 'Secret123!' });
+      viewer = { token: res.body.token, user: res.body.user, password: 'Secret123!' };
+      const specs = [
+        { title: 'VPN drops every hour', priority: 'high' },
+        { title: 'Keyboard missing the % key', priority: 'low' },
+        { title: 'Email quota exceeded', priority: 'urgent' },
+        { title: 'Monitor flickers at 60 Hz', priority: 'medium' },
+        { title: 'vpn certificate expired', priority: 'urgent' },
+      ];
+      for (const spec of specs) mine.push(await createTicket(t.api, viewer.token, { ...spec, description: `Details for: ${spec.title}.` }));
+      await t.api.put(`/tickets/${mine[0]!.id}`, { status: 'in_progress' }, { token: agent.token });
+      await t.api.put(`/tickets/${mine[1]!.id}`, { status: 'resolved' }, { token: agent.token });
+    });
+
+    it('shows a user only their own tickets, newest first, in both tickets and data', async () => {
+      const res = await t.api.get('/tickets', { token: viewer.token });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ success: true, total: 5, page: 1, limit: 10 });
+      expect(res.body.tickets.map((x: Ticket) => x.id)).toEqual([...mine].reverse().map((x) => x.id));
+      expect(res.body.data).toEqual(res.body.tickets);
+    });
+
+    it('pages through results', async () => {
+      const page2 = await t.api.get('/tickets?page=2&limit=2', { token: viewer.token });
+      expect(page2.body).toMatchObject({ total: 5, page: 2, limit: 2 });
+      expect(page2.body.tickets.map((x: Ticket) => x.id)).toEqual([mine[2]!.id, mine[1]!.id]);
+      const beyond = await t.api.get('/tickets?page=9&limit=2', { token: viewer.token });
+      expect(beyond.body).toMatchObject({ total: 5, tickets: [] });
+    });
+
+    it('filters by status (including the in-progress spelling), priority and case-insensitive search', async () => {
+      const ids = async (query: string) => (await t.api.get(`/tickets?${query}`, { token: viewer.token })).body.tickets.map((x: Ticket) => x.id);
+      expect(await ids('status=in-progress')).toEqual([mine[0]!.id]);
+      expect(await ids('status=open&priority=urgent')).toEqual([mine[4]!.id, mine[2]!.id]);
+      expect(await ids('search=VPN')).toEqual([mine[4]!.id, mine[0]!.id]);
+      expect(await ids('search=%25')).toEqual([mine[1]!.id]);
+      expect(await ids('search=details%20for%3A%20email')).toEqual([mine[2]!.id]);
+      expect(await ids('status=')).toHaveLength(5);
+    });
+
+    it('sorts by priority either way', async () => {
+      const priorities = async (sort: string) => (await t.api.get(`/tickets?sort=${sort}`, { token: viewer.token })).body.tickets.map((x: Ticket) => x.priority);
+      expect(await priorities('-priority')).toEqual(['urgent', 'urgent', 'high', 'medium', 'low']);
+      expect(await priorities('priority')).toEqual(['low', 'medium', 'high', 'urgent', 'urgent']);
+    });
+
+    it('counts the cards for exactly the tickets the caller may see', async () => {
+      const res = await t.api.get('/tickets/stats', { token: viewer.token });
+      expect(res.body).toEqual({ success: true, stats: { total: 5, open: 3, in_progress: 1, resolved: 1, closed: 0, urgent: 2 } });
+      const filtered = await t.api.get('/tickets/stats?search=vpn', { token: viewer.token });
+      expect(filtered.body.stats).toMatchObject({ total: 2, open: 1, in_progress: 1, urgent: 1 });
+    });
+
+    it('lets staff see everyone\'s tickets and narrow to their own assignments', async () => {
+      const all = await t.api.get('/tickets?limit=100', { token: admin.token });
+      expect(all.body.total).toBeGreaterThan(5);
+      const owners = new Set(all.body.tickets.map((x: Ticket) => x.user.id));
+      expect(owners.has(viewer.user.id) && owners.has(owner.user.id)).toBe(true);
+      const assigned = await t.api.get('/tickets?mine=1&limit=100', { token: agent.token });
+      expect(assigned.body.tickets.length).toBeGreaterThan(0);
+      expect(assigned.body.tickets.every((x: Ticket) => x.assignedAgent?.id === agent.user.id)).toBe(true);
+      const stats = await t.api.get('/tickets/stats', { token: admin.token });
+      expect(stats.body.stats.total).toBe(all.body.total);
+    });
+  });
+});
