@@ -9,12 +9,13 @@ if (process.env.CI && !postgresUrl) {
   throw new Error('CI requires TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test): the server suite must also run on PostgreSQL.');
 }
 
-const serverProject = (name: string, env: Record<string, string>) => ({
+const serverProject = (name: string, env: Record<string, string>, exclude: string[] = []) => ({
   extends: true as const,
   test: {
     name,
     root: './server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...exclude],
     environment: 'node',
     env,
     testTimeout: 30_000,
@@ -22,13 +23,16 @@ const serverProject = (name: string, env: Record<string, string>) => ({
   },
 });
 
+/** Tests that touch no shared database (pure policies, the embedded-database process test) run once. */
+const PGLITE_OR_PURE = ['src/policies/**', 'src/main.test.ts'];
+
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'protocol', root: './protocol', include: ['src/**/*.test.ts'], environment: 'node' } },
       serverProject('server:pglite', { TEST_DB: 'pglite' }),
-      ...(postgresUrl ? [serverProject('server:postgres', { TEST_DB: 'postgres', TEST_DATABASE_URL: postgresUrl })] : []),
+      ...(postgresUrl ? [serverProject('server:postgres', { TEST_DB: 'postgres', TEST_DATABASE_URL: postgresUrl }, PGLITE_OR_PURE)] : []),
     ],
   },
 });
