@@ -1,0 +1,754 @@
+/**
+ * Authorization matrix of CONTRACT §4: every route × every kind of caller → the HTTP status the
+ * contract promises. The matrix is ONE table (ROWS); the tests are generated from it, and a guard
+ * test checks that the table covers every route of CONTRACT §4 and every route the server registers,
+ * so a new route cannot ship without a row.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES, type Article, type Ticket, type TicketDetail } from '@helpdesk/protocol';
+import { ADMIN_ENV, STRONG_PASSWORD, createCast, createTicket, logIn, signUp, uniqueEmail, TEST_ADMIN, type Account } from '../../test/factories.js';
+import type { ApiClient, ApiResponse } from '../../test/http.js';
+import { startTestServer, type TestServer } from '../../test/server.js';
+import { authentication } from '../middleware/auth.js';
+import { createLimiter, DEFAULT_RATE_LIMITS } from '../middleware/rateLimit.js';
+import { authRoutes } from './auth.js';
+import type { RouteDeps } from './deps.js';
+import { knowledgeRoutes } from './knowledge.js';
+import { systemRoutes } from './system.js';
+import { ticketRoutes } from './tickets.js';
+import { userRoutes } from './users.js';
+
+type Caller = 'anonymous' | 'owner' | 'other' | 'agent' | 'admin';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const CALLERS: readonly Caller[] = ['anonymous', 'owner', 'other', 'agent', 'admin'];
+
+type Cast = Awaited<ReturnType<typeof createCast>>;
+
+/** State made fresh for one (row, caller) call, so a mutating call never sees another's leftovers. */
+interface Fixture {
+  ticketId?: number;
+  articleId?: number;
+  /** A fresh account the call acts on (PUT/DELETE /users/:id, reset-password). */
+  target?: Account;
+  resetToken?: string;
+}
+
+interface Ctx {
+  caller: Caller;
+  /** The caller's account; undefined for anonymous. */
+  me: Account | undefined;
+  cast: Cast;
+  /** A ticket owned by `owner`, for calls that only read it (or append a comment). */
+  ticket: Ticket;
+  /** A published article, for reads and helpful votes. */
+  article: Article;
+  fx: Fixture;
+}
+
+interface Row {
+  /** `METHOD /path` as CONTRACT §4 writes it (without /api). */
+  route: string;
+  /** Distinguishes several rows of one route (owner fields vs staff fields). */
+  name: string;
+  method: Method;
+  path: (c: Ctx) => string;
+  body?: (c: Ctx) => unknown;
+  setup?: () => Promise<Fixture>;
+  expect: Record<Caller, number>;
+  /** The exact message of a 403/404 answer of this row (401 is always "Authentication required"). */
+  denied?: { 403?: string; 404?: string };
+  /** Extra checks after the call: that a success did what it said, that a refusal changed nothing. */
+  after?: (c: Ctx, res: ApiResponse) => Promise<void> | void;
+}
+
+// Literal texts of CONTRACT §4, hard-coded so a wrong constant in protocol/ is caught as well.
+const ONLY_ADMINS_CREATE_ADMINS = 'Only administrators can create admin accounts';
+const ONLY_ADMINS_CREATE_AGENTS = 'Only administrators can create agent accounts';
+const RESET_REQUESTED = 'If an account with that email exists, a password reset link has been sent.';
+const RESET_DONE = 'Password has been reset successfully.';
+
+const AUTH_REQUIRED = MESSAGES.auth.authRequired;
+const TICKET_NOT_FOUND = MESSAGES.tickets.notFound;
+const ADMIN_ONLY = MESSAGES.http.adminOnly;
+const STAFF_ONLY = MESSAGES.http.staffOnly;
+
+/** Short-hands for the expected status of each caller, in CALLERS order. */
+const all = (status: number): Record<Caller, number> => ({ anonymous: status, owner: status, other: status, agent: status, admin: status });
+const signedIn = (status: number): Record<Caller, number> => ({ ...all(status), anonymous: 401 });
+const adminOnly = (status: number): Record<Caller, number> => ({ anonymous: 401, owner: 403, other: 403, agent: 403, admin: status });
+const staffOnly = (status: number): Record<Caller, number> => ({ anonymous: 401, owner: 403, other: 403, agent: status, admin: status });
+/** Ticket routes: the owner and staff may, another user gets 404 (never 403), anonymous 401. */
+const ticketAccess = (owner: number, staff: number, admin = staff): Record<Caller, number> => ({ anonymous: 401, owner, other: 404, agent: staff, admin });
+
+let t: TestServer;
+let cast: Cast;
+let sharedTicket: Ticket;
+let sharedArticle: Article;
+
+const api = (): ApiClient => t.api;
+const token = (c: Ctx) => c.me?.token;
+
+async function freshTicket(): Promise<Fixture> {
+  return { ticketId: (await createTicket(api(), cast.owner.token, { title: 'Fixture ticket for the matrix', priority: 'low' })).id };
+}
+
+async function freshArticle(): Promise<Fixture> {
+  const res = await api().post('/knowledge', { title: 'Fixture article', content: 'Content of a fixture article.', category: 'general', keywords: ['fixture'] }, { token: cast.admin.token });
+  if (res.status !== 201) throw new Error(`article fixture failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { articleId: res.body.article.id };
+}
+
+async function freshAgent(): Promise<Fixture> {
+  return { target: await signUp(api(), { role: 'agent', name: 'Target Agent' }) };
+}
+
+/** Decodes the quoted-printable / base64 parts of an .eml well enough to find a link in it. */
+function decodeMail(raw: string): string {
+  const qp = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const base64Parts = [...raw.matchAll(/Content-Transfer-Encoding: base64\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/gi)].map((m) =>
+    Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64').toString('utf8'),
+  );
+  return [qp, ...base64Parts].join('\n');
+}
+
+/** Asks for a reset link through the API and reads the token from the mail in DATA_DIR/outbox. */
+async function requestResetToken(server: TestServer, email: string): Promise<string> {
+  const res = await server.api.post('/auth/request-password-reset', { email });
+  if (res.status !== 200) throw new Error(`reset request failed: ${res.status} ${JSON.stringify(res.body)}`);
+  await server.server.mailer.idle();
+  const outbox = path.join(server.dataDir, 'outbox');
+  for (const file of await readdir(outbox)) {
+    const text = decodeMail(await readFile(path.join(outbox, file), 'utf8'));
+    if (!text.toLowerCase().includes(email.toLowerCase())) continue;
+    const match = text.match(/reset-password\?token=([A-Za-z0-9_-]+)/);
+    if (match) return decodeURIComponent(match[1]!);
+  }
+  throw new Error(`no reset mail for ${email} in ${outbox}`);
+}
+
+async function freshResetToken(): Promise<Fixture> {
+  const target = await signUp(api(), { name: 'Reset Target' });
+  return { target, resetToken: await requestResetToken(t, target.user.email) };
+}
+
+const ownerSeesTicket = async (c: Ctx, stillThere: boolean) => {
+  const res = await api().get(`/tickets/${c.fx.ticketId}`, { token: c.cast.owner.token });
+  expect(res.status).toBe(stillThere ? 200 : 404);
+  return res.body.ticket as TicketDetail | undefined;
+};
+
+/** After a PUT on a fresh ticket: a success changed the field, a refusal changed nothing. */
+const ticketField =
+  <K extends keyof TicketDetail>(field: K, changedTo: (c: Ctx) => unknown, original: unknown) =>
+  async (c: Ctx, res: ApiResponse) => {
+    const ticket = (await ownerSeesTicket(c, true))!;
+    if (res.status === 200) {
+      expect(ticket[field]).toEqual(changedTo(c));
+      expect(ticket.updatedBy).toEqual({ id: c.me!.user.id, name: c.me!.user.name });
+    } else {
+      expect(ticket[field]).toEqual(original);
+      expect(ticket.updatedBy).toBeNull();
+      expect(ticket.history.map((h) => h.type)).toEqual(['created']);
+    }
+  };
+
+const SEARCH_WORD = 'Matrixshared';
+
+const ROWS: Row[] = [
+  // ---- Auth (public unless noted) ----
+  {
+    route: 'POST /auth/register',
+    name: 'role user',
+    method: 'POST',
+    path: () => '/auth/register',
+    body: () => ({ name: 'Matrix Signup', email: uniqueEmail('matrix'), password: STRONG_PASSWORD, role: 'user' }),
+    expect: all(201),
+    after: (_c, res) => expect(res.body.user.role).toBe('user'),
+  },
+  {
+    route: 'POST /auth/login',
+    name: 'valid credentials',
+    method: 'POST',
+    path: () => '/auth/login',
+    body: (c) => ({ email: c.cast.other.user.email, password: STRONG_PASSWORD }),
+    expect: all(200),
+    after: (c, res) => expect(res.body.user.id).toBe(c.cast.other.user.id),
+  },
+  {
+    route: 'POST /auth/request-password-reset',
+    name: 'any email',
+    method: 'POST',
+    path: () => '/auth/request-password-reset',
+    body: () => ({ email: uniqueEmail('nobody') }),
+    expect: all(200),
+    after: (_c, res) => expect(res.body).toEqual({ success: true, message: RESET_REQUESTED }),
+  },
+  {
+    route: 'POST /auth/reset-password',
+    name: 'valid token',
+    method: 'POST',
+    path: () => '/auth/reset-password',
+    setup: freshResetToken,
+    body: (c) => ({ token: c.fx.resetToken, newPassword: 'Changed456!' }),
+    expect: all(200),
+    after: async (c, res) => {
+      expect(res.body).toEqual({ success: true, message: RESET_DONE });
+      // Older JWTs of that user stop working.
+      expect((await api().get('/auth/verify', { token: c.fx.target!.token })).status).toBe(401);
+    },
+  },
+  {
+    route: 'GET /auth/verify',
+    name: 'bearer token',
+    method: 'GET',
+    path: () => '/auth/verify',
+    expect: signedIn(200),
+    after: (c, res) => {
+      if (c.me) expect(res.body.user.id).toBe(c.me.user.id);
+    },
+  },
+
+  // ---- Users ----
+  {
+    route: 'GET /users/profile',
+    name: 'own profile',
+    method: 'GET',
+    path: () => '/users/profile',
+    expect: signedIn(200),
+    after: (c, res) => {
+      if (!c.me) return;
+      expect(res.body.user).toMatchObject({ id: c.me.user.id, email: c.me.user.email });
+      expect(JSON.stringify(res.body)).not.toMatch(/password|hash/i);
+    },
+  },
+  {
+    route: 'PUT /users/preferences',
+    name: 'own preferences',
+    method: 'PUT',
+    path: () => '/users/preferences',
+    body: () => ({ email_notifications: 'important' }),
+    expect: signedIn(200),
+    after: (c, res) => {
+      if (c.me) expect(res.body).toMatchObject({ success: true, user: { id: c.me.user.id, email_notifications: 'important' }, message: MESSAGES.users.preferencesUpdated });
+    },
+  },
+  {
+    route: 'GET /users',
+    name: 'list with role filter',
+    method: 'GET',
+    path: () => '/users?role=agent',
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+    after: (c, res) => {
+      if (res.status === 200) expect(res.body.users.map((u: { id: number }) => u.id)).toContain(c.cast.agent.user.id);
+    },
+  },
+  {
+    route: 'POST /users',
+    name: 'create support agent',
+    method: 'POST',
+    path: () => '/users',
+    body: () => ({ name: 'Created Agent', email: uniqueEmail('created'), password: STRONG_PASSWORD, role: 'agent' }),
+    expect: adminOnly(201),
+    denied: { 403: ADMIN_ONLY },
+    after: (_c, res) => {
+      if (res.status === 201) expect(res.body).toMatchObject({ success: true, user: { role: 'agent' }, message: MESSAGES.users.agentCreated });
+    },
+  },
+  {
+    route: 'PUT /users/:id',
+    name: 'rename a fresh agent',
+    method: 'PUT',
+    path: (c) => `/users/${c.fx.target!.user.id}`,
+    setup: freshAgent,
+    body: () => ({ name: 'Renamed Agent' }),
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+    after: async (c, res) => {
+      const seen = await api().get('/users/profile', { token: c.fx.target!.token });
+      expect(seen.status).toBe(200);
+      expect(seen.body.user.name).toBe(res.status === 200 ? 'Renamed Agent' : 'Target Agent');
+    },
+  },
+  {
+    route: 'DELETE /users/:id',
+    name: 'delete a fresh agent',
+    method: 'DELETE',
+    path: (c) => `/users/${c.fx.target!.user.id}`,
+    setup: freshAgent,
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+    after: async (c, res) => {
+      if (res.status === 200) expect(res.body).toEqual({ success: true, message: MESSAGES.users.agentDeleted });
+      // The deleted user's tokens stop working; a refused delete leaves the account alone.
+      expect((await api().get('/auth/verify', { token: c.fx.target!.token })).status).toBe(res.status === 200 ? 401 : 200);
+    },
+  },
+
+  // ---- Tickets ----
+  {
+    route: 'GET /tickets',
+    name: 'list (scoped)',
+    method: 'GET',
+    path: () => `/tickets?search=${SEARCH_WORD}`,
+    expect: signedIn(200),
+    after: (c, res) => {
+      if (!c.me) return;
+      const ids = res.body.tickets.map((x: Ticket) => x.id);
+      expect(res.body.data.map((x: Ticket) => x.id)).toEqual(ids);
+      // A user sees only their own tickets; staff see all.
+      expect(ids).toEqual(c.caller === 'other' ? [] : [c.ticket.id]);
+      expect(res.body.total).toBe(ids.length);
+    },
+  },
+  {
+    route: 'GET /tickets/stats',
+    name: 'stats (scoped)',
+    method: 'GET',
+    path: () => `/tickets/stats?search=${SEARCH_WORD}`,
+    expect: signedIn(200),
+    after: (c, res) => {
+      if (c.me) expect(res.body.stats.total).toBe(c.caller === 'other' ? 0 : 1);
+    },
+  },
+  {
+    route: 'GET /tickets/:id',
+    name: 'detail',
+    method: 'GET',
+    path: (c) => `/tickets/${c.ticket.id}`,
+    expect: ticketAccess(200, 200),
+    denied: { 404: TICKET_NOT_FOUND },
+    after: (c, res) => {
+      if (res.status === 200) expect(res.body.ticket.id).toBe(c.ticket.id);
+    },
+  },
+  {
+    route: 'POST /tickets',
+    name: 'create',
+    method: 'POST',
+    path: () => '/tickets',
+    body: () => ({ title: 'Created through the matrix', description: 'A ticket body long enough to be valid.' }),
+    expect: signedIn(201),
+    after: (c, res) => {
+      if (c.me) expect(res.body.ticket.user).toEqual({ id: c.me.user.id, name: c.me.user.name });
+    },
+  },
+  {
+    route: 'PUT /tickets/:id',
+    name: 'owner field: title',
+    method: 'PUT',
+    path: (c) => `/tickets/${c.fx.ticketId}`,
+    setup: freshTicket,
+    body: () => ({ title: 'Renamed by the caller' }),
+    expect: ticketAccess(200, 403),
+    denied: { 403: MESSAGES.tickets.fieldForbidden('title'), 404: TICKET_NOT_FOUND },
+    after: ticketField('title', () => 'Renamed by the caller', 'Fixture ticket for the matrix'),
+  },
+  {
+    route: 'PUT /tickets/:id',
+    name: 'owner field: description',
+    method: 'PUT',
+    path: (c) => `/tickets/${c.fx.ticketId}`,
+    setup: freshTicket,
+    body: () => ({ description: 'A description rewritten by the caller.' }),
+    expect: ticketAccess(200, 403),
+    denied: { 403: MESSAGES.tickets.fieldForbidden('description'), 404: TICKET_NOT_FOUND },
+    after: ticketField('description', () => 'A description rewritten by the caller.', 'Smoke comes out of the printer on floor 3.'),
+  },
+  {
+    route: 'PUT /tickets/:id',
+    name: 'owner and staff field: priority',
+    method: 'PUT',
+    path: (c) => `/tickets/${c.fx.ticketId}`,
+    setup: freshTicket,
+    body: () => ({ priority: 'high' }),
+    expect: ticketAccess(200, 200),
+    denied: { 404: TICKET_NOT_FOUND },
+    after: ticketField('priority', () => 'high', 'low'),
+  },
+  {
+    route: 'PUT /tickets/:id',
+    name: 'owner and staff field: status resolved',
+    method: 'PUT',
+    path: (c) => `/tickets/${c.fx.ticketId}`,
+    setup: freshTicket,
+    body: () => ({ status: 'resolved' }),
+    expect: ticketAccess(200, 200),
+    denied: { 404: TICKET_NOT_FOUND },
+    after: ticketField('status', () => 'resolved', 'open'),
+  },
+  {
+    route: 'PUT /tickets/:id',
+    name: 'staff field: resolutionNotes',
+    method: 'PUT',
+    path: (c) => `/tickets/${c.fx.ticketId}`,
+    setup: freshTicket,
+    body: () => ({ resolutionNotes: 'Replaced the toner.' }),
+    expect: ticketAccess(403, 200),
+    denied: { 403: MESSAGES.tickets.fieldForbidden('resolutionNotes'), 404: TICKET_NOT_FOUND },
+    after: ticketField('resolutionNotes', () => 'Replaced the toner.', null),
+  },
+  {
+    route: 'PUT /tickets/:id',
+    name: 'staff field: assignedAgentId',
+    method: 'PUT',
+    path: (c) => `/tickets/${c.fx.ticketId}`,
+    setup: freshTicket,
+    body: (c) => ({ assignedAgentId: c.cast.agent.user.id }),
+    expect: ticketAccess(403, 200),
+    denied: { 403: MESSAGES.tickets.fieldForbidden('assignedAgentId'), 404: TICKET_NOT_FOUND },
+    after: ticketField('assignedAgent', (c) => ({ id: c.cast.agent.user.id, name: c.cast.agent.user.name }), null),
+  },
+  {
+    route: 'PUT /tickets/:id',
+    name: 'staff-only status: closed',
+    method: 'PUT',
+    path: (c) => `/tickets/${c.fx.ticketId}`,
+    setup: freshTicket,
+    body: () => ({ status: 'closed' }),
+    expect: ticketAccess(403, 200),
+    denied: { 403: MESSAGES.tickets.closeForbidden, 404: TICKET_NOT_FOUND },
+    after: ticketField('status', () => 'closed', 'open'),
+  },
+  {
+    route: 'DELETE /tickets/:id',
+    name: 'owner or admin',
+    method: 'DELETE',
+    path: (c) => `/tickets/${c.fx.ticketId}`,
+    setup: freshTicket,
+    expect: ticketAccess(200, 403, 200),
+    denied: { 403: MESSAGES.tickets.deleteForbidden, 404: TICKET_NOT_FOUND },
+    after: async (c, res) => {
+      if (res.status === 200) expect(res.body).toEqual({ success: true, message: MESSAGES.tickets.deleted });
+      await ownerSeesTicket(c, res.status !== 200);
+    },
+  },
+  {
+    route: 'POST /tickets/:id/comments',
+    name: 'owner or staff',
+    method: 'POST',
+    path: (c) => `/tickets/${c.ticket.id}/comments`,
+    body: (c) => ({ content: `A comment by ${c.caller}` }),
+    expect: ticketAccess(201, 201),
+    denied: { 404: TICKET_NOT_FOUND },
+    after: async (c, res) => {
+      const detail = await api().get(`/tickets/${c.ticket.id}`, { token: c.cast.owner.token });
+      const contents = detail.body.ticket.comments.map((x: { content: string }) => x.content);
+      if (res.status === 201) expect(contents).toContain(`A comment by ${c.caller}`);
+      else expect(contents).not.toContain(`A comment by ${c.caller}`);
+    },
+  },
+
+  // ---- Knowledge base (reads and helpful are public; writes are staff-only) ----
+  {
+    route: 'GET /knowledge',
+    name: 'list',
+    method: 'GET',
+    path: () => '/knowledge',
+    expect: all(200),
+    after: (c, res) => expect(res.body.data.articles.map((a: Article) => a.id)).toContain(c.article.id),
+  },
+  {
+    route: 'GET /knowledge/:id',
+    name: 'detail',
+    method: 'GET',
+    path: (c) => `/knowledge/${c.article.id}`,
+    expect: all(200),
+    after: (c, res) => expect(res.body.article.id).toBe(c.article.id),
+  },
+  {
+    route: 'POST /knowledge/:id/helpful',
+    name: 'vote',
+    method: 'POST',
+    path: (c) => `/knowledge/${c.article.id}/helpful`,
+    expect: all(200),
+    after: (_c, res) => expect(res.body.helpfulCount).toBeGreaterThan(0),
+  },
+  {
+    route: 'POST /knowledge',
+    name: 'create',
+    method: 'POST',
+    path: () => '/knowledge',
+    body: () => ({ title: 'Matrix article', content: 'How to restart the printer.', category: 'technical', keywords: ['printer'] }),
+    expect: staffOnly(201),
+    denied: { 403: STAFF_ONLY },
+  },
+  {
+    route: 'PUT /knowledge/:id',
+    name: 'update a fresh article',
+    method: 'PUT',
+    path: (c) => `/knowledge/${c.fx.articleId}`,
+    setup: freshArticle,
+    body: () => ({ title: 'Updated article title' }),
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+    after: async (c, res) => {
+      const seen = await api().get(`/knowledge/${c.fx.articleId}`);
+      expect(seen.body.article.title).toBe(res.status === 200 ? 'Updated article title' : 'Fixture article');
+    },
+  },
+  {
+    route: 'DELETE /knowledge/:id',
+    name: 'delete a fresh article',
+    method: 'DELETE',
+    path: (c) => `/knowledge/${c.fx.articleId}`,
+    setup: freshArticle,
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+    after: async (c, res) => {
+      expect((await api().get(`/knowledge/${c.fx.articleId}`)).status).toBe(res.status === 200 ? 404 : 200);
+    },
+  },
+
+  // ---- Other ----
+  {
+    route: 'GET /config',
+    name: 'public',
+    method: 'GET',
+    path: () => '/config',
+    expect: all(200),
+    after: (_c, res) => expect(res.body).toMatchObject({ agentSignup: 'open' }),
+  },
+  {
+    route: 'GET /health',
+    name: 'public',
+    method: 'GET',
+    path: () => '/health',
+    expect: all(200),
+    after: (_c, res) => expect(res.body).toEqual({ status: 'ok', db: 'ok' }),
+  },
+];
+
+/** Every call of CONTRACT §4, written out by hand from the contract. */
+const CONTRACT_ROUTES = [
+  'POST /auth/register',
+  'POST /auth/login',
+  'POST /auth/request-password-reset',
+  'POST /auth/reset-password',
+  'GET /auth/verify',
+  'GET /users/profile',
+  'PUT /users/preferences',
+  'GET /users',
+  'POST /users',
+  'PUT /users/:id',
+  'DELETE /users/:id',
+  'GET /tickets',
+  'GET /tickets/stats',
+  'GET /tickets/:id',
+  'POST /tickets',
+  'PUT /tickets/:id',
+  'DELETE /tickets/:id',
+  'POST /tickets/:id/comments',
+  'GET /knowledge',
+  'GET /knowledge/:id',
+  'POST /knowledge/:id/helpful',
+  'POST /knowledge',
+  'PUT /knowledge/:id',
+  'DELETE /knowledge/:id',
+  'GET /config',
+  'GET /health',
+];
+
+const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);
+
+function expectError(res: ApiResponse, status: number, message: string) {
+  expect(res.status).toBe(status);
+  expect(res.body).toEqual({ success: false, message });
+}
+
+beforeAll(async () => {
+  t = await startTestServer(ADMIN_ENV);
+  cast = await createCast(t.api);
+  sharedTicket = await createTicket(t.api, cast.owner.token, { title: `${SEARCH_WORD} printer jam`, description: 'Paper jams on every print job.' });
+  const { articleId } = await freshArticle();
+  sharedArticle = (await t.api.get(`/knowledge/${articleId}`)).body.article;
+});
+afterAll(() => t?.close());
+
+describe('authorization matrix (CONTRACT §4)', () => {
+
+  it('has a row for every route of CONTRACT §4', () => {
+    expect(new Set(ROWS.map((r) => r.route))).toEqual(new Set(CONTRACT_ROUTES));
+    for (const row of ROWS) expect(row.route.startsWith(`${row.method} `)).toBe(true);
+  });
+
+  it('has a row for every route the server registers (no unlisted route)', () => {
+    const s = t.server;
+    const deps: RouteDeps = {
+      services: s.services,
+      auth: authentication(s.services.accounts),
+      limiters: {
+        login: createLimiter(DEFAULT_RATE_LIMITS.login, ''),
+        resetPerEmail: createLimiter(DEFAULT_RATE_LIMITS.resetPerEmail, ''),
+        resetPerIp: createLimiter(DEFAULT_RATE_LIMITS.resetPerIp, ''),
+        helpfulAnonymous: createLimiter(DEFAULT_RATE_LIMITS.helpfulAnonymous, ''),
+      },
+      settings: { agentSignup: 'open' },
+      database: s.database,
+    };
+    const registered = new Set<string>();
+    for (const routes of [systemRoutes, authRoutes, userRoutes, ticketRoutes, knowledgeRoutes]) {
+      for (const layer of routes(deps).stack) {
+        for (const method of layer.methods.filter((m) => m !== 'HEAD')) registered.add(`${method} ${String(layer.path)}`);
+      }
+    }
+    expect(registered).toEqual(new Set(CONTRACT_ROUTES));
+  });
+
+  for (const row of ROWS) {
+    describe(`${row.route} (${row.name})`, () => {
+      for (const caller of CALLERS) {
+        const status = row.expect[caller];
+        it(`${caller} → ${status}`, async () => {
+          const fx = row.setup ? await row.setup() : {};
+          const ctx: Ctx = { caller, me: accountOf(caller), cast, ticket: sharedTicket, article: sharedArticle, fx };
+          const res = await t.api.request(row.method, row.path(ctx), { token: token(ctx), body: row.body?.(ctx) });
+          expect({ status: res.status, body: res.body }).toMatchObject({ status });
+          if (status === 401) expectError(res, 401, AUTH_REQUIRED);
+          if (status === 403 || status === 404) {
+            const message = row.denied?.[status];
+            if (!message) throw new Error(`row "${row.route} (${row.name})" expects ${status} but names no message`);
+            expectError(res, status, message);
+          }
+          if (status < 300) expect(res.body.success ?? res.body.status).toBeTruthy();
+          await row.after?.(ctx, res);
+        });
+      }
+    });
+  }
+});
+
+describe('who may create which role (CONTRACT §4 register)', () => {
+
+  const register = (role: string, as?: string) =>
+    t.api.post('/auth/register', { name: `New ${role}`, email: uniqueEmail(role), password: STRONG_PASSWORD, role }, { token: as });
+
+  it.each(['anonymous', 'owner', 'agent'] as const)('role admin from %s → 403 "Only administrators can create admin accounts"', async (caller) => {
+    const res = await register('admin', accountOf(caller)?.token);
+    expectError(res, 403, ONLY_ADMINS_CREATE_ADMINS);
+    expect(MESSAGES.auth.adminOnlyAdmin).toBe(ONLY_ADMINS_CREATE_ADMINS);
+  });
+
+  it('role admin with an admin token → 201 admin account', async () => {
+    const res = await register('admin', cast.admin.token);
+    expect(res.status).toBe(201);
+    expect(res.body.user.role).toBe('admin');
+    const verify = await t.api.get('/auth/verify', { token: res.body.token });
+    expect(verify.body.user.role).toBe('admin');
+  });
+
+  it('role agent is open to anyone while AGENT_SIGNUP is open', async () => {
+    const res = await register('agent');
+    expect(res.status).toBe(201);
+    expect(res.body.user.role).toBe('agent');
+  });
+
+  it('role defaults to user', async () => {
+    const res = await t.api.post('/auth/register', { name: 'Default Role', email: uniqueEmail('default'), password: STRONG_PASSWORD });
+    expect(res.status).toBe(201);
+    expect(res.body.user.role).toBe('user');
+  });
+
+  it('an invalid bearer token is 401, also on routes where a token is optional', async () => {
+    expectError(await t.api.get('/auth/verify', { token: 'not-a-jwt' }), 401, MESSAGES.auth.sessionInvalid);
+    expectError(await t.api.get('/tickets', { token: `${cast.owner.token}x` }), 401, MESSAGES.auth.sessionInvalid);
+    expectError(await register('user', 'not-a-jwt'), 401, MESSAGES.auth.sessionInvalid);
+    expectError(await t.api.get('/tickets', { headers: { authorization: 'Basic abc' } }), 401, AUTH_REQUIRED);
+  });
+
+  describe('with AGENT_SIGNUP=closed', () => {
+    let closed: TestServer;
+    let closedAdmin: Account;
+    beforeAll(async () => {
+      closed = await startTestServer({ ...ADMIN_ENV, AGENT_SIGNUP: 'closed' });
+      closedAdmin = await logIn(closed.api, TEST_ADMIN.email, TEST_ADMIN.password);
+    });
+    afterAll(() => closed.close());
+
+    const registerOn = (role: string, as?: string) =>
+      closed.api.post('/auth/register', { name: `New ${role}`, email: uniqueEmail(role), password: STRONG_PASSWORD, role }, { token: as });
+
+    it('config reports agentSignup closed', async () => {
+      expect((await closed.api.get('/config')).body).toMatchObject({ agentSignup: 'closed' });
+    });
+
+    it('role agent without a token → 403 "Only administrators can create agent accounts"', async () => {
+      expectError(await registerOn('agent'), 403, ONLY_ADMINS_CREATE_AGENTS);
+      expect(MESSAGES.auth.adminOnlyAgent).toBe(ONLY_ADMINS_CREATE_AGENTS);
+    });
+
+    it('role agent with a user token → 403 as well', async () => {
+      const user = await signUp(closed.api, { name: 'Closed User' });
+      expectError(await registerOn('agent', user.token), 403, ONLY_ADMINS_CREATE_AGENTS);
+    });
+
+    it('role agent with an admin token → 201', async () => {
+      const res = await registerOn('agent', closedAdmin.token);
+      expect(res.status).toBe(201);
+      expect(res.body.user.role).toBe('agent');
+    });
+
+    it('role admin without an admin token is still 403 admin accounts', async () => {
+      expectError(await registerOn('admin'), 403, ONLY_ADMINS_CREATE_ADMINS);
+    });
+
+    it('role user stays open', async () => {
+      expect((await registerOn('user')).status).toBe(201);
+    });
+  });
+});
+
+describe('ticket access details', () => {
+
+  it("another user's ticket answers exactly like a ticket that does not exist", async () => {
+    const ticket = await createTicket(t.api, cast.owner.token);
+    const missing = 2_000_000_000;
+    const calls: [Method, string, unknown][] = [
+      ['GET', '', undefined],
+      ['PUT', '', { title: 'Not yours to change' }],
+      ['DELETE', '', undefined],
+      ['POST', '/comments', { content: 'Not yours to comment on' }],
+    ];
+    for (const [method, suffix, body] of calls) {
+      const foreign = await t.api.request(method, `/tickets/${ticket.id}${suffix}`, { token: cast.other.token, body });
+      const absent = await t.api.request(method, `/tickets/${missing}${suffix}`, { token: cast.other.token, body });
+      expectError(foreign, 404, TICKET_NOT_FOUND);
+      expect(foreign.body).toEqual(absent.body);
+    }
+    expect((await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token })).body.ticket.commentCount).toBe(0);
+  });
+
+  it('a staff member who owns the ticket may edit both owner and staff fields', async () => {
+    const ticket = await createTicket(t.api, cast.agent.token, { title: 'Agent own ticket' });
+    const res = await t.api.put(`/tickets/${ticket.id}`, { title: 'Agent renamed own ticket', resolutionNotes: 'Fixed it myself.' }, { token: cast.agent.token });
+    expect(res.status).toBe(200);
+    expect(res.body.ticket).toMatchObject({ title: 'Agent renamed own ticket', resolutionNotes: 'Fixed it myself.' });
+  });
+
+  it('an owner mixing allowed and forbidden fields gets 403 and nothing changes', async () => {
+    const ticket = await createTicket(t.api, cast.owner.token, { title: 'Mixed fields ticket' });
+    const res = await t.api.put(`/tickets/${ticket.id}`, { title: 'Should not stick', resolutionNotes: 'Nope' }, { token: cast.owner.token });
+    expectError(res, 403, MESSAGES.tickets.fieldForbidden('resolutionNotes'));
+    const after = await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token });
+    expect(after.body.ticket).toMatchObject({ title: 'Mixed fields ticket', resolutionNotes: null });
+  });
+
+  it('an agent who is not the owner may not delete, and the ticket stays', async () => {
+    const ticket = await createTicket(t.api, cast.owner.token);
+    expectError(await t.api.delete(`/tickets/${ticket.id}`, { token: cast.agent.token }), 403, MESSAGES.tickets.deleteForbidden);
+    expect((await t.api.get(`/tickets/${ticket.id}`, { token: cast.agent.token })).status).toBe(200);
+  });
+
+  it('staff list every ticket; users only their own', async () => {
+    const mine = await createTicket(t.api, cast.owner.token, { title: 'Scopecheck owner ticket' });
+    const theirs = await createTicket(t.api, cast.other.token, { title: 'Scopecheck other ticket' });
+    const ids = async (account: Account) =>
+      ((await t.api.get('/tickets?search=Scopecheck&limit=100', { token: account.token })).body.tickets as Ticket[]).map((x) => x.id).sort((a, b) => a - b);
+    expect(await ids(cast.owner)).toEqual([mine.id]);
+    expect(await ids(cast.other)).toEqual([theirs.id]);
+    expect(await ids(cast.agent)).toEqual([mine.id, theirs.id].sort((a, b) => a - b));
+    expect(await ids(cast.admin)).toEqual([mine.id, theirs.id].sort((a, b) => a - b));
+  });
+});
