@@ -1,0 +1,392 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { io as connectClient, type Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES, type ClientToServerEvents, type CommentAddedEvent, type HelpfulCountEvent, type ServerToClientEvents, type TicketChangedEvent } from '@helpdesk/protocol';
+import { ADMIN_ENV, createCast, createTicket, logIn, signUp, type Account } from '../../test/factories.js';
+import { startTestServer, type TestServer } from '../../test/server.js';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+type EventName = keyof ServerToClientEvents;
+type Payloads = { 'ticket-changed': TicketChangedEvent; 'comment-added': CommentAddedEvent; 'helpful-count': HelpfulCountEvent };
+
+/** Long enough for a misrouted event to show up after the rightful receivers already have theirs. */
+const QUIET_MS = 200;
+const EVENT_TIMEOUT_MS = 3_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A real client socket that records every server event it gets. */
+interface Listener {
+  socket: ClientSocket;
+  events: { [K in EventName]: Payloads[K][] };
+  /** Resolves with the first recorded (or future) event of that name matching the predicate. */
+  next<K extends EventName>(name: K, match?: (payload: Payloads[K]) => boolean): Promise<Payloads[K]>;
+  disconnected(): Promise<string>;
+}
+
+describe('realtime delivery (Socket.IO)', () => {
+  let t: TestServer;
+  let cast: Awaited<ReturnType<typeof createCast>>;
+  const open: ClientSocket[] = [];
+
+  const newSocket = (token?: string): ClientSocket => {
+    const socket: ClientSocket = connectClient(t.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: token === undefined ? {} : { token },
+      reconnection: false,
+      forceNew: true,
+      timeout: EVENT_TIMEOUT_MS,
+    });
+    open.push(socket);
+    return socket;
+  };
+
+  const listen = async (token?: string): Promise<Listener> => {
+    const socket = newSocket(token);
+    const events: Listener['events'] = { 'ticket-changed': [], 'comment-added': [], 'helpful-count': [] };
+    const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
+    let disconnectReason: string | undefined;
+    const disconnectWaiters: ((reason: string) => void)[] = [];
+    const record = (name: EventName) => (payload: any) => {
+      (events[name] as unknown[]).push(payload);
+      for (const w of [...waiters]) {
+        if (w.name === name && w.match(payload)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(payload);
+        }
+      }
+    };
+    socket.on('ticket-changed', record('ticket-changed'));
+    socket.on('comment-added', record('comment-added'));
+    socket.on('helpful-count', record('helpful-count'));
+    socket.on('disconnect', (reason) => {
+      disconnectReason = reason;
+      disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', (error) => reject(error));
+    });
+    return {
+      socket,
+      events,
+      next(name, match = () => true) {
+        const seen = (events[name] as Payloads[typeof name][]).find(match);
+        if (seen) return Promise.resolve(seen);
+        return new Promise((resolve, reject) => {
+          const waiter = { name, match, resolve };
+          waiters.push(waiter);
+          setTimeout(() => {
+            const i = waiters.indexOf(waiter);
+            if (i >= 0) {
+              waiters.splice(i, 1);
+              reject(new Error(`no ${name} event within ${EVENT_TIMEOUT_MS} ms`));
+            }
+          }, EVENT_TIMEOUT_MS);
+        });
+      },
+      disconnected() {
+        if (disconnectReason !== undefined) return Promise.resolve(disconnectReason);
+        return new Promise((resolve, reject) => {
+          disconnectWaiters.push(resolve);
+          setTimeout(() => reject(new Error(`socket was not disconnected within ${EVENT_TIMEOUT_MS} ms`)), EVENT_TIMEOUT_MS);
+        });
+      },
+    };
+  };
+
+  /** Handshake that must fail: resolves with the connect_error message. */
+  const refusedHandshake = (auth: Record<string, unknown>) =>
+    new Promise<string>((resolve, reject) => {
+      const socket: ClientSocket = connectClient(t.url, { path: '/socket.io', transports: ['websocket'], auth, reconnection: false, forceNew: true });
+      open.push(socket);
+      socket.once('connect', () => reject(new Error('handshake unexpectedly succeeded')));
+      socket.once('connect_error', (error) => resolve(error.message));
+    });
+
+  /** The everyone-in-the-room cast: owner, other user, agent, admin and an anonymous visitor. */
+  const listenAll = async () => {
+    const [owner, other, agent, admin, anonymous] = await Promise.all([
+      listen(cast.owner.token),
+      listen(cast.other.token),
+      listen(cast.agent.token),
+      listen(cast.admin.token),
+      listen(),
+    ]);
+    return { owner: owner!, other: other!, agent: agent!, admin: admin!, anonymous: anonymous! };
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer(ADMIN_ENV);
+    cast = await createCast(t.api);
+  });
+
+  afterEach(() => {
+    for (const socket of open.splice(0)) socket.disconnect();
+  });
+
+  afterAll(async () => {
+    for (const socket of open.splice(0)) socket.disconnect();
+    await t?.close();
+  });
+
+  describe('ticket-changed', () => {
+    it('announces a created ticket, with the full Ticket, to its owner and staff only', async () => {
+      const l = await listenAll();
+      const created = await createTicket(t.api, cast.owner.token, { title: 'Realtime created ticket' });
+      const isMine = (e: TicketChangedEvent) => e.ticket.id === created.id;
+
+      const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', isMine)));
+      const fetched = await t.api.get(`/tickets/${created.id}`, { token: cast.owner.token });
+      const { comments: _c, history: _h, ...ticket } = fetched.body.ticket;
+      for (const event of received) {
+        expect(event).toEqual({ action: 'created', ticket, by: { id: cast.owner.user.id, name: cast.owner.user.name } });
+        expect(event.ticket).toEqual(created);
+        expect(Object.keys(event.by).sort()).toEqual(['id', 'name']);
+      }
+
+      await sleep(QUIET_MS);
+      expect(l.other.events['ticket-changed']).toEqual([]);
+      expect(l.anonymous.events['ticket-changed']).toEqual([]);
+      // Each receiver got it exactly once, even staff sockets that are in two rooms.
+      for (const x of [l.owner, l.agent, l.admin]) expect(x.events['ticket-changed'].filter(isMine)).toHaveLength(1);
+    });
+
+    it('announces an update by staff, with the updated Ticket and the actor, to the owner and staff only', async () => {
+      const ticket = await createTicket(t.api, cast.owner.token);
+      const l = await listenAll();
+      const res = await t.api.put(`/tickets/${ticket.id}`, { status: 'in_progress', resolutionNotes: 'Looking into it' }, { token: cast.agent.token });
+      expect(res.status).toBe(200);
+      const isUpdate = (e: TicketChangedEvent) => e.ticket.id === ticket.id && e.action === 'updated';
+
+      const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', isUpdate)));
+      for (const event of received) {
+        expect(event).toEqual({ action: 'updated', ticket: res.body.ticket, by: { id: cast.agent.user.id, name: cast.agent.user.name } });
+        expect(event.ticket).toMatchObject({
+          status: 'in_progress',
+          resolutionNotes: 'Looking into it',
+          updatedBy: { id: cast.agent.user.id, name: cast.agent.user.name },
+          user: { id: cast.owner.user.id, name: cast.owner.user.name },
+        });
+      }
+
+      await sleep(QUIET_MS);
+      expect(l.other.events['ticket-changed']).toEqual([]);
+      expect(l.anonymous.events['ticket-changed']).toEqual([]);
+    });
+
+    it("announces the owner's own edit to the owner and staff only", async () => {
+      const ticket = await createTicket(t.api, cast.owner.token);
+      const l = await listenAll();
+      const res = await t.api.put(`/tickets/${ticket.id}`, { title: 'Edited by the owner', priority: 'high' }, { token: cast.owner.token });
+      expect(res.status).toBe(200);
+
+      const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', (e) => e.ticket.id === ticket.id)));
+      for (const event of received) {
+        expect(event).toEqual({ action: 'updated', ticket: res.body.ticket, by: { id: cast.owner.user.id, name: cast.owner.user.name } });
+      }
+      await sleep(QUIET_MS);
+      expect(l.other.events['ticket-changed']).toEqual([]);
+      expect(l.anonymous.events['ticket-changed']).toEqual([]);
+    });
+
+    it('announces a deletion as {id} only, to the owner and staff only', async () => {
+      const ticket = await createTicket(t.api, cast.owner.token);
+      const l = await listenAll();
+      const res = await t.api.delete(`/tickets/${ticket.id}`, { token: cast.owner.token });
+      expect(res.status).toBe(200);
+
+      const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', (e) => e.ticket.id === ticket.id)));
+      for (const event of received) {
+        expect(event).toEqual({ action: 'deleted', ticket: { id: ticket.id }, by: { id: cast.owner.user.id, name: cast.owner.user.name } });
+      }
+      await sleep(QUIET_MS);
+      expect(l.other.events['ticket-changed']).toEqual([]);
+      expect(l.anonymous.events['ticket-changed']).toEqual([]);
+    });
+
+    it("keeps another user's ticket away from the owner of a different ticket", async () => {
+      const l = await listenAll();
+      const theirs = await createTicket(t.api, cast.other.token, { title: "Other user's own ticket" });
+      await Promise.all([l.other, l.agent, l.admin].map((x) => x.next('ticket-changed', (e) => e.ticket.id === theirs.id)));
+      await sleep(QUIET_MS);
+      expect(l.owner.events['ticket-changed']).toEqual([]);
+      expect(l.anonymous.events['ticket-changed']).toEqual([]);
+    });
+
+    it('sends nothing when an update changes nothing', async () => {
+      const ticket = await createTicket(t.api, cast.owner.token, { priority: 'low' });
+      const l = await listenAll();
+      const res = await t.api.put(`/tickets/${ticket.id}`, { priority: 'low' }, { token: cast.agent.token });
+      expect(res.status).toBe(200);
+      await sleep(QUIET_MS);
+      for (const x of Object.values(l)) expect(x.events['ticket-changed']).toEqual([]);
+    });
+  });
+
+  describe('comment-added', () => {
+    it('delivers a staff comment, as the full Comment, to the ticket owner and staff only', async () => {
+      const ticket = await createTicket(t.api, cast.owner.token);
+      const l = await listenAll();
+      const res = await t.api.post(`/tickets/${ticket.id}/comments`, { content: 'We are on it.' }, { token: cast.agent.token });
+      expect(res.status).toBe(201);
+
+      const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('comment-added', (e) => e.ticketId === ticket.id)));
+      for (const event of received) {
+        expect(event).toEqual({ ticketId: ticket.id, comment: res.body.comment });
+        expect(event.comment).toMatchObject({
+          ticketId: ticket.id,
+          content: 'We are on it.',
+          author: { id: cast.agent.user.id, name: cast.agent.user.name, role: 'agent' },
+        });
+      }
+      await sleep(QUIET_MS);
+      expect(l.other.events['comment-added']).toEqual([]);
+      expect(l.anonymous.events['comment-added']).toEqual([]);
+    });
+
+    it("delivers the owner's own comment to the owner and staff only", async () => {
+      const ticket = await createTicket(t.api, cast.owner.token);
+      const l = await listenAll();
+      const res = await t.api.post(`/tickets/${ticket.id}/comments`, { content: 'Any news?' }, { token: cast.owner.token });
+      expect(res.status).toBe(201);
+
+      const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('comment-added', (e) => e.ticketId === ticket.id)));
+      for (const event of received) expect(event).toEqual({ ticketId: ticket.id, comment: res.body.comment });
+      await sleep(QUIET_MS);
+      expect(l.other.events['comment-added']).toEqual([]);
+      expect(l.anonymous.events['comment-added']).toEqual([]);
+    });
+
+    it('sends nothing for a refused comment', async () => {
+      const ticket = await createTicket(t.api, cast.owner.token);
+      const l = await listenAll();
+      const intruder = await t.api.post(`/tickets/${ticket.id}/comments`, { content: 'Let me in' }, { token: cast.other.token });
+      expect(intruder.status).toBe(404);
+      const blank = await t.api.post(`/tickets/${ticket.id}/comments`, { content: '   ' }, { token: cast.agent.token });
+      expect(blank.status).toBe(400);
+      await sleep(QUIET_MS);
+      for (const x of Object.values(l)) expect(x.events['comment-added']).toEqual([]);
+    });
+  });
+
+  describe('helpful-count', () => {
+    it('reaches every socket, anonymous ones included', async () => {
+      const created = await t.api.post(
+        '/knowledge',
+        { title: 'Resetting the printer', content: 'Hold the power button for ten seconds.', category: 'technical', keywords: ['printer'] },
+        { token: cast.agent.token },
+      );
+      expect(created.status).toBe(201);
+      const articleId: number = created.body.article.id;
+      const l = await listenAll();
+
+      const vote = await t.api.post(`/knowledge/${articleId}/helpful`);
+      expect(vote.status).toBe(200);
+      expect(vote.body).toEqual({ success: true, helpfulCount: 1 });
+
+      const received = await Promise.all(Object.values(l).map((x) => x.next('helpful-count', (e) => e.articleId === articleId)));
+      for (const event of received) expect(event).toEqual({ articleId, helpfulCount: 1 });
+
+      // A signed-in vote counts too, and everyone sees the new number.
+      const signedIn = await t.api.post(`/knowledge/${articleId}/helpful`, undefined, { token: cast.other.token });
+      expect(signedIn.body.helpfulCount).toBe(2);
+      const second = await Promise.all(Object.values(l).map((x) => x.next('helpful-count', (e) => e.articleId === articleId && e.helpfulCount === 2)));
+      for (const event of second) expect(event).toEqual({ articleId, helpfulCount: 2 });
+
+      // Helpful votes carry no ticket data.
+      for (const x of Object.values(l)) {
+        expect(x.events['ticket-changed']).toEqual([]);
+        expect(x.events['comment-added']).toEqual([]);
+      }
+    });
+  });
+
+  describe('handshake', () => {
+    it('accepts an anonymous socket and a signed-in one', async () => {
+      const anonymous = await listen();
+      const user = await listen(cast.owner.token);
+      expect(anonymous.socket.connected).toBe(true);
+      expect(user.socket.connected).toBe(true);
+    });
+
+    it('refuses an invalid token with connect_error', async () => {
+      expect(await refusedHandshake({ token: 'not-a-jwt' })).toBe(MESSAGES.auth.sessionInvalid);
+      // A well-formed token signed with another secret.
+      const forged = cast.owner.token.replace(/\.[^.]+$/, '.c2lnbmF0dXJlLXRoYXQtZG9lcy1ub3QtbWF0Y2g');
+      expect(await refusedHandshake({ token: forged })).toBe(MESSAGES.auth.sessionInvalid);
+      expect(await refusedHandshake({ token: 12345 })).toBe(MESSAGES.auth.sessionInvalid);
+    });
+  });
+
+  describe('revocation', () => {
+    it("disconnects every socket of a deleted user, and refuses their token afterwards, leaving others connected", async () => {
+      const victim = await signUp(t.api, { role: 'agent', name: 'Leaving Agent' });
+      const first = await listen(victim.token);
+      const second = await listen(victim.token);
+      const bystander = await listen(cast.agent.token);
+
+      const res = await t.api.delete(`/users/${victim.user.id}`, { token: cast.admin.token });
+      expect(res.status).toBe(200);
+      expect(await first.disconnected()).toBe('io server disconnect');
+      expect(await second.disconnected()).toBe('io server disconnect');
+
+      await sleep(QUIET_MS);
+      expect(bystander.socket.connected).toBe(true);
+      expect(await refusedHandshake({ token: victim.token })).toBe(MESSAGES.auth.sessionInvalid);
+    });
+
+    it("disconnects a user's sockets when an admin changes their password", async () => {
+      const target = await signUp(t.api, { role: 'agent', name: 'Password Changed Agent' });
+      const l = await listen(target.token);
+      const bystander = await listen(cast.owner.token);
+
+      const res = await t.api.put(`/users/${target.user.id}`, { password: 'Changed456!' }, { token: cast.admin.token });
+      expect(res.status).toBe(200);
+      expect(await l.disconnected()).toBe('io server disconnect');
+      expect(await refusedHandshake({ token: target.token })).toBe(MESSAGES.auth.sessionInvalid);
+
+      // The new password gives a token that connects again.
+      const fresh = await logIn(t.api, target.user.email, 'Changed456!');
+      const again = await listen(fresh.token);
+      expect(again.socket.connected).toBe(true);
+      expect(bystander.socket.connected).toBe(true);
+    });
+
+    it("disconnects a user's sockets when they reset their password", async () => {
+      const target: Account = await signUp(t.api, { name: 'Forgetful Fran' });
+      const l = await listen(target.token);
+
+      const requested = await t.api.post('/auth/request-password-reset', { email: target.user.email });
+      expect(requested.status).toBe(200);
+      await t.server.mailer.idle();
+      const token = await resetTokenFromOutbox(t.dataDir, target.user.email);
+
+      // Still connected until the reset actually happens.
+      await sleep(50);
+      expect(l.socket.connected).toBe(true);
+
+      const res = await t.api.post('/auth/reset-password', { token, newPassword: 'Brand9New!' });
+      expect(res.status).toBe(200);
+      expect(await l.disconnected()).toBe('io server disconnect');
+      expect(await refusedHandshake({ token: target.token })).toBe(MESSAGES.auth.sessionInvalid);
+    });
+  });
+});
+
+/** No SMTP_URL in this server: the reset mail is an .eml file in DATA_DIR/outbox; the token is in its link. */
+async function resetTokenFromOutbox(dataDir: string, email: string): Promise<string> {
+  const outbox = path.join(dataDir, 'outbox');
+  const files = await readdir(outbox);
+  for (const file of files.filter((f) => f.endsWith('.eml'))) {
+    const raw = await readFile(path.join(outbox, file), 'utf8');
+    if (!raw.toLowerCase().includes(email.toLowerCase())) continue;
+    // Undo quoted-printable soft breaks and escapes before looking for the link.
+    const decoded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    const match = /http:\/\/helpdesk\.test\/reset-password\?token=([A-Za-z0-9._~%-]+)/.exec(decoded);
+    if (match) return decodeURIComponent(match[1]!);
+  }
+  throw new Error(`no reset mail for ${email} in ${outbox}`);
+}

@@ -1,0 +1,69 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  /** Envelope recipients (RCPT TO), lower-cased. */
+  to: string[];
+  subject: string;
+  /** The plain-text part, transfer-decoded. */
+  text: string;
+  html: string;
+  raw: string;
+}
+
+export interface MailReceiver {
+  /** For the server's SMTP_URL. */
+  url: string;
+  mails: ReceivedMail[];
+  to(address: string): ReceivedMail[];
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on loopback that keeps every message it accepts. */
+export async function startMailReceiver(): Promise<MailReceiver> {
+  const mails: ReceivedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        simpleParser(raw).then(
+          (parsed) => {
+            mails.push({
+              to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+              subject: parsed.subject ?? '',
+              text: parsed.text ?? '',
+              html: typeof parsed.html === 'string' ? parsed.html : '',
+              raw: raw.toString('utf8'),
+            });
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    smtp.once('error', reject);
+    smtp.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = smtp.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    to: (address) => mails.filter((m) => m.to.includes(address.toLowerCase())),
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
+
+/** Parses a saved .eml (the outbox) the same way. */
+export async function parseEml(raw: string | Buffer): Promise<{ to: string; subject: string; text: string }> {
+  const parsed = await simpleParser(raw);
+  const to = Array.isArray(parsed.to) ? parsed.to.map((a) => a.text).join(', ') : (parsed.to?.text ?? '');
+  return { to, subject: parsed.subject ?? '', text: parsed.text ?? '' };
+}
