@@ -5,9 +5,9 @@ type Ref = UserRef | null;
 
 export interface TicketRow {
   ticket: typeof tickets.$inferSelect;
-  owner: UserRef;
-  agent: Ref;
-  editor: Ref;
+  ownerName: string | null;
+  agentName: string | null;
+  editorName: string | null;
   commentCount: number;
 }
 export interface CommentRow {
@@ -19,18 +19,18 @@ export interface HistoryRow {
   actor: UserRef;
 }
 
-const ref = (r: Ref): Ref => (r ? { id: r.id, name: r.name } : null);
+const ref = (id: number | null, name: string | null): Ref => (id === null ? null : { id, name: name ?? '' });
 
-export const presentTicket = ({ ticket, owner, agent, editor, commentCount }: TicketRow): Ticket => ({
+export const presentTicket = ({ ticket, ownerName, agentName, editorName, commentCount }: TicketRow): Ticket => ({
   id: ticket.id,
   title: ticket.title,
   description: ticket.description,
   priority: ticket.priority,
   status: ticket.status,
   resolutionNotes: ticket.resolutionNotes,
-  user: { id: owner.id, name: owner.name },
-  assignedAgent: ref(agent),
-  updatedBy: ref(editor),
+  user: { id: ticket.userId, name: ownerName ?? '' },
+  assignedAgent: ref(ticket.assignedAgentId, agentName),
+  updatedBy: ref(ticket.updatedById, editorName),
   commentCount: Number(commentCount),
   createdAt: ticket.createdAt.toISOString(),
   updatedAt: ticket.updatedAt.toISOString(),

@@ -29,6 +29,14 @@ export function createAccountService({ db, tokens, settings }: ServiceContext) {
       .where(and(eq(users.id, id), isNull(users.deletedAt)))
       .then((rows) => rows[0]);
 
+  /** Runs on every authenticated request and handshake: only what a session needs. */
+  const sessionUser = (id: number) =>
+    db
+      .select({ id: users.id, name: users.name, email: users.email, role: users.role, tokenVersion: users.tokenVersion })
+      .from(users)
+      .where(and(eq(users.id, id), isNull(users.deletedAt)))
+      .then((rows) => rows[0]);
+
   const findByEmail = (email: string) =>
     db
       .select()
@@ -48,7 +56,7 @@ export function createAccountService({ db, tokens, settings }: ServiceContext) {
     async resolveSession(token: string): Promise<ResolvedSession | undefined> {
       const claims = await tokens.verify(token);
       if (!claims) return undefined;
-      const row = await activeUser(claims.userId);
+      const row = await sessionUser(claims.userId);
       if (!row || row.tokenVersion !== claims.version) return undefined;
       return { actor: { id: row.id, name: row.name, email: row.email, role: row.role }, expiresAt: claims.expiresAt };
     },
