@@ -31,6 +31,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 const STARTUP_LOCK_KEY = 727_001;
 
+/** Closing twice (shutdown racing a test's teardown) must not throw. */
+const once = (fn: () => Promise<void>) => {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+};
+
 export async function openDatabase(target: DatabaseTarget, migrationsDir = resolveMigrationsDir()): Promise<Database> {
   const database = target.kind === 'postgres' ? openPostgres(target.url) : await openPglite(target.dataDir);
   await database.withStartupLock(async () => {
@@ -68,7 +74,7 @@ function openPostgres(url: string): Database {
     async ping() {
       await db.execute(sql`select 1`);
     },
-    close: () => pool.end(),
+    close: once(() => pool.end()),
   };
 }
 
@@ -84,6 +90,6 @@ async function openPglite(dataDir: string | 'memory'): Promise<Database> {
     async ping() {
       await db.execute(sql`select 1`);
     },
-    close: () => client.close(),
+    close: once(() => client.close()),
   };
 }

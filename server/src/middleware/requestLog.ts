@@ -7,7 +7,9 @@ import type { AppState } from './state.js';
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
-    const id = ctx.get('x-request-id') || randomUUID();
+    // A caller's id is kept only when it is harmless to log and echo back.
+    const given = ctx.get('x-request-id');
+    const id = /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     ctx.set('X-Request-Id', id);
     ctx.state.log = logger.child({ reqId: id });
     try {

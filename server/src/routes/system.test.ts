@@ -43,3 +43,27 @@ describe('system routes', () => {
     expect(res.body.success).toBe(false);
   });
 });
+
+describe('when the database fails', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  it('answers an unexpected failure with a generic 500 that reveals nothing internal', async () => {
+    const { sql } = await import('drizzle-orm');
+    await t.server.database.db.execute(sql`drop table articles cascade`);
+    const res = await t.api.get('/knowledge');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ success: false, message: 'Something went wrong on our side. Please try again later.' });
+    expect(JSON.stringify(res.body)).not.toMatch(/articles|relation|select|at \w+ \(|\.ts:/i);
+  });
+
+  it('reports 503 from the health check once the database is gone', async () => {
+    await t.server.database.close();
+    const res = await t.api.get('/health');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ status: 'error', db: 'error' });
+  });
+});
