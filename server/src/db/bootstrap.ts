@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { hashPassword } from '../lib/passwords.js';
+import { createUserRecord } from '../services/userRecords.js';
 import type { Logger } from '../lib/logger.js';
 import type { Db } from './client.js';
 import { users } from './schema/index.js';
@@ -22,6 +22,6 @@ export async function ensureAdmin(db: Db, admin: { email: string; password: stri
     logger.info({ email: admin.email }, 'existing account promoted to admin (ADMIN_EMAIL)');
     return;
   }
-  await db.insert(users).values({ name: 'Administrator', email: admin.email, passwordHash: await hashPassword(admin.password), role: 'admin' });
+  await createUserRecord(db, { name: 'Administrator', email: admin.email, password: admin.password, role: 'admin' });
   logger.info({ email: admin.email }, 'admin account created (ADMIN_EMAIL)');
 }

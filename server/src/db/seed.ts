@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Role } from '@helpdesk/protocol';
-import { hashPassword } from '../lib/passwords.js';
 import type { Actor } from '../policies/actor.js';
 import type { Services } from '../services/index.js';
+import { createUserRecord } from '../services/userRecords.js';
 import type { Db } from './client.js';
 import { users } from './schema/index.js';
 
@@ -28,11 +28,8 @@ export async function seedDemo(db: Db, services: Services): Promise<boolean> {
 
   const actors: Actor[] = [];
   for (const account of DEMO_ACCOUNTS) {
-    const [user] = await db
-      .insert(users)
-      .values({ name: account.name, email: account.email, role: account.role, passwordHash: await hashPassword(account.password) })
-      .returning();
-    actors.push({ id: user!.id, name: user!.name, email: user!.email, role: user!.role });
+    const user = await createUserRecord(db, account);
+    actors.push({ id: user.id, name: user.name, email: user.email, role: user.role });
   }
   const [, agent, jordan, riley] = actors as [Actor, Actor, Actor, Actor];
 

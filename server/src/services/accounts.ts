@@ -1,12 +1,13 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { MESSAGES, type LoginBody, type NotificationPreference, type RegisterBody, type User } from '@helpdesk/protocol';
 import { users } from '../db/schema/index.js';
-import { ConflictError, ForbiddenError, UnauthorizedError } from '../lib/errors.js';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../lib/passwords.js';
+import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
+import { verifyAgainstDummy, verifyPassword } from '../lib/passwords.js';
 import type { Actor } from '../policies/actor.js';
 import { registrationRefusal } from '../policies/accounts.js';
 import { presentUser } from '../presenters/users.js';
-import { isUniqueViolation, type ServiceContext } from './context.js';
+import type { ServiceContext } from './context.js';
+import { createUserRecord, findActiveUserByEmail } from './userRecords.js';
 
 export interface Session {
   token: string;
@@ -37,12 +38,7 @@ export function createAccountService({ db, tokens, settings }: ServiceContext) {
       .where(and(eq(users.id, id), isNull(users.deletedAt)))
       .then((rows) => rows[0]);
 
-  const findByEmail = (email: string) =>
-    db
-      .select()
-      .from(users)
-      .where(and(eq(users.email, email), isNull(users.deletedAt)))
-      .then((rows) => rows[0]);
+  const findByEmail = (email: string) => findActiveUserByEmail(db, email);
 
   const issue = async (row: typeof users.$inferSelect): Promise<Session> => ({
     token: await tokens.sign(row.id, row.tokenVersion),
@@ -64,19 +60,7 @@ export function createAccountService({ db, tokens, settings }: ServiceContext) {
     async register(actor: Actor | undefined, input: RegisterBody): Promise<Session> {
       const refusal = registrationRefusal(actor, input.role, settings.agentSignup);
       if (refusal) throw new ForbiddenError(refusal);
-      if (await findByEmail(input.email)) throw new ConflictError(MESSAGES.auth.duplicateEmail);
-      const passwordHash = await hashPassword(input.password);
-      try {
-        const [row] = await db
-          .insert(users)
-          .values({ name: input.name, email: input.email, passwordHash, role: input.role })
-          .returning();
-        return issue(row!);
-      } catch (error) {
-        // Two signups with one email at once: the unique index decides.
-        if (isUniqueViolation(error)) throw new ConflictError(MESSAGES.auth.duplicateEmail);
-        throw error;
-      }
+      return issue(await createUserRecord(db, input));
     },
 
     async login({ email, password }: LoginBody): Promise<Session> {

@@ -1,12 +1,13 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { MESSAGES, type CreateStaffBody, type Role, type UpdateStaffBody, type User } from '@helpdesk/protocol';
 import { tickets, users } from '../db/schema/index.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 import { hashPassword } from '../lib/passwords.js';
 import type { Actor } from '../policies/actor.js';
 import { canManageUsers } from '../policies/accounts.js';
 import { presentUser } from '../presenters/users.js';
-import { isUniqueViolation, type ServiceContext } from './context.js';
+import type { ServiceContext } from './context.js';
+import { createUserRecord } from './userRecords.js';
 
 export type UserService = ReturnType<typeof createUserService>;
 
@@ -38,17 +39,7 @@ export function createUserService({ db, bus }: ServiceContext) {
 
     async create(actor: Actor, input: CreateStaffBody): Promise<User> {
       assertAdmin(actor);
-      const passwordHash = await hashPassword(input.password);
-      try {
-        const [row] = await db
-          .insert(users)
-          .values({ name: input.name, email: input.email, passwordHash, role: input.role })
-          .returning();
-        return presentUser(row!);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new ConflictError(MESSAGES.auth.duplicateEmail);
-        throw error;
-      }
+      return presentUser(await createUserRecord(db, input));
     },
 
     async update(actor: Actor, id: number, input: UpdateStaffBody): Promise<User> {

@@ -1,0 +1,30 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { MESSAGES, type Role } from '@helpdesk/protocol';
+import type { Db } from '../db/client.js';
+import { users } from '../db/schema/index.js';
+import { ConflictError } from '../lib/errors.js';
+import { hashPassword } from '../lib/passwords.js';
+import { isUniqueViolation } from './context.js';
+
+export type UserRecord = typeof users.$inferSelect;
+
+export const findActiveUserByEmail = (db: Db, email: string): Promise<UserRecord | undefined> =>
+  db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .then((rows) => rows[0]);
+
+/** The one way an account is created: the email must be free, the password is hashed with argon2id. */
+export async function createUserRecord(db: Db, input: { name: string; email: string; password: string; role: Role }): Promise<UserRecord> {
+  // Checked first so a duplicate costs no hashing; the unique index settles races.
+  if (await findActiveUserByEmail(db, input.email)) throw new ConflictError(MESSAGES.auth.duplicateEmail);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const [row] = await db.insert(users).values({ name: input.name, email: input.email, passwordHash, role: input.role }).returning();
+    return row!;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError(MESSAGES.auth.duplicateEmail);
+    throw error;
+  }
+}
