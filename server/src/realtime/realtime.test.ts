@@ -338,6 +338,17 @@ describe('realtime delivery (Socket.IO)', () => {
       expect(await refusedHandshake({ token: victim.token })).toBe(MESSAGES.auth.sessionInvalid);
     });
 
+    it("tells the owner live when a deleted agent's ticket is released", async () => {
+      const leaving = await signUp(t.api, { role: 'agent', name: 'Departing Agent' });
+      const ticket = await createTicket(t.api, cast.owner.token);
+      await t.api.put(`/tickets/${ticket.id}`, { status: 'in_progress' }, { token: leaving.token });
+      const owner = await listen(cast.owner.token);
+
+      await t.api.delete(`/users/${leaving.user.id}`, { token: cast.admin.token });
+      const event = await owner.next('ticket-changed', (e) => e.ticket.id === ticket.id);
+      expect(event).toMatchObject({ action: 'updated', ticket: { id: ticket.id, assignedAgent: null }, by: { id: cast.admin.user.id } });
+    });
+
     it("disconnects a user's sockets when an admin changes their password", async () => {
       const target = await signUp(t.api, { role: 'agent', name: 'Password Changed Agent' });
       const l = await listen(target.token);

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { MESSAGES, type CreateStaffBody, type Role, type UpdateStaffBody, type User } from '@helpdesk/protocol';
-import { tickets, users } from '../db/schema/index.js';
+import { ticketHistory, tickets, users } from '../db/schema/index.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 import { hashPassword } from '../lib/passwords.js';
 import type { Actor } from '../policies/actor.js';
@@ -72,15 +72,27 @@ export function createUserService({ db, bus }: ServiceContext) {
     async remove(actor: Actor, id: number): Promise<void> {
       assertAdmin(actor);
       if (id === actor.id) throw new ValidationError(MESSAGES.users.cannotDeleteSelf);
-      await findActive(id);
-      await db.transaction(async (tx) => {
+      const target = await findActive(id);
+      const released = await db.transaction(async (tx) => {
         await tx
           .update(users)
           .set({ deletedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
           .where(eq(users.id, id));
-        await tx.update(tickets).set({ assignedAgentId: null }).where(eq(tickets.assignedAgentId, id));
+        const rows = await tx
+          .update(tickets)
+          .set({ assignedAgentId: null, updatedById: actor.id, updatedAt: new Date() })
+          .where(eq(tickets.assignedAgentId, id))
+          .returning({ ticketId: tickets.id, ownerId: tickets.userId });
+        if (rows.length > 0) {
+          await tx
+            .insert(ticketHistory)
+            .values(rows.map(({ ticketId }) => ({ ticketId, type: 'assigned' as const, fromValue: target.name, toValue: null, actorId: actor.id })));
+        }
+        return rows;
       });
       bus.publish('user.revoked', { userId: id });
+      const by = { id: actor.id, name: actor.name, role: actor.role };
+      for (const { ticketId, ownerId } of released) bus.publish('ticket.updated', { ticketId, ownerId, actor: by });
     },
   };
 }
