@@ -1,8 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { Role, TicketStatus, UserRef } from '@helpdesk/protocol';
 import type { Logger } from '../lib/logger.js';
+import type { Actor } from '../policies/actor.js';
 
 export type ActorRef = UserRef & { role: Role };
+
+/** Who did it, as events carry it. */
+export const actorRef = (actor: Actor): ActorRef => ({ id: actor.id, name: actor.name, role: actor.role });
 
 /** Domain events, published by services only after their transaction has committed. */
 export interface DomainEvents {

@@ -7,7 +7,7 @@ import type { Actor } from '../policies/actor.js';
 import { registrationRefusal } from '../policies/accounts.js';
 import { presentUser } from '../presenters/users.js';
 import type { ServiceContext } from './context.js';
-import { createUserRecord, findActiveUserByEmail } from './userRecords.js';
+import { createUserRecord, findActiveUserByEmail, findActiveUserById } from './userRecords.js';
 
 export interface Session {
   token: string;
@@ -23,13 +23,6 @@ export interface ResolvedSession {
 export type AccountService = ReturnType<typeof createAccountService>;
 
 export function createAccountService({ db, tokens, settings }: ServiceContext) {
-  const activeUser = (id: number) =>
-    db
-      .select()
-      .from(users)
-      .where(and(eq(users.id, id), isNull(users.deletedAt)))
-      .then((rows) => rows[0]);
-
   /** Runs on every authenticated request and handshake: only what a session needs. */
   const sessionUser = (id: number) =>
     db
@@ -71,7 +64,7 @@ export function createAccountService({ db, tokens, settings }: ServiceContext) {
     },
 
     async profile(actor: Actor): Promise<User> {
-      const row = await activeUser(actor.id);
+      const row = await findActiveUserById(db, actor.id);
       if (!row) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
       return presentUser(row);
     },

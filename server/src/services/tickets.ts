@@ -15,7 +15,7 @@ import {
 } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
 import { ticketComments, ticketHistory, tickets } from '../db/schema/index.js';
-import type { ActorRef } from '../events/bus.js';
+import { actorRef } from '../events/bus.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 import { isStaff, type Actor } from '../policies/actor.js';
 import {
@@ -47,8 +47,6 @@ interface Change {
   from: string | null;
   to: string | null;
 }
-
-const actorRef = (actor: Actor): ActorRef => ({ id: actor.id, name: actor.name, role: actor.role });
 
 export function createTicketService({ db, bus }: ServiceContext) {
   const scopeFor = (actor: Actor, mine: boolean) => ({

@@ -8,6 +8,13 @@ import { isUniqueViolation } from './context.js';
 
 export type UserRecord = typeof users.$inferSelect;
 
+export const findActiveUserById = (db: Db, id: number): Promise<UserRecord | undefined> =>
+  db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.deletedAt)))
+    .then((rows) => rows[0]);
+
 export const findActiveUserByEmail = (db: Db, email: string): Promise<UserRecord | undefined> =>
   db
     .select()

@@ -1,13 +1,14 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { MESSAGES, type CreateStaffBody, type Role, type UpdateStaffBody, type User } from '@helpdesk/protocol';
 import { ticketHistory, tickets, users } from '../db/schema/index.js';
+import { actorRef } from '../events/bus.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 import { hashPassword } from '../lib/passwords.js';
 import type { Actor } from '../policies/actor.js';
 import { canManageUsers } from '../policies/accounts.js';
 import { presentUser } from '../presenters/users.js';
 import type { ServiceContext } from './context.js';
-import { createUserRecord } from './userRecords.js';
+import { createUserRecord, findActiveUserById } from './userRecords.js';
 
 export type UserService = ReturnType<typeof createUserService>;
 
@@ -18,10 +19,7 @@ export function createUserService({ db, bus }: ServiceContext) {
   };
 
   const findActive = async (id: number) => {
-    const [row] = await db
-      .select()
-      .from(users)
-      .where(and(eq(users.id, id), isNull(users.deletedAt)));
+    const row = await findActiveUserById(db, id);
     if (!row) throw new NotFoundError(MESSAGES.users.userNotFound);
     return row;
   };
@@ -91,8 +89,7 @@ export function createUserService({ db, bus }: ServiceContext) {
         return rows;
       });
       bus.publish('user.revoked', { userId: id });
-      const by = { id: actor.id, name: actor.name, role: actor.role };
-      for (const { ticketId, ownerId } of released) bus.publish('ticket.updated', { ticketId, ownerId, actor: by });
+      for (const { ticketId, ownerId } of released) bus.publish('ticket.updated', { ticketId, ownerId, actor: actorRef(actor) });
     },
   };
 }
