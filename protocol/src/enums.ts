@@ -9,6 +9,8 @@ export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as 
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 /** What forms offer; `closed` is handled by support (SPEC §4). */
 export const FORM_STATUSES = ['open', 'in_progress', 'resolved'] as const satisfies readonly TicketStatus[];
+export type FormStatus = (typeof FORM_STATUSES)[number];
+export const isFormStatus = (status: string): status is FormStatus => (FORM_STATUSES as readonly string[]).includes(status);
 /** SPEC §4 keeps a hyphenated spelling in some views; the server accepts it on input (CONTRACT §2). */
 export const STATUS_ALIASES: Readonly<Record<string, TicketStatus>> = { 'in-progress': 'in_progress' };
 export const normalizeStatus = (value: unknown): unknown =>

@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { MAX_BODY_BYTES, MESSAGES } from '@helpdesk/protocol';
 import type { Logger } from './lib/logger.js';
+import { clientApp } from './middleware/clientApp.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestLog } from './middleware/requestLog.js';
 import type { AppState } from './middleware/state.js';
@@ -17,6 +18,8 @@ export interface AppOptions extends RouteDeps {
   logger: Logger;
   /** Trust X-Forwarded-* (behind a load balancer), so rate limits see the real client address. */
   trustProxy?: boolean;
+  /** The built web client, served with an SPA fallback; absent in API-only tests. */
+  clientDir?: string;
 }
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */
@@ -37,6 +40,7 @@ export function createApp(options: AppOptions): Koa<AppState> {
     ctx.set('Referrer-Policy', 'no-referrer');
     await next();
   });
+  if (options.clientDir) app.use(clientApp(options.clientDir));
   app.use(koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: MAX_BODY_BYTES, jsonStrict: true }));
   app.use(api.routes());
   app.use(async (ctx, next) => {

@@ -73,7 +73,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     resetPerIp: createLimiter(rules.resetPerIp, MESSAGES.auth.tooManyResets),
     helpfulAnonymous: createLimiter(rules.helpfulAnonymous, MESSAGES.auth.tooManyVotes),
   };
-  const app = createApp({ services, auth: authentication(services.accounts), limiters, settings, database, logger });
+  const app = createApp({ services, auth: authentication(services.accounts), limiters, settings, database, logger, clientDir: settings.clientDir });
   const httpServer = createHttpServer(app.callback());
   const io = attachRealtime(httpServer, services.accounts, logger);
   const stopPublishing = publishDomainEvents(io, bus, services.tickets);

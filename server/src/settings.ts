@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /** JWT_TTL accepts seconds or a number with a unit (`7d`, `12h`, `30m`). */
@@ -33,8 +34,12 @@ const env = z.object({
   ADMIN_EMAIL: optional(z.email()),
   ADMIN_PASSWORD: optional(z.string().min(6)),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform((v) => v ?? 'info'),
+  CLIENT_DIR: optional(z.string()),
   SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().positive()).transform((v) => v ?? 10_000),
 });
+
+/** The built web client; src/ and dist/ both sit two levels below the repository root. */
+const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../../client/dist', import.meta.url));
 
 export type Settings = ReturnType<typeof parseSettings>;
 
@@ -64,5 +69,6 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    clientDir: e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR,
   };
 }

@@ -1,0 +1,76 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/server.js';
+
+const INDEX = '<!doctype html><div id="root"></div>';
+const SCRIPT = 'console.log("app")';
+
+describe('the web client on the API port', () => {
+  let clientDir: string;
+  let server: TestServer;
+  const get = (p: string, headers: Record<string, string> = {}) => fetch(`${server.url}${p}`, { headers });
+
+  beforeAll(async () => {
+    clientDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-client-'));
+    await mkdir(path.join(clientDir, 'assets'));
+    await writeFile(path.join(clientDir, 'index.html'), INDEX);
+    await writeFile(path.join(clientDir, 'favicon.svg'), '<svg/>');
+    await writeFile(path.join(clientDir, 'assets', 'app-1a2b.js'), SCRIPT);
+    await writeFile(path.join(clientDir, 'assets', 'app-1a2b.js.gz'), gzipSync(SCRIPT));
+    server = await startTestServer({ CLIENT_DIR: clientDir });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(clientDir, { recursive: true, force: true });
+  });
+
+  it.each(['/', '/login', '/ticket/12', '/no/such/page'])('answers the page %s with index.html, uncached, under a CSP', async (p) => {
+    const res = await get(p);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(INDEX);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('serves hashed assets for a year, precompressed when the browser accepts gzip', async () => {
+    const res = await get('/assets/app-1a2b.js', { 'accept-encoding': 'gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(await res.text()).toBe(SCRIPT); // fetch decodes it
+    expect(res.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('serves other files as they are', async () => {
+    const res = await get('/favicon.svg');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/image\/svg/);
+  });
+
+  it('keeps a missing asset a 404 rather than answering HTML', async () => {
+    const res = await get('/assets/gone-9z9z.js');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).not.toMatch(/text\/html/);
+  });
+
+  it('leaves the API and its JSON 404 alone', async () => {
+    const res = await get('/api/no-such-call');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ success: false, message: 'Not found' });
+    expect((await get('/api/health')).status).toBe(200);
+  });
+
+  it('does not answer writes to page paths with the page', async () => {
+    const res = await fetch(`${server.url}/dashboard`, { method: 'POST' });
+    expect(res.status).toBe(404);
+  });
+
+  it('does not resolve paths outside the client folder', async () => {
+    const res = await get('/..%2f..%2fetc%2fpasswd');
+    expect(await res.text()).not.toContain('root:');
+  });
+});

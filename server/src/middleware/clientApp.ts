@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { send } from '@koa/send';
+import type { Middleware } from 'koa';
+
+/**
+ * Serves the built web client on the API's port: files as they are (hashed assets cached for a
+ * year, precompressed .br/.gz used when present), and index.html for every other page path so the
+ * client router can show the page, or its own 404.
+ */
+export function clientApp(root: string): Middleware {
+  const index = path.join(root, 'index.html');
+  const available = existsSync(index);
+  return async (ctx, next) => {
+    if (!available || !['GET', 'HEAD'].includes(ctx.method) || isServerPath(ctx.path)) return next();
+    const asset = ctx.path.startsWith('/assets/');
+    try {
+      await send(ctx, ctx.path, { root, index: false, gzip: true, brotli: true, immutable: asset, maxAge: asset ? 31_536_000_000 : 0 });
+      if (ctx.status !== 404) return;
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    // A missing hashed asset must stay a 404, or a stale tab would parse HTML as JavaScript.
+    if (asset) return next();
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    await send(ctx, 'index.html', { root, gzip: true, brotli: true });
+  };
+}
+
+const isServerPath = (p: string) => p === '/api' || p.startsWith('/api/') || p.startsWith('/socket.io');
+const isMissing = (error: unknown) => typeof error === 'object' && error !== null && 'status' in error && (error as { status: number }).status === 404;
+
+/** Mantine sets inline styles, so styles allow 'unsafe-inline'; scripts come only from this origin. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self' ws: wss:",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
