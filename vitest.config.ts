@@ -31,6 +31,17 @@ export default defineConfig({
     reporters: ['default', './scripts/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'protocol', root: './protocol', include: ['src/**/*.test.ts'], environment: 'node' } },
+      {
+        extends: true,
+        test: {
+          name: 'client',
+          root: './client',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['./src/test-utils/setup.ts'],
+          testTimeout: 15_000,
+        },
+      },
       serverProject('server:pglite', { TEST_DB: 'pglite' }),
       ...(postgresUrl ? [serverProject('server:postgres', { TEST_DB: 'postgres', TEST_DATABASE_URL: postgresUrl }, PGLITE_OR_PURE)] : []),
     ],

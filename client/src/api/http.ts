@@ -1,0 +1,100 @@
+import { LIMITS } from '@helpdesk/protocol';
+import { navigate } from 'wouter/use-browser-location';
+import { clearSession, getToken } from '../state/session';
+import { ApiError } from './ApiError';
+
+/** SPEC §7: every call goes to the base API path, with the stored bearer token, as JSON. */
+export const API_BASE = '/api';
+
+/** Pages where a 401 is an answer to the form, not a lost session (SPEC §8). */
+const LOGIN_PAGES = ['/login', '/api-test'];
+export const SESSION_EXPIRED_PATH = '/login?session_expired=true';
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Sends no bearer token, so a 401 answers this call only and never ends the stored session. */
+  anonymous?: boolean;
+}
+
+export async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
+  const token = options.anonymous ? null : getToken();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let init: RequestInit;
+  try {
+    init = {
+      method,
+      headers,
+      credentials: 'include',
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: withTimeout(options.signal),
+    };
+  } catch (error) {
+    throw new ApiError({ kind: 'setup', url, reason: reasonOf(error) });
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(API_BASE + url + queryString(options.query), init);
+  } catch (error) {
+    if (options.signal?.aborted) throw error; // cancelled by the caller (TanStack Query), not a failure
+    throw new ApiError({ kind: 'no-response', url });
+  }
+
+  const payload = await readJson(response);
+  if (response.ok) return payload as T;
+
+  const body = (payload ?? {}) as { message?: unknown; errors?: unknown };
+  const error = new ApiError(
+    { kind: 'response', status: response.status, url, serverMessage: typeof body.message === 'string' ? body.message : undefined },
+    isStringRecord(body.errors) ? body.errors : {},
+  );
+  if (response.status === 401 && token) endExpiredSession();
+  throw error;
+}
+
+export const http = {
+  get: <T>(url: string, options?: RequestOptions) => request<T>('GET', url, options),
+  post: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('POST', url, { ...options, body: body ?? {} }),
+  put: <T>(url: string, body: unknown, options?: RequestOptions) => request<T>('PUT', url, { ...options, body }),
+  delete: <T>(url: string, options?: RequestOptions) => request<T>('DELETE', url, options),
+};
+
+/** SPEC §8: a 401 on a signed-in call clears the session and goes to the login page. */
+function endExpiredSession() {
+  clearSession('expired');
+  if (!LOGIN_PAGES.includes(window.location.pathname)) navigate(SESSION_EXPIRED_PATH, { replace: true });
+}
+
+function withTimeout(signal: AbortSignal | undefined): AbortSignal {
+  const timeout = AbortSignal.timeout(LIMITS.requestTimeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const isStringRecord = (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v === 'string');

@@ -1,0 +1,6 @@
+import type { ConfigResponse } from '@helpdesk/protocol';
+import { http } from './http';
+
+export const systemApi = {
+  config: (signal?: AbortSignal) => http.get<ConfigResponse>('/config', { signal }),
+};

@@ -1,0 +1,18 @@
+import type { MessageResponse, NotificationPreference, Role, UserMessageResponse, UserResponse, UsersResponse } from '@helpdesk/protocol';
+import { http } from './http';
+
+export interface StaffInput {
+  name: string;
+  email: string;
+  password?: string;
+  role?: Extract<Role, 'agent' | 'admin'>;
+}
+
+export const usersApi = {
+  profile: (signal?: AbortSignal) => http.get<UserResponse>('/users/profile', { signal }),
+  updatePreferences: (email_notifications: NotificationPreference) => http.put<UserMessageResponse>('/users/preferences', { email_notifications }),
+  list: (role?: Role, signal?: AbortSignal) => http.get<UsersResponse>('/users', { query: { role }, signal }),
+  create: (body: StaffInput) => http.post<UserMessageResponse>('/users', body),
+  update: (id: number, body: Partial<StaffInput>) => http.put<UserMessageResponse>(`/users/${id}`, body),
+  remove: (id: number) => http.delete<MessageResponse>(`/users/${id}`),
+};

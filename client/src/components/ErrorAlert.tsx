@@ -1,0 +1,14 @@
+import { Alert } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { isApiError } from '../api/ApiError';
+
+/** A screen message of SPEC §8 as the title, with the HTTP catalogue text beneath when it adds something. */
+export function ErrorAlert({ message, error, title }: { message: string; error?: unknown; title?: string }) {
+  const detail = isApiError(error) && error.message !== message ? error.message : undefined;
+  return (
+    <Alert color="red" variant="light" icon={<IconAlertCircle />} title={title ?? message} role="alert">
+      {title ? message : detail}
+      {title && detail ? ` ${detail}` : null}
+    </Alert>
+  );
+}

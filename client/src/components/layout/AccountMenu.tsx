@@ -1,0 +1,50 @@
+import type { User } from '@helpdesk/protocol';
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconLogout, IconSettings } from '@tabler/icons-react';
+import { labelOf } from '../../lib/text';
+import { Link } from 'wouter';
+import { useLogout } from '../../state/useLogout';
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase())
+    .join('');
+
+/** SPEC §2: the account menu shows name and role, then Settings and Logout. */
+export function AccountMenu({ user }: { user: User }) {
+  const logout = useLogout();
+  return (
+    <Menu position="bottom-end" width={220} withArrow>
+      <Menu.Target>
+        <UnstyledButton aria-label="Account menu" data-testid="account-menu">
+          <Group gap={8} wrap="nowrap">
+            <Avatar color="blue" radius="xl" size={32}>
+              {initials(user.name)}
+            </Avatar>
+            <IconChevronDown size={14} />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={600} c="bright" truncate>
+            {user.name}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {labelOf(user.role)}
+          </Text>
+        </Menu.Label>
+        <Menu.Divider />
+        <Menu.Item component={Link} href="/settings" leftSection={<IconSettings size={16} />}>
+          Settings
+        </Menu.Item>
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={logout}>
+          Logout
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

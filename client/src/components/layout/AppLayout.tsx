@@ -1,0 +1,81 @@
+import { Anchor, AppShell, Burger, Button, Container, Group, NavLink, Stack, Text, ThemeIcon } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconHeadset } from '@tabler/icons-react';
+import { useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { userAtom } from '../../state/session';
+import { AccountMenu } from './AccountMenu';
+import { LiveIndicator } from './LiveIndicator';
+import { navItems, type NavItem } from './navigation';
+import classes from './AppLayout.module.css';
+
+const isActive = (location: string, item: NavItem) => location === item.href || location.startsWith(`${item.href}/`);
+
+/** The frame of every page: title, role navigation, account menu; a drawer below the sm breakpoint. */
+export function AppLayout({ children }: { children: ReactNode }) {
+  const user = useAtomValue(userAtom);
+  const [location] = useLocation();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const items = navItems(user);
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { desktop: true, mobile: !opened } }} padding="md">
+      <AppShell.Header className={classes.header}>
+        <Container size="xl" h="100%">
+          <Group h="100%" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+              <Anchor component={Link} href="/" underline="never" c="inherit" className={classes.brand}>
+                <Group gap={8} wrap="nowrap">
+                  <ThemeIcon size={32} radius="md" variant="gradient" gradient={{ from: 'blue', to: 'cyan' }}>
+                    <IconHeadset size={20} />
+                  </ThemeIcon>
+                  <Text fw={700} size="lg" visibleFrom="xs">
+                    HelpDesk System
+                  </Text>
+                </Group>
+              </Anchor>
+              <Group gap={4} visibleFrom="sm" ml="md" component="nav" aria-label="Main">
+                {items.map((item) => (
+                  <Anchor key={item.href} component={Link} href={item.href} className={classes.link} data-active={isActive(location, item) || undefined}>
+                    {item.label}
+                  </Anchor>
+                ))}
+              </Group>
+            </Group>
+            <Group gap="sm" wrap="nowrap">
+              <LiveIndicator />
+              {user ? (
+                <AccountMenu user={user} />
+              ) : (
+                <Group gap="xs" wrap="nowrap">
+                  <Button component={Link} href="/login" variant="subtle" size="sm">
+                    Login
+                  </Button>
+                  <Button component={Link} href="/signup" size="sm" visibleFrom="xs">
+                    Sign up
+                  </Button>
+                </Group>
+              )}
+            </Group>
+          </Group>
+        </Container>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="md" aria-label="Mobile navigation">
+        <Stack gap={4}>
+          {items.map((item) => (
+            <NavLink key={item.href} component={Link} href={item.href} label={item.label} active={isActive(location, item)} onClick={close} />
+          ))}
+        </Stack>
+      </AppShell.Navbar>
+
+      <AppShell.Main className={classes.main}>
+        <Container size="xl" py="md">
+          {children}
+        </Container>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

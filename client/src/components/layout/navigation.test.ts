@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { navItems } from './navigation';
+
+describe('top navigation by role (SPEC §2)', () => {
+  it.each([
+    [null, [['Knowledge Base', '/knowledge']]],
+    [{ role: 'user' as const }, [['Dashboard', '/dashboard'], ['Knowledge Base', '/knowledge']]],
+    [{ role: 'agent' as const }, [['Dashboard', '/agent-dashboard'], ['Tickets', '/tickets'], ['Knowledge Base', '/knowledge']]],
+    [{ role: 'admin' as const }, [['Dashboard', '/agent-dashboard'], ['Knowledge Base', '/knowledge'], ['Support Management', '/support-management']]],
+  ])('%o sees its items in order', (user, expected) => {
+    expect(navItems(user).map((item) => [item.label, item.href])).toEqual(expected);
+  });
+});

@@ -1,0 +1,89 @@
+import { agentUpdateForm, FORM_STATUSES, isFormStatus, LIMITS, type FormStatus, type TicketDetail } from '@helpdesk/protocol';
+import { Alert, Button, Card, Group, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconCircleCheck, IconDeviceFloppy, IconLock } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { queryKeys } from '../../api/queryKeys';
+import { ticketsApi } from '../../api/tickets';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { labelledOptions } from '../../lib/text';
+import { userAtom } from '../../state/session';
+import { schemaResolver } from '../../lib/schemaResolver';
+import { useDelayedNavigate } from '../../lib/useDelayedNavigate';
+import { patchTicketDetail } from '../../realtime/applyEvents';
+
+export const UPDATED = 'Ticket updated successfully!';
+export const UPDATE_FAILED = 'Failed to update ticket';
+
+const STATUS_OPTIONS = labelledOptions(FORM_STATUSES);
+
+type UpdateValues = { status: string; resolutionNotes: string };
+
+/**
+ * SPEC §2/§5: status (closed is not offered, SPEC §4) and resolution notes; the staff body of
+ * CONTRACT §4 carries only those two. After saving, the agent goes back to the dashboard, as the
+ * owner's edit form returns to its ticket, after the same pause.
+ */
+export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
+  const user = useAtomValue(userAtom);
+  const client = useQueryClient();
+  const redirect = useDelayedNavigate();
+  const form = useForm<UpdateValues>({
+    mode: 'controlled',
+    // A closed ticket starts with no status chosen: closed cannot be picked, so saving needs a real choice.
+    initialValues: { status: isFormStatus(ticket.status) ? ticket.status : '', resolutionNotes: ticket.resolutionNotes ?? '' },
+    validate: schemaResolver(agentUpdateForm),
+  });
+
+  const save = useMutation({
+    mutationFn: ({ status, resolutionNotes }: UpdateValues) => ticketsApi.update(ticket.id, { status: status as FormStatus, resolutionNotes }),
+    onSuccess: ({ ticket: saved }) => {
+      patchTicketDetail(client, saved);
+      // The history, the rows and the counts all moved with it.
+      void client.invalidateQueries({ queryKey: queryKeys.tickets.all });
+      redirect('/agent-dashboard', LIMITS.redirectAfterTicketSaveMs);
+    },
+  });
+
+  const locked = save.isPending || save.isSuccess;
+
+  return (
+    <Card withBorder padding="lg" radius="md" component="section" aria-label="Update status">
+      <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+        <Stack gap="md">
+          <Title order={4}>Update Status</Title>
+          {save.isSuccess && (
+            <Alert color="green" variant="light" icon={<IconCircleCheck />} title={UPDATED} role="status">
+              Taking you back to the dashboard...
+            </Alert>
+          )}
+          {save.isError && <ErrorAlert message={UPDATE_FAILED} error={save.error} />}
+          {ticket.status === 'closed' && (
+            <Alert color="gray" variant="light" icon={<IconLock />} title="This ticket is closed">
+              Closed is set by support and cannot be chosen here. Pick a status below only to reopen the ticket.
+            </Alert>
+          )}
+          <Select label="Status" placeholder="Choose a status" data={STATUS_OPTIONS} allowDeselect={false} withAsterisk disabled={locked} {...form.getInputProps('status')} />
+          <Textarea
+            label="Resolution Notes"
+            description="Optional. What was found or done; the user sees these notes on their ticket."
+            placeholder="Describe the resolution or the next steps..."
+            autosize
+            minRows={5}
+            maxRows={12}
+            maxLength={LIMITS.resolutionNotes.max}
+            disabled={locked}
+            {...form.getInputProps('resolutionNotes')}
+          />
+          <TextInput label="Updated by" value={user?.name ?? ''} readOnly variant="filled" description="Recorded with this change" />
+          <Group justify="flex-end">
+            <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={save.isPending} disabled={save.isSuccess}>
+              Update Ticket
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

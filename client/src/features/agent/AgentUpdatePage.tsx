@@ -1,0 +1,47 @@
+import { Button, Grid, Group, Stack, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { Link } from 'wouter';
+import { statusOf } from '../../api/ApiError';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { PageLoader } from '../../components/PageLoader';
+import { useTicket } from '../tickets/useTicket';
+import { AgentUpdateForm } from './AgentUpdateForm';
+import { StatusGuidelines } from './StatusGuidelines';
+import { TicketInfoPanel } from './TicketInfoPanel';
+
+export const LOAD_DETAILS_FAILED = 'Failed to load ticket details';
+export const TICKET_NOT_FOUND = 'Ticket not found';
+
+/** SPEC §2 /agent/ticket/{id}/update: ticket info on the left, the staff update on the right. */
+export default function AgentUpdatePage({ id }: { id: number }) {
+  // The detail key socket events patch, so the info panel follows changes made meanwhile.
+  const query = useTicket(id);
+  const ticket = query.ticket;
+
+  return (
+    <Stack gap="lg">
+      <Group gap="md">
+        <Button component={Link} href="/agent-dashboard" variant="subtle" leftSection={<IconArrowLeft size={16} />}>
+          Back
+        </Button>
+        <Title order={2}>Update Ticket #{id}</Title>
+      </Group>
+
+      {query.isPending && <PageLoader label="Loading ticket..." />}
+      {query.isError && !ticket && <ErrorAlert message={statusOf(query.error) === 404 ? TICKET_NOT_FOUND : LOAD_DETAILS_FAILED} error={query.error} />}
+      {ticket && (
+        <Grid gutter="lg">
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <TicketInfoPanel ticket={ticket} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <Stack gap="lg">
+              <AgentUpdateForm ticket={ticket} />
+              <StatusGuidelines />
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      )}
+    </Stack>
+  );
+}

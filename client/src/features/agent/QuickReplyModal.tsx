@@ -1,0 +1,61 @@
+import { LIMITS, type Ticket } from '@helpdesk/protocol';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { IconSend } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+
+interface QuickReplyModalProps {
+  /** The ticket being answered; null keeps the modal closed. */
+  ticket: Ticket | null;
+  sending: boolean;
+  onSend: (ticket: Ticket, content: string) => void;
+  onClose: () => void;
+}
+
+/**
+ * SPEC §2: Quick Reply asks for a response and posts it as a comment. As with the prompt it stands
+ * in for, an empty or blank answer is ignored: nothing is sent. The parent keys it by ticket, so
+ * each reply starts from an empty box.
+ */
+export function QuickReplyModal({ ticket, sending, onSend, onClose }: QuickReplyModalProps) {
+  const [content, setContent] = useState('');
+  const blank = content.trim() === '';
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!ticket || blank || sending) return;
+    onSend(ticket, content.trim());
+  };
+
+  return (
+    <Modal opened={ticket !== null} onClose={onClose} title={ticket ? `Quick Reply — Ticket #${ticket.id}` : 'Quick Reply'} centered size="lg">
+      <form onSubmit={submit}>
+        <Stack gap="md">
+          {ticket && (
+            <Text size="sm" c="dimmed" lineClamp={2}>
+              {ticket.title || 'No Title'}
+            </Text>
+          )}
+          <Textarea
+            label="Your response"
+            placeholder="Type a reply to the customer..."
+            autosize
+            minRows={4}
+            maxRows={10}
+            maxLength={LIMITS.comment.max}
+            value={content}
+            onChange={(event) => setContent(event.currentTarget.value)}
+            data-autofocus
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose} disabled={sending}>
+              Cancel
+            </Button>
+            <Button type="submit" leftSection={<IconSend size={16} />} loading={sending} disabled={blank}>
+              Send Reply
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,34 @@
+import type { FormStatus } from '@helpdesk/protocol';
+import { Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { StatusChip } from '../../components/TicketChips';
+
+const GUIDELINES: { status: FormStatus; text: string }[] = [
+  { status: 'open', text: 'The ticket is waiting for an agent. Nobody has started on it yet.' },
+  { status: 'in_progress', text: 'An agent is working on it: investigating, waiting on a fix, or in contact with the user.' },
+  { status: 'resolved', text: 'The issue is fixed. Say what was done in the resolution notes so the user can check it.' },
+];
+
+/** SPEC §2: the update screen's reminder of what each status means. */
+export function StatusGuidelines() {
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="status-guidelines-title">
+      <Group gap="xs" mb="sm">
+        <ThemeIcon variant="light" size="md" radius="xl">
+          <IconInfoCircle size={18} />
+        </ThemeIcon>
+        <Text fw={700} id="status-guidelines-title">
+          Status Guidelines
+        </Text>
+      </Group>
+      <Stack gap="sm">
+        {GUIDELINES.map(({ status, text }) => (
+          <Group key={status} gap="sm" wrap="nowrap" align="flex-start">
+            <StatusChip status={status} w={110} style={{ flexShrink: 0 }} />
+            <Text size="sm">{text}</Text>
+          </Group>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}

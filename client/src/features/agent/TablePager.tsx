@@ -1,0 +1,35 @@
+import { LIMITS } from '@helpdesk/protocol';
+import { Group, Pagination, Select, Text } from '@mantine/core';
+
+const PAGE_SIZE_OPTIONS = LIMITS.ticketPage.agentOptions.map(String);
+
+interface TablePagerProps {
+  page: number;
+  limit: number;
+  total: number;
+  onPage: (page: number) => void;
+  onLimit: (limit: number) => void;
+}
+
+/** SPEC §2/§9: 5, 10, 25 or 50 rows per page, and where this page sits in the whole. */
+export function TablePager({ page, limit, total, onPage, onLimit }: TablePagerProps) {
+  const pages = Math.max(1, Math.ceil(total / limit));
+  const from = total === 0 ? 0 : (page - 1) * limit + 1;
+  const to = Math.min(total, page * limit);
+  return (
+    <Group justify="space-between" gap="sm" px="md" py="sm">
+      <Group gap="md" style={{ rowGap: 4 }}>
+        <Group gap="xs" wrap="nowrap">
+          <Text size="sm" c="dimmed" component="label" htmlFor="agent-rows-per-page" style={{ whiteSpace: 'nowrap' }}>
+            Rows per page
+          </Text>
+          <Select id="agent-rows-per-page" data={PAGE_SIZE_OPTIONS} value={String(limit)} onChange={(value) => value && onLimit(Number(value))} allowDeselect={false} w={76} size="xs" />
+        </Group>
+        <Text size="sm" c="dimmed" data-testid="showing-range" style={{ whiteSpace: 'nowrap' }}>
+          {total === 0 ? 'No tickets to show' : `Showing ${from}–${to} of ${total}`}
+        </Text>
+      </Group>
+      <Pagination total={pages} value={page} onChange={onPage} size="sm" withEdges={pages > 5} aria-label="Pages" />
+    </Group>
+  );
+}

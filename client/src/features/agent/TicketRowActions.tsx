@@ -1,0 +1,53 @@
+import type { Ticket, TicketStatus } from '@helpdesk/protocol';
+import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { IconCircleCheck, IconEdit, IconEye, IconMessageReply, IconPlayerPlay } from '@tabler/icons-react';
+import { Link } from 'wouter';
+import { canReply, quickStatusFor } from './actions';
+
+export interface RowActionHandlers {
+  onReply: (ticket: Ticket) => void;
+  onQuickStatus: (ticket: Ticket, status: TicketStatus) => void;
+  /** The ticket whose status change is on its way, to show it on that row only. */
+  pendingId: number | null;
+}
+
+/** SPEC §2 row actions: view and update always; Reply, Start and Resolve only while the ticket is live. */
+export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: { ticket: Ticket } & RowActionHandlers) {
+  const next = quickStatusFor(ticket.status);
+  const pending = pendingId === ticket.id;
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Tooltip label="View details">
+        <ActionIcon component={Link} href={`/ticket/${ticket.id}`} variant="subtle" color="gray" aria-label={`View ticket #${ticket.id}`}>
+          <IconEye size={18} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label="Update">
+        <ActionIcon component={Link} href={`/agent/ticket/${ticket.id}/update`} variant="subtle" color="blue" aria-label={`Update ticket #${ticket.id}`}>
+          <IconEdit size={18} />
+        </ActionIcon>
+      </Tooltip>
+      {canReply(ticket.status) && (
+        <Tooltip label="Quick Reply">
+          <ActionIcon variant="subtle" color="violet" aria-label={`Quick reply to ticket #${ticket.id}`} onClick={() => onReply(ticket)}>
+            <IconMessageReply size={18} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      {next === 'in_progress' && (
+        <Tooltip label="Start">
+          <ActionIcon variant="light" color="orange" aria-label={`Start ticket #${ticket.id}`} loading={pending} onClick={() => onQuickStatus(ticket, next)}>
+            <IconPlayerPlay size={18} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      {next === 'resolved' && (
+        <Tooltip label="Resolve">
+          <ActionIcon variant="light" color="green" aria-label={`Resolve ticket #${ticket.id}`} loading={pending} onClick={() => onQuickStatus(ticket, next)}>
+            <IconCircleCheck size={18} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </Group>
+  );
+}

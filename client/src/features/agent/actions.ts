@@ -1,0 +1,48 @@
+import type { TicketStatus } from '@helpdesk/protocol';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryKeys } from '../../api/queryKeys';
+import { ticketsApi } from '../../api/tickets';
+import { labelOf } from '../../lib/text';
+import { replaceTicketInLists } from '../../realtime/applyEvents';
+import { notifyError, notifySuccess } from '../../lib/notify';
+
+export const STATUS_CHANGE_FAILED = 'Failed to update ticket status';
+export const REPLY_FAILED = 'Failed to add comment';
+export const REPLY_SENT = 'Reply sent';
+
+/** SPEC §4: Start on open tickets, Resolve on tickets in progress; nothing on resolved or closed. */
+export const quickStatusFor = (status: TicketStatus): TicketStatus | null =>
+  status === 'open' ? 'in_progress' : status === 'in_progress' ? 'resolved' : null;
+export const canReply = (status: TicketStatus): boolean => status === 'open' || status === 'in_progress';
+
+/**
+ * SPEC §4: the quick status change shows once the server has accepted it, in every cached page that
+ * holds the row; the counts and the filtered pages it may leave are then re-read.
+ */
+export function useQuickStatusChange() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: number; status: TicketStatus }) => ticketsApi.update(id, { status }),
+    onSuccess: ({ ticket }) => {
+      replaceTicketInLists(client, ticket);
+      void client.invalidateQueries({ queryKey: queryKeys.tickets.stats });
+      void client.invalidateQueries({ queryKey: queryKeys.tickets.lists });
+      void client.invalidateQueries({ queryKey: queryKeys.tickets.detail(ticket.id) });
+      notifySuccess(`Ticket #${ticket.id} is now ${labelOf(ticket.status)}`);
+    },
+    onError: () => notifyError(STATUS_CHANGE_FAILED),
+  });
+}
+
+/** The comment itself reaches the open ticket through the socket's comment-added event. */
+export function useQuickReply() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, content }: { id: number; content: string }) => ticketsApi.comment(id, content),
+    onSuccess: (_answer, { id }) => {
+      void client.invalidateQueries({ queryKey: queryKeys.tickets.detail(id) });
+      notifySuccess(REPLY_SENT);
+    },
+    onError: () => notifyError(REPLY_FAILED),
+  });
+}

@@ -1,0 +1,102 @@
+import { loginBody, type LoginBody } from '@helpdesk/protocol';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconAt, IconInfoCircle, IconLock, IconLogin } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { Link, useLocation, useSearch } from 'wouter';
+import { authApi } from '../../api/auth';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { homePath } from '../../state/home';
+import { clearSession, setSession, signOutReasonAtom } from '../../state/session';
+import { AuthCard } from './AuthCard';
+import { LOGIN_TEXT, loginErrorMessage, sessionFrom } from './authErrors';
+import { schemaResolver } from '../../lib/schemaResolver';
+
+export const SESSION_NOTICE = {
+  expired: 'Your session has expired. Please log in again.',
+  loggedOut: 'You have been logged out.',
+} as const;
+
+/** Why the visitor is back here: logged out on purpose, or sent by an expired session (SPEC §4, §8). */
+function SessionNotice() {
+  const reason = useAtomValue(signOutReasonAtom);
+  const loggedOut = reason === 'logout';
+  return (
+    <Alert color={loggedOut ? 'blue' : 'yellow'} variant="light" icon={<IconInfoCircle />} data-testid="session-notice">
+      {loggedOut ? SESSION_NOTICE.loggedOut : SESSION_NOTICE.expired}
+    </Alert>
+  );
+}
+
+/** SPEC §2 /login. */
+export default function LoginPage() {
+  const [, navigate] = useLocation();
+  const search = useSearch();
+  const queryClient = useQueryClient();
+  const form = useForm<LoginBody>({
+    initialValues: { email: '', password: '' },
+    validate: schemaResolver(loginBody),
+  });
+
+  const login = useMutation({
+    mutationFn: async (values: LoginBody) => {
+      // SPEC §4: a new sign-in starts from nothing, not from what the last account left behind.
+      clearSession();
+      queryClient.clear();
+      return sessionFrom(await authApi.login(values), LOGIN_TEXT.invalidResponse);
+    },
+    onSuccess: (session) => {
+      setSession(session);
+      navigate(homePath(session.user.role), { replace: true });
+    },
+  });
+
+  const sessionEnded = new URLSearchParams(search).get('session_expired') === 'true';
+
+  return (
+    <AuthCard
+      title="HelpDesk Login"
+      subtitle="Sign in to follow your tickets and reach our support team."
+      icon={<IconLogin size={28} />}
+      footer={
+        <Text size="sm" c="dimmed">
+          Don&apos;t have an account?{' '}
+          <Anchor component={Link} href="/signup" fw={600}>
+            Sign up here
+          </Anchor>
+        </Text>
+      }
+    >
+      {sessionEnded && !login.isPending && !login.isError && <SessionNotice />}
+      {login.isError && <ErrorAlert message={loginErrorMessage(login.error)} />}
+      <form onSubmit={form.onSubmit((values) => login.mutate(values))} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            leftSection={<IconAt size={16} />}
+            {...form.getInputProps('email')}
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            placeholder="Your password"
+            leftSection={<IconLock size={16} />}
+            {...form.getInputProps('password')}
+          />
+          <Group justify="flex-end" mt={-6}>
+            <Anchor component={Link} href="/reset-password" size="sm">
+              Forgot Password?
+            </Anchor>
+          </Group>
+          <Button type="submit" fullWidth size="md" loading={login.isPending}>
+            Login
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

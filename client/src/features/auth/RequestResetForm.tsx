@@ -1,0 +1,58 @@
+import { requestPasswordResetBody, type RequestPasswordResetBody } from '@helpdesk/protocol';
+import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconArrowLeft, IconAt, IconCircleCheck, IconMailForward } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { screenMessage } from '../../api/ApiError';
+import { authApi } from '../../api/auth';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { AuthCard } from './AuthCard';
+import { schemaResolver } from '../../lib/schemaResolver';
+
+export const RESET_REQUEST_TEXT = {
+  sent: 'If an account with that email exists, a password reset link has been sent.',
+  failed: 'Error requesting password reset',
+} as const;
+
+/** SPEC §2 /reset-password without a token: ask for a reset link by email. */
+export function RequestResetForm() {
+  const form = useForm<RequestPasswordResetBody>({
+    initialValues: { email: '' },
+    validate: schemaResolver(requestPasswordResetBody),
+  });
+  const request = useMutation({ mutationFn: ({ email }: RequestPasswordResetBody) => authApi.requestPasswordReset(email) });
+
+  return (
+    <AuthCard
+      title="Reset Password"
+      subtitle="Enter the email address of your account and we will send you a link to choose a new password."
+      icon={<IconMailForward size={28} />}
+      footer={
+        <Anchor component={Link} href="/login" size="sm">
+          <IconArrowLeft size={14} style={{ verticalAlign: 'middle', marginRight: 4 }} />
+          Back to Login
+        </Anchor>
+      }
+    >
+      {request.isSuccess ? (
+        // The same words whether or not the address is known, so the page reveals no accounts.
+        <Alert color="green" variant="light" icon={<IconCircleCheck />} role="status">
+          {RESET_REQUEST_TEXT.sent}
+        </Alert>
+      ) : (
+        <>
+          {request.isError && <ErrorAlert message={screenMessage(request.error, RESET_REQUEST_TEXT.failed)} />}
+          <form onSubmit={form.onSubmit((values) => request.mutate(values))} noValidate>
+            <Stack gap="md">
+              <TextInput label="Email" type="email" autoComplete="email" placeholder="you@example.com" leftSection={<IconAt size={16} />} {...form.getInputProps('email')} />
+              <Button type="submit" fullWidth size="md" loading={request.isPending} leftSection={<IconMailForward size={18} />}>
+                Send Reset Link
+              </Button>
+            </Stack>
+          </form>
+        </>
+      )}
+    </AuthCard>
+  );
+}

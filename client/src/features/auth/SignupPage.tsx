@@ -1,0 +1,128 @@
+import { MESSAGES, signupForm, type Role, type User } from '@helpdesk/protocol';
+import { Anchor, Button, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
+import { IconAt, IconLock, IconUser, IconUserPlus, IconUsersGroup } from '@tabler/icons-react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { Link, useLocation } from 'wouter';
+import { isApiError } from '../../api/ApiError';
+import { authApi } from '../../api/auth';
+import { queryKeys } from '../../api/queryKeys';
+import { systemApi } from '../../api/system';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { notifySuccess } from '../../lib/notify';
+import { labelOf } from '../../lib/text';
+import { homePath } from '../../state/home';
+import { setSession, userAtom } from '../../state/session';
+import { AuthCard } from './AuthCard';
+import { PASSWORD_HINT } from './passwordHint';
+import { SIGNUP_TEXT, sessionFrom, signupErrorMessage } from './authErrors';
+import { schemaResolver } from '../../lib/schemaResolver';
+
+type SignupValues = {
+  name: string;
+  email: string;
+  role: Role;
+  password: string;
+  confirmPassword: string;
+};
+
+const validateSchema = schemaResolver(signupForm);
+
+/** SPEC §5 and CONTRACT §4: who may pick which role. Admins may create any; agents only while signup is open. */
+function roleRules(values: SignupValues, isAdmin: boolean, agentSignupClosed: boolean): FormErrors {
+  if (values.role === 'admin' && !isAdmin) return { role: MESSAGES.auth.adminOnlyAdmin };
+  if (values.role === 'agent' && agentSignupClosed && !isAdmin) return { role: MESSAGES.auth.adminOnlyAgent };
+  return {};
+}
+
+function roleOptions(isAdmin: boolean, agentSignupClosed: boolean) {
+  const roles: Role[] = ['user'];
+  if (isAdmin || !agentSignupClosed) roles.push('agent');
+  if (isAdmin) roles.push('admin');
+  return roles.map((role) => ({ value: role, label: labelOf(role) }));
+}
+
+/**
+ * SPEC §2 /signup. A visitor creates their own account and is signed in; an admin (let through by
+ * the route guard) creates one for someone else and stays signed in as themselves.
+ */
+export default function SignupPage() {
+  const [, navigate] = useLocation();
+  const creator: User | null = useAtomValue(userAtom);
+  const isAdmin = creator?.role === 'admin';
+  const config = useQuery({ queryKey: queryKeys.config, queryFn: ({ signal }) => systemApi.config(signal), staleTime: Infinity });
+  const agentSignupClosed = config.data?.agentSignup === 'closed';
+
+  const form = useForm<SignupValues>({
+    initialValues: { name: '', email: '', role: 'user', password: '', confirmPassword: '' },
+    validate: (values) => ({ ...validateSchema(values), ...roleRules(values, isAdmin, agentSignupClosed) }),
+  });
+
+  const signup = useMutation({
+    // The confirmation is checked here and never sent (SPEC §5).
+    mutationFn: async ({ confirmPassword: _confirm, ...body }: SignupValues) =>
+      sessionFrom(await authApi.register(body), SIGNUP_TEXT.invalidResponse),
+    onSuccess: (session) => {
+      if (isAdmin) {
+        notifySuccess(`Account created for ${session.user.name} (${session.user.email}) as ${labelOf(session.user.role)}`);
+        navigate('/admin-dashboard');
+        return;
+      }
+      setSession(session);
+      navigate(homePath(session.user.role), { replace: true });
+    },
+    onError: (error) => {
+      if (isApiError(error)) form.setErrors(error.fieldErrors);
+    },
+  });
+
+  return (
+    <AuthCard
+      title="Create Account"
+      subtitle={isAdmin ? 'Create an account for a teammate. You stay signed in as yourself.' : 'Join the HelpDesk System to raise and follow support tickets.'}
+      icon={<IconUserPlus size={28} />}
+      width={560}
+      footer={
+        isAdmin ? (
+          <Anchor component={Link} href="/admin-dashboard" size="sm">
+            Back to dashboard
+          </Anchor>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Already have an account?{' '}
+            <Anchor component={Link} href="/login" fw={600}>
+              Login here
+            </Anchor>
+          </Text>
+        )
+      }
+    >
+      {signup.isError && <ErrorAlert message={signupErrorMessage(signup.error)} />}
+      <form onSubmit={form.onSubmit((values) => signup.mutate(values))} noValidate>
+        <Stack gap="md">
+          <TextInput label="Full Name" autoComplete="name" placeholder="Jane Doe" leftSection={<IconUser size={16} />} {...form.getInputProps('name')} />
+          <TextInput label="Email" type="email" autoComplete="email" placeholder="you@example.com" leftSection={<IconAt size={16} />} {...form.getInputProps('email')} />
+          <Select
+            label="Role"
+            data={roleOptions(isAdmin, agentSignupClosed)}
+            allowDeselect={false}
+            leftSection={<IconUsersGroup size={16} />}
+            description={isAdmin ? 'As an administrator you may also create admin accounts.' : undefined}
+            {...form.getInputProps('role')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <PasswordInput label="Password" autoComplete="new-password" leftSection={<IconLock size={16} />} {...form.getInputProps('password')} />
+            <PasswordInput label="Confirm Password" autoComplete="new-password" leftSection={<IconLock size={16} />} {...form.getInputProps('confirmPassword')} />
+          </SimpleGrid>
+          <Text size="xs" c="dimmed" mt={-8}>
+            {PASSWORD_HINT}
+          </Text>
+          <Button type="submit" fullWidth size="md" loading={signup.isPending} leftSection={<IconUserPlus size={18} />}>
+            Create Account
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,101 @@
+import { LIMITS } from '@helpdesk/protocol';
+import { Button, Card, Center, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconBooks, IconPlus, IconSearchOff } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { knowledgeApi, type ArticleListParams } from '../../api/knowledge';
+import { queryKeys } from '../../api/queryKeys';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { ArticleCard } from './ArticleCard';
+import { CreateTicketCallout } from './CreateTicketCallout';
+import { KnowledgeFilterBar } from './KnowledgeFilterBar';
+import { KNOWLEDGE_TEXT as T } from './texts';
+import { useIsStaff } from '../../state/useIsStaff';
+import { useKnowledgeFilters } from './useKnowledgeFilters';
+
+const PAGE_SIZE = LIMITS.articlePage.default;
+const GRID_COLS = { base: 1, sm: 2, lg: 3 };
+
+/** SPEC §2 "Knowledge base": public article search with category filter, cards and a way to a ticket. */
+export default function KnowledgeListPage() {
+  const { filters, apply, clear, filtered } = useKnowledgeFilters();
+  const isStaff = useIsStaff();
+  const params: ArticleListParams = {
+    search: filters.search || undefined,
+    category: filters.category || undefined,
+    page: filters.page,
+    limit: PAGE_SIZE,
+  };
+  const articles = useQuery({
+    queryKey: queryKeys.knowledge.list(params),
+    queryFn: ({ signal }) => knowledgeApi.list(params, signal),
+    // Paging and refining keep the old cards on screen until the new ones arrive.
+    placeholderData: keepPreviousData,
+  });
+  const total = articles.data?.data.total ?? 0;
+  const pages = Math.ceil(total / PAGE_SIZE);
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>{T.title}</Title>
+          <Text c="dimmed" mt={4}>
+            {T.subtitle}
+          </Text>
+        </div>
+        {isStaff && (
+          <Button component={Link} href="/knowledge/new" leftSection={<IconPlus size={18} />}>
+            New Article
+          </Button>
+        )}
+      </Group>
+
+      <KnowledgeFilterBar filters={filters} onApply={apply} onClear={clear} />
+
+      {articles.isError ? (
+        <ErrorAlert message={T.loadListFailed} error={articles.error} />
+      ) : articles.isPending ? (
+        <LoadingCards />
+      ) : total === 0 ? (
+        <Card withBorder radius="md">
+          <EmptyState
+            title={T.emptyTitle}
+            description={filtered ? T.emptyFiltered : T.emptyNone}
+            icon={filtered ? <IconSearchOff size={30} /> : <IconBooks size={30} />}
+          />
+        </Card>
+      ) : (
+        <Stack gap="md" style={{ opacity: articles.isPlaceholderData ? 0.6 : 1 }} aria-busy={articles.isFetching}>
+          <Text size="sm" c="dimmed">
+            {total} {total === 1 ? 'article' : 'articles'}
+            {filters.search && <> matching “{filters.search}”</>}
+          </Text>
+          <SimpleGrid cols={GRID_COLS} spacing="lg">
+            {articles.data.data.articles.map((article) => (
+              <ArticleCard key={article.id} article={article} />
+            ))}
+          </SimpleGrid>
+          {pages > 1 && (
+            <Center>
+              <Pagination total={pages} value={Math.min(filters.page, pages)} onChange={(page) => apply({ ...filters, page })} aria-label="Pages" />
+            </Center>
+          )}
+        </Stack>
+      )}
+
+      <CreateTicketCallout title={T.cantFind} description="Our support team is happy to help. Open a ticket and we will get back to you." />
+    </Stack>
+  );
+}
+
+function LoadingCards() {
+  return (
+    <SimpleGrid cols={GRID_COLS} spacing="lg" aria-label="Loading articles">
+      {Array.from({ length: 6 }, (_, index) => (
+        <Skeleton key={index} height={240} radius="md" />
+      ))}
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,115 @@
+import { editTicketForm, isFormStatus, LIMITS, type Priority, type TicketDetail, type TicketStatus, type UpdateTicketBody } from '@helpdesk/protocol';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconDeviceFloppy, IconLock } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { Link } from 'wouter';
+import { isApiError, statusOf } from '../../api/ApiError';
+import { queryKeys } from '../../api/queryKeys';
+import { ticketsApi } from '../../api/tickets';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { PageLoader } from '../../components/PageLoader';
+import { userAtom } from '../../state/session';
+import { CountedTextarea, PrioritySelect, SaveFeedback, StatusSelect, TicketTitleInput } from './fields';
+import { BackLink, PageHeader } from './PageHeader';
+import { TICKET_TEXT } from './texts';
+import { useDelayedNavigate } from '../../lib/useDelayedNavigate';
+import { useTicket } from './useTicket';
+import { schemaResolver } from '../../lib/schemaResolver';
+
+type EditValues = {
+  title: string;
+  description: string;
+  priority: Priority;
+  status: TicketStatus;
+};
+
+// A closed ticket keeps its status unless the owner picks one of the form's (SPEC §4: closing is support's).
+const closedTicketForm = editTicketForm.omit({ status: true });
+
+function EditForm({ ticket }: { ticket: TicketDetail }) {
+  const client = useQueryClient();
+  const redirect = useDelayedNavigate();
+  const form = useForm<EditValues>({
+    initialValues: { title: ticket.title, description: ticket.description, priority: ticket.priority, status: ticket.status },
+    validate: (values) => schemaResolver(isFormStatus(values.status) ? editTicketForm : closedTicketForm)(values),
+  });
+
+  const save = useMutation({
+    mutationFn: (body: UpdateTicketBody) => ticketsApi.update(ticket.id, body),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: queryKeys.tickets.all });
+      redirect(`/ticket/${ticket.id}`, LIMITS.redirectAfterTicketSaveMs);
+    },
+    onError: (error) => {
+      if (isApiError(error)) form.setErrors(error.fieldErrors);
+    },
+  });
+
+  const done = save.isSuccess;
+  const submit = form.onSubmit((values) => {
+    // SPEC §7: the owner's edit sends title, description, priority and status (trimmed by the schema).
+    const { title, description, priority } = closedTicketForm.parse(values);
+    save.mutate(isFormStatus(values.status) ? { title, description, priority, status: values.status } : { title, description, priority });
+  });
+
+  return (
+    <Paper withBorder radius="md" p="lg" shadow="xs">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <SaveFeedback done={done} successText={TICKET_TEXT.updated} error={save.error} failureText={TICKET_TEXT.updateFailed} />
+          <TicketTitleInput limits={LIMITS.ticketTitle.edit} disabled={done} {...form.getInputProps('title')} />
+          <CountedTextarea
+            label="Description"
+            description={`At least ${LIMITS.ticketDescription.min} characters`}
+            withAsterisk
+            max={LIMITS.ticketDescription.max}
+            disabled={done}
+            {...form.getInputProps('description')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <PrioritySelect description="How much does this block your work?" disabled={done} {...form.getInputProps('priority')} />
+            <StatusSelect current={ticket.status} description="Closed tickets are handled by support" disabled={done} {...form.getInputProps('status')} />
+          </SimpleGrid>
+          <Group justify="flex-end" gap="sm">
+            <Button component={Link} href={`/ticket/${ticket.id}`} variant="default">
+              Cancel
+            </Button>
+            <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={save.isPending} disabled={done}>
+              Save Changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+/** SPEC §2 /edit-ticket/{id}: the owner edits title, description, priority and status (§5 rules). */
+export default function EditTicketPage({ id }: { id: number }) {
+  const user = useAtomValue(userAtom);
+  const { ticket, isPending, error, removed } = useTicket(id);
+
+  let body;
+  if (removed || statusOf(error) === 404 || (ticket && ticket.user.id !== user?.id)) {
+    body = (
+      <Alert color="red" variant="light" icon={<IconLock />} title={TICKET_TEXT.accessDeniedTitle} role="alert">
+        {TICKET_TEXT.accessDenied}
+      </Alert>
+    );
+  } else if (ticket) {
+    body = <EditForm key={ticket.id} ticket={ticket} />;
+  } else if (isPending) {
+    body = <PageLoader />;
+  } else {
+    body = <ErrorAlert message={TICKET_TEXT.loadDetailFailed} error={error} />;
+  }
+
+  return (
+    <Stack gap="lg" maw={860}>
+      <PageHeader back={<BackLink href={`/ticket/${id}`} label="Back to Ticket" />} title={`Edit Ticket #${id}`} subtitle="Update the details of your request." />
+      {body}
+    </Stack>
+  );
+}

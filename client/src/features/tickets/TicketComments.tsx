@@ -1,0 +1,110 @@
+import { commentBody, LIMITS, type Comment, type Role } from '@helpdesk/protocol';
+import { Avatar, Badge, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconMessagePlus } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { screenMessage } from '../../api/ApiError';
+import { queryKeys } from '../../api/queryKeys';
+import { ticketsApi } from '../../api/tickets';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { formatDateTime, fromNow } from '../../lib/dates';
+import { labelOf } from '../../lib/text';
+import { TICKET_TEXT } from './texts';
+import { schemaResolver } from '../../lib/schemaResolver';
+
+const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => word.charAt(0).toUpperCase())
+    .join('');
+
+function CommentItem({ comment }: { comment: Comment }) {
+  const { author } = comment;
+  return (
+    <Group align="flex-start" gap="sm" wrap="nowrap" data-testid="comment">
+      <Avatar radius="xl" color={ROLE_COLORS[author.role]}>
+        {initials(author.name)}
+      </Avatar>
+      <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+        <Group gap="xs">
+          <Text fw={600} size="sm">
+            {author.name}
+          </Text>
+          <Badge size="xs" variant="light" color={ROLE_COLORS[author.role]}>
+            {labelOf(author.role)}
+          </Badge>
+          <Text size="xs" c="dimmed" title={formatDateTime(comment.createdAt)}>
+            {fromNow(comment.createdAt)}
+          </Text>
+        </Group>
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {comment.content}
+        </Text>
+      </Stack>
+    </Group>
+  );
+}
+
+function CommentForm({ ticketId }: { ticketId: number }) {
+  const client = useQueryClient();
+  const form = useForm({ initialValues: { content: '' }, validate: schemaResolver(commentBody) });
+  const add = useMutation({
+    mutationFn: (content: string) => ticketsApi.comment(ticketId, content),
+    // Re-read the ticket so the new comment and its timeline entry show before the form clears
+    // (the socket's comment-added event may also add it; the cache holds each comment once).
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: queryKeys.tickets.detail(ticketId) });
+      form.reset();
+    },
+  });
+
+  return (
+    <form onSubmit={form.onSubmit(({ content }) => add.mutate(commentBody.parse({ content }).content))} noValidate>
+      <Stack gap="sm">
+        {add.isError && <ErrorAlert message={screenMessage(add.error, TICKET_TEXT.commentFailed)} error={add.error} />}
+        <Textarea
+          label="Add a comment"
+          placeholder="Write a reply or add more details..."
+          autosize
+          minRows={3}
+          maxRows={10}
+          maxLength={LIMITS.comment.max}
+          {...form.getInputProps('content')}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" leftSection={<IconMessagePlus size={16} />} loading={add.isPending}>
+            Add Comment
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The conversation on a ticket; `canComment` for staff and the owner (CONTRACT §4). */
+export function TicketComments({ ticketId, comments, canComment }: { ticketId: number; comments: Comment[]; canComment: boolean }) {
+  return (
+    <Stack gap="md">
+      {comments.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          No comments yet.
+        </Text>
+      ) : (
+        <Stack gap="md">
+          {comments.map((comment) => (
+            <CommentItem key={comment.id} comment={comment} />
+          ))}
+        </Stack>
+      )}
+      {canComment && (
+        <Paper withBorder radius="md" p="md" bg="var(--mantine-color-gray-0)">
+          <CommentForm ticketId={ticketId} />
+        </Paper>
+      )}
+    </Stack>
+  );
+}

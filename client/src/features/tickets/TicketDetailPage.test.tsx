@@ -1,0 +1,219 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { act } from 'react';
+import { describe, expect, it } from 'vitest';
+import { createQueryClient } from '../../api/queryClient';
+import { applyTicketChanged } from '../../realtime/applyEvents';
+import { fakeServer } from '../../test-utils/fakeServer';
+import { renderApp } from '../../test-utils/renderApp';
+import { allowForLazyPages, aComment, aDetail, admin, agent, aHistoryEntry, aTicket, detailBody, failure, listBody, owner, statsBody, verified } from './testFixtures';
+
+allowForLazyPages();
+
+const statusChip = () => document.querySelector('[data-status]');
+
+async function openTicket(routes: Parameters<typeof fakeServer>[0] = {}, user = owner, path = '/ticket/7') {
+  const server = fakeServer({ ...verified(user), 'GET /tickets/7': detailBody(aDetail()), ...routes });
+  renderApp(path, { user });
+  await screen.findByRole('heading', { name: /Printer is on fire/ });
+  return server;
+}
+
+describe('ticket detail page', () => {
+  it('shows the number, title, chips, info, description and resolution notes', async () => {
+    await openTicket({
+      'GET /tickets/7': detailBody(
+        aDetail({
+          status: 'in_progress',
+          priority: 'high',
+          assignedAgent: { id: agent.id, name: agent.name },
+          updatedBy: { id: agent.id, name: agent.name },
+          resolutionNotes: 'Replaced the fuser unit.',
+        }),
+      ),
+    });
+    expect(screen.getByRole('heading', { name: '#7 Printer is on fire' })).toBeInTheDocument();
+    expect(statusChip()).toHaveAttribute('data-status', 'in_progress');
+    expect(statusChip()).toHaveTextContent('In Progress');
+    expect(document.querySelector('[data-priority]')).toHaveAttribute('data-priority', 'high');
+    expect(document.querySelector('[data-priority]')).toHaveTextContent('High');
+    const info = screen.getByRole('region', { name: 'Ticket Information' });
+    expect(within(info).getByText('Created by').nextSibling).toHaveTextContent('Ada Lovelace');
+    expect(within(info).getByText('Assigned agent').nextSibling).toHaveTextContent('Agent Smith');
+    expect(within(info).getByText('Updated by').nextSibling).toHaveTextContent('Agent Smith');
+    expect(screen.getByText('Smoke comes out of the printer on floor 3.')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Resolution Notes' })).getByText('Replaced the fuser unit.')).toBeInTheDocument();
+  });
+
+  it('says Unassigned and leaves out resolution notes the ticket does not have', async () => {
+    await openTicket();
+    const info = screen.getByRole('region', { name: 'Ticket Information' });
+    expect(within(info).getByText('Assigned agent').nextSibling).toHaveTextContent('Unassigned');
+    expect(screen.queryByRole('region', { name: 'Resolution Notes' })).not.toBeInTheDocument();
+  });
+
+  it('gives the owner Edit and Delete, and no Update Status', async () => {
+    await openTicket();
+    expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/edit-ticket/7');
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Update Status' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['agent', agent],
+    ['admin', admin],
+  ])('gives an %s Update Status instead of Edit and Delete', async (_role, user) => {
+    await openTicket({}, user);
+    expect(screen.getByRole('link', { name: 'Update Status' })).toHaveAttribute('href', '/agent/ticket/7/update');
+    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+  });
+
+  it('also opens at /tickets/:id', async () => {
+    await openTicket({}, owner, '/tickets/7');
+    expect(screen.getByRole('heading', { name: '#7 Printer is on fire' })).toBeInTheDocument();
+  });
+
+  it('asks before deleting, and deletes and goes to the dashboard on confirmation', async () => {
+    const server = await openTicket({
+      'DELETE /tickets/7': { body: { success: true, message: 'Ticket deleted successfully' } },
+      'GET /tickets/stats': statsBody(),
+      'GET /tickets': listBody([]),
+    });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Are you sure you want to delete this ticket?')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(server.calls.some((c) => c.key.startsWith('DELETE'))).toBe(false);
+
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/dashboard'));
+    expect(server.calls.filter((c) => c.key === 'DELETE /tickets/7')).toHaveLength(1);
+  });
+
+  it('says "Failed to delete ticket" when deleting fails', async () => {
+    await openTicket({ 'DELETE /tickets/7': failure(500) });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Failed to delete ticket')).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/ticket/7');
+  });
+
+  it('draws the status timeline from the history, with who and when', async () => {
+    const actor = { id: agent.id, name: agent.name };
+    await openTicket({
+      'GET /tickets/7': detailBody(
+        aDetail({
+          history: [
+            aHistoryEntry(),
+            aHistoryEntry({ id: 2, type: 'assigned', from: null, to: 'Agent Smith', actor }),
+            aHistoryEntry({ id: 3, type: 'status', from: 'open', to: 'in_progress', actor }),
+            aHistoryEntry({ id: 4, type: 'priority', from: 'medium', to: 'high', actor }),
+            aHistoryEntry({ id: 5, type: 'edited', to: 'title,description' }),
+            aHistoryEntry({ id: 6, type: 'resolution', to: 'Replaced the fuser unit.', actor }),
+            aHistoryEntry({ id: 7, type: 'comment', to: '1', actor }),
+          ],
+        }),
+      ),
+    });
+    const timeline = screen.getByRole('region', { name: 'Status Timeline' });
+    const items = within(timeline)
+      .getAllByText(/./, { selector: '.mantine-Timeline-itemTitle' })
+      .map((node) => node.textContent);
+    expect(items).toEqual([
+      'Ticket created',
+      'Assigned to Agent Smith',
+      'Status changed from Open to In Progress',
+      'Priority changed from Medium to High',
+      'Title and description edited',
+      'Resolution notes updated',
+      'Comment added',
+    ]);
+    expect(within(timeline).getAllByText(/^by Agent Smith/)).toHaveLength(5);
+    expect(within(timeline).getAllByText(/^by Ada Lovelace/)).toHaveLength(2);
+  });
+
+  it('lists comments with author, role and text, and adds one', async () => {
+    let ticket = aDetail({ comments: [aComment()] });
+    const server = await openTicket({
+      'GET /tickets/7': () => detailBody(ticket),
+      'POST /tickets/7/comments': ({ body }) => {
+        const comment = aComment({ id: 2, content: (body as { content: string }).content, author: { id: owner.id, name: owner.name, role: 'user' } });
+        ticket = { ...ticket, comments: [...ticket.comments, comment], history: [...ticket.history, aHistoryEntry({ id: 9, type: 'comment', to: '2' })] };
+        return { status: 201, body: { success: true, comment } };
+      },
+    });
+    const comments = screen.getByRole('region', { name: 'Comments (1)' });
+    const first = within(comments).getByTestId('comment');
+    expect(within(first).getByText('Agent Smith')).toBeInTheDocument();
+    expect(within(first).getByText('Agent')).toBeInTheDocument();
+    expect(within(first).getByText('Have you tried turning it off and on again?')).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Add a comment' }), '  Yes, twice.  ');
+    await user.click(screen.getByRole('button', { name: 'Add Comment' }));
+    expect(await screen.findByText('Yes, twice.')).toBeInTheDocument();
+    expect(server.calls.find((c) => c.key === 'POST /tickets/7/comments')?.body).toEqual({ content: 'Yes, twice.' });
+    expect(screen.getByRole('region', { name: 'Comments (2)' })).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Status Timeline' })).getByText('Comment added')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
+  });
+
+  it('does not send a blank comment', async () => {
+    const server = await openTicket();
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Add a comment' }), '    ');
+    await user.click(screen.getByRole('button', { name: 'Add Comment' }));
+    expect(await screen.findByText('Comment content is required')).toBeInTheDocument();
+    expect(server.calls.some((c) => c.key.startsWith('POST'))).toBe(false);
+  });
+
+  it('says "Failed to add comment" when the comment is not saved', async () => {
+    await openTicket({ 'POST /tickets/7/comments': failure(500) });
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Add a comment' }), 'Any news?');
+    await user.click(screen.getByRole('button', { name: 'Add Comment' }));
+    expect(await screen.findByText('Failed to add comment')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('Any news?');
+  });
+
+  it('says "Ticket not found" for a 404, with a way back', async () => {
+    fakeServer({ ...verified(owner), 'GET /tickets/7': failure(404, 'Ticket not found') });
+    renderApp('/ticket/7', { user: owner });
+    expect(await screen.findByText('Ticket not found')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Back to Dashboard' }).every((link) => link.getAttribute('href') === '/dashboard')).toBe(true);
+  });
+
+  it('says "Failed to load ticket details" when loading fails otherwise', async () => {
+    fakeServer({ ...verified(owner), 'GET /tickets/7': failure(500) });
+    renderApp('/ticket/7', { user: owner });
+    expect(await screen.findByText('Failed to load ticket details', {}, { timeout: 8000 })).toBeInTheDocument();
+  });
+
+  it('says "Ticket not found" when the ticket is deleted while open (live event)', async () => {
+    const queryClient = createQueryClient();
+    fakeServer({ ...verified(owner), 'GET /tickets/7': detailBody(aDetail()) });
+    renderApp('/ticket/7', { user: owner, queryClient });
+    await screen.findByRole('heading', { name: '#7 Printer is on fire' });
+    act(() => applyTicketChanged(queryClient, { action: 'deleted', ticket: { id: 7 }, by: { id: agent.id, name: agent.name } }));
+    expect(await screen.findByText('Ticket not found')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: '#7 Printer is on fire' })).not.toBeInTheDocument();
+  });
+
+  it('shows a live status change from the cache', async () => {
+    const queryClient = createQueryClient();
+    let ticket = aDetail();
+    fakeServer({ ...verified(owner), 'GET /tickets/7': () => detailBody(ticket) });
+    renderApp('/ticket/7', { user: owner, queryClient });
+    await screen.findByRole('heading', { name: '#7 Printer is on fire' });
+    ticket = aDetail({ status: 'resolved', history: [aHistoryEntry(), aHistoryEntry({ id: 2, type: 'status', from: 'open', to: 'resolved' })] });
+    // The event carries the ticket without its history: the timeline comes from the re-read.
+    act(() => applyTicketChanged(queryClient, { action: 'updated', ticket: aTicket({ status: 'resolved' }), by: { id: agent.id, name: agent.name } }));
+    await waitFor(() => expect(statusChip()).toHaveAttribute('data-status', 'resolved'));
+    expect(await screen.findByText('Status changed from Open to Resolved')).toBeInTheDocument();
+  });
+});

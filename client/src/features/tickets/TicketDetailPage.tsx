@@ -1,0 +1,161 @@
+import { isStaffRole, type TicketDetail, type User } from '@helpdesk/protocol';
+import { Button, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { confirmDelete } from '../../lib/confirmDelete';
+import { IconRefresh } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
+import { statusOf } from '../../api/ApiError';
+import { queryKeys } from '../../api/queryKeys';
+import { ticketsApi } from '../../api/tickets';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { PageLoader } from '../../components/PageLoader';
+import { PriorityChip, StatusChip } from '../../components/TicketChips';
+import { homePath } from '../../state/home';
+import { userAtom } from '../../state/session';
+import { saveFailureMessage } from './failures';
+import { BackLink } from './PageHeader';
+import { TicketComments } from './TicketComments';
+import { TicketInfo } from './TicketInfo';
+import { TicketTimeline } from './TicketTimeline';
+import { TICKET_TEXT } from './texts';
+import { useTicket } from './useTicket';
+
+function Section({ title, children, bg }: { title: string; children: ReactNode; bg?: string }) {
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-label={title} bg={bg}>
+      <Title order={4} mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+function useDeleteTicket(id: number) {
+  const client = useQueryClient();
+  const [, navigate] = useLocation();
+  return useMutation({
+    mutationFn: () => ticketsApi.remove(id),
+    onSuccess: () => {
+      navigate('/dashboard');
+      client.removeQueries({ queryKey: queryKeys.tickets.detail(id) });
+      void client.invalidateQueries({ queryKey: queryKeys.tickets.lists });
+      void client.invalidateQueries({ queryKey: queryKeys.tickets.stats });
+    },
+  });
+}
+
+/** SPEC §2: Edit and Delete for the owner (not for staff); staff get Update Status instead. */
+function TicketActions({ ticket, user }: { ticket: TicketDetail; user: User }) {
+  const remove = useDeleteTicket(ticket.id);
+  if (isStaffRole(user.role)) {
+    return (
+      <Button component={Link} href={`/agent/ticket/${ticket.id}/update`} leftSection={<IconRefresh size={16} />}>
+        Update Status
+      </Button>
+    );
+  }
+  if (ticket.user.id !== user.id) return null;
+  const askToDelete = () =>
+    confirmDelete({ title: 'Delete ticket', question: TICKET_TEXT.deleteConfirm, onConfirm: () => remove.mutate() });
+  return (
+    <Stack gap="xs" align="flex-end">
+      <EditDeleteButtons editHref={`/edit-ticket/${ticket.id}`} onDelete={askToDelete} deleting={remove.isPending} />
+      {remove.isError && <ErrorAlert message={saveFailureMessage(remove.error, TICKET_TEXT.deleteFailed)} error={remove.error} />}
+    </Stack>
+  );
+}
+
+function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
+  const canComment = isStaffRole(user.role) || ticket.user.id === user.id;
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start" gap="md">
+        <Stack gap={6} style={{ flex: '1 1 360px', minWidth: 0 }}>
+          <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+            <Text span inherit c="dimmed">
+              #{ticket.id}
+            </Text>{' '}
+            {ticket.title}
+          </Title>
+          <Group gap="xs">
+            <StatusChip status={ticket.status} size="lg" />
+            <PriorityChip priority={ticket.priority} size="lg" />
+          </Group>
+        </Stack>
+        <TicketActions ticket={ticket} user={user} />
+      </Group>
+
+      <Grid gutter="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="lg">
+            <Section title="Description">
+              <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{ticket.description}</Text>
+            </Section>
+            {ticket.resolutionNotes && (
+              <Section title="Resolution Notes" bg="var(--mantine-color-green-light)">
+                <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{ticket.resolutionNotes}</Text>
+              </Section>
+            )}
+            <Section title={`Comments (${ticket.comments.length})`}>
+              <TicketComments ticketId={ticket.id} comments={ticket.comments} canComment={canComment} />
+            </Section>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack gap="lg">
+            <Section title="Ticket Information">
+              <TicketInfo ticket={ticket} />
+            </Section>
+            <Section title="Status Timeline">
+              <TicketTimeline history={ticket.history} />
+            </Section>
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+/** SPEC §2 /ticket/{id}; live through the detail query that socket events patch. */
+export default function TicketDetailPage({ id }: { id: number }) {
+  const user = useAtomValue(userAtom);
+  const { ticket, isPending, error, removed } = useTicket(id);
+  const home = user ? homePath(user.role) : '/dashboard';
+
+  let body;
+  if (removed || statusOf(error) === 404) {
+    body = (
+      <Card withBorder radius="md" padding="xl">
+        <EmptyState
+          title={TICKET_TEXT.notFound}
+          description="It may have been deleted, or the link is wrong."
+          action={
+            <Button component={Link} href={home} mt="sm">
+              Back to Dashboard
+            </Button>
+          }
+        />
+      </Card>
+    );
+  } else if (ticket && user) {
+    body = <TicketView ticket={ticket} user={user} />;
+  } else if (isPending) {
+    body = <PageLoader />;
+  } else {
+    body = <ErrorAlert message={TICKET_TEXT.loadDetailFailed} error={error} />;
+  }
+
+  return (
+    <Stack gap="md">
+      <div>
+        <BackLink href={home} label="Back to Dashboard" />
+      </div>
+      {body}
+    </Stack>
+  );
+}

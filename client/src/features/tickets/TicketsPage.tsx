@@ -1,0 +1,127 @@
+import type { Ticket } from '@helpdesk/protocol';
+import { Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { Link } from 'wouter';
+import { queryKeys } from '../../api/queryKeys';
+import { ticketsApi } from '../../api/tickets';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useLastPageWhenShrunk } from '../../lib/paging';
+import { useIsStaff } from '../../state/useIsStaff';
+import { hasFilters, PAGE_SIZES, toListParams, useListState, type ListState } from './listUrl';
+import { PageHeader } from './PageHeader';
+import { TicketCard } from './TicketCard';
+import { TicketFilters } from './TicketFilters';
+import { TicketTable } from './TicketTable';
+import { TICKET_TEXT } from './texts';
+
+function TicketRows({ tickets, showOwner }: { tickets: Ticket[]; showOwner: boolean }) {
+  const narrow = useMediaQuery('(max-width: 48em)');
+  if (!narrow) return <TicketTable tickets={tickets} showOwner={showOwner} />;
+  return (
+    <Stack gap="sm" p="sm">
+      {tickets.map((ticket) => (
+        <TicketCard key={ticket.id} ticket={ticket} />
+      ))}
+    </Stack>
+  );
+}
+
+function Pager({ state, total, onChange }: { state: ListState; total: number; onChange: (change: Partial<ListState>) => void }) {
+  const pages = Math.max(1, Math.ceil(total / state.limit));
+  const first = (state.page - 1) * state.limit + 1;
+  const last = Math.min(total, state.page * state.limit);
+  return (
+    <Group justify="space-between" gap="sm" p="md" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+      <Text size="sm" c="dimmed">
+        Showing {first}-{last} of {total}
+      </Text>
+      <Group gap="md">
+        <Group gap="xs" wrap="nowrap">
+          <Text size="sm" c="dimmed" component="label" htmlFor="tickets-page-size">
+            Rows per page
+          </Text>
+          <Select
+            id="tickets-page-size"
+            w={84}
+            size="xs"
+            data={PAGE_SIZES.map(String)}
+            value={String(state.limit)}
+            onChange={(value) => value && onChange({ limit: Number(value) })}
+            allowDeselect={false}
+          />
+        </Group>
+        <Pagination size="sm" total={pages} value={state.page} onChange={(page) => onChange({ page })} aria-label="Pages" />
+      </Group>
+    </Group>
+  );
+}
+
+/** SPEC §2 /tickets: every ticket the caller may see (the API scopes it), filtered, sorted, paged. */
+export default function TicketsPage() {
+  const staff = useIsStaff();
+  const [state, update] = useListState();
+  const params = toListParams(state);
+  const list = useQuery({
+    queryKey: queryKeys.tickets.list(params),
+    queryFn: ({ signal }) => ticketsApi.list(params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+  const goToPage = useCallback((page: number) => update({ page }), [update]);
+  useLastPageWhenShrunk(list.isPlaceholderData ? undefined : list.data?.total, state.page, state.limit, goToPage);
+
+  const filtered = hasFilters(state);
+  const tickets = list.data?.tickets ?? [];
+
+  let content;
+  if (list.isError) {
+    content = (
+      <Stack p="md">
+        <ErrorAlert message={TICKET_TEXT.loadListFailed} error={list.error} />
+      </Stack>
+    );
+  } else if (list.isPending) {
+    content = (
+      <Stack gap="xs" p="md">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} h={36} />
+        ))}
+      </Stack>
+    );
+  } else if (tickets.length === 0) {
+    content = filtered ? (
+      <EmptyState icon={<IconSearch size={30} />} title={TICKET_TEXT.noMatches} description="Try other words or clear the filters." />
+    ) : (
+      <EmptyState icon={<IconTicket size={30} />} title={TICKET_TEXT.noTickets} />
+    );
+  } else {
+    content = (
+      <>
+        <TicketRows tickets={tickets} showOwner={staff} />
+        <Pager state={state} total={list.data?.total ?? 0} onChange={update} />
+      </>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Tickets"
+        subtitle={staff ? 'Every ticket in the help desk.' : 'All the support tickets you have raised.'}
+        actions={
+          <Button component={Link} href="/create-ticket" leftSection={<IconPlus size={16} />}>
+            New Ticket
+          </Button>
+        }
+      />
+      <TicketFilters state={state} onChange={update} />
+      <Card withBorder radius="md" padding={0} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
+        {content}
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,31 @@
+import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { queryKeys } from '../../api/queryKeys';
+import { ticketsApi } from '../../api/tickets';
+
+/**
+ * One ticket with its comments and history, read through the detail key that socket events patch,
+ * so status, timeline and comments change live. `removed` turns true when the cached ticket is
+ * dropped because it was deleted (a `ticket-changed` "deleted" event removes the query).
+ */
+export function useTicket(id: number) {
+  const queryKey = queryKeys.tickets.detail(id);
+  const query = useQuery({ queryKey, queryFn: ({ signal }) => ticketsApi.get(id, signal) });
+  const removed = useRemovedFromCache(queryKey);
+  return { ...query, ticket: query.data?.ticket, removed };
+}
+
+function useRemovedFromCache(queryKey: readonly unknown[]): boolean {
+  const client = useQueryClient();
+  const hash = hashKey(queryKey);
+  // Remember which key was removed, so opening another ticket starts afresh.
+  const [removedHash, setRemovedHash] = useState<string | null>(null);
+  useEffect(
+    () =>
+      client.getQueryCache().subscribe((event) => {
+        if (event.type === 'removed' && event.query.queryHash === hash) setRemovedHash(hash);
+      }),
+    [client, hash],
+  );
+  return removedHash === hash;
+}

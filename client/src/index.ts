@@ -1,2 +1,0 @@
-// The web client arrives with its own issue; this keeps the workspace buildable meanwhile.
-export {};

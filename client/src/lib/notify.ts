@@ -1,0 +1,9 @@
+import { LIMITS } from '@helpdesk/protocol';
+import { notifications } from '@mantine/notifications';
+
+/** Snackbars hide after SPEC §9's 6 seconds. */
+export const notifySuccess = (message: string, title?: string) =>
+  notifications.show({ color: 'green', title, message, autoClose: LIMITS.snackbarMs });
+
+export const notifyError = (message: string, title?: string) =>
+  notifications.show({ color: 'red', title, message, autoClose: LIMITS.snackbarMs });

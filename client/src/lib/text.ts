@@ -1,0 +1,18 @@
+import { LIMITS } from '@helpdesk/protocol';
+
+/** SPEC §9's helper: cut at `length` characters and mark the cut with an ellipsis. */
+export function truncate(text: string, length: number = LIMITS.excerpt.truncate): string {
+  const clean = text.trim();
+  return clean.length > length ? `${clean.slice(0, length).trimEnd()}...` : clean;
+}
+
+/** Select options for enum values, each labelled as people read it. */
+export const labelledOptions = <T extends string>(values: readonly T[]) => values.map((value) => ({ value, label: labelOf(value) }));
+
+/** Human words for enum values: `in_progress` → `In Progress`. */
+export function labelOf(value: string): string {
+  return value
+    .split(/[_-]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}

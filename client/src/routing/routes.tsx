@@ -1,0 +1,104 @@
+import type { User } from '@helpdesk/protocol';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { Redirect, Route, Switch } from 'wouter';
+import { AppLayout } from '../components/layout/AppLayout';
+import { PageLoader } from '../components/PageLoader';
+import NotFoundPage from '../features/errors/NotFoundPage';
+import { PublicOnly, RequireAuth, RequireStaff } from './guards';
+
+// Each page is its own chunk, so /login loads the login page and nothing of the dashboards.
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const SignupPage = lazy(() => import('../features/auth/SignupPage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const ApiTestPage = lazy(() => import('../features/auth/ApiTestPage'));
+const UserDashboardPage = lazy(() => import('../features/tickets/UserDashboardPage'));
+const TicketsPage = lazy(() => import('../features/tickets/TicketsPage'));
+const CreateTicketPage = lazy(() => import('../features/tickets/CreateTicketPage'));
+const TicketDetailPage = lazy(() => import('../features/tickets/TicketDetailPage'));
+const EditTicketPage = lazy(() => import('../features/tickets/EditTicketPage'));
+const AgentDashboardPage = lazy(() => import('../features/agent/AgentDashboardPage'));
+const AgentUpdatePage = lazy(() => import('../features/agent/AgentUpdatePage'));
+const KnowledgeListPage = lazy(() => import('../features/knowledge/KnowledgeListPage'));
+const ArticleDetailPage = lazy(() => import('../features/knowledge/ArticleDetailPage'));
+const ArticleEditorPage = lazy(() => import('../features/knowledge/ArticleEditorPage'));
+const SettingsPage = lazy(() => import('../features/account/SettingsPage'));
+const SupportManagementPage = lazy(() => import('../features/agents/SupportManagementPage'));
+
+type Page = LazyExoticComponent<ComponentType<{ id: number }>> | LazyExoticComponent<ComponentType>;
+type Access = 'anyone' | 'signed-out' | 'signed-in' | 'staff';
+
+interface PageRoute {
+  path: string;
+  page: Page;
+  access: Access;
+  /** Lets a signed-in visitor through a signed-out route (an admin at /signup, SPEC §5). */
+  allow?: (user: User) => boolean;
+}
+
+/** Every path of SPEC §2 and the ones it links but does not show; `:id` pages get a numeric id. */
+const ROUTES: PageRoute[] = [
+  { path: '/login', page: LoginPage, access: 'signed-out' },
+  { path: '/signup', page: SignupPage, access: 'signed-out', allow: (user) => user.role === 'admin' },
+  { path: '/reset-password', page: ResetPasswordPage, access: 'signed-out' },
+  { path: '/api-test', page: ApiTestPage, access: 'anyone' },
+  { path: '/knowledge', page: KnowledgeListPage, access: 'anyone' },
+  { path: '/knowledge/new', page: ArticleEditorPage, access: 'staff' },
+  { path: '/knowledge/:id/edit', page: ArticleEditorPage, access: 'staff' },
+  { path: '/knowledge/:id', page: ArticleDetailPage, access: 'anyone' },
+  { path: '/dashboard', page: UserDashboardPage, access: 'signed-in' },
+  { path: '/tickets', page: TicketsPage, access: 'signed-in' },
+  { path: '/create-ticket', page: CreateTicketPage, access: 'signed-in' },
+  { path: '/tickets/new', page: CreateTicketPage, access: 'signed-in' },
+  { path: '/ticket/:id', page: TicketDetailPage, access: 'signed-in' },
+  { path: '/tickets/:id', page: TicketDetailPage, access: 'signed-in' },
+  { path: '/edit-ticket/:id', page: EditTicketPage, access: 'signed-in' },
+  { path: '/agent-dashboard', page: AgentDashboardPage, access: 'signed-in' },
+  { path: '/agent/ticket/:id/update', page: AgentUpdatePage, access: 'staff' },
+  { path: '/settings', page: SettingsPage, access: 'signed-in' },
+  { path: '/support-management', page: SupportManagementPage, access: 'signed-in' },
+];
+
+/** Route ids are positive integers (CONTRACT §2); anything else is not a page. */
+const parseId = (raw: string | undefined): number | null => (raw && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null);
+
+function Guarded({ route, children }: { route: PageRoute; children: ReactNode }) {
+  switch (route.access) {
+    case 'anyone':
+      return <>{children}</>;
+    case 'signed-out':
+      return <PublicOnly allow={route.allow}>{children}</PublicOnly>;
+    case 'signed-in':
+      return <RequireAuth>{children}</RequireAuth>;
+    case 'staff':
+      return <RequireStaff>{children}</RequireStaff>;
+  }
+}
+
+function RoutePage({ route, params }: { route: PageRoute; params: Record<string, string | undefined> }) {
+  const Page = route.page as ComponentType<{ id?: number }>;
+  const id = route.path.includes(':id') ? parseId(params.id) : undefined;
+  return <Guarded route={route}>{id === null ? <NotFoundPage /> : <Page id={id} />}</Guarded>;
+}
+
+export function AppRoutes() {
+  return (
+    <AppLayout>
+      <Suspense fallback={<PageLoader />}>
+        <Switch>
+          <Route path="/">
+            <Redirect to="/login" replace />
+          </Route>
+          <Route path="/admin-dashboard">
+            <Redirect to="/agent-dashboard" replace />
+          </Route>
+          {ROUTES.map((route) => (
+            <Route key={route.path} path={route.path}>
+              {(params) => <RoutePage route={route} params={params} />}
+            </Route>
+          ))}
+          <Route component={NotFoundPage} />
+        </Switch>
+      </Suspense>
+    </AppLayout>
+  );
+}

@@ -1,0 +1,66 @@
+import { STORAGE_KEYS, userSchema, type User } from '@helpdesk/protocol';
+import { atom } from 'jotai';
+import { store } from './store';
+
+export interface Session {
+  token: string;
+  user: User;
+}
+
+/** SPEC §3/§9: the token and the user object are kept in localStorage under `token` and `user`. */
+function readStoredSession(): Session | null {
+  try {
+    const token = localStorage.getItem(STORAGE_KEYS.token);
+    const raw = localStorage.getItem(STORAGE_KEYS.user);
+    if (!token || !raw) return null;
+    const user = userSchema.safeParse(JSON.parse(raw));
+    return user.success ? { token, user: user.data } : null;
+  } catch {
+    return null;
+  }
+}
+
+const storedSessionAtom = atom<Session | null>(readStoredSession());
+
+/** The signed-in session; writing it keeps localStorage in step. */
+export const sessionAtom = atom(
+  (get) => get(storedSessionAtom),
+  (_get, set, next: Session | null) => {
+    if (next) {
+      localStorage.setItem(STORAGE_KEYS.token, next.token);
+      localStorage.setItem(STORAGE_KEYS.user, JSON.stringify(next.user));
+    } else {
+      localStorage.removeItem(STORAGE_KEYS.token);
+      localStorage.removeItem(STORAGE_KEYS.user);
+    }
+    set(storedSessionAtom, next);
+  },
+);
+
+export const userAtom = atom((get) => get(sessionAtom)?.user ?? null);
+export const tokenAtom = atom((get) => get(sessionAtom)?.token ?? null);
+
+/**
+ * 'checking' while a stored token is verified with the server on load (SPEC §4); protected routes
+ * show 'Checking authentication...' until it settles.
+ */
+export type AuthStatus = 'checking' | 'settled';
+export const authStatusAtom = atom<AuthStatus>(readStoredSession() ? 'checking' : 'settled');
+
+/** Why the last session ended, so the login page can say so. */
+export type SignOutReason = 'expired' | 'logout';
+export const signOutReasonAtom = atom<SignOutReason | null>(null);
+
+export const getToken = (): string | null => store.get(tokenAtom);
+export const setSession = (session: Session): void => {
+  store.set(sessionAtom, session);
+  store.set(signOutReasonAtom, null);
+};
+export const updateSessionUser = (user: User): void => {
+  const current = store.get(sessionAtom);
+  if (current) store.set(sessionAtom, { ...current, user });
+};
+export const clearSession = (reason: SignOutReason | null = null): void => {
+  store.set(sessionAtom, null);
+  store.set(signOutReasonAtom, reason);
+};

@@ -1,0 +1,16 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useLocation } from 'wouter';
+import { SESSION_EXPIRED_PATH } from '../api/http';
+import { clearSession } from './session';
+
+/** SPEC §4: logout clears token and user and goes to /login?session_expired=true. */
+export function useLogout(): () => void {
+  const client = useQueryClient();
+  const [, navigate] = useLocation();
+  return useCallback(() => {
+    clearSession('logout');
+    client.clear();
+    navigate(SESSION_EXPIRED_PATH);
+  }, [client, navigate]);
+}

@@ -1,0 +1,29 @@
+import { useSetAtom } from 'jotai';
+import { useCallback } from 'react';
+import { authApi } from '../api/auth';
+import { statusOf } from '../api/ApiError';
+import { authStatusAtom, clearSession, getToken, updateSessionUser } from './session';
+
+/**
+ * Verifies the stored token with the server (SPEC §4) and refreshes the stored user. A token the
+ * server refuses ends the session; when the server cannot be reached the session is kept, so a
+ * restart or a network blip does not sign everyone out.
+ */
+export function useSessionCheck(): () => Promise<void> {
+  const setStatus = useSetAtom(authStatusAtom);
+  return useCallback(async () => {
+    if (!getToken()) {
+      setStatus('settled');
+      return;
+    }
+    try {
+      const { user } = await authApi.verify();
+      updateSessionUser(user);
+    } catch (error) {
+      const status = statusOf(error);
+      if (status !== undefined && status < 500) clearSession(status === 401 ? 'expired' : null);
+    } finally {
+      setStatus('settled');
+    }
+  }, [setStatus]);
+}

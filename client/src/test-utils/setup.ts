@@ -1,0 +1,34 @@
+import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+// jsdom lacks the layout APIs Mantine reads; these answer like a desktop browser.
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+window.ResizeObserver = class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+Element.prototype.scrollIntoView = () => {};
+window.HTMLElement.prototype.scrollTo = () => {};
+
+afterEach(() => {
+  cleanup();
+  notifications.clean(); // the snackbar store outlives a test's render
+  localStorage.clear();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
