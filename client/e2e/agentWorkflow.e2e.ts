@@ -1,0 +1,169 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createTicket, signUp } from '../../server/test/factories';
+import {logInThroughForm, openVisitor, useStage, type Visitor } from './harness';
+
+const REPLY = 'Thanks Olive, we are looking into the VPN drops right now.';
+
+/** The number on one of the agent dashboard's count cards. */
+async function count(page: Page, key: string): Promise<number> {
+  const text = await page.getByTestId(`count-${key}`).innerText();
+  return Number(text.match(/(\d+)\s*$/)?.[1] ?? Number.NaN);
+}
+
+async function counts(page: Page) {
+  return { total: await count(page, 'total'), open: await count(page, 'open'), in_progress: await count(page, 'in_progress'), resolved: await count(page, 'resolved'), urgent: await count(page, 'urgent') };
+}
+
+/** Live updates only flow once the socket is up; the header shows a badge until then. */
+async function waitForLive(page: Page) {
+  await page.getByTestId('live-indicator').waitFor({ state: 'detached' });
+}
+
+/** A flag on the window survives only as long as the page is not reloaded. */
+const markPage = (page: Page) => page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+const stillSamePage = (page: Page) => page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
+
+describe('journey: an agent works a ticket while its owner watches', () => {
+  const stage = useStage();
+
+  it('Start, Quick Reply and Resolve reach the owner live, and the dashboard follows new tickets', async () => {
+    const owner = await signUp(stage.product.api, { name: 'Olive Owner' });
+    const agent = await signUp(stage.product.api, { role: 'agent', name: 'Agent Smith' });
+    const ticket = await createTicket(stage.product.api, owner.token, {
+      title: 'VPN drops every hour',
+      description: 'The VPN disconnects every hour on the hour since Monday morning.',
+      priority: 'urgent',
+    });
+
+    // Context A: the owner follows the ticket.
+    const userSide: Visitor = await openVisitor(stage.browser, stage.product.url, 'agent-workflow-user');
+    await logInThroughForm(userSide.page, owner.user.email, owner.password, /\/dashboard$/);
+    await userSide.page.goto(`/ticket/${ticket.id}`);
+    const userStatus = userSide.page.locator('[data-status]').first();
+    await expect.poll(() => userStatus.getAttribute('data-status')).toBe('open');
+    await waitForLive(userSide.page);
+    await markPage(userSide.page);
+    await userSide.shot('ticket-open');
+
+    // Context B: the agent works from the dashboard.
+    const agentSide: Visitor = await openVisitor(stage.browser, stage.product.url, 'agent-workflow-agent');
+    const agentPage = agentSide.page;
+    // Park the pointer on the header first, so a clicked action's tooltip does not cover the shot.
+    const agentShot = async (name: string) => {
+      await agentPage.mouse.move(1, 1, { steps: 5 });
+      await agentSide.shot(name);
+    };
+    await logInThroughForm(agentPage, agent.user.email, agent.password, /\/agent-dashboard$/);
+    await agentPage.getByRole('heading', { name: 'Agent Dashboard' }).waitFor();
+    await agentPage.getByText('Welcome back, Agent Smith').waitFor();
+    const row = agentPage.locator(`tr[data-ticket-id="${ticket.id}"]`);
+    await row.getByText('VPN drops every hour').waitFor();
+    await expect.poll(() => counts(agentPage)).toEqual({ total: 1, open: 1, in_progress: 0, resolved: 0, urgent: 1 });
+    await waitForLive(agentPage);
+    await markPage(agentPage);
+    await agentShot('dashboard-open');
+
+    // Start: the owner's chip turns In Progress without a reload.
+    await row.getByRole('button', { name: `Start ticket #${ticket.id}` }).click();
+    await expect.poll(() => row.locator('[data-status]').getAttribute('data-status')).toBe('in_progress');
+    await expect.poll(() => userStatus.getAttribute('data-status')).toBe('in_progress');
+    await expect.poll(() => userStatus.textContent()).toBe('In Progress');
+    await expect.poll(() => counts(agentPage)).toEqual({ total: 1, open: 0, in_progress: 1, resolved: 0, urgent: 1 });
+    await agentShot('dashboard-started');
+    await userSide.shot('ticket-in-progress');
+
+    // Quick Reply: the owner reads the answer without a reload.
+    await row.getByRole('button', { name: `Quick reply to ticket #${ticket.id}` }).click();
+    const replyBox = agentPage.getByRole('textbox', { name: 'Your response' });
+    await replyBox.fill(REPLY);
+    await agentShot('quick-reply');
+    await agentPage.getByRole('button', { name: 'Send Reply' }).click();
+    await agentPage.getByText('Reply sent').waitFor();
+    await replyBox.waitFor({ state: 'detached' });
+    await userSide.page.getByText(REPLY).waitFor();
+    await userSide.shot('ticket-replied');
+    await agentShot('dashboard-replied');
+
+    // Resolve: the owner sees Resolved; the row keeps only view and update.
+    await row.getByRole('button', { name: `Resolve ticket #${ticket.id}` }).click();
+    await expect.poll(() => userStatus.getAttribute('data-status')).toBe('resolved');
+    await expect.poll(() => row.locator('[data-status]').getAttribute('data-status')).toBe('resolved');
+    await expect.poll(() => counts(agentPage)).toEqual({ total: 1, open: 0, in_progress: 0, resolved: 1, urgent: 1 });
+    expect(await row.getByRole('button').count()).toBe(0);
+    expect(await row.getByRole('link').count()).toBe(2);
+    await agentShot('dashboard-resolved');
+    await userSide.shot('ticket-resolved');
+
+    // A ticket raised meanwhile appears in the agent's table and counts by itself.
+    const second = await createTicket(stage.product.api, owner.token, { title: 'Cannot print invoices', description: 'The invoice printer says it is offline since this morning.', priority: 'low' });
+    await agentPage.locator(`tr[data-ticket-id="${second.id}"]`).getByText('Cannot print invoices').waitFor();
+    await expect.poll(() => counts(agentPage)).toEqual({ total: 2, open: 1, in_progress: 0, resolved: 1, urgent: 1 });
+    await agentShot('dashboard-new-ticket');
+
+    expect(await stillSamePage(userSide.page)).toBe(true);
+    expect(await stillSamePage(agentPage)).toBe(true);
+    await userSide.context.close();
+    await agentSide.context.close();
+  });
+
+  it('keeps the filters after opening a ticket, and updates a ticket from the update screen', async () => {
+    const owner = await signUp(stage.product.api, { name: 'Paula Printer' });
+    const agent = await signUp(stage.product.api, { role: 'agent', name: 'Agent Jones' });
+    const ticket = await createTicket(stage.product.api, owner.token, { title: 'Toner smudges every page', description: 'Every printed page has a grey smudge down the left edge.', priority: 'high' });
+
+    const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'agent-update');
+    await logInThroughForm(page, agent.user.email, agent.password, /\/agent-dashboard$/);
+    await page.getByRole('textbox', { name: 'Search' }).fill('toner');
+    await page.getByRole('textbox', { name: 'Priority' }).click();
+    await page.getByRole('option', { name: 'High' }).click();
+    const row = page.locator(`tr[data-ticket-id="${ticket.id}"]`);
+    await row.waitFor();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await shot('dashboard-filtered');
+
+    await row.getByRole('link', { name: `Update ticket #${ticket.id}` }).click();
+    await page.waitForURL(`**/agent/ticket/${ticket.id}/update`);
+    await page.getByRole('heading', { name: `Update Ticket #${ticket.id}` }).waitFor();
+    await page.getByText('Status Guidelines').waitFor();
+    expect(await page.getByRole('textbox', { name: 'Updated by' }).inputValue()).toBe('Agent Jones');
+    await page.getByRole('textbox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Resolved' }).click();
+    await page.getByRole('textbox', { name: /Resolution Notes/ }).fill('Replaced the toner cartridge and cleaned the drum.');
+    await shot('update-form');
+    await page.getByRole('button', { name: 'Update Ticket' }).click();
+    await page.getByText('Ticket updated successfully!').waitFor();
+    await shot('update-saved');
+
+    // Back on the dashboard after the pause, with the filters as they were.
+    await page.waitForURL('**/agent-dashboard');
+    expect(await page.getByRole('textbox', { name: 'Search' }).inputValue()).toBe('toner');
+    expect(await page.getByRole('textbox', { name: 'Priority' }).inputValue()).toBe('High');
+    await expect.poll(() => row.locator('[data-status]').getAttribute('data-status')).toBe('resolved');
+    await shot('dashboard-after-update');
+
+    const saved = await stage.product.api.get(`/tickets/${ticket.id}`, { token: agent.token });
+    expect(saved.body.ticket).toMatchObject({ status: 'resolved', resolutionNotes: 'Replaced the toner cartridge and cleaned the drum.', updatedBy: { name: 'Agent Jones' } });
+    await context.close();
+  });
+
+  it('fits a phone: the table scrolls sideways inside its card, the page does not', async () => {
+    const agent = await signUp(stage.product.api, { role: 'agent', name: 'Agent Mobile' });
+    const owner = await signUp(stage.product.api, { name: 'Mo Bile' });
+    await createTicket(stage.product.api, owner.token, { title: 'Phone cannot sync calendar', description: 'My phone stopped syncing the shared calendar yesterday.' });
+    const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'agent-phone', { width: 390, height: 844 });
+    await logInThroughForm(page, agent.user.email, agent.password, /\/agent-dashboard$/);
+    await page.locator('tbody tr[data-ticket-id]').first().waitFor();
+    const widths = await page.evaluate(() => {
+      const table = document.querySelector('table[aria-label="Tickets"]');
+      let box = table?.parentElement ?? null;
+      while (box && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
+      return { page: document.documentElement.scrollWidth, viewport: window.innerWidth, box: box && { scroll: box.scrollWidth, client: box.clientWidth } };
+    });
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+    expect(widths.box).not.toBeNull();
+    expect(widths.box!.scroll).toBeGreaterThan(widths.box!.client);
+    await shot('dashboard-phone');
+    await context.close();
+  });
+});

@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { ADMIN_ENV, TEST_ADMIN } from '../../server/test/factories';
+import { startTestServer, type TestServer } from '../../server/test/server';
+
+export { TEST_ADMIN };
+
+/** E2E_CLIENT_DIR lets parallel work test its own build without clobbering client/dist. */
+const CLIENT_DIST = process.env.E2E_CLIENT_DIR ?? fileURLToPath(new URL('../dist', import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/**
+ * The product as a visitor meets it: the real server on a fresh embedded database serving the
+ * built client, on a loopback port. No step may quietly skip, so a missing build or browser fails.
+ */
+export async function startProduct(env: Record<string, string> = {}): Promise<TestServer> {
+  if (!existsSync(path.join(CLIENT_DIST, 'index.html'))) {
+    throw new Error(`The client is not built (${CLIENT_DIST}). Run \`npm run build\` before the browser journeys.`);
+  }
+  return startTestServer({ ...ADMIN_ENV, CLIENT_DIR: CLIENT_DIST, ...env });
+}
+
+export interface Stage {
+  readonly product: TestServer;
+  readonly browser: Browser;
+}
+
+/** One product and one browser for a test file: started before its tests, stopped after them. */
+export function useStage(env: Record<string, string> = {}): Stage {
+  const stage = {} as { product: TestServer; browser: Browser };
+  beforeAll(async () => {
+    [stage.product, stage.browser] = await Promise.all([startProduct(env), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await stage.browser?.close();
+    await stage.product?.close();
+  });
+  return stage;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is missing at ${CHROMIUM}. Install Debian's package: apt-get install -y chromium`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+export interface Visitor {
+  context: BrowserContext;
+  page: Page;
+  /** Saves a screenshot as e2e/screenshots/<journey>/<nn>-<name>.png. */
+  shot(name: string): Promise<void>;
+}
+
+/** A fresh browser profile (its own localStorage) on the product, sized like a laptop unless told. */
+export async function openVisitor(browser: Browser, baseURL: string, journey: string, viewport = { width: 1280, height: 860 }): Promise<Visitor> {
+  // Reduced motion: Mantine then skips its transitions, so screenshots never catch a half-faded dialog.
+  const context = await browser.newContext({ baseURL, viewport, reducedMotion: 'reduce' });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const dir = path.join(SCREENSHOTS, journey);
+  await mkdir(dir, { recursive: true });
+  let count = 0;
+  return {
+    context,
+    page,
+    async shot(name) {
+      count += 1;
+      await page.waitForLoadState('networkidle').catch(() => {});
+      await page.screenshot({ path: path.join(dir, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: true });
+    },
+  };
+}
+
+/** Signs in through the login form and waits for the home page. */
+export async function logInThroughForm(page: Page, email: string, password: string, home: RegExp): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL(home);
+}
