@@ -1,13 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../test/http.js';
-
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { startServerProcess } from '../test/serverProcess.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -16,32 +13,6 @@ const freePort = () =>
       probe.close(() => resolve(port));
     });
   });
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts src/main.ts the way `npm start` runs the build: settings from the environment only. */
-async function start(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 45_000;
-  while (!output.includes('listening on port')) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, output: () => output, exited };
-}
 
 describe('main: the server process on the embedded database', () => {
   let dataDir: string;
@@ -55,7 +26,7 @@ describe('main: the server process on the embedded database', () => {
 
   it('seeds demo data, keeps it and its sessions across a restart, and stops cleanly on SIGTERM', async () => {
     const api = createApiClient(`http://127.0.0.1:${env.PORT}`);
-    const first = await start(env);
+    const first = await startServerProcess(env);
     expect(first.output()).toContain('Demo sign-in (admin): admin@helpdesk.local / Admin123!');
     expect((await api.get('/health')).body).toEqual({ status: 'ok', db: 'ok' });
     const login = await api.post('/auth/login', { email: 'agent@helpdesk.local', password: 'Agent123!' });
@@ -69,7 +40,7 @@ describe('main: the server process on the embedded database', () => {
     expect(await first.exited).toBe(0);
     expect(first.output()).toContain('server stopped');
 
-    const second = await start(env);
+    const second = await startServerProcess(env);
     try {
       expect(second.output()).not.toContain('demo data seeded');
       // Same generated JWT secret from DATA_DIR: the old session still works.

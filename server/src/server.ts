@@ -12,12 +12,13 @@ import { createTokenService } from './lib/tokens.js';
 import { subscribeTicketNotifications } from './mail/notifier.js';
 import { createMailer, type Mailer } from './mail/transport.js';
 import { authentication } from './middleware/auth.js';
-import { createLimiter, DEFAULT_RATE_LIMITS, type RateLimitRules } from './middleware/rateLimit.js';
+import { createLimiters, DEFAULT_RATE_LIMITS, memoryStore, redisStore, type RateLimitRules } from './middleware/rateLimit.js';
 import { publishDomainEvents } from './realtime/publisher.js';
-import { attachRealtime, type RealtimeServer } from './realtime/server.js';
+import { attachRealtime, resyncLocalSockets, type RealtimeServer } from './realtime/server.js';
+import { redisFanout, singleProcess } from './scaleout/fanout.js';
+import { connectRedis } from './scaleout/redis.js';
 import { createServices, type Services } from './services/index.js';
 import type { Settings } from './settings.js';
-import { MESSAGES } from '@helpdesk/protocol';
 
 export interface ServerOptions {
   logger?: Logger;
@@ -66,30 +67,31 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     for (const a of DEMO_ACCOUNTS) logger.info(`Demo sign-in (${a.role}): ${a.email} / ${a.password}`);
   }
 
-  const rules = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
-  const limiters = {
-    login: createLimiter(rules.login, MESSAGES.auth.tooManyLogins),
-    resetPerEmail: createLimiter(rules.resetPerEmail, MESSAGES.auth.tooManyResets),
-    resetPerIp: createLimiter(rules.resetPerIp, MESSAGES.auth.tooManyResets),
-    helpfulAnonymous: createLimiter(rules.helpfulAnonymous, MESSAGES.auth.tooManyVotes),
-  };
-  const app = createApp({ services, auth: authentication(services.accounts), limiters, settings, database, logger, clientDir: settings.clientDir });
+  // Several processes share Redis (CONTRACT: scale-out); one process keeps everything in memory.
+  const redis = settings.redisUrl ? connectRedis(settings.redisUrl, logger) : undefined;
+  const fanout = redis ? redisFanout(redis, settings.redisKeyPrefix) : singleProcess;
+  const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, redis ? redisStore(redis, settings.redisKeyPrefix) : memoryStore);
+
+  const app = createApp({ services, auth: authentication(services.accounts), limiters, settings, database, logger, trustProxy: settings.trustProxy, clientDir: settings.clientDir });
   const httpServer = createHttpServer(app.callback());
-  const io = attachRealtime(httpServer, services.accounts, logger);
-  const stopPublishing = publishDomainEvents(io, bus, services.tickets);
+  const io = attachRealtime(httpServer, services.accounts, fanout, logger);
+  fanout.onResume(() => resyncLocalSockets(io));
+  const stopPublishing = publishDomainEvents(io, bus, services.tickets, fanout);
   const stopNotifying = subscribeTicketNotifications({ db: database.db, bus, mailer, publicUrl: settings.publicUrl });
 
   let closing: Promise<void> | undefined;
   const shutdown = async () => {
     stopPublishing();
     stopNotifying();
-    const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    const drained = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));
+    // Sockets and the Redis adapter first (io.close also stops the HTTP server accepting): open
+    // sockets would keep the HTTP server from closing.
+    void io.close();
     httpServer.closeIdleConnections();
-    // Sockets first: they hold connections open that would keep the HTTP server from closing.
-    io.disconnectSockets(true);
     const forced = setTimeout(() => httpServer.closeAllConnections(), settings.shutdownTimeoutMs);
     await drained;
     clearTimeout(forced);
+    redis?.disconnect();
     await Promise.race([mailer.idle(), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
     mailer.close();
     await database.close();

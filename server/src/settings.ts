@@ -23,7 +23,9 @@ const env = z.object({
   HOST: optional(z.string()),
   DATABASE_URL: optional(z.url()),
   DATA_DIR: optional(z.string()).transform((v) => v ?? './data'),
-  REDIS_URL: optional(z.url()),
+  REDIS_URL: optional(z.url({ protocol: /^rediss?$/ })),
+  REDIS_KEY_PREFIX: optional(z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1-64 letters, digits or . : _ -')).transform((v) => v ?? 'helpdesk'),
+  TRUST_PROXY: optional(flag),
   JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
   JWT_TTL: optional(durationSeconds).transform((v) => v ?? UNIT_SECONDS.d * 7),
   PUBLIC_URL: optional(z.url()),
@@ -36,6 +38,10 @@ const env = z.object({
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform((v) => v ?? 'info'),
   CLIENT_DIR: optional(z.string()),
   SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().positive()).transform((v) => v ?? 10_000),
+}).refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
+  // A generated secret lives in one process's DATA_DIR; the others would reject its tokens.
+  path: ['JWT_SECRET'],
+  message: 'is required when REDIS_URL is set, so every server process signs and verifies the same tokens',
 });
 
 /** The built web client; src/ and dist/ both sit two levels below the repository root. */
@@ -57,6 +63,8 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    trustProxy: e.TRUST_PROXY ?? false,
     jwtSecret: e.JWT_SECRET,
     jwtTtlSeconds: e.JWT_TTL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

@@ -13,8 +13,18 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (process.env.TEST_DB !== 'postgres') return { target: { kind: 'pglite', dataDir: 'memory' }, drop: async () => {} };
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  return createPostgresDatabase(requiredEnv('TEST_DATABASE_URL', 'TEST_DB=postgres'));
+}
+
+/** A variable the calling suite cannot run without; its absence is an error, never a skip. */
+export function requiredEnv(name: string, neededBy: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${neededBy} needs ${name}`);
+  return value;
+}
+
+/** A new database on the PostgreSQL server of adminUrl, dropped by drop(). */
+export async function createPostgresDatabase(adminUrl: string): Promise<TestDatabase & { url: string }> {
   const name = `helpdesk_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -26,6 +36,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
+    url: url.toString(),
     target: { kind: 'postgres', url: url.toString() },
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });

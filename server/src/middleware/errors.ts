@@ -1,8 +1,11 @@
 import type { Middleware } from 'koa';
 import { MESSAGES } from '@helpdesk/protocol';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError, TooManyRequestsError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { AppState } from './state.js';
+
+const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
 interface HttpLikeError {
   status?: number;
@@ -39,6 +42,14 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       if (known) {
         ctx.status = known.status;
         ctx.body = { success: false, message: known.message };
+        return;
+      }
+      if (isDatabaseUnavailable(error)) {
+        // An outage, not a bug: the pool reconnects by itself, so the client is told to retry.
+        (ctx.state.log ?? logger).warn({ err: error, method: ctx.method, url: ctx.url }, 'database unavailable');
+        ctx.status = 503;
+        ctx.set('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
+        ctx.body = { success: false, message: MESSAGES.http.unavailable };
         return;
       }
       (ctx.state.log ?? logger).error({ err: error, method: ctx.method, url: ctx.url }, 'request failed');

@@ -1,4 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { MESSAGES } from '@helpdesk/protocol';
 import { TooManyRequestsError } from '../lib/errors.js';
 
 export interface RateLimitRule {
@@ -31,8 +33,42 @@ export interface Limiter {
   reset(key: string): Promise<void>;
 }
 
-export function createLimiter(rule: RateLimitRule, message: string, store?: (rule: RateLimitRule) => RateLimiterAbstract): Limiter {
-  const limiter = store ? store(rule) : new RateLimiterMemory({ points: rule.points, duration: rule.durationSeconds });
+/** Where a limiter keeps its counters; `name` keeps the limiters' keys apart in a shared store. */
+export type LimiterStore = (name: string, rule: RateLimitRule) => RateLimiterAbstract;
+
+export const memoryStore: LimiterStore = (_name, rule) => new RateLimiterMemory({ points: rule.points, duration: rule.durationSeconds });
+
+/**
+ * Counters in Redis, so every process spends one budget. While Redis is away each process falls back
+ * to its own memory at once (the "insurance" limiter) rather than refusing or waiting.
+ */
+export const redisStore =
+  (redis: Redis, keyPrefix: string): LimiterStore =>
+  (name, rule) =>
+    new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${keyPrefix}:rate:${name}`,
+      points: rule.points,
+      duration: rule.durationSeconds,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: memoryStore(name, rule),
+    });
+
+export type Limiters = Record<keyof RateLimitRules, Limiter>;
+
+const LIMIT_MESSAGES: Record<keyof RateLimitRules, string> = {
+  login: MESSAGES.auth.tooManyLogins,
+  resetPerEmail: MESSAGES.auth.tooManyResets,
+  resetPerIp: MESSAGES.auth.tooManyResets,
+  helpfulAnonymous: MESSAGES.auth.tooManyVotes,
+};
+
+export function createLimiters(rules: RateLimitRules, store: LimiterStore = memoryStore): Limiters {
+  const entries = (Object.keys(LIMIT_MESSAGES) as Array<keyof RateLimitRules>).map((name) => [name, createLimiter(rules[name], LIMIT_MESSAGES[name], store(name, rules[name]))]);
+  return Object.fromEntries(entries) as Limiters;
+}
+
+function createLimiter(rule: RateLimitRule, message: string, limiter: RateLimiterAbstract): Limiter {
   const refuse = (res: RateLimiterRes) => new TooManyRequestsError(message, Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
   return {
     async consume(key) {

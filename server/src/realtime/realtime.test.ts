@@ -1,110 +1,18 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { io as connectClient, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES, type ClientToServerEvents, type CommentAddedEvent, type HelpfulCountEvent, type ServerToClientEvents, type TicketChangedEvent } from '@helpdesk/protocol';
+import { MESSAGES, type TicketChangedEvent } from '@helpdesk/protocol';
 import { ADMIN_ENV, createCast, createTicket, logIn, signUp, type Account } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
-
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-type EventName = keyof ServerToClientEvents;
-type Payloads = { 'ticket-changed': TicketChangedEvent; 'comment-added': CommentAddedEvent; 'helpful-count': HelpfulCountEvent };
-
-/** Long enough for a misrouted event to show up after the rightful receivers already have theirs. */
-const QUIET_MS = 200;
-const EVENT_TIMEOUT_MS = 3_000;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A real client socket that records every server event it gets. */
-interface Listener {
-  socket: ClientSocket;
-  events: { [K in EventName]: Payloads[K][] };
-  /** Resolves with the first recorded (or future) event of that name matching the predicate. */
-  next<K extends EventName>(name: K, match?: (payload: Payloads[K]) => boolean): Promise<Payloads[K]>;
-  disconnected(): Promise<string>;
-}
+import { QUIET_MS, sleep, socketClients } from '../../test/socketClients.js';
 
 describe('realtime delivery (Socket.IO)', () => {
   let t: TestServer;
   let cast: Awaited<ReturnType<typeof createCast>>;
-  const open: ClientSocket[] = [];
 
-  const newSocket = (token?: string): ClientSocket => {
-    const socket: ClientSocket = connectClient(t.url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      auth: token === undefined ? {} : { token },
-      reconnection: false,
-      forceNew: true,
-      timeout: EVENT_TIMEOUT_MS,
-    });
-    open.push(socket);
-    return socket;
-  };
-
-  const listen = async (token?: string): Promise<Listener> => {
-    const socket = newSocket(token);
-    const events: Listener['events'] = { 'ticket-changed': [], 'comment-added': [], 'helpful-count': [] };
-    const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
-    let disconnectReason: string | undefined;
-    const disconnectWaiters: ((reason: string) => void)[] = [];
-    const record = (name: EventName) => (payload: any) => {
-      (events[name] as unknown[]).push(payload);
-      for (const w of [...waiters]) {
-        if (w.name === name && w.match(payload)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(payload);
-        }
-      }
-    };
-    socket.on('ticket-changed', record('ticket-changed'));
-    socket.on('comment-added', record('comment-added'));
-    socket.on('helpful-count', record('helpful-count'));
-    socket.on('disconnect', (reason) => {
-      disconnectReason = reason;
-      disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));
-    });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', (error) => reject(error));
-    });
-    return {
-      socket,
-      events,
-      next(name, match = () => true) {
-        const seen = (events[name] as Payloads[typeof name][]).find(match);
-        if (seen) return Promise.resolve(seen);
-        return new Promise((resolve, reject) => {
-          const waiter = { name, match, resolve };
-          waiters.push(waiter);
-          setTimeout(() => {
-            const i = waiters.indexOf(waiter);
-            if (i >= 0) {
-              waiters.splice(i, 1);
-              reject(new Error(`no ${name} event within ${EVENT_TIMEOUT_MS} ms`));
-            }
-          }, EVENT_TIMEOUT_MS);
-        });
-      },
-      disconnected() {
-        if (disconnectReason !== undefined) return Promise.resolve(disconnectReason);
-        return new Promise((resolve, reject) => {
-          disconnectWaiters.push(resolve);
-          setTimeout(() => reject(new Error(`socket was not disconnected within ${EVENT_TIMEOUT_MS} ms`)), EVENT_TIMEOUT_MS);
-        });
-      },
-    };
-  };
-
-  /** Handshake that must fail: resolves with the connect_error message. */
-  const refusedHandshake = (auth: Record<string, unknown>) =>
-    new Promise<string>((resolve, reject) => {
-      const socket: ClientSocket = connectClient(t.url, { path: '/socket.io', transports: ['websocket'], auth, reconnection: false, forceNew: true });
-      open.push(socket);
-      socket.once('connect', () => reject(new Error('handshake unexpectedly succeeded')));
-      socket.once('connect_error', (error) => resolve(error.message));
-    });
+  const sockets = socketClients();
+  const listen = (token?: string) => sockets.listen(t.url, token);
+  const refusedHandshake = (auth: Record<string, unknown>) => sockets.refusedHandshake(t.url, auth);
 
   /** The everyone-in-the-room cast: owner, other user, agent, admin and an anonymous visitor. */
   const listenAll = async () => {
@@ -124,11 +32,11 @@ describe('realtime delivery (Socket.IO)', () => {
   });
 
   afterEach(() => {
-    for (const socket of open.splice(0)) socket.disconnect();
+    sockets.closeAll();
   });
 
   afterAll(async () => {
-    for (const socket of open.splice(0)) socket.disconnect();
+    sockets.closeAll();
     await t?.close();
   });
 

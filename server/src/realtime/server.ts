@@ -1,8 +1,10 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { MESSAGES, ROOMS, type ClientToServerEvents, type ServerToClientEvents } from '@helpdesk/protocol';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { Logger } from '../lib/logger.js';
 import { isStaff, type Actor } from '../policies/actor.js';
+import type { Fanout } from '../scaleout/fanout.js';
 import type { AccountService } from '../services/accounts.js';
 
 export interface SocketData {
@@ -19,8 +21,8 @@ const MAX_TIMER_MS = 2_147_483_647;
  * Socket.IO on the HTTP server's port. The handshake token decides the rooms (CONTRACT §5): everyone
  * joins `public`, a signed-in user `user:<id>`, staff also `staff`. A socket never outlives its token.
  */
-export function attachRealtime(httpServer: HttpServer, accounts: AccountService, logger: Logger): RealtimeServer {
-  const io: RealtimeServer = new Server(httpServer, { path: '/socket.io', serveClient: false });
+export function attachRealtime(httpServer: HttpServer, accounts: AccountService, fanout: Fanout, logger: Logger): RealtimeServer {
+  const io: RealtimeServer = new Server(httpServer, { path: '/socket.io', serveClient: false, ...(fanout.adapter && { adapter: fanout.adapter }) });
   const log = logger.child({ component: 'realtime' });
 
   io.use(async (socket, next) => {
@@ -33,6 +35,8 @@ export function attachRealtime(httpServer: HttpServer, accounts: AccountService,
       expireWithToken(socket, session.expiresAt);
       next();
     } catch (error) {
+      // The client retries later on "unavailable"; anything else is a bug worth a stack trace.
+      if (isDatabaseUnavailable(error)) return next(new Error(MESSAGES.http.unavailable));
       log.error({ err: error }, 'socket handshake failed');
       next(new Error(MESSAGES.http.internal));
     }
@@ -48,6 +52,15 @@ export function attachRealtime(httpServer: HttpServer, accounts: AccountService,
   });
 
   return io;
+}
+
+/**
+ * Closes the transport (not the session) of every socket on this process, so clients reconnect on
+ * their own, pass the handshake again and re-fetch what they show: after Redis returns, events
+ * that stayed in one process are caught up this way, and a session revoked meanwhile ends.
+ */
+export function resyncLocalSockets(io: RealtimeServer): void {
+  for (const socket of io.of('/').sockets.values()) socket.conn.close();
 }
 
 function expireWithToken(socket: RealtimeSocket, expiresAt: number) {

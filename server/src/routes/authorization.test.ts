@@ -12,7 +12,7 @@ import { ADMIN_ENV, STRONG_PASSWORD, createCast, createTicket, logIn, signUp, un
 import type { ApiClient, ApiResponse } from '../../test/http.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { authentication } from '../middleware/auth.js';
-import { createLimiter, DEFAULT_RATE_LIMITS } from '../middleware/rateLimit.js';
+import { createLimiters, DEFAULT_RATE_LIMITS } from '../middleware/rateLimit.js';
 import { authRoutes } from './auth.js';
 import type { RouteDeps } from './deps.js';
 import { knowledgeRoutes } from './knowledge.js';
@@ -579,12 +579,7 @@ describe('authorization matrix (CONTRACT §4)', () => {
     const deps: RouteDeps = {
       services: s.services,
       auth: authentication(s.services.accounts),
-      limiters: {
-        login: createLimiter(DEFAULT_RATE_LIMITS.login, ''),
-        resetPerEmail: createLimiter(DEFAULT_RATE_LIMITS.resetPerEmail, ''),
-        resetPerIp: createLimiter(DEFAULT_RATE_LIMITS.resetPerIp, ''),
-        helpfulAnonymous: createLimiter(DEFAULT_RATE_LIMITS.helpfulAnonymous, ''),
-      },
+      limiters: createLimiters(DEFAULT_RATE_LIMITS),
       settings: { agentSignup: 'open' },
       database: s.database,
     };

@@ -1,0 +1,110 @@
+import { io as connectClient, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, CommentAddedEvent, HelpfulCountEvent, ServerToClientEvents, TicketChangedEvent } from '@helpdesk/protocol';
+
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+type EventName = keyof ServerToClientEvents;
+type Payloads = { 'ticket-changed': TicketChangedEvent; 'comment-added': CommentAddedEvent; 'helpful-count': HelpfulCountEvent };
+
+/** Long enough for a misrouted event to show up after the rightful receivers already have theirs. */
+export const QUIET_MS = 200;
+export const EVENT_TIMEOUT_MS = 3_000;
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A real client socket that records every server event it gets. */
+export interface Listener {
+  socket: ClientSocket;
+  events: { [K in EventName]: Payloads[K][] };
+  /** Resolves with the first recorded (or future) event of that name matching the predicate. */
+  next<K extends EventName>(name: K, match?: (payload: Payloads[K]) => boolean, timeoutMs?: number): Promise<Payloads[K]>;
+  disconnected(): Promise<string>;
+}
+
+/** Real Socket.IO clients for tests; `closeAll` in afterEach/afterAll. */
+export function socketClients() {
+  const open: ClientSocket[] = [];
+
+  const newSocket = (url: string, token?: string): ClientSocket => {
+    const socket: ClientSocket = connectClient(url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: token === undefined ? {} : { token },
+      reconnection: false,
+      forceNew: true,
+      timeout: EVENT_TIMEOUT_MS,
+    });
+    open.push(socket);
+    return socket;
+  };
+
+  const listen = async (url: string, token?: string): Promise<Listener> => {
+    const socket = newSocket(url, token);
+    const events: Listener['events'] = { 'ticket-changed': [], 'comment-added': [], 'helpful-count': [] };
+    const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
+    let disconnectReason: string | undefined;
+    const disconnectWaiters: ((reason: string) => void)[] = [];
+    const record = (name: EventName) => (payload: any) => {
+      (events[name] as unknown[]).push(payload);
+      for (const w of [...waiters]) {
+        if (w.name === name && w.match(payload)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(payload);
+        }
+      }
+    };
+    socket.on('ticket-changed', record('ticket-changed'));
+    socket.on('comment-added', record('comment-added'));
+    socket.on('helpful-count', record('helpful-count'));
+    socket.on('disconnect', (reason) => {
+      disconnectReason = reason;
+      disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', (error) => reject(error));
+    });
+    return {
+      socket,
+      events,
+      next(name, match = () => true, timeoutMs = EVENT_TIMEOUT_MS) {
+        const seen = (events[name] as Payloads[typeof name][]).find(match);
+        if (seen) return Promise.resolve(seen);
+        return new Promise((resolve, reject) => {
+          const waiter = { name, match, resolve };
+          waiters.push(waiter);
+          setTimeout(() => {
+            const i = waiters.indexOf(waiter);
+            if (i >= 0) {
+              waiters.splice(i, 1);
+              reject(new Error(`no ${name} event within ${timeoutMs} ms`));
+            }
+          }, timeoutMs);
+        });
+      },
+      disconnected() {
+        if (disconnectReason !== undefined) return Promise.resolve(disconnectReason);
+        return new Promise((resolve, reject) => {
+          disconnectWaiters.push(resolve);
+          setTimeout(() => reject(new Error(`socket was not disconnected within ${EVENT_TIMEOUT_MS} ms`)), EVENT_TIMEOUT_MS);
+        });
+      },
+    };
+  };
+
+  /** Handshake that must fail: resolves with the connect_error message. */
+  const refusedHandshake = (url: string, auth: Record<string, unknown>) =>
+    new Promise<string>((resolve, reject) => {
+      const socket: ClientSocket = connectClient(url, { path: '/socket.io', transports: ['websocket'], auth, reconnection: false, forceNew: true });
+      open.push(socket);
+      socket.once('connect', () => reject(new Error('handshake unexpectedly succeeded')));
+      socket.once('connect_error', (error) => resolve(error.message));
+    });
+
+  return {
+    listen,
+    refusedHandshake,
+    closeAll() {
+      for (const socket of open.splice(0)) socket.disconnect();
+    },
+  };
+}
