@@ -29,10 +29,15 @@ const CHROMIUM_ARGS = [
  * built client, on a loopback port. No step may quietly skip, so a missing build or browser fails.
  */
 export async function startProduct(env: Record<string, string> = {}): Promise<TestServer> {
+  return startTestServer({ ...ADMIN_ENV, CLIENT_DIR: builtClient(), ...env });
+}
+
+/** The built client's folder; a missing build fails the journey. */
+export function builtClient(): string {
   if (!existsSync(path.join(CLIENT_DIST, 'index.html'))) {
     throw new Error(`The client is not built (${CLIENT_DIST}). Run \`npm run build\` before the browser journeys.`);
   }
-  return startTestServer({ ...ADMIN_ENV, CLIENT_DIR: CLIENT_DIST, ...env });
+  return CLIENT_DIST;
 }
 
 export interface Stage {

@@ -17,7 +17,7 @@ export interface Listener {
   events: { [K in EventName]: Payloads[K][] };
   /** Resolves with the first recorded (or future) event of that name matching the predicate. */
   next<K extends EventName>(name: K, match?: (payload: Payloads[K]) => boolean, timeoutMs?: number): Promise<Payloads[K]>;
-  disconnected(): Promise<string>;
+  disconnected(timeoutMs?: number): Promise<string>;
 }
 
 /** Real Socket.IO clients for tests; `closeAll` in afterEach/afterAll. */
@@ -81,11 +81,11 @@ export function socketClients() {
           }, timeoutMs);
         });
       },
-      disconnected() {
+      disconnected(timeoutMs = EVENT_TIMEOUT_MS) {
         if (disconnectReason !== undefined) return Promise.resolve(disconnectReason);
         return new Promise((resolve, reject) => {
           disconnectWaiters.push(resolve);
-          setTimeout(() => reject(new Error(`socket was not disconnected within ${EVENT_TIMEOUT_MS} ms`)), EVENT_TIMEOUT_MS);
+          setTimeout(() => reject(new Error(`socket was not disconnected within ${timeoutMs} ms`)), timeoutMs);
         });
       },
     };

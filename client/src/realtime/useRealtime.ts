@@ -1,12 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
+import { MESSAGES } from '@helpdesk/protocol';
 import { useLocation } from 'wouter';
 import { tokenAtom } from '../state/session';
 import { useSessionCheck } from '../state/useSessionCheck';
 import { applyCommentAdded, applyHelpfulCount, applyTicketChanged } from './applyEvents';
 import { liveStatusAtom } from './liveStatus';
 import type { HelpdeskSocket } from './socket';
+
+/** How long to wait before asking again when the server could not check the session (database away). */
+export const UNAVAILABLE_RETRY_MS = 5_000;
 
 /** Signed-out visitors only have live data in the knowledge base (helpful counts). */
 export const wantsLiveUpdates = (token: string | null, path: string): boolean => token !== null || path === '/knowledge' || path.startsWith('/knowledge/');
@@ -31,7 +35,10 @@ export function useRealtime(enabled = true): void {
     }
     let socket: HelpdeskSocket | undefined;
     let closed = false;
-    let connectedBefore = false;
+    // Set once the socket was down (dropped, or refused while the server was unavailable): events
+    // may have been missed, and queries may have failed meanwhile.
+    let missedEvents = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     setStatus('connecting');
 
     void import('./socket').then(({ openSocket }) => {
@@ -39,17 +46,22 @@ export function useRealtime(enabled = true): void {
       socket = openSocket(token);
       socket.on('connect', () => {
         setStatus('connected');
-        if (connectedBefore) void client.invalidateQueries({ refetchType: 'active' });
-        connectedBefore = true;
+        if (missedEvents) void client.invalidateQueries({ refetchType: 'active' });
+        missedEvents = false;
       });
       socket.on('disconnect', (reason) => {
         setStatus('disconnected');
+        missedEvents = true;
         // The server drops a revoked session's socket; asking the server ends the session properly.
         if (reason === 'io server disconnect' && token) void checkSession();
       });
-      socket.on('connect_error', () => {
+      socket.on('connect_error', (error) => {
         setStatus('disconnected');
-        if (token && !socket?.active) void checkSession();
+        missedEvents = true;
+        if (socket?.active) return; // a network error: Socket.IO retries by itself
+        // A refused handshake is final for Socket.IO; an outage is not, so that one is retried here.
+        if (error.message === MESSAGES.http.unavailable) retry = setTimeout(() => socket?.connect(), UNAVAILABLE_RETRY_MS);
+        else if (token) void checkSession();
       });
       socket.on('ticket-changed', (event) => applyTicketChanged(client, event));
       socket.on('comment-added', (event) => applyCommentAdded(client, event));
@@ -58,6 +70,7 @@ export function useRealtime(enabled = true): void {
 
     return () => {
       closed = true;
+      clearTimeout(retry);
       socket?.removeAllListeners();
       socket?.disconnect();
     };

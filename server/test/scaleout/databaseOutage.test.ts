@@ -1,0 +1,90 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@helpdesk/protocol';
+import { signUp, type Account } from '../factories.js';
+import type { ApiResponse } from '../http.js';
+import { sleep, socketClients } from '../socketClients.js';
+import { startTcpProxy, upstreamOf, type TcpProxy } from '../tcpProxy.js';
+import { sharedServices, startCluster, type Cluster } from './cluster.js';
+
+interface Write {
+  title: string;
+  response: ApiResponse | Error;
+}
+
+/**
+ * PostgreSQL goes away under load and comes back. The processes stay up, answer 503 with a clear
+ * message meanwhile, recover by themselves, and every write they acknowledged is in the database.
+ */
+describe('when PostgreSQL drops and returns', () => {
+  let proxy: TcpProxy;
+  let cluster: Cluster;
+  let user: Account;
+  const sockets = socketClients();
+
+  beforeAll(async () => {
+    proxy = await startTcpProxy(upstreamOf(sharedServices().postgresUrl, 5432));
+    cluster = await startCluster({ databaseUrl: (direct) => proxy.url(direct) });
+    user = await signUp(cluster.nodes[0]!.api, { name: 'Writer Wendy' });
+  });
+
+  afterAll(async () => {
+    sockets.closeAll();
+    await cluster?.stop();
+    await proxy?.close();
+  });
+
+  it('answers 503 while it is away, recovers on its own, and keeps every acknowledged write', async () => {
+    const writes: Write[] = [];
+    let writing = true;
+    // Writers on both processes, the whole time: before, during and after the outage.
+    const writers = cluster.nodes.map(async (node, n) => {
+      for (let i = 0; writing; i++) {
+        const title = `Outage write ${n}-${i}`;
+        const response = await node.api.post('/tickets', { title, description: 'Written while the database may be away.' }, { token: user.token }).catch((e: Error) => e);
+        writes.push({ title, response });
+        await sleep(25);
+      }
+    });
+    const acknowledged = () => writes.filter((w) => !(w.response instanceof Error) && w.response.status === 201).length;
+    await expect.poll(acknowledged, { timeout: 10_000 }).toBeGreaterThan(10);
+
+    proxy.cut();
+    const [a, b] = cluster.nodes as [Cluster['nodes'][number], Cluster['nodes'][number]];
+    await expect.poll(async () => (await a.api.get('/tickets', { token: user.token })).status, { timeout: 10_000 }).toBe(503);
+    const list = await b.api.get('/tickets', { token: user.token });
+    expect(list.status).toBe(503);
+    expect(list.body).toEqual({ success: false, message: MESSAGES.http.unavailable });
+    expect(list.headers.get('retry-after')).toBe('5');
+    expect((await a.api.get('/health')).body).toEqual({ status: 'error', db: 'error' });
+    // A socket handshake needs the session from the database: refused with the same message.
+    expect(await sockets.refusedHandshake(b.url, { token: user.token })).toBe(MESSAGES.http.unavailable);
+    await sleep(1_000);
+    const during = writes.slice(-10).map((w) => (w.response instanceof Error ? w.response.message : w.response.status));
+    expect(during).toEqual(Array(10).fill(503));
+
+    proxy.restore();
+    const recoveredAfter = writes.length;
+    await expect.poll(async () => (await a.api.get('/health')).status, { timeout: 15_000 }).toBe(200);
+    await expect.poll(() => writes.slice(recoveredAfter).filter((w) => !(w.response instanceof Error) && w.response.status === 201).length, { timeout: 15_000 }).toBeGreaterThan(10);
+    writing = false;
+    await Promise.all(writers);
+
+    // Both processes never stopped, and nothing else than 201 or 503 was ever answered.
+    for (const node of cluster.nodes) expect(node.process.child.exitCode).toBeNull();
+    const statuses = new Set(writes.map((w) => (w.response instanceof Error ? w.response.message : w.response.status)));
+    expect([...statuses].sort()).toEqual([201, 503]);
+
+    const db = new pg.Client({ connectionString: cluster.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ title: string }>('select title from tickets where user_id = $1', [user.user.id]);
+      const stored = new Set(rows.map((r) => r.title));
+      const acked = writes.filter((w) => !(w.response instanceof Error) && w.response.status === 201);
+      expect(acked.filter((w) => !stored.has(w.title))).toEqual([]);
+      expect(acked.length).toBeGreaterThan(20);
+    } finally {
+      await db.end();
+    }
+  });
+});
