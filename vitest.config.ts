@@ -5,8 +5,12 @@ import { defineConfig } from 'vitest/config';
  * set. CI must exercise PostgreSQL, so there a missing URL is an error, not a quiet skip.
  */
 const postgresUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
 if (process.env.CI && !postgresUrl) {
   throw new Error('CI requires TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test): the server suite must also run on PostgreSQL.');
+}
+if (process.env.CI && !redisUrl) {
+  throw new Error('CI requires TEST_REDIS_URL (e.g. redis://127.0.0.1:6379): the multi-process suite must run.');
 }
 
 const serverProject = (name: string, env: Record<string, string>, exclude: string[] = []) => ({
@@ -15,13 +19,16 @@ const serverProject = (name: string, env: Record<string, string>, exclude: strin
     name,
     root: './server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...exclude],
+    exclude: ['**/node_modules/**', SCALE_OUT, ...exclude],
     environment: 'node',
     env,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
 });
+
+/** Several server processes sharing PostgreSQL and Redis: a project of its own, run once. */
+const SCALE_OUT = 'test/scaleout/**';
 
 /** Tests that touch no shared database (pure policies, the embedded-database process test) run once. */
 const PGLITE_OR_PURE = ['src/policies/**', 'src/main.test.ts'];
@@ -42,8 +49,26 @@ export default defineConfig({
           testTimeout: 15_000,
         },
       },
+      // docker-compose.yml, Dockerfile and deploy/nginx.conf, checked by the programs that read them.
+      { extends: true, test: { name: 'deploy', root: './deploy', include: ['*.test.ts'], environment: 'node', testTimeout: 30_000 } },
       serverProject('server:pglite', { TEST_DB: 'pglite' }),
       ...(postgresUrl ? [serverProject('server:postgres', { TEST_DB: 'postgres', TEST_DATABASE_URL: postgresUrl }, PGLITE_OR_PURE)] : []),
+      ...(postgresUrl && redisUrl
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'server:scale-out',
+                root: './server',
+                include: [SCALE_OUT.replace('**', '*.test.ts')],
+                environment: 'node',
+                env: { TEST_DATABASE_URL: postgresUrl, TEST_REDIS_URL: redisUrl },
+                testTimeout: 60_000,
+                hookTimeout: 90_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -24,7 +24,8 @@ export interface AppOptions extends RouteDeps {
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */
 export function createApp(options: AppOptions): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: options.trustProxy ?? false });
+  // One trusted hop: the address our load balancer saw, never one a client wrote into the header.
+  const app = new Koa<AppState>({ proxy: options.trustProxy ?? false, maxIpsCount: 1 });
   app.silent = true; // errors are logged by errorHandler, with the request id
 
   const api = createRouter();
