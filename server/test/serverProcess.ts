@@ -14,9 +14,13 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
+/** Keeps the tail of a chatty process's output, enough to explain a failure. */
+const OUTPUT_LIMIT = 256 * 1024;
+
 /**
  * Starts src/main.ts in its own process the way `npm start` runs the build: settings come from the
- * environment only. PORT may be 0; the bound address is read from the "listening" log line.
+ * environment only. With PORT 0 the bound address is read from the "listening" line, which LOG_LEVEL
+ * must then let through; with a fixed PORT the process is ready once /api/health answers 200.
  */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 45_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -25,12 +29,17 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  const collect = (chunk: Buffer) => {
+    output += chunk;
+    if (output.length > OUTPUT_LIMIT) output = output.slice(-OUTPUT_LIMIT / 2);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;
+  const fixedPort = env.PORT && env.PORT !== '0' ? `http://127.0.0.1:${env.PORT}` : undefined;
   let url: string | undefined;
-  while (!(url = listeningUrl(output))) {
+  while (!(url = fixedPort ? await healthy(fixedPort) : listeningUrl(output))) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -48,6 +57,11 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       return exited;
     },
   };
+}
+
+async function healthy(url: string): Promise<string | undefined> {
+  const response = await fetch(`${url}/api/health`).catch(() => undefined);
+  return response?.status === 200 ? url : undefined;
 }
 
 function listeningUrl(output: string): string | undefined {

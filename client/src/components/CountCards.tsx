@@ -9,7 +9,7 @@ export interface CountCard {
   icon: Icon;
 }
 
-/** A row of count cards (dashboards): label, big number, coloured icon; skeletons while loading. */
+/** A row of count cards (dashboards): label, big number, coloured icon; skeletons while loading, a dash when the counts could not be read. */
 export function CountCards({ cards, loading, cols }: { cards: CountCard[]; loading: boolean; cols?: SimpleGridProps['cols'] }) {
   return (
     <SimpleGrid cols={cols ?? { base: 2, md: cards.length }} spacing="md">
@@ -24,7 +24,7 @@ export function CountCards({ cards, loading, cols }: { cards: CountCard[]; loadi
                 <Skeleton h={32} w={48} mt={6} />
               ) : (
                 <Text fz={28} fw={700} lh={1.2} mt={4}>
-                  {value ?? 0}
+                  {value ?? '—'}
                 </Text>
               )}
             </div>
