@@ -3,31 +3,28 @@
 # Debian (glibc) rather than alpine: argon2 ships prebuilt glibc binaries, so nothing is compiled here.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# 1. Build: every workspace with its dev dependencies, then client (Vite) and server (esbuild) bundles.
-FROM ${NODE_IMAGE} AS build
+# 1. The workspace manifests alone, so the install layers below are reused until dependencies change.
+FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
-# Manifests first, so the install layer is reused until the dependencies change.
 COPY package.json package-lock.json ./
 COPY protocol/package.json protocol/
 COPY server/package.json server/
 COPY client/package.json client/
+
+# 2. Build: every workspace with its dev dependencies, then client (Vite) and server (esbuild) bundles.
+FROM manifests AS build
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# 2. Runtime dependencies: the server workspace's production packages only (no client, no dev tools).
-FROM ${NODE_IMAGE} AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY protocol/package.json protocol/
-COPY server/package.json server/
-COPY client/package.json client/
+# 3. Runtime dependencies: the server workspace's production packages only (no client, no dev tools).
+FROM manifests AS deps
 # npm links the workspaces into node_modules/@helpdesk; the bundle inlines protocol and nothing
 # imports the server by name, so the links would only dangle in the runtime image.
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --workspace server --no-audit --no-fund \
  && rm -rf node_modules/@helpdesk
 
-# 3. Runtime: the bundles, migrations and production node_modules, owned by root and run as `node`.
+# 4. Runtime: the bundles, migrations and production node_modules, owned by root and run as `node`.
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     NODE_OPTIONS=--enable-source-maps \

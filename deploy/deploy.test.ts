@@ -197,9 +197,11 @@ describe('Dockerfile', () => {
   const runtime = stages.at(-1)!;
   const of = <T extends Instruction>(kind: new (...args: never[]) => T, stage = runtime) => stage.instructions.filter((i): i is T => i instanceof kind);
   const keyword = (name: string, stage = runtime) => stage.instructions.filter((i) => i.getKeyword() === name);
-  const baseImage = (from: From) => {
-    const image = from.getImage() ?? '';
-    return image.replace(/\$\{?(\w+)\}?/g, (_, name: string) => dockerfile.resolveVariable(name, from.getRange().start.line) ?? '');
+  // A stage built FROM an earlier stage (by its AS name) stands on that stage's image.
+  const baseImage = (from: From): string => {
+    const image = (from.getImage() ?? '').replace(/\$\{?(\w+)\}?/g, (_, name: string) => dockerfile.resolveVariable(name, from.getRange().start.line) ?? '');
+    const parent = stages.find((stage) => stage.from !== from && stage.from.getBuildStage() === image);
+    return parent ? baseImage(parent.from) : image;
   };
 
   test('has no problems according to dockerfile-utils', () => {
