@@ -68,9 +68,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   }
 
   // Several processes share Redis (CONTRACT: scale-out); one process keeps everything in memory.
-  const redis = settings.redisUrl ? connectRedis(settings.redisUrl, logger) : undefined;
-  const fanout = redis ? redisFanout(redis, settings.redisKeyPrefix) : singleProcess;
-  const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, redis ? redisStore(redis, settings.redisKeyPrefix) : memoryStore);
+  const redis = settings.redisUrl ? { events: connectRedis(settings.redisUrl, 'events', logger), limits: connectRedis(settings.redisUrl, 'rate-limits', logger) } : undefined;
+  const fanout = redis ? redisFanout(redis.events, settings.redisKeyPrefix) : singleProcess;
+  const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore);
 
   const app = createApp({ services, auth: authentication(services.accounts), limiters, settings, database, logger, trustProxy: settings.trustProxy, clientDir: settings.clientDir });
   const httpServer = createHttpServer(app.callback());
@@ -91,7 +91,8 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     const forced = setTimeout(() => httpServer.closeAllConnections(), settings.shutdownTimeoutMs);
     await drained;
     clearTimeout(forced);
-    redis?.disconnect();
+    redis?.events.disconnect();
+    redis?.limits.disconnect();
     await Promise.race([mailer.idle(), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
     mailer.close();
     await database.close();

@@ -55,8 +55,11 @@ function resolveMigrationsDir(): string {
 
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
-  // A dropped idle connection must not crash the process; the pool replaces it.
+  // A dropped connection must not crash the process: the pool reports idle ones here, and a client
+  // checked out for a transaction emits on itself (pg-pool removes its listener while lent). The
+  // running query fails with the same error, and the pool discards the broken client on release.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     db,

@@ -11,23 +11,20 @@ export interface Fanout {
   adapter?: ReturnType<typeof createAdapter>;
   /** False while emits can reach only this process. */
   crossProcess(): boolean;
-  /** Called each time cross-process delivery comes back after an outage. */
+  /** Called each time cross-process delivery starts after a time without it (an outage, or a slow start). */
   onResume(listener: () => void): void;
 }
 
 export const singleProcess: Fanout = { crossProcess: () => false, onResume: () => undefined };
 
 export function redisFanout(redis: Redis, keyPrefix: string): Fanout {
-  let wasReady = isRedisReady(redis);
-  let lost = false;
+  // ioredis says "reconnecting" after every failed or lost connection, including failed first tries.
+  let missed = false;
   const listeners: Array<() => void> = [];
+  redis.on('reconnecting', () => (missed = true));
   redis.on('ready', () => {
-    if (lost) listeners.forEach((listener) => listener());
-    wasReady = true;
-    lost = false;
-  });
-  redis.on('close', () => {
-    if (wasReady) lost = true;
+    if (missed) listeners.forEach((listener) => listener());
+    missed = false;
   });
   return {
     adapter: createAdapter(redis, {

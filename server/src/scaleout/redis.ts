@@ -1,28 +1,34 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../lib/logger.js';
 
+export type RedisRole = 'events' | 'rate-limits';
+
 /**
- * The shared Redis connection. It reconnects on its own for as long as the process lives; the
- * socket adapter and the rate limiters ask `status` and fall back to this process while it is away.
- * Only changes of state are logged, so an outage is two lines, not one per retry.
+ * A Redis connection that reconnects on its own for as long as the process lives. Only changes of
+ * state are logged, so an outage is two lines, not one per retry.
+ *
+ * - `events` (the Socket.IO adapter, and the readers it duplicates from it): commands wait for Redis
+ *   however long it is away. The adapter leaves some of its promises unhandled, so a command that
+ *   gave up would end the process; the publisher does not wait, it checks `isRedisReady` first.
+ * - `rate-limits`: commands fail fast, and the limiter then counts in memory.
  */
-export function connectRedis(url: string, logger: Logger): Redis {
-  const log = logger.child({ component: 'redis' });
+export function connectRedis(url: string, role: RedisRole, logger: Logger): Redis {
+  const log = logger.child({ component: 'redis', connection: role });
   const redis = new Redis(url, {
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    // A command queued while disconnected fails after a few reconnect attempts instead of waiting forever.
-    maxRetriesPerRequest: 3,
-    connectionName: 'helpdesk',
+    maxRetriesPerRequest: role === 'events' ? null : 1,
+    enableOfflineQueue: role === 'events',
+    connectionName: `helpdesk:${role}`,
   });
   let up = false;
   redis.on('ready', () => {
     up = true;
-    log.info('redis connected: live events reach every server process');
+    log.info(role === 'events' ? 'redis connected: live events reach every server process' : 'redis connected: rate limits are shared');
   });
   redis.on('close', () => {
     if (!up) return;
     up = false;
-    log.warn('redis connection lost: live events reach this process only until it returns');
+    log.warn(role === 'events' ? 'redis connection lost: live events reach this process only until it returns' : 'redis connection lost: rate limits count per process until it returns');
   });
   redis.on('error', (error) => log.debug({ err: error }, 'redis error'));
   return redis;

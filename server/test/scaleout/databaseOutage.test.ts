@@ -37,13 +37,14 @@ describe('when PostgreSQL drops and returns', () => {
   it('answers 503 while it is away, recovers on its own, and keeps every acknowledged write', async () => {
     const writes: Write[] = [];
     let writing = true;
-    // Writers on both processes, the whole time: before, during and after the outage.
-    const writers = cluster.nodes.map(async (node, n) => {
+    // Several writers on each process, the whole time: before, during and after the outage, so the
+    // cut lands in the middle of open transactions.
+    const writers = [...cluster.nodes, ...cluster.nodes, ...cluster.nodes].map(async (node, n) => {
       for (let i = 0; writing; i++) {
         const title = `Outage write ${n}-${i}`;
         const response = await node.api.post('/tickets', { title, description: 'Written while the database may be away.' }, { token: user.token }).catch((e: Error) => e);
         writes.push({ title, response });
-        await sleep(25);
+        await sleep(5);
       }
     });
     const acknowledged = () => writes.filter((w) => !(w.response instanceof Error) && w.response.status === 201).length;

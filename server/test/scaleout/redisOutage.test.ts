@@ -23,6 +23,7 @@ describe('when Redis drops and returns', () => {
 
   beforeAll(async () => {
     proxy = await startTcpProxy(upstreamOf(sharedServices().redisUrl, 6379));
+    proxy.cut(); // the first test starts the processes while Redis cannot be reached
     cluster = await startCluster({ redisUrl: (direct) => proxy.url(direct) });
     [a, b] = cluster.nodes as [typeof a, typeof b];
     admin = await logIn(a.api, TEST_ADMIN.email, TEST_ADMIN.password);
@@ -33,6 +34,36 @@ describe('when Redis drops and returns', () => {
     sockets.closeAll();
     await cluster?.stop();
     await proxy?.close();
+  });
+
+  /** Retries until an event from A reaches a fresh socket on B: the stream readers reconnect on their own schedule. */
+  const crossProcessDelivery = async () => {
+    const onB = await sockets.listen(b.url, admin.token);
+    await expect
+      .poll(
+        async () => {
+          const probe = await createTicket(a.api, owner.token, { title: 'Probe across processes' });
+          return createdEvent(onB, probe.id, 1_000).then(
+            () => true,
+            () => false,
+          );
+        },
+        { timeout: 15_000, interval: 200 },
+      )
+      .toBe(true);
+  };
+
+  it('starts and serves without Redis, and joins the others once Redis can be reached', async () => {
+    // Longer than a few reconnect attempts: the processes must not give up (or crash) meanwhile.
+    await sleep(2_500);
+    for (const node of cluster.nodes) expect(node.process.child.exitCode).toBeNull();
+    const staffOnA = await sockets.listen(a.url, admin.token);
+    const early = await createTicket(a.api, owner.token, { title: 'Before Redis was there' });
+    await createdEvent(staffOnA, early.id, 1_000);
+
+    proxy.restore();
+    expect(await staffOnA.disconnected(10_000)).toBe('transport close');
+    await crossProcessDelivery();
   });
 
   it('keeps same-process delivery and the API working while Redis is away, then resumes across processes', async () => {
@@ -60,20 +91,7 @@ describe('when Redis drops and returns', () => {
     expect(await staffOnA.disconnected(10_000)).toBe('transport close');
     expect(await staffOnB.disconnected(10_000)).toBe('transport close');
 
-    const onB = await sockets.listen(b.url, admin.token);
-    // The stream readers reconnect on their own schedule: retry until one gets through.
-    await expect
-      .poll(
-        async () => {
-          const after = await createTicket(a.api, owner.token, { title: 'After the outage' });
-          return createdEvent(onB, after.id, 1_000).then(
-            () => true,
-            () => false,
-          );
-        },
-        { timeout: 15_000, interval: 200 },
-      )
-      .toBe(true);
+    await crossProcessDelivery();
     for (const node of cluster.nodes) expect(node.process.child.exitCode).toBeNull();
   });
 });
