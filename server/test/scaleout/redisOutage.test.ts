@@ -57,12 +57,14 @@ describe('when Redis drops and returns', () => {
     // Longer than a few reconnect attempts: the processes must not give up (or crash) meanwhile.
     await sleep(2_500);
     for (const node of cluster.nodes) expect(node.process.child.exitCode).toBeNull();
-    const staffOnA = await sockets.listen(a.url, admin.token);
+    const [staffOnA, staffOnB] = await Promise.all([sockets.listen(a.url, admin.token), sockets.listen(b.url, admin.token)]);
     const early = await createTicket(a.api, owner.token, { title: 'Before Redis was there' });
     await createdEvent(staffOnA, early.id, 1_000);
 
     proxy.restore();
+    // Sockets that may have missed events are sent to reconnect once each process reaches Redis.
     expect(await staffOnA.disconnected(10_000)).toBe('transport close');
+    expect(await staffOnB.disconnected(10_000)).toBe('transport close');
     await crossProcessDelivery();
   });
 
