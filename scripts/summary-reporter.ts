@@ -8,7 +8,8 @@ export default class SummaryReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') counts.passed++;
-        else if (state === 'failed') counts.failed++;
+        // A test that never ran because its suite's hook failed is a failure, not a skip.
+        else if (state === 'failed' || test.parent.state() === 'failed') counts.failed++;
         else counts.skipped++;
       }
       if (module.state() === 'failed' && !module.children.size) counts.failed++;
