@@ -5,6 +5,14 @@
  *   npm run bench:api                                                         # embedded PGlite
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:api  # PostgreSQL (a fresh database on that server, dropped afterwards)
  *
+ *   BENCH_PROCESSES=2 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test BENCH_REDIS_URL=redis://127.0.0.1:6379 npm run bench:api
+ *
+ * BENCH_PROCESSES=2 (needs BENCH_DATABASE_URL and BENCH_REDIS_URL) measures scale-out instead: it seeds a
+ * fresh PostgreSQL database directly, then runs the same scenarios through the loopback round-robin
+ * load balancer (test/tcpProxy.ts) in front of one server process, then of two (src/main.ts, both with
+ * REDIS_URL, so the process count is the only difference), next to the bare Koa floor served directly
+ * and through the same balancer. The balancer runs in this process, on the thread autocannon does not use.
+ *
  * BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS (default 10),
  * BENCH_WORKERS (autocannon worker threads, default 1; 0 = fire requests from the server's own thread).
  * All traffic stays on 127.0.0.1.
@@ -18,12 +26,17 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import Koa from 'koa';
-import pg from 'pg';
 import type { Priority, TicketStatus } from '@helpdesk/protocol';
+import { openDatabase, type Db } from '../src/db/client.js';
 import { ticketComments, tickets, users } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { createServer, type HelpdeskServer } from '../src/server.js';
 import { parseSettings } from '../src/settings.js';
+import { createPostgresDatabase } from '../test/database.js';
+import { deleteRedisKeys } from '../test/redisKeys.js';
+import { startTcpProxy, upstreamOf } from '../test/tcpProxy.js';
+import { startBenchServers } from './servers.js';
+import { markdownTable, positiveInt, requirePostgres, requireRedis } from './support.js';
 
 const TICKETS = 10_000;
 const OWNERS = 50;
@@ -31,44 +44,19 @@ const SEEDED_AGENTS = 5;
 const BATCH = 1_000;
 const HOST = '127.0.0.1';
 
-const positiveInt = (name: string, fallback: number, min = 1): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-};
-
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const WARMUP = positiveInt('BENCH_WARMUP', 2, 0);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
 const WORKERS = positiveInt('BENCH_WORKERS', 1, 0);
+const PROCESSES = positiveInt('BENCH_PROCESSES', 0, 0);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Database: embedded PGlite in the temp DATA_DIR, or a throwaway database on BENCH_DATABASE_URL's server.
 
-interface BenchDatabase {
-  url?: string;
-  drop(): Promise<void>;
-}
-
-async function createBenchDatabase(): Promise<BenchDatabase> {
+/** A throwaway database on BENCH_DATABASE_URL's server, or none (the embedded PGlite in DATA_DIR). */
+async function createBenchDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
   const adminUrl = process.env.BENCH_DATABASE_URL;
-  if (!adminUrl) return { drop: async () => {} };
-  const name = `helpdesk_bench_${randomBytes(6).toString('hex')}`;
-  const withAdmin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await withAdmin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => withAdmin(`drop database if exists ${name} with (force)`) };
+  return adminUrl ? createPostgresDatabase(adminUrl, 'helpdesk_bench') : { drop: async () => {} };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -123,9 +111,14 @@ function weighted<T extends string>(random: () => number, weights: Record<T, num
   return entries.at(-1)![0];
 }
 
-async function seed(server: HelpdeskServer): Promise<{ tickets: number; comments: number; ms: number }> {
+interface Seeded {
+  tickets: number;
+  comments: number;
+  ms: number;
+}
+
+async function seed(db: Db): Promise<Seeded> {
   const started = performance.now();
-  const { db } = server.database;
   const random = mulberry32(42);
   const passwordHash = await hashPassword('bench-password-not-used');
 
@@ -259,20 +252,65 @@ async function measure(scenario: Scenario): Promise<Row> {
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['scenario', 'req/s (mean)', 'p50 ms', 'p99 ms', 'bytes/resp', 'requests'];
   // autocannon records latency in whole milliseconds, so 0 means "under 1 ms".
   const ms = (v: number) => (v < 1 ? '<1' : String(v));
   const cells = rows.map((r) => [r.scenario, r.reqPerSec.toFixed(0), ms(r.p50), ms(r.p99), String(r.bodyBytes), String(r.requests)]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => `| ${c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join(' | ')} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
-  for (const c of cells) console.log(line(c));
+  console.log(markdownTable(['scenario', 'req/s (mean)', 'p50 ms', 'p99 ms', 'bytes/resp', 'requests'], cells));
   for (const r of rows) if (r.problems) console.log(`! ${r.scenario}: ${r.problems}`);
 }
 
+/** Signs up an agent through the API under test and returns its bearer header. */
+async function agentAuth(url: string): Promise<Record<string, string>> {
+  const agent = { name: 'Bench Agent', email: 'bench-agent@bench.test', password: 'Bench-Agent-Passw0rd!' };
+  await postJson(`${url}/api/auth/register`, { ...agent, role: 'agent' }, 201);
+  const { token } = await postJson<{ token: string }>(`${url}/api/auth/login`, { email: agent.email, password: agent.password }, 200);
+  return { authorization: `Bearer ${token}` };
+}
+
+const LIST_PATH = '/api/tickets';
+const FILTERED_PATH = '/api/tickets?search=printer&status=open';
+
+/** The two API scenarios against a server at `url`, after checking that they answer what the seed implies. */
+async function apiScenarios(url: string, auth: Record<string, string>, seeded: Seeded, suffix = '') {
+  const listBody = await getBytes(`${url}${LIST_PATH}`, auth);
+  const listed = JSON.parse(listBody.toString()) as { tickets: unknown[]; total: number };
+  if (listed.total !== seeded.tickets || listed.tickets.length !== 10) throw new Error(`unexpected list: total ${listed.total}, page of ${listed.tickets.length}`);
+  const filteredBody = await getBytes(`${url}${FILTERED_PATH}`, auth);
+  const filtered = JSON.parse(filteredBody.toString()) as { total: number };
+  const scenarios: Scenario[] = [
+    { name: `GET /api/tickets (page 1, limit 10)${suffix}`, url: `${url}${LIST_PATH}`, headers: auth, bodyBytes: listBody.length },
+    { name: `GET /api/tickets?search=printer&status=open${suffix}`, url: `${url}${FILTERED_PATH}`, headers: auth, bodyBytes: filteredBody.length },
+  ];
+  return { scenarios, listBody, filteredTotal: filtered.total };
+}
+
+/** The floor, listening on loopback and checked to serve exactly `body`. */
+async function startBare(body: Buffer): Promise<{ server: HttpServer; url: string }> {
+  const server = bareApp(body);
+  const url = `${await listen(server)}/bare`;
+  const check = await getBytes(url, {});
+  if (!check.equals(body)) throw new Error('bare route does not serve the same bytes');
+  return { server, url };
+}
+
+const closeHttp = (server: HttpServer | undefined) => new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
+
+function printSetup(database: string, filteredTotal: number, seeded: Seeded, extra = ''): void {
+  console.log(
+    `\ndatabase: ${database} | cpus: ${os.cpus().length} (${os.cpus()[0]?.model.trim()}) | node ${process.version}` +
+      `\nload: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per scenario, autocannon ${WORKERS > 0 ? `in ${WORKERS} worker thread(s)` : 'on the main thread'}` +
+      `\nfiltered scenario matches ${filteredTotal} of ${seeded.tickets} tickets${extra}\n`,
+  );
+}
+
+const serverVersion = async (db: Db) => {
+  const [version] = await db.select({ v: sql<string>`current_setting('server_version')` }).from(sql`(select 1) as one`);
+  return version?.v;
+};
+
 // ---------------------------------------------------------------------------------------------------------------
 
+/** One server in this process, on PGlite or a throwaway PostgreSQL database. */
 async function main(): Promise<number> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'helpdesk-bench-'));
   const benchDb = await createBenchDatabase();
@@ -288,56 +326,101 @@ async function main(): Promise<number> {
     server = await createServer(settings);
     const url = await server.listen(0, HOST);
 
-    const seeded = await seed(server);
+    const seeded = await seed(server.database.db);
     console.log(`seeded ${seeded.tickets} tickets, ${seeded.comments} comments, ${OWNERS} users, ${SEEDED_AGENTS} agents in ${(seeded.ms / 1000).toFixed(1)} s`);
 
-    const agent = { name: 'Bench Agent', email: 'bench-agent@bench.test', password: 'Bench-Agent-Passw0rd!' };
-    await postJson(`${url}/api/auth/register`, { ...agent, role: 'agent' }, 201);
-    const { token } = await postJson<{ token: string }>(`${url}/api/auth/login`, { email: agent.email, password: agent.password }, 200);
-    const auth = { authorization: `Bearer ${token}` };
+    const { scenarios, listBody, filteredTotal } = await apiScenarios(url, await agentAuth(url), seeded);
+    const floor = await startBare(listBody);
+    bare = floor.server;
+    scenarios.push({ name: 'bare Koa, same bytes', url: floor.url, headers: {}, bodyBytes: listBody.length });
 
-    const listUrl = `${url}/api/tickets`;
-    const listBody = await getBytes(listUrl, auth);
-    const listed = JSON.parse(listBody.toString()) as { tickets: unknown[]; total: number };
-    if (listed.total !== seeded.tickets || listed.tickets.length !== 10) throw new Error(`unexpected list: total ${listed.total}, page of ${listed.tickets.length}`);
-    const filteredUrl = `${url}/api/tickets?search=printer&status=open`;
-    const filteredBody = await getBytes(filteredUrl, auth);
-    const filtered = JSON.parse(filteredBody.toString()) as { total: number };
-
-    bare = bareApp(listBody);
-    const bareUrl = `${await listen(bare)}/bare`;
-    const bareCheck = await getBytes(bareUrl, {});
-    if (!bareCheck.equals(listBody)) throw new Error('bare route does not serve the same bytes');
-
-    const scenarios: Scenario[] = [
-      { name: 'GET /api/tickets (page 1, limit 10)', url: listUrl, headers: auth, bodyBytes: listBody.length },
-      { name: 'GET /api/tickets?search=printer&status=open', url: filteredUrl, headers: auth, bodyBytes: filteredBody.length },
-      { name: 'bare Koa, same bytes', url: bareUrl, headers: {}, bodyBytes: listBody.length },
-    ];
-
-    const [version] = await server.database.db
-      .select({ v: sql<string>`current_setting('server_version')` })
-      .from(sql`(select 1) as one`);
-    const database = `${server.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded, files in DATA_DIR), PostgreSQL'} ${version?.v}`;
-    console.log(
-      `\ndatabase: ${database} | cpus: ${os.cpus().length} (${os.cpus()[0]?.model.trim()}) | node ${process.version}` +
-        `\nload: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per scenario, autocannon ${WORKERS > 0 ? `in ${WORKERS} worker thread(s)` : 'on the main thread'}` +
-        `\nfiltered scenario matches ${filtered.total} of ${seeded.tickets} tickets\n`,
-    );
+    const version = await serverVersion(server.database.db);
+    printSetup(`${server.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded, files in DATA_DIR), PostgreSQL'} ${version}`, filteredTotal, seeded);
 
     const rows: Row[] = [];
     for (const scenario of scenarios) rows.push(await measure(scenario));
     printTable(rows);
     return rows.some((r) => r.problems) ? 1 : 0;
   } finally {
-    await new Promise<void>((resolve) => (bare?.listening ? bare.close(() => resolve()) : resolve()));
+    await closeHttp(bare);
     await server?.close();
     await benchDb.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
 
-main().then(
+/**
+ * BENCH_PROCESSES=2: real server processes behind the loopback load balancer, first one then two, on
+ * one seeded PostgreSQL database and one Redis.
+ */
+async function mainProcesses(): Promise<number> {
+  if (PROCESSES !== 2) throw new Error(`BENCH_PROCESSES must be 2 (one then two server processes), got ${PROCESSES}`);
+  const adminUrl = process.env.BENCH_DATABASE_URL;
+  const redisUrl = process.env.BENCH_REDIS_URL;
+  if (!adminUrl || !redisUrl) throw new Error('BENCH_PROCESSES=2 needs BENCH_DATABASE_URL (PostgreSQL) and BENCH_REDIS_URL (Redis), which the processes share');
+  await requirePostgres(adminUrl, 'BENCH_DATABASE_URL');
+  await requireRedis(redisUrl, 'BENCH_REDIS_URL');
+
+  const benchDb = await createBenchDatabase();
+  let bare: HttpServer | undefined;
+  try {
+    const databaseUrl = benchDb.url!;
+    // openDatabase runs the migrations, as a server process would on an empty database.
+    const direct = await openDatabase({ kind: 'postgres', url: databaseUrl });
+    const { seeded, version } = await (async () => {
+      try {
+        return { seeded: await seed(direct.db), version: await serverVersion(direct.db) };
+      } finally {
+        await direct.close();
+      }
+    })();
+    console.log(`seeded ${seeded.tickets} tickets, ${seeded.comments} comments, ${OWNERS} users, ${SEEDED_AGENTS} agents in ${(seeded.ms / 1000).toFixed(1)} s`);
+
+    const rows: Row[] = [];
+    let auth: Record<string, string> | undefined;
+    let listBody: Buffer | undefined;
+    for (const count of [1, 2]) {
+      const keyPrefix = `helpdesk-bench-${randomBytes(4).toString('hex')}`;
+      const servers = await startBenchServers(count, { databaseUrl, redis: { url: redisUrl, keyPrefix } });
+      const lb = await startTcpProxy(servers.urls.map((u) => upstreamOf(u, 80))).catch(async (error: unknown) => {
+        await servers.stop();
+        throw error;
+      });
+      try {
+        const url = `http://${HOST}:${lb.port}`;
+        // Tokens carry the shared JWT_SECRET, so the agent signed up on the first deployment works on the second.
+        auth ??= await agentAuth(url);
+        const prepared = await apiScenarios(url, auth, seeded, ` — ${count} process${count > 1 ? 'es' : ''} via LB`);
+        if (!listBody) {
+          listBody = prepared.listBody;
+          printSetup(`PostgreSQL ${version}`, prepared.filteredTotal, seeded, `\nserver processes: src/main.ts with LOG_LEVEL=warn, REDIS_URL set; loopback round-robin TCP load balancer in this process`);
+        }
+        for (const scenario of prepared.scenarios) rows.push(await measure(scenario));
+      } finally {
+        await lb.close();
+        await servers.stop();
+        await deleteRedisKeys(redisUrl, keyPrefix);
+      }
+    }
+
+    const floor = await startBare(listBody!);
+    bare = floor.server;
+    const lb = await startTcpProxy(upstreamOf(floor.url, 80));
+    try {
+      rows.push(await measure({ name: 'bare Koa, same bytes', url: floor.url, headers: {}, bodyBytes: listBody!.length }));
+      rows.push(await measure({ name: 'bare Koa, same bytes — via LB', url: lb.url(floor.url), headers: {}, bodyBytes: listBody!.length }));
+    } finally {
+      await lb.close();
+    }
+    printTable(rows);
+    return rows.some((r) => r.problems) ? 1 : 0;
+  } finally {
+    await closeHttp(bare);
+    await benchDb.drop();
+  }
+}
+
+(PROCESSES > 0 ? mainProcesses() : main()).then(
   (code) => {
     process.exitCode = code;
   },

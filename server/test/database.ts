@@ -23,9 +23,9 @@ export function requiredEnv(name: string, neededBy: string): string {
   return value;
 }
 
-/** A new database on the PostgreSQL server of adminUrl, dropped by drop(). */
-export async function createPostgresDatabase(adminUrl: string): Promise<TestDatabase & { url: string }> {
-  const name = `helpdesk_test_${randomBytes(6).toString('hex')}`;
+/** A new database on the PostgreSQL server of adminUrl, named `<prefix>_<random>`, dropped by drop(). */
+export async function createPostgresDatabase(adminUrl: string, prefix = 'helpdesk_test'): Promise<TestDatabase & { url: string }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {

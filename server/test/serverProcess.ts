@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -72,4 +75,43 @@ function listeningUrl(output: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A loopback port nobody listens on right now, for processes that need a fixed PORT. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcesses {
+  processes: ServerProcess[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Several server processes started at the same moment with one environment, each with a DATA_DIR of
+ * its own. With `fixedPorts` each gets a free PORT (ready on /api/health, so LOG_LEVEL may hide the
+ * "listening" line); otherwise PORT 0. If one fails to start, the others are stopped.
+ */
+export async function startServerProcesses(count: number, env: Record<string, string>, options: { fixedPorts?: boolean } = {}): Promise<ServerProcesses> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-processes-'));
+  const ports = options.fixedPorts ? await Promise.all(Array.from({ length: count }, () => freePort())) : Array<number>(count).fill(0);
+  const started = await Promise.allSettled(ports.map((port, i) => startServerProcess({ ...env, PORT: String(port), DATA_DIR: path.join(dataDir, `node-${i}`) })));
+  const processes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  return { processes, stop };
 }

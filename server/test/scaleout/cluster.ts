@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Redis } from 'ioredis';
 import { createPostgresDatabase, requiredEnv } from '../database.js';
 import { ADMIN_ENV } from '../factories.js';
 import { createApiClient, type ApiClient } from '../http.js';
-import { startServerProcess, type ServerProcess } from '../serverProcess.js';
+import { deleteRedisKeys } from '../redisKeys.js';
+import { startServerProcesses, type ServerProcess } from '../serverProcess.js';
 
 export const JWT_SECRET = 'cluster-test-secret-that-is-long-enough-for-hs256';
 
@@ -45,50 +42,32 @@ export interface ClusterOptions {
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const { postgresUrl, redisUrl } = sharedServices();
   const database = await createPostgresDatabase(postgresUrl);
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-cluster-'));
   const redisKeyPrefix = `helpdesk-test-${randomBytes(4).toString('hex')}`;
-  const env = {
+  const removeShared = async () => {
+    await database.drop();
+    await deleteRedisKeys(redisUrl, redisKeyPrefix);
+  };
+  const started = await startServerProcesses(options.processes ?? 2, {
     DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url,
     REDIS_URL: options.redisUrl?.(redisUrl) ?? redisUrl,
     REDIS_KEY_PREFIX: redisKeyPrefix,
     JWT_SECRET,
-    PORT: '0',
     HOST: '127.0.0.1',
     PUBLIC_URL: 'http://helpdesk.test',
     SEED_DEMO: 'false',
     ...ADMIN_ENV,
     ...options.env,
-  };
-  const started = await Promise.allSettled(
-    Array.from({ length: options.processes ?? 2 }, (_, i) => startServerProcess({ ...env, DATA_DIR: path.join(dataDir, `node-${i}`) })),
-  );
-  const processes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  const stop = async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    await database.drop();
-    await rm(dataDir, { recursive: true, force: true });
-    await deleteKeys(redisUrl, redisKeyPrefix);
-  };
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) {
-    await stop();
-    throw failed.reason;
-  }
+  }).catch(async (error: unknown) => {
+    await removeShared();
+    throw error;
+  });
   return {
     databaseUrl: database.url,
     redisKeyPrefix,
-    nodes: processes.map((p) => ({ process: p, url: p.url, api: createApiClient(p.url) })),
-    stop,
+    nodes: started.processes.map((p) => ({ process: p, url: p.url, api: createApiClient(p.url) })),
+    async stop() {
+      await started.stop();
+      await removeShared();
+    },
   };
-}
-
-async function deleteKeys(redisUrl: string, prefix: string) {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    redis.disconnect();
-  }
 }
