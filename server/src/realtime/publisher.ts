@@ -1,5 +1,5 @@
 import { ROOMS } from '@helpdesk/protocol';
-import type { EventBus } from '../events/bus.js';
+import type { ActorRef, DomainEvents, EventBus } from '../events/bus.js';
 import type { TicketService } from '../services/tickets.js';
 import type { Fanout } from '../scaleout/fanout.js';
 import type { RealtimeServer } from './server.js';
@@ -12,17 +12,19 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, tickets: 
   const ticketRooms = (ownerId: number) => [ROOMS.user(ownerId), ROOMS.staff];
   // Every process while Redis carries emits; only this one (without waiting) while it is away.
   const out = () => (fanout.crossProcess() ? io : io.local);
+  const by = (actor: ActorRef) => ({ id: actor.id, name: actor.name });
+  // Created and updated carry the ticket as it is after commit, read the way HTTP reads it.
+  const announceTicket =
+    (action: 'created' | 'updated') =>
+    async ({ ticketId, ownerId, actor }: DomainEvents['ticket.created']) => {
+      const ticket = await tickets.findForEvent(ticketId);
+      if (ticket) out().to(ticketRooms(ownerId)).emit('ticket-changed', { action, ticket, by: by(actor) });
+    };
   const offs = [
-    bus.subscribe('ticket.created', async ({ ticketId, ownerId, actor }) => {
-      const ticket = await tickets.findForEvent(ticketId);
-      if (ticket) out().to(ticketRooms(ownerId)).emit('ticket-changed', { action: 'created', ticket, by: { id: actor.id, name: actor.name } });
-    }),
-    bus.subscribe('ticket.updated', async ({ ticketId, ownerId, actor }) => {
-      const ticket = await tickets.findForEvent(ticketId);
-      if (ticket) out().to(ticketRooms(ownerId)).emit('ticket-changed', { action: 'updated', ticket, by: { id: actor.id, name: actor.name } });
-    }),
+    bus.subscribe('ticket.created', announceTicket('created')),
+    bus.subscribe('ticket.updated', announceTicket('updated')),
     bus.subscribe('ticket.deleted', ({ ticketId, ownerId, actor }) => {
-      out().to(ticketRooms(ownerId)).emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: { id: actor.id, name: actor.name } });
+      out().to(ticketRooms(ownerId)).emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: by(actor) });
     }),
     bus.subscribe('comment.added', async ({ ticketId, ownerId, commentId }) => {
       const comment = await tickets.findCommentForEvent(commentId);
