@@ -28,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { PRIORITIES, type Priority, type TicketChangedEvent } from '@helpdesk/protocol';
 import { createPostgresDatabase } from '../test/database.js';
@@ -61,7 +62,6 @@ const CONNECT_CONCURRENCY = positiveInt('BENCH_CONNECT_CONCURRENCY', 200);
 const SETTLE_MS = 1_000;
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Teardown that also runs on Ctrl-C, so no process, database or Redis key outlives the run.

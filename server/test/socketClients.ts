@@ -9,8 +9,6 @@ type Payloads = { 'ticket-changed': TicketChangedEvent; 'comment-added': Comment
 export const QUIET_MS = 200;
 export const EVENT_TIMEOUT_MS = 3_000;
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** A real client socket that records every server event it gets. */
 export interface Listener {
   socket: ClientSocket;

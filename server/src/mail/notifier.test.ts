@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer as createTcpServer, type AddressInfo, type Socket as TcpSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationPreference, Ticket } from '@helpdesk/protocol';
@@ -5,7 +6,6 @@ import { ADMIN_ENV, createCast, createTicket, signUp, type Account } from '../..
 import { startMailReceiver, type MailReceiver } from '../../test/mailReceiver.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** How long a mail that should not come gets to show up anyway (the notifier runs after the response). */
 const QUIET_MS = 300;
 const MAIL_TIMEOUT_MS = 5_000;

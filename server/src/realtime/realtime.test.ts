@@ -1,10 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type TicketChangedEvent } from '@helpdesk/protocol';
 import { ADMIN_ENV, createCast, createTicket, logIn, signUp, type Account } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
-import { QUIET_MS, sleep, socketClients } from '../../test/socketClients.js';
+import { QUIET_MS, socketClients } from '../../test/socketClients.js';
 
 describe('realtime delivery (Socket.IO)', () => {
   let t: TestServer;

@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type TicketChangedEvent } from '@helpdesk/protocol';
 import { createTicket, logIn, signUp, TEST_ADMIN, type Account } from '../factories.js';
-import { QUIET_MS, sleep, socketClients } from '../socketClients.js';
+import { QUIET_MS, socketClients } from '../socketClients.js';
 import { startCluster, type Cluster } from './cluster.js';
 
 /**

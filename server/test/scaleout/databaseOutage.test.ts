@@ -1,9 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@helpdesk/protocol';
 import { signUp, type Account } from '../factories.js';
 import type { ApiResponse } from '../http.js';
-import { sleep, socketClients } from '../socketClients.js';
+import { socketClients } from '../socketClients.js';
 import { startTcpProxy, upstreamOf, type TcpProxy } from '../tcpProxy.js';
 import { sharedServices, startCluster, type Cluster } from './cluster.js';
 

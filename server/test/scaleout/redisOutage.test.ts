@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type TicketChangedEvent } from '@helpdesk/protocol';
 import { createTicket, logIn, signUp, TEST_ADMIN, type Account } from '../factories.js';
-import { QUIET_MS, sleep, socketClients, type Listener } from '../socketClients.js';
+import { QUIET_MS, socketClients, type Listener } from '../socketClients.js';
 import { startTcpProxy, upstreamOf, type TcpProxy } from '../tcpProxy.js';
 import { sharedServices, startCluster, type Cluster } from './cluster.js';
 
