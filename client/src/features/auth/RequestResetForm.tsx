@@ -1,13 +1,13 @@
 import { requestPasswordResetBody, type RequestPasswordResetBody } from '@helpdesk/protocol';
-import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconArrowLeft, IconAt, IconCircleCheck, IconMailForward } from '@tabler/icons-react';
+import { IconAt, IconCircleCheck, IconMailForward } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { Link } from 'wouter';
 import { screenMessage } from '../../api/ApiError';
 import { authApi } from '../../api/auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthCard } from './AuthCard';
+import { BackToLoginLink } from './BackToLoginLink';
 import { schemaResolver } from '../../lib/schemaResolver';
 
 export const RESET_REQUEST_TEXT = {
@@ -28,12 +28,7 @@ export function RequestResetForm() {
       title="Reset Password"
       subtitle="Enter the email address of your account and we will send you a link to choose a new password."
       icon={<IconMailForward size={28} />}
-      footer={
-        <Anchor component={Link} href="/login" size="sm">
-          <IconArrowLeft size={14} style={{ verticalAlign: 'middle', marginRight: 4 }} />
-          Back to Login
-        </Anchor>
-      }
+      footer={<BackToLoginLink />}
     >
       {request.isSuccess ? (
         // The same words whether or not the address is known, so the page reveals no accounts.

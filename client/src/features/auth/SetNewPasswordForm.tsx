@@ -1,13 +1,13 @@
 import { LIMITS, resetPasswordForm } from '@helpdesk/protocol';
-import { Alert, Anchor, Button, Loader, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Loader, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconArrowLeft, IconCircleCheck, IconKey, IconLock } from '@tabler/icons-react';
+import { IconCircleCheck, IconKey, IconLock } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { Link } from 'wouter';
 import { screenMessage } from '../../api/ApiError';
 import { authApi } from '../../api/auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthCard } from './AuthCard';
+import { BackToLoginLink } from './BackToLoginLink';
 import { PASSWORD_HINT } from './passwordHint';
 import { schemaResolver } from '../../lib/schemaResolver';
 import { useDelayedNavigate } from '../../lib/useDelayedNavigate';
@@ -36,12 +36,7 @@ export function SetNewPasswordForm({ token }: { token: string }) {
       title="Set New Password"
       subtitle="Choose a new password for your account."
       icon={<IconKey size={28} />}
-      footer={
-        <Anchor component={Link} href="/login" size="sm">
-          <IconArrowLeft size={14} style={{ verticalAlign: 'middle', marginRight: 4 }} />
-          Back to Login
-        </Anchor>
-      }
+      footer={<BackToLoginLink />}
     >
       {reset.isSuccess ? (
         <Alert color="green" variant="light" icon={<IconCircleCheck />} role="status">
