@@ -35,6 +35,8 @@ export const ticketSchema = z.object({
   assignedAgent: userRefSchema.nullable(),
   updatedBy: userRefSchema.nullable(),
   commentCount: z.number().int(),
+  /** 1 at creation, +1 on every write that changes the ticket (comments do not): the newer copy wins. */
+  version: z.number().int(),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

@@ -1,13 +1,26 @@
-import type { Comment, Ticket, UserRef } from './entities.js';
+import type { Comment, HistoryEntry, Ticket, UserRef } from './entities.js';
 
-/** CONTRACT §5. A deleted ticket travels as its id only. */
+/** The fields a change can touch, as they were before it. */
+export type TicketPrevious = Partial<
+  Pick<Ticket, 'title' | 'description' | 'priority' | 'status' | 'resolutionNotes' | 'assignedAgent' | 'updatedBy' | 'updatedAt'>
+>;
+
+/**
+ * A ticket change, sent once it has committed. Everything a client needs to update its copies is in
+ * the event, so a client that holds the ticket, a page of tickets or the counts asks the server for
+ * nothing: `previous` says which counts and filters the ticket left, `history` is the timeline's new
+ * entries. A deleted ticket keeps `ticket: {id}`; `previous` is the whole ticket as it was.
+ */
 export type TicketChangedEvent =
-  | { action: 'created' | 'updated'; ticket: Ticket; by: UserRef }
-  | { action: 'deleted'; ticket: { id: number }; by: UserRef };
+  | { action: 'created'; ticket: Ticket; by: UserRef }
+  | { action: 'updated'; ticket: Ticket; by: UserRef; previous: TicketPrevious; history: HistoryEntry[] }
+  | { action: 'deleted'; ticket: { id: number }; by: UserRef; previous: Ticket };
 
 export interface CommentAddedEvent {
   ticketId: number;
   comment: Comment;
+  /** The timeline entry the comment added. */
+  history: HistoryEntry;
 }
 
 export interface HelpfulCountEvent {

@@ -4,15 +4,34 @@ import { MESSAGES } from './messages.js';
 
 const V = MESSAGES.validation;
 
+/** "Title is required" → "Title": the field's name as its messages start with it. */
+const labelOf = (required: string) => required.replace(/ is required$/, '');
+
 /** A string field whose absence and emptiness both read as "required". */
 export const requiredString = (required: string) =>
-  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? required : `${required.replace(/ is required$/, '')} must be text`) });
+  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? required : `${labelOf(required)} must be text`) });
+
+/**
+ * PostgreSQL text cannot hold a NUL character, and a lone UTF-16 surrogate is not text at all: either
+ * would fail at the database (or be silently altered), so every stored or searched text refuses them.
+ */
+const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
+export const isStorableText = (value: string): boolean => !UNSTORABLE.test(value);
+
+/** Text that can be stored, refused with a message naming the field otherwise. */
+export const storableString = (label: string, error?: string) =>
+  z.string(error === undefined ? undefined : { error }).refine(isStorableText, V.invalidCharacter(label));
 
 interface TextRule { required: string; min: number; max: number; tooShort: string; tooLong: string }
 
 /** Trimmed text with a required message, then length bounds with their own messages. */
 export const boundedText = (rule: TextRule) =>
-  requiredString(rule.required).trim().min(1, rule.required).min(rule.min, rule.tooShort).max(rule.max, rule.tooLong);
+  requiredString(rule.required)
+    .trim()
+    .refine(isStorableText, V.invalidCharacter(labelOf(rule.required)))
+    .min(1, rule.required)
+    .min(rule.min, rule.tooShort)
+    .max(rule.max, rule.tooLong);
 
 export const emailField = requiredString(V.emailRequired)
   .trim()
@@ -69,6 +88,6 @@ export const limitQuery = (fallback: number, max: number) =>
       .refine((n) => n >= 1 && n <= max, V.limitInvalid),
   ).transform((n) => n ?? fallback);
 
-export const searchQuery = optionalQuery(z.string().trim().max(LIMITS.search.max, V.searchTooLong)).transform(
+export const searchQuery = optionalQuery(storableString('Search').trim().max(LIMITS.search.max, V.searchTooLong)).transform(
   (s) => (s ? s : undefined),
 );

@@ -46,6 +46,7 @@ export const MESSAGES = {
     idInvalid: 'Id must be a positive whole number',
     apiTestCredentialsRequired: 'Email and password are required',
     nothingToUpdate: 'No changes were provided',
+    invalidCharacter: (field: string) => `Invalid character in ${field.toLowerCase()}: text cannot contain NUL or unpaired surrogate characters`,
   },
   auth: {
     invalidCredentials: 'Invalid credentials',
@@ -60,6 +61,10 @@ export const MESSAGES = {
     tooManyLogins: 'Too many login attempts. Please try again later.',
     tooManyResets: 'Too many password reset requests. Please try again later.',
     tooManyVotes: 'Too many helpful votes from this address. Please try again later.',
+    tooManyLoginsFromAddress: 'Too many failed sign-ins from this address. Please try again later.',
+    tooManySignups: 'Too many sign-ups from this address. Please try again later.',
+    tooManyResetAttempts: 'Too many attempts to set a new password from this address. Please try again later.',
+    tooManyConnections: 'Too many open connections for this account. Close other tabs or windows of HelpDesk and try again.',
   },
   users: {
     preferencesUpdated: 'Email preferences updated successfully!',
@@ -80,6 +85,7 @@ export const MESSAGES = {
     closeForbidden: 'Only support staff can close a ticket',
     deleteForbidden: 'Only the ticket owner or an administrator can delete this ticket',
     agentNotFound: 'Assigned agent must be an existing support agent',
+    tooManyComments: 'You are posting comments too quickly. Please wait a minute and try again.',
   },
   knowledge: {
     notFound: 'Article not found',
@@ -91,6 +97,9 @@ export const MESSAGES = {
     staffOnly: 'Only support staff can perform this action',
     adminOnly: 'Only administrators can perform this action',
     malformedJson: 'Request body is not valid JSON',
+    notJson: 'Request body must be JSON (Content-Type: application/json)',
+    badRequest: 'The request could not be understood',
+    invalidData: 'The request contains a value that cannot be stored',
     bodyTooLarge: 'Request body is too large',
     internal: 'Something went wrong on our side. Please try again later.',
     unavailable: 'The service is temporarily unavailable. Please try again shortly.',

@@ -320,6 +320,7 @@ async function main(): Promise<number> {
     const settings = parseSettings({
       DATA_DIR: dataDir,
       SEED_DEMO: 'false',
+      AGENT_SIGNUP: 'open',
       LOG_LEVEL: 'silent',
       ...(benchDb.url && { DATABASE_URL: benchDb.url }),
     });

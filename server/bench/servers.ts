@@ -29,7 +29,11 @@ export async function startBenchServers(count: number, options: BenchServerOptio
       DATABASE_URL: options.databaseUrl,
       HOST: '127.0.0.1',
       SEED_DEMO: 'false',
+      // The benches sign their agents up through the API.
+      AGENT_SIGNUP: 'open',
       LOG_LEVEL: 'warn',
+      // The realtime bench opens thousands of sockets with one agent's token.
+      MAX_SOCKETS_PER_USER: '1000000',
       JWT_SECRET: BENCH_JWT_SECRET,
       ...(options.redis && { REDIS_URL: options.redis.url, REDIS_KEY_PREFIX: options.redis.keyPrefix }),
       ...options.env,

@@ -4,7 +4,9 @@ import { MAX_BODY_BYTES, MESSAGES } from '@helpdesk/protocol';
 import type { Logger } from './lib/logger.js';
 import { clientApp } from './middleware/clientApp.js';
 import { errorHandler } from './middleware/errors.js';
+import { requireJsonBody } from './middleware/jsonBody.js';
 import { requestLog } from './middleware/requestLog.js';
+import { securityHeaders } from './middleware/securityHeaders.js';
 import type { AppState } from './middleware/state.js';
 import { authRoutes } from './routes/auth.js';
 import type { RouteDeps } from './routes/deps.js';
@@ -22,6 +24,9 @@ export interface AppOptions extends RouteDeps {
   clientDir?: string;
 }
 
+/** Every router under /api; tests list the registered routes from here, so none can be missed. */
+export const API_ROUTERS = [systemRoutes, authRoutes, userRoutes, ticketRoutes, knowledgeRoutes] as const;
+
 /** The Koa application without a listener, so tests and main.ts mount it alike. */
 export function createApp(options: AppOptions): Koa<AppState> {
   // One trusted hop: the address our load balancer saw, never one a client wrote into the header.
@@ -30,18 +35,15 @@ export function createApp(options: AppOptions): Koa<AppState> {
 
   const api = createRouter();
   api.prefix('/api');
-  for (const routes of [systemRoutes, authRoutes, userRoutes, ticketRoutes, knowledgeRoutes]) {
+  for (const routes of API_ROUTERS) {
     api.use(routes(options).routes());
   }
 
   app.use(requestLog(options.logger));
   app.use(errorHandler(options.logger));
-  app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    await next();
-  });
+  app.use(securityHeaders());
   if (options.clientDir) app.use(clientApp(options.clientDir));
+  app.use(requireJsonBody());
   app.use(koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: MAX_BODY_BYTES, jsonStrict: true }));
   app.use(api.routes());
   app.use(async (ctx, next) => {

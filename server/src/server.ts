@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createApp } from './app.js';
 import { ensureAdmin } from './db/bootstrap.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
+import { createUnitOfWork } from './db/unitOfWork.js';
 import { DEMO_ACCOUNTS, seedDemo } from './db/seed.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
@@ -19,6 +20,9 @@ import { redisFanout, singleProcess } from './scaleout/fanout.js';
 import { connectRedis } from './scaleout/redis.js';
 import { createServices, type Services } from './services/index.js';
 import type { Settings } from './settings.js';
+
+export const AGENT_SIGNUP_OPEN_WARNING =
+  'AGENT_SIGNUP is open on a PostgreSQL deployment: anyone can sign up as a support agent and read every ticket. Set AGENT_SIGNUP=closed unless that is intended.';
 
 export interface ServerOptions {
   logger?: Logger;
@@ -47,6 +51,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     options.database ?? (settings.databaseUrl ? { kind: 'postgres', url: settings.databaseUrl } : { kind: 'pglite', dataDir: path.join(settings.dataDir, 'pglite') });
   const database = await openDatabase(target);
   logger.info({ database: database.kind }, 'database ready');
+  if (settings.agentSignup === 'open' && settings.databaseUrl) logger.warn(AGENT_SIGNUP_OPEN_WARNING);
 
   const bus = createEventBus(logger);
   const mailer = createMailer({
@@ -57,7 +62,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     ...(options.mailRetry && { retries: options.mailRetry.retries, retryMinTimeoutMs: options.mailRetry.minTimeoutMs }),
   });
   const tokens = createTokenService(settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir), settings.jwtTtlSeconds);
-  const services = createServices({ db: database.db, bus, tokens, mailer, logger, settings });
+  const services = createServices({ db: database.db, withTransaction: createUnitOfWork(database.db, bus), tokens, mailer, logger, settings });
 
   await database.withStartupLock(async () => {
     if (settings.seedDemo && (await seedDemo(database.db, services))) logger.info('demo data seeded');
@@ -74,9 +79,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
 
   const app = createApp({ services, auth: authentication(services.accounts), limiters, settings, database, logger, trustProxy: settings.trustProxy, clientDir: settings.clientDir });
   const httpServer = createHttpServer(app.callback());
-  const io = attachRealtime(httpServer, services.accounts, fanout, logger);
+  const io = attachRealtime(httpServer, services.accounts, fanout, logger, { maxSocketsPerUser: settings.maxSocketsPerUser });
   fanout.onResume(() => resyncLocalSockets(io));
-  const stopPublishing = publishDomainEvents(io, bus, services.tickets, fanout);
+  const stopPublishing = publishDomainEvents(io, bus, fanout);
   const stopNotifying = subscribeTicketNotifications({ db: database.db, bus, mailer, publicUrl: settings.publicUrl });
 
   let closing: Promise<void> | undefined;

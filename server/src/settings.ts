@@ -31,13 +31,14 @@ const env = z.object({
   PUBLIC_URL: optional(z.url()),
   SMTP_URL: optional(z.url()),
   MAIL_FROM: optional(z.string()).transform((v) => v ?? 'HelpDesk System <no-reply@helpdesk.local>'),
-  AGENT_SIGNUP: optional(z.enum(['open', 'closed'])).transform((v) => v ?? 'open'),
+  AGENT_SIGNUP: optional(z.enum(['open', 'closed'])),
   SEED_DEMO: optional(flag),
   ADMIN_EMAIL: optional(z.email()),
   ADMIN_PASSWORD: optional(z.string().min(6)),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform((v) => v ?? 'info'),
   CLIENT_DIR: optional(z.string()),
   SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().positive()).transform((v) => v ?? 10_000),
+  MAX_SOCKETS_PER_USER: optional(z.coerce.number().int().positive()).transform((v) => v ?? 20),
 }).refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
   // A generated secret lives in one process's DATA_DIR; the others would reject its tokens.
   path: ['JWT_SECRET'],
@@ -70,13 +71,15 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    agentSignup: e.AGENT_SIGNUP,
+    // Self-service agent accounts read every customer's tickets: open on the embedded demo only.
+    agentSignup: e.AGENT_SIGNUP ?? (e.DATABASE_URL ? 'closed' : 'open'),
     // Demo data only on the embedded database unless asked for (CONTRACT §6).
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    maxSocketsPerUser: e.MAX_SOCKETS_PER_USER,
     clientDir: e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR,
   };
 }

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../src/lib/logger.js';
+import type { RateLimitRule, RateLimitRules } from '../src/middleware/rateLimit.js';
 import { createServer, type HelpdeskServer, type ServerOptions } from '../src/server.js';
 import { parseSettings } from '../src/settings.js';
 import { createTestDatabase } from './database.js';
@@ -15,6 +16,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * Suites sign up, sign in and comment from 127.0.0.1 far more than one office would, so these
+ * per-address and per-user budgets are roomy unless a suite passes its own (e.g. the production ones).
+ */
+const ROOMY: RateLimitRule = { points: 100_000, durationSeconds: 60 };
+export const ROOMY_TEST_LIMITS: Partial<RateLimitRules> = { loginPerAddress: ROOMY, signupPerAddress: ROOMY, resetSubmitPerAddress: ROOMY, commentPerUser: ROOMY };
+
 /** The real server over real HTTP on a random loopback port, on a fresh database. */
 export async function startTestServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-test-'));
@@ -27,7 +35,13 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
     ...env,
   });
-  const server = await createServer(settings, { database: database.target, logger: createLogger(settings.logLevel), mailRetry: { retries: 2, minTimeoutMs: 50 }, ...options });
+  const server = await createServer(settings, {
+    database: database.target,
+    logger: createLogger(settings.logLevel),
+    mailRetry: { retries: 2, minTimeoutMs: 50 },
+    ...options,
+    rateLimits: { ...ROOMY_TEST_LIMITS, ...options.rateLimits },
+  });
   const url = await server.listen(0, '127.0.0.1');
   return {
     url,

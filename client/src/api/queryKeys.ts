@@ -1,20 +1,10 @@
 import type { ArticleListParams } from './knowledge';
-import type { TicketFilterParams, TicketListParams } from './tickets';
 
 /**
- * Every cached query's key. Socket events address cached data through these prefixes, so a key
- * lives here once and nowhere else.
+ * Every cached query's key but the tickets', which live with their writers in ticketCache.ts. Socket
+ * events address cached data through these prefixes, so a key lives here once and nowhere else.
  */
 export const queryKeys = {
-  tickets: {
-    all: ['tickets'] as const,
-    lists: ['tickets', 'list'] as const,
-    list: (params: TicketListParams) => ['tickets', 'list', params] as const,
-    stats: ['tickets', 'stats'] as const,
-    statsFor: (params: TicketFilterParams) => ['tickets', 'stats', params] as const,
-    details: ['tickets', 'detail'] as const,
-    detail: (id: number) => ['tickets', 'detail', id] as const,
-  },
   knowledge: {
     all: ['knowledge'] as const,
     lists: ['knowledge', 'list'] as const,

@@ -6,23 +6,12 @@ import type {
   TicketMessageResponse,
   TicketResponse,
   TicketStatsResponse,
-  TicketStatus,
   UpdateTicketBody,
 } from '@helpdesk/protocol';
 import { http } from './http';
+import type { TicketFilterParams, TicketListParams } from './ticketCache';
 
-/** Filters of GET /api/tickets and /api/tickets/stats (CONTRACT §4). */
-export interface TicketFilterParams {
-  status?: TicketStatus | '';
-  priority?: Priority | '';
-  search?: string;
-  mine?: boolean;
-}
-export interface TicketListParams extends TicketFilterParams {
-  page?: number;
-  limit?: number;
-  sort?: string;
-}
+export type { TicketFilterParams, TicketListParams };
 
 const filterQuery = ({ mine, ...rest }: TicketListParams) => ({ ...rest, mine: mine ? 1 : undefined });
 

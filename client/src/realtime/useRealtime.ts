@@ -5,7 +5,8 @@ import { MESSAGES } from '@helpdesk/protocol';
 import { useLocation } from 'wouter';
 import { tokenAtom } from '../state/session';
 import { useSessionCheck } from '../state/useSessionCheck';
-import { applyCommentAdded, applyHelpfulCount, applyTicketChanged } from './applyEvents';
+import { applyCommentAdded, applyTicketChanged, setLiveEchoes } from '../api/ticketCache';
+import { applyHelpfulCount } from './applyEvents';
 import { liveStatusAtom } from './liveStatus';
 import type { HelpdeskSocket } from './socket';
 
@@ -46,17 +47,20 @@ export function useRealtime(enabled = true): void {
       socket = openSocket(token);
       socket.on('connect', () => {
         setStatus('connected');
+        setLiveEchoes(client, true);
         if (missedEvents) void client.invalidateQueries({ refetchType: 'active' });
         missedEvents = false;
       });
       socket.on('disconnect', (reason) => {
         setStatus('disconnected');
+        setLiveEchoes(client, false);
         missedEvents = true;
         // The server drops a revoked session's socket; asking the server ends the session properly.
         if (reason === 'io server disconnect' && token) void checkSession();
       });
       socket.on('connect_error', (error) => {
         setStatus('disconnected');
+        setLiveEchoes(client, false);
         missedEvents = true;
         if (socket?.active) return; // a network error: Socket.IO retries by itself
         // A refused handshake is final for Socket.IO; an outage is not, so that one is retried here.
@@ -70,6 +74,7 @@ export function useRealtime(enabled = true): void {
 
     return () => {
       closed = true;
+      setLiveEchoes(client, false);
       clearTimeout(retry);
       socket?.removeAllListeners();
       socket?.disconnect();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CATEGORIES } from '../enums.js';
 import type { Article } from '../entities.js';
-import { boundedText, limitQuery, optionalQuery, pageQuery, searchQuery } from '../fields.js';
+import { boundedText, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 
@@ -20,7 +20,7 @@ export type ArticleListQuery = z.infer<typeof articleListQuery>;
 
 /** Keywords are trimmed, blank ones dropped and repeats removed (case-insensitively). */
 const keywords = z
-  .array(z.string({ error: V.keywordsInvalid }).trim().max(A.keywords.maxLength, V.keywordsInvalid), {
+  .array(storableString('Keywords', V.keywordsInvalid).trim().max(A.keywords.maxLength, V.keywordsInvalid), {
     error: V.keywordsInvalid,
   })
   .transform((list) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FORM_STATUSES, PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus } from '../enums.js';
 import type { Comment, Ticket, TicketDetail, TicketStats } from '../entities.js';
-import { boundedText, limitQuery, optionalQuery, pageQuery, searchQuery } from '../fields.js';
+import { boundedText, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 import { flagQuery } from './common.js';
@@ -18,12 +18,19 @@ const createTitle = boundedText({
   tooShort: V.titleTooShortCreate,
   tooLong: V.titleTooLongCreate,
 });
-const editTitle = boundedText({
+/**
+ * An edited title is 3..100 characters, but a ticket may have been created with up to 200: the title
+ * it already has always passes, so a long title never blocks editing the rest of the ticket.
+ */
+const storedTitle = boundedText({
   required: V.titleRequired,
-  ...LIMITS.ticketTitle.edit,
+  min: LIMITS.ticketTitle.edit.min,
+  max: LIMITS.ticketTitle.create.max,
   tooShort: V.titleTooShortEdit,
-  tooLong: V.titleTooLongEdit,
+  tooLong: V.titleTooLongCreate,
 });
+export const isTitleEditAllowed = (current: string, next: string): boolean =>
+  next === current || next.length <= LIMITS.ticketTitle.edit.max;
 const description = boundedText({
   required: V.descriptionRequired,
   ...LIMITS.ticketDescription,
@@ -43,12 +50,11 @@ export type CreateTicketBody = z.infer<typeof createTicketBody>;
  * (owner: title, description, priority, status; staff: status, resolutionNotes, priority, assignedAgentId).
  */
 export const updateTicketBody = z.object({
-  title: editTitle.optional(),
+  title: storedTitle.optional(),
   description: description.optional(),
   priority: priority.optional(),
   status: status.optional(),
-  resolutionNotes: z
-    .string({ error: V.resolutionNotesTooLong })
+  resolutionNotes: storableString('Resolution notes', V.resolutionNotesTooLong)
     .trim()
     .max(LIMITS.resolutionNotes.max, V.resolutionNotesTooLong)
     .transform((s) => (s === '' ? null : s))
@@ -62,8 +68,14 @@ export const OWNER_EDITABLE_FIELDS = ['title', 'description', 'priority', 'statu
 export const STAFF_EDITABLE_FIELDS = ['status', 'resolutionNotes', 'priority', 'assignedAgentId'] as const;
 export type TicketField = keyof UpdateTicketBody;
 
-/** The owner's edit form (SPEC §5): title 3..100 and description after trimming, open/in_progress/resolved. */
-export const editTicketForm = z.object({ title: editTitle, description, priority, status: formStatus });
+/** The owner's edit form: trimmed title and description, open/in_progress/resolved; see isTitleEditAllowed. */
+export const editTicketForm = (currentTitle: string) =>
+  z.object({
+    title: storedTitle.refine((title) => isTitleEditAllowed(currentTitle, title), V.titleTooLongEdit),
+    description,
+    priority,
+    status: formStatus,
+  });
 
 /** The agent update form (SPEC §5): status required, notes free text. */
 export const agentUpdateForm = z.object({
@@ -95,8 +107,7 @@ export const ticketListQuery = ticketFiltersQuery.extend({
 export type TicketListQuery = z.infer<typeof ticketListQuery>;
 
 export const commentBody = z.object({
-  content: z
-    .string({ error: V.commentRequired })
+  content: storableString('Comment', V.commentRequired)
     .trim()
     .min(LIMITS.comment.min, V.commentRequired)
     .max(LIMITS.comment.max, V.commentTooLong),

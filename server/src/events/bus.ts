@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Role, TicketStatus, UserRef } from '@helpdesk/protocol';
+import type { Comment, HistoryEntry, Role, Ticket, TicketPrevious, TicketStatus, UserRef } from '@helpdesk/protocol';
 import type { Logger } from '../lib/logger.js';
 import type { Actor } from '../policies/actor.js';
 
@@ -8,12 +8,23 @@ export type ActorRef = UserRef & { role: Role };
 /** Who did it, as events carry it. */
 export const actorRef = (actor: Actor): ActorRef => ({ id: actor.id, name: actor.name, role: actor.role });
 
-/** Domain events, published by services only after their transaction has committed. */
+/**
+ * Domain events, emitted inside a unit of work (db/unitOfWork.ts) and published only after it has
+ * committed. They carry what was written, presented as HTTP presents it, so no subscriber reads again.
+ */
 export interface DomainEvents {
-  'ticket.created': { ticketId: number; ownerId: number; actor: ActorRef };
-  'ticket.updated': { ticketId: number; ownerId: number; actor: ActorRef; statusChange?: { from: TicketStatus; to: TicketStatus } };
-  'ticket.deleted': { ticketId: number; ownerId: number; actor: ActorRef };
-  'comment.added': { ticketId: number; ownerId: number; commentId: number; actor: ActorRef };
+  'ticket.created': { ticketId: number; ownerId: number; actor: ActorRef; ticket: Ticket };
+  'ticket.updated': {
+    ticketId: number;
+    ownerId: number;
+    actor: ActorRef;
+    statusChange?: { from: TicketStatus; to: TicketStatus };
+    ticket: Ticket;
+    previous: TicketPrevious;
+    history: HistoryEntry[];
+  };
+  'ticket.deleted': { ticketId: number; ownerId: number; actor: ActorRef; previous: Ticket };
+  'comment.added': { ticketId: number; ownerId: number; commentId: number; actor: ActorRef; comment: Comment; history: HistoryEntry };
   'article.helpful': { articleId: number; helpfulCount: number };
   /** Every token and socket of this user must stop working (deletion, password change or reset). */
   'user.revoked': { userId: number };
@@ -22,6 +33,7 @@ export interface DomainEvents {
 export type EventName = keyof DomainEvents;
 export type Listener<K extends EventName> = (payload: DomainEvents[K]) => void | Promise<void>;
 
+/** Only the unit of work publishes; everything else subscribes. */
 export interface EventBus {
   publish<K extends EventName>(name: K, payload: DomainEvents[K]): void;
   subscribe<K extends EventName>(name: K, listener: Listener<K>): () => void;

@@ -1,12 +1,39 @@
-import { pino, type Logger } from 'pino';
+import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-export function createLogger(level: string): Logger {
-  return pino({
+/** `destination` defaults to stdout; tests pass their own to read what was logged. */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: 'helpdesk' },
+    serializers: { err: serializeError },
     // Credentials never reach the log, even when a request body is logged while debugging.
-    redact: { paths: ['req.headers.authorization', '*.password', '*.newPassword', '*.token'], censor: '[redacted]' },
-  });
+    redact: { paths: ['req.headers.authorization', '*.password', '*.newPassword', '*.token', '*.passwordHash'], censor: '[redacted]' },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
+
+/**
+ * Errors as pino logs them, minus the values a failed query was run with: Drizzle puts them in the
+ * error's message (`params: …`) and in `params`, and on sign-up they are an email and a password hash.
+ * The SQL text itself (placeholders only) is kept, since it says which query failed.
+ */
+export function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const { params: _params, ...serialized } = stdSerializers.err(error) as ReturnType<typeof stdSerializers.err> & { params?: unknown };
+  serialized.message = withoutParams(error.message);
+  serialized.stack = [withoutParams(error.stack ?? ''), ...causeStacks(error.cause)].join('\ncaused by: ');
+  return serialized;
+}
+
+function causeStacks(cause: unknown, depth = 0): string[] {
+  if (!(cause instanceof Error) || depth > 5) return [];
+  return [withoutParams(cause.stack ?? cause.message), ...causeStacks(cause.cause, depth + 1)];
+}
+
+/** Drops a `params: …` section up to the stack frames that follow it (or the end). */
+const withoutParams = (text: string) => text.replace(/\nparams: [\s\S]*?(?=\n\s+at |$)/, '\nparams: [not logged]');
+
+/** A URL as logged: secrets that travel in the query string (reset links) are not. */
+export const loggableUrl = (url: string) => url.replace(/([?&](?:token|access_token)=)[^&#]*/gi, '$1[redacted]');

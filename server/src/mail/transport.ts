@@ -15,7 +15,12 @@ export interface MailMessage {
 export interface Mailer {
   /** Queues the message and returns at once; delivery is retried and failures only logged. */
   send(message: MailMessage): void;
-  /** Resolves once every queued message was delivered or given up on (shutdown, tests). */
+  /**
+   * For a message that takes work to compose (a lookup, a write): the work starts after the current
+   * request has been answered, and a message is sent only if it yields one.
+   */
+  sendLater(compose: () => Promise<MailMessage | undefined>): void;
+  /** Resolves once every queued or composing message was delivered or given up on (shutdown, tests). */
   idle(): Promise<void>;
   close(): void;
 }
@@ -43,21 +48,37 @@ export function createMailer({ smtpUrl, from, outboxDir, logger, retries = 4, re
     await mkdir(outboxDir, { recursive: true });
     const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
     await writeFile(file, info.message as Buffer);
-    log.info({ to: message.to, subject: message.subject, file, text: message.text }, 'mail written to outbox');
+    // The link's secret stays in the .eml only: logs travel further than DATA_DIR.
+    log.info({ to: message.to, subject: message.subject, file, text: message.text.replace(/([?&]token=)[^\s&#]+/g, '$1[redacted]') }, 'mail written to outbox');
   };
 
-  return {
-    send(message) {
-      const job = pRetry(() => deliver(message), {
+  const track = (job: Promise<void>) => {
+    pending.add(job);
+    void job.finally(() => pending.delete(job));
+  };
+
+  const send = (message: MailMessage) => {
+    track(
+      pRetry(() => deliver(message), {
         retries,
         minTimeout: retryMinTimeoutMs,
         onFailedAttempt: ({ error, attemptNumber }) =>
           log.warn({ err: error, to: message.to, subject: message.subject, attempt: attemptNumber }, 'mail delivery failed, will retry'),
       })
         .then(() => log.debug({ to: message.to, subject: message.subject }, 'mail sent'))
-        .catch((error: unknown) => log.error({ err: error, to: message.to, subject: message.subject }, 'mail delivery gave up'))
-        .finally(() => pending.delete(job));
-      pending.add(job);
+        .catch((error: unknown) => log.error({ err: error, to: message.to, subject: message.subject }, 'mail delivery gave up')),
+    );
+  };
+
+  return {
+    send,
+    sendLater(compose) {
+      track(
+        new Promise<void>((resolve) => setImmediate(resolve))
+          .then(compose)
+          .then((message) => message && send(message))
+          .catch((error: unknown) => log.error({ err: error }, 'mail could not be composed')),
+      );
     },
     async idle() {
       while (pending.size > 0) await Promise.all([...pending]);

@@ -69,8 +69,21 @@ describe('the web client on the API port', () => {
     expect(res.status).toBe(404);
   });
 
-  it('does not resolve paths outside the client folder', async () => {
-    const res = await get('/..%2f..%2fetc%2fpasswd');
-    expect(await res.text()).not.toContain('root:');
+  it.each(['/..%2f..%2f..%2fetc%2fpasswd', '/assets/..%2f..%2fpackage.json', '/..%5c..%5cpackage.json', '/%E0%A4%A'])(
+    'refuses the path %s outside the client folder with a 404, not a 500',
+    async (p) => {
+      const res = await get(p);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ success: false, message: 'Not found' });
+    },
+  );
+
+  it('puts the CSP and the frame ban on /index.html too, so no path lets another site frame the app', async () => {
+    for (const p of ['/index.html', '/', '/ticket/3']) {
+      const res = await get(p);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy'), p).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), p).toBe('DENY');
+    }
   });
 });

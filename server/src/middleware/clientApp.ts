@@ -18,28 +18,18 @@ export function clientApp(root: string): Middleware {
       await send(ctx, ctx.path, { root, index: false, gzip: true, brotli: true, immutable: asset, maxAge: asset ? 31_536_000_000 : 0 });
       if (ctx.status !== 404) return;
     } catch (error) {
+      // A path send refuses (undecodable, or climbing out of the root) is answered as not found.
+      if (isRefused(error)) return next();
       if (!isMissing(error)) throw error;
     }
     // A missing hashed asset must stay a 404, or a stale tab would parse HTML as JavaScript.
     if (asset) return next();
     ctx.set('Cache-Control', 'no-cache');
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     await send(ctx, 'index.html', { root, gzip: true, brotli: true });
   };
 }
 
 const isServerPath = (p: string) => p === '/api' || p.startsWith('/api/') || p.startsWith('/socket.io');
-const isMissing = (error: unknown) => typeof error === 'object' && error !== null && 'status' in error && (error as { status: number }).status === 404;
-
-/** Mantine sets inline styles, so styles allow 'unsafe-inline'; scripts come only from this origin. */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self' ws: wss:",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
+const statusOf = (error: unknown) => (typeof error === 'object' && error !== null && 'status' in error ? (error as { status: unknown }).status : undefined);
+const isMissing = (error: unknown) => statusOf(error) === 404;
+const isRefused = (error: unknown) => statusOf(error) === 400 || statusOf(error) === 403;

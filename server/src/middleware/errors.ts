@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import { MESSAGES } from '@helpdesk/protocol';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDatabaseUnavailable, isInvalidData } from '../db/errors.js';
 import { AppError, TooManyRequestsError } from '../lib/errors.js';
-import type { Logger } from '../lib/logger.js';
+import { loggableUrl, type Logger } from '../lib/logger.js';
 import type { AppState } from './state.js';
 
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
@@ -13,13 +13,19 @@ interface HttpLikeError {
   type?: string;
 }
 
-/** Errors raised by the body parser and Koa itself, mapped to our own texts. */
+/**
+ * Errors raised by the body parser, the static file sender and Koa itself, mapped to our own texts.
+ * Any other client error they raise keeps its 4xx status: a refused path or header is the caller's
+ * mistake, never our 500.
+ */
 function fromHttpError(error: HttpLikeError): { status: number; message: string } | undefined {
   const status = error.status ?? error.statusCode;
   if (error.type === 'entity.too.large' || status === 413) return { status: 413, message: MESSAGES.http.bodyTooLarge };
-  if (error.type === 'entity.parse.failed' || (error instanceof SyntaxError && status === 400)) return { status: 400, message: MESSAGES.http.malformedJson };
-  if (status === 400) return { status: 400, message: MESSAGES.http.malformedJson };
-  if (status === 415) return { status: 415, message: 'Request body must be JSON' };
+  // co-body rethrows JSON.parse's own error (a SyntaxError, or a RangeError for absurd nesting) as a 400.
+  if (status === 400 && (error instanceof SyntaxError || error instanceof RangeError)) return { status: 400, message: MESSAGES.http.malformedJson };
+  if (status === 415) return { status: 415, message: MESSAGES.http.notJson };
+  if (status === 404 || status === 403) return { status: 404, message: MESSAGES.http.notFound };
+  if (status !== undefined && status >= 400 && status < 500) return { status, message: MESSAGES.http.badRequest };
   return undefined;
 }
 
@@ -44,15 +50,22 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
         ctx.body = { success: false, message: known.message };
         return;
       }
+      if (isInvalidData(error)) {
+        // Validation refuses such text first; reaching here means a schema missed a field.
+        (ctx.state.log ?? logger).warn({ err: error, method: ctx.method, url: loggableUrl(ctx.originalUrl) }, 'database refused the input');
+        ctx.status = 400;
+        ctx.body = { success: false, message: MESSAGES.http.invalidData };
+        return;
+      }
       if (isDatabaseUnavailable(error)) {
         // An outage, not a bug: the pool reconnects by itself, so the client is told to retry.
-        (ctx.state.log ?? logger).warn({ err: error, method: ctx.method, url: ctx.url }, 'database unavailable');
+        (ctx.state.log ?? logger).warn({ err: error, method: ctx.method, url: loggableUrl(ctx.originalUrl) }, 'database unavailable');
         ctx.status = 503;
         ctx.set('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
         ctx.body = { success: false, message: MESSAGES.http.unavailable };
         return;
       }
-      (ctx.state.log ?? logger).error({ err: error, method: ctx.method, url: ctx.url }, 'request failed');
+      (ctx.state.log ?? logger).error({ err: error, method: ctx.method, url: loggableUrl(ctx.originalUrl) }, 'request failed');
       ctx.status = 500;
       ctx.body = { success: false, message: MESSAGES.http.internal };
     }

@@ -16,6 +16,14 @@ export interface RateLimitRules {
   resetPerIp: RateLimitRule;
   /** Anonymous "helpful" votes per IP. */
   helpfulAnonymous: RateLimitRule;
+  /** Failed sign-ins per IP over all emails: password spraying tries one password on many accounts. */
+  loginPerAddress: RateLimitRule;
+  /** Sign-ups per IP (an admin creating accounts is not counted). */
+  signupPerAddress: RateLimitRule;
+  /** New-password submissions (reset links used) per IP. */
+  resetSubmitPerAddress: RateLimitRule;
+  /** Comments per user, over all tickets. */
+  commentPerUser: RateLimitRule;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -23,6 +31,11 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   resetPerEmail: { points: 5, durationSeconds: 60 * 60 },
   resetPerIp: { points: 20, durationSeconds: 60 * 60 },
   helpfulAnonymous: { points: 30, durationSeconds: 60 * 60 },
+  // Per address budgets stay well above what one office behind a shared NAT address needs.
+  loginPerAddress: { points: 30, durationSeconds: 15 * 60 },
+  signupPerAddress: { points: 10, durationSeconds: 60 * 60 },
+  resetSubmitPerAddress: { points: 10, durationSeconds: 15 * 60 },
+  commentPerUser: { points: 10, durationSeconds: 60 },
 };
 
 export interface Limiter {
@@ -31,6 +44,8 @@ export interface Limiter {
   /** Throws 429 while the budget is spent, without counting. */
   check(key: string): Promise<void>;
   reset(key: string): Promise<void>;
+  /** Gives back one point taken by `consume`. */
+  refund(key: string): Promise<void>;
 }
 
 /** Where a limiter keeps its counters; `name` keeps the limiters' keys apart in a shared store. */
@@ -61,6 +76,10 @@ const LIMIT_MESSAGES: Record<keyof RateLimitRules, string> = {
   resetPerEmail: MESSAGES.auth.tooManyResets,
   resetPerIp: MESSAGES.auth.tooManyResets,
   helpfulAnonymous: MESSAGES.auth.tooManyVotes,
+  loginPerAddress: MESSAGES.auth.tooManyLoginsFromAddress,
+  signupPerAddress: MESSAGES.auth.tooManySignups,
+  resetSubmitPerAddress: MESSAGES.auth.tooManyResetAttempts,
+  commentPerUser: MESSAGES.tickets.tooManyComments,
 };
 
 export function createLimiters(rules: RateLimitRules, store: LimiterStore = memoryStore): Limiters {
@@ -85,6 +104,9 @@ function createLimiter(rule: RateLimitRule, message: string, limiter: RateLimite
     },
     async reset(key) {
       await limiter.delete(key);
+    },
+    async refund(key) {
+      await limiter.reward(key, 1);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../lib/logger.js';
+import { loggableUrl, type Logger } from '../lib/logger.js';
 import type { AppState } from './state.js';
 
 /** One structured line per request, with an id that is also returned to the caller. */
@@ -17,7 +17,7 @@ export function requestLog(logger: Logger): Middleware<AppState> {
     } finally {
       const ms = Math.round((performance.now() - started) * 10) / 10;
       const level = ctx.status >= 500 ? 'error' : 'info';
-      ctx.state.log[level]({ method: ctx.method, url: ctx.originalUrl, status: ctx.status, ms, userId: ctx.state.actor?.id }, 'request');
+      ctx.state.log[level]({ method: ctx.method, url: loggableUrl(ctx.originalUrl), status: ctx.status, ms, userId: ctx.state.actor?.id }, 'request');
     }
   };
 }

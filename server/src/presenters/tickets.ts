@@ -1,4 +1,4 @@
-import type { Comment, HistoryEntry, Role, Ticket, TicketDetail, UserRef } from '@helpdesk/protocol';
+import type { Comment, HistoryEntry, Role, Ticket, TicketDetail, TicketPrevious, UserRef } from '@helpdesk/protocol';
 import type { ticketComments, ticketHistory, tickets } from '../db/schema/index.js';
 
 type Ref = UserRef | null;
@@ -32,6 +32,7 @@ export const presentTicket = ({ ticket, ownerName, agentName, editorName, commen
   assignedAgent: ref(ticket.assignedAgentId, agentName),
   updatedBy: ref(ticket.updatedById, editorName),
   commentCount: Number(commentCount),
+  version: ticket.version,
   createdAt: ticket.createdAt.toISOString(),
   updatedAt: ticket.updatedAt.toISOString(),
 });
@@ -59,3 +60,14 @@ export const presentTicketDetail = (row: TicketRow, comments: CommentRow[], hist
   comments: comments.map(presentComment),
   history: history.map(presentHistoryEntry),
 });
+
+const CHANGEABLE = ['title', 'description', 'priority', 'status', 'resolutionNotes', 'assignedAgent', 'updatedBy', 'updatedAt'] as const satisfies readonly (keyof TicketPrevious)[];
+
+/** The fields a write changed, with the values they had before it. */
+export function previousOf(before: Ticket, after: Ticket): TicketPrevious {
+  const previous: Record<string, unknown> = {};
+  for (const field of CHANGEABLE) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) previous[field] = before[field];
+  }
+  return previous as TicketPrevious;
+}

@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES, type TicketChangedEvent } from '@helpdesk/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MESSAGES, ROOMS, type TicketChangedEvent } from '@helpdesk/protocol';
+import { parseSettings } from '../settings.js';
 import { ADMIN_ENV, createCast, createTicket, logIn, signUp, type Account } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { QUIET_MS, socketClients } from '../../test/socketClients.js';
@@ -71,9 +72,19 @@ describe('realtime delivery (Socket.IO)', () => {
       const isUpdate = (e: TicketChangedEvent) => e.ticket.id === ticket.id && e.action === 'updated';
 
       const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', isUpdate)));
+      const { history } = (await t.api.get(`/tickets/${ticket.id}`, { token: cast.agent.token })).body.ticket;
       for (const event of received) {
-        expect(event).toEqual({ action: 'updated', ticket: res.body.ticket, by: { id: cast.agent.user.id, name: cast.agent.user.name } });
+        // Starting work also took the ticket; one write, one version, the fields' earlier values and the new timeline entries.
+        expect(event).toEqual({
+          action: 'updated',
+          ticket: res.body.ticket,
+          by: { id: cast.agent.user.id, name: cast.agent.user.name },
+          previous: { status: 'open', resolutionNotes: null, assignedAgent: null, updatedBy: null, updatedAt: ticket.updatedAt },
+          history: history.slice(1),
+        });
+        expect(history.slice(1).map((e: { type: string }) => e.type)).toEqual(['status', 'resolution', 'assigned']);
         expect(event.ticket).toMatchObject({
+          version: ticket.version + 1,
           status: 'in_progress',
           resolutionNotes: 'Looking into it',
           updatedBy: { id: cast.agent.user.id, name: cast.agent.user.name },
@@ -93,15 +104,22 @@ describe('realtime delivery (Socket.IO)', () => {
       expect(res.status).toBe(200);
 
       const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', (e) => e.ticket.id === ticket.id)));
+      const { history } = (await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token })).body.ticket;
       for (const event of received) {
-        expect(event).toEqual({ action: 'updated', ticket: res.body.ticket, by: { id: cast.owner.user.id, name: cast.owner.user.name } });
+        expect(event).toEqual({
+          action: 'updated',
+          ticket: res.body.ticket,
+          by: { id: cast.owner.user.id, name: cast.owner.user.name },
+          previous: { title: ticket.title, priority: ticket.priority, updatedBy: null, updatedAt: ticket.updatedAt },
+          history: history.slice(1),
+        });
       }
       await sleep(QUIET_MS);
       expect(l.other.events['ticket-changed']).toEqual([]);
       expect(l.anonymous.events['ticket-changed']).toEqual([]);
     });
 
-    it('announces a deletion as {id} only, to the owner and staff only', async () => {
+    it('announces a deletion as {id}, with the ticket as it was, to the owner and staff only', async () => {
       const ticket = await createTicket(t.api, cast.owner.token);
       const l = await listenAll();
       const res = await t.api.delete(`/tickets/${ticket.id}`, { token: cast.owner.token });
@@ -109,7 +127,7 @@ describe('realtime delivery (Socket.IO)', () => {
 
       const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', (e) => e.ticket.id === ticket.id)));
       for (const event of received) {
-        expect(event).toEqual({ action: 'deleted', ticket: { id: ticket.id }, by: { id: cast.owner.user.id, name: cast.owner.user.name } });
+        expect(event).toEqual({ action: 'deleted', ticket: { id: ticket.id }, by: { id: cast.owner.user.id, name: cast.owner.user.name }, previous: ticket });
       }
       await sleep(QUIET_MS);
       expect(l.other.events['ticket-changed']).toEqual([]);
@@ -143,8 +161,10 @@ describe('realtime delivery (Socket.IO)', () => {
       expect(res.status).toBe(201);
 
       const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('comment-added', (e) => e.ticketId === ticket.id)));
+      const detail = (await t.api.get(`/tickets/${ticket.id}`, { token: cast.agent.token })).body.ticket;
       for (const event of received) {
-        expect(event).toEqual({ ticketId: ticket.id, comment: res.body.comment });
+        expect(event).toEqual({ ticketId: ticket.id, comment: res.body.comment, history: detail.history.at(-1) });
+        expect(event.history).toMatchObject({ type: 'comment', to: String(res.body.comment.id) });
         expect(event.comment).toMatchObject({
           ticketId: ticket.id,
           content: 'We are on it.',
@@ -163,7 +183,10 @@ describe('realtime delivery (Socket.IO)', () => {
       expect(res.status).toBe(201);
 
       const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('comment-added', (e) => e.ticketId === ticket.id)));
-      for (const event of received) expect(event).toEqual({ ticketId: ticket.id, comment: res.body.comment });
+      const detail = (await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token })).body.ticket;
+      for (const event of received) expect(event).toEqual({ ticketId: ticket.id, comment: res.body.comment, history: detail.history.at(-1) });
+      // A comment is not a change of the ticket.
+      expect(detail.version).toBe(ticket.version);
       await sleep(QUIET_MS);
       expect(l.other.events['comment-added']).toEqual([]);
       expect(l.anonymous.events['comment-added']).toEqual([]);
@@ -228,6 +251,28 @@ describe('realtime delivery (Socket.IO)', () => {
       expect(await refusedHandshake({ token: forged })).toBe(MESSAGES.auth.sessionInvalid);
       expect(await refusedHandshake({ token: 12345 })).toBe(MESSAGES.auth.sessionInvalid);
     });
+
+    it('caps the live sockets of one user, refusing the rest with a clear message until one closes', async () => {
+      const cap = parseSettings({}).maxSocketsPerUser;
+      const account = await signUp(t.api, { name: 'Many Tabs' });
+      // All at once, so handshakes finishing together must still count each other.
+      const attempts = await Promise.allSettled(Array.from({ length: cap + 3 }, () => listen(account.token)));
+      const connected = attempts.flatMap((a) => (a.status === 'fulfilled' ? [a.value] : []));
+      const refusals = attempts.flatMap((a) => (a.status === 'rejected' ? [(a.reason as Error).message] : []));
+      expect(connected).toHaveLength(cap);
+      expect(refusals).toEqual(Array<string>(3).fill(MESSAGES.auth.tooManyConnections));
+      expect(await refusedHandshake({ token: account.token })).toBe(MESSAGES.auth.tooManyConnections);
+      // Someone else is not affected.
+      expect((await listen(cast.owner.token)).socket.connected).toBe(true);
+
+      // Closing one frees its place: nothing is left counted for a socket that is gone.
+      connected[0]!.socket.disconnect();
+      const room = () => t.server.io.of('/').adapter.rooms.get(ROOMS.user(account.user.id))?.size;
+      await vi.waitFor(() => expect(room()).toBe(cap - 1));
+      expect((await listen(account.token)).socket.connected).toBe(true);
+      expect(await refusedHandshake({ token: account.token })).toBe(MESSAGES.auth.tooManyConnections);
+      expect(room()).toBe(cap);
+    });
   });
 
   describe('revocation', () => {
@@ -255,7 +300,17 @@ describe('realtime delivery (Socket.IO)', () => {
 
       await t.api.delete(`/users/${leaving.user.id}`, { token: cast.admin.token });
       const event = await owner.next('ticket-changed', (e) => e.ticket.id === ticket.id);
-      expect(event).toMatchObject({ action: 'updated', ticket: { id: ticket.id, assignedAgent: null }, by: { id: cast.admin.user.id } });
+      expect(event).toMatchObject({
+        action: 'updated',
+        ticket: { id: ticket.id, assignedAgent: null, version: ticket.version + 2 },
+        by: { id: cast.admin.user.id },
+        previous: { assignedAgent: { id: leaving.user.id, name: 'Departing Agent' } },
+        history: [{ type: 'assigned', from: 'Departing Agent', to: null }],
+      });
+      const fetched = await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token });
+      const { comments: _c, history, ...current } = fetched.body.ticket;
+      expect(event.action === 'updated' && event.ticket).toEqual(current);
+      expect(event.action === 'updated' && event.history).toEqual(history.slice(-1));
     });
 
     it("disconnects a user's sockets when an admin changes their password", async () => {

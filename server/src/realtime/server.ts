@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { MESSAGES, ROOMS, type ClientToServerEvents, type ServerToClientEvents } from '@helpdesk/protocol';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { isStaff, type Actor } from '../policies/actor.js';
 import type { Fanout } from '../scaleout/fanout.js';
@@ -14,6 +14,11 @@ export interface SocketData {
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
+export interface RealtimeOptions {
+  /** Live sockets one user may hold on this process; the next handshake is refused. */
+  maxSocketsPerUser: number;
+}
+
 /** setTimeout's ceiling; longer sessions are re-checked when the timer fires. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -21,7 +26,7 @@ const MAX_TIMER_MS = 2_147_483_647;
  * Socket.IO on the HTTP server's port. The handshake token decides the rooms (CONTRACT §5): everyone
  * joins `public`, a signed-in user `user:<id>`, staff also `staff`. A socket never outlives its token.
  */
-export function attachRealtime(httpServer: HttpServer, accounts: AccountService, fanout: Fanout, logger: Logger): RealtimeServer {
+export function attachRealtime(httpServer: HttpServer, accounts: AccountService, fanout: Fanout, logger: Logger, options: RealtimeOptions): RealtimeServer {
   const io: RealtimeServer = new Server(httpServer, { path: '/socket.io', serveClient: false, ...(fanout.adapter && { adapter: fanout.adapter }) });
   const log = logger.child({ component: 'realtime' });
 
@@ -31,6 +36,12 @@ export function attachRealtime(httpServer: HttpServer, accounts: AccountService,
     try {
       const session = typeof token === 'string' ? await accounts.resolveSession(token) : undefined;
       if (!session) return next(new Error(MESSAGES.auth.sessionInvalid));
+      // The user's room holds exactly their live sockets here, so nothing needs undoing on disconnect.
+      // Joined now rather than on "connection" so handshakes completing in the same tick count each
+      // other; Socket.IO removes a socket from its rooms if the handshake fails after this.
+      const room = ROOMS.user(session.actor.id);
+      if ((io.of('/').adapter.rooms.get(room)?.size ?? 0) >= options.maxSocketsPerUser) return next(new Error(MESSAGES.auth.tooManyConnections));
+      void socket.join(room);
       socket.data.actor = session.actor;
       expireWithToken(socket, session.expiresAt);
       next();
@@ -45,10 +56,7 @@ export function attachRealtime(httpServer: HttpServer, accounts: AccountService,
   io.on('connection', (socket) => {
     const { actor } = socket.data;
     void socket.join(ROOMS.public);
-    if (actor) {
-      void socket.join(ROOMS.user(actor.id));
-      if (isStaff(actor)) void socket.join(ROOMS.staff);
-    }
+    if (actor && isStaff(actor)) void socket.join(ROOMS.staff);
   });
 
   return io;

@@ -95,6 +95,8 @@ describe('accounts and support-agent management', () => {
       expect((await t.api.get('/auth/verify', { token: agent.token })).status).toBe(401);
       const after = (await t.api.get(`/tickets/${ticket.id}`, { token: owner.token })).body.ticket;
       expect(after.assignedAgent).toBeNull();
+      // Releasing is a change of the ticket like any other: a new version.
+      expect(after.version).toBe(ticket.version + 2);
       expect(after.updatedBy).toEqual({ id: admin.user.id, name: admin.user.name });
       expect(after.history.at(-1)).toMatchObject({ type: 'assigned', from: 'Gone Gary', to: null, actor: { id: admin.user.id } });
       expect(after.comments.map((c: { author: { name: string } }) => c.author.name)).toEqual(['Gone Gary']);

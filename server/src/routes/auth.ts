@@ -9,6 +9,8 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
   // Optional auth: an admin's token is what allows role "admin" (CONTRACT §4).
   router.post('/auth/register', auth.optional, async (ctx) => {
     const input = parseBody(registerBody, ctx.request.body);
+    // An admin creating accounts for others is not the abuse the per-address budget is about.
+    if (ctx.state.actor?.role !== 'admin') await limiters.signupPerAddress.consume(clientIp(ctx));
     const session = await services.accounts.register(ctx.state.actor, input);
     ctx.status = 201;
     ctx.body = { success: true, ...session };
@@ -16,11 +18,15 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
 
   router.post('/auth/login', async (ctx) => {
     const input = parseBody(loginBody, ctx.request.body);
-    const key = `${clientIp(ctx)}|${input.email}`;
+    const address = clientIp(ctx);
+    const key = `${address}|${input.email}`;
     await limiters.login.check(key);
+    // Taken before the password check and given back on success, so parallel guesses cannot overrun
+    // the address's budget and successful sign-ins (a whole office behind one NAT) do not spend it.
+    await limiters.loginPerAddress.consume(address);
     try {
       const session = await services.accounts.login(input);
-      await limiters.login.reset(key);
+      await Promise.all([limiters.login.reset(key), limiters.loginPerAddress.refund(address)]);
       ctx.body = { success: true, ...session };
     } catch (error) {
       await limiters.login.consume(key).catch(() => undefined);
@@ -32,12 +38,13 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
     const { email } = parseBody(requestPasswordResetBody, ctx.request.body);
     await limiters.resetPerIp.consume(clientIp(ctx));
     await limiters.resetPerEmail.consume(`${clientIp(ctx)}|${email}`);
-    await services.passwordReset.request(email);
+    services.passwordReset.request(email);
     ctx.body = { success: true, message: MESSAGES.auth.resetRequested };
   });
 
   router.post('/auth/reset-password', async (ctx) => {
     const { token, newPassword } = parseBody(resetPasswordBody, ctx.request.body);
+    await limiters.resetSubmitPerAddress.consume(clientIp(ctx));
     await services.passwordReset.reset(token, newPassword);
     ctx.body = { success: true, message: MESSAGES.auth.resetDone };
   });

@@ -56,6 +56,24 @@ describe('tickets API', () => {
       ]);
     });
 
+    it('counts versions: 1 at creation, +1 per write however many fields it changes, none for a no-op or a comment', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      expect(ticket.version).toBe(1);
+      const edit = await t.api.put(`/tickets/${ticket.id}`, { title: 'Printer on fire again', description: 'Flames this time, not smoke.', priority: 'urgent' }, { token: owner.token });
+      expect(edit.body.ticket.version).toBe(2);
+      const same = await t.api.put(`/tickets/${ticket.id}`, { priority: 'urgent' }, { token: owner.token });
+      expect(same.body.ticket.version).toBe(2);
+      // Starting work changes the status and the assignee in one write.
+      const start = await t.api.put(`/tickets/${ticket.id}`, { status: 'in_progress' }, { token: agent.token });
+      expect(start.body.ticket).toMatchObject({ version: 3, status: 'in_progress', assignedAgent: { id: agent.user.id } });
+      await t.api.post(`/tickets/${ticket.id}/comments`, { content: 'On my way with an extinguisher.' }, { token: agent.token });
+      const full = await detail(ticket.id);
+      expect(full.version).toBe(3);
+      expect(full.commentCount).toBe(1);
+      const listed = (await t.api.get('/tickets?limit=50', { token: owner.token })).body.tickets.find((x: Ticket) => x.id === ticket.id);
+      expect(listed.version).toBe(3);
+    });
+
     it('lets staff start work: status in_progress assigns the unassigned ticket to them', async () => {
       const ticket = await createTicket(t.api, owner.token);
       const res = await t.api.put(`/tickets/${ticket.id}`, { status: 'in-progress' }, { token: agent.token });

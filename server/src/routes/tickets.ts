@@ -3,7 +3,7 @@ import { parseBody, parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, createRouter } from './router.js';
 
-export function ticketRoutes({ services, auth }: RouteDeps) {
+export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
 
   router.get('/tickets', auth.required, async (ctx) => {
@@ -45,7 +45,9 @@ export function ticketRoutes({ services, auth }: RouteDeps) {
   router.post('/tickets/:id/comments', auth.required, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     const { content } = parseBody(commentBody, ctx.request.body);
-    const comment = await services.tickets.addComment(actorOf(ctx), id, content);
+    const actor = actorOf(ctx);
+    await limiters.commentPerUser.consume(String(actor.id));
+    const comment = await services.tickets.addComment(actor, id, content);
     ctx.status = 201;
     ctx.body = { success: true, comment };
   });

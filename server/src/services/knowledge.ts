@@ -13,7 +13,7 @@ export type KnowledgeService = ReturnType<typeof createKnowledgeService>;
 /** Mirrors articles_search_trgm_idx so searches use the index. */
 const searchable = sql`article_search_text(${articles.title}, ${articles.content}, ${articles.keywords})`;
 
-export function createKnowledgeService({ db, bus }: ServiceContext) {
+export function createKnowledgeService({ db, withTransaction }: ServiceContext) {
   const selectArticles = () =>
     db
       .select({ article: articles, creator: { id: users.id, name: users.name } })
@@ -74,22 +74,21 @@ export function createKnowledgeService({ db, bus }: ServiceContext) {
 
     /** A signed-in reader counts once per article; anonymous votes are rate limited by the route. */
     async markHelpful(actor: Actor | undefined, id: number): Promise<number> {
-      const outcome = await db.transaction(async (tx) => {
+      return withTransaction(async (tx, emit) => {
         const [exists] = await tx.select({ count: articles.helpfulCount }).from(articles).where(eq(articles.id, id));
         if (!exists) throw new NotFoundError(MESSAGES.knowledge.notFound);
         if (actor) {
           const inserted = await tx.insert(articleVotes).values({ articleId: id, userId: actor.id }).onConflictDoNothing().returning({ id: articleVotes.articleId });
-          if (inserted.length === 0) return { count: exists.count, changed: false };
+          if (inserted.length === 0) return exists.count;
         }
         const [row] = await tx
           .update(articles)
           .set({ helpfulCount: sql`${articles.helpfulCount} + 1` })
           .where(eq(articles.id, id))
           .returning({ count: articles.helpfulCount });
-        return { count: row!.count, changed: true };
+        emit('article.helpful', { articleId: id, helpfulCount: row!.count });
+        return row!.count;
       });
-      if (outcome.changed) bus.publish('article.helpful', { articleId: id, helpfulCount: outcome.count });
-      return outcome.count;
     },
   };
 }

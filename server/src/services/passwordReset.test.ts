@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import argon2 from 'argon2';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@helpdesk/protocol';
 import { passwordResets } from '../db/schema/index.js';
 import { sha256 } from '../lib/tokens.js';
@@ -163,6 +164,40 @@ describe('password reset through a real SMTP server', () => {
     expect(stale.body).toMatchObject({ success: false, message: 'Invalid or expired reset token' });
     expect((await t.api.post('/auth/login', { email: account.user.email, password: 'Second9$Pass' })).status).toBe(200);
     expect((await t.api.post('/auth/login', { email: account.user.email, password: 'First9$Pass' })).status).toBe(401);
+  });
+
+  it('checks the token before hashing: made-up tokens are refused without a single password hash', async () => {
+    const account = await signUp(t.api, { name: 'Patient Pat' });
+    const token = await mailedToken(account);
+    // argon2 is the library the server hashes with, in this process: its calls are the evidence.
+    const hash = vi.spyOn(argon2, 'hash');
+    try {
+      const bogus = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => t.api.post('/auth/reset-password', { token: `made-up-token-${i}-${'x'.repeat(40)}`, newPassword: 'NewSecret9$' })),
+      );
+      for (const res of bogus) expect({ status: res.status, body: res.body }).toMatchObject({ status: 400, body: { success: false, message: MESSAGES.auth.resetInvalid } });
+      expect(hash).not.toHaveBeenCalled();
+
+      // The same observation sees the one hash a real link costs.
+      expect((await t.api.post('/auth/reset-password', { token, newPassword: 'Patient9$Pass' })).status).toBe(200);
+      expect(hash).toHaveBeenCalledTimes(1);
+    } finally {
+      hash.mockRestore();
+    }
+  });
+
+  it('lets exactly one of several simultaneous submissions of one link through', async () => {
+    const account = await signUp(t.api, { name: 'Racing Rae' });
+    const token = await mailedToken(account);
+    const passwords = ['Race1$Pass', 'Race2$Pass', 'Race3$Pass', 'Race4$Pass', 'Race5$Pass'];
+    const results = await Promise.all(passwords.map((newPassword) => t.api.post('/auth/reset-password', { token, newPassword })));
+
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
+    for (const res of results.filter((r) => r.status === 400)) expect(res.body.message).toBe(MESSAGES.auth.resetInvalid);
+    const winner = passwords[results.findIndex((r) => r.status === 200)]!;
+    for (const password of passwords) {
+      expect((await t.api.post('/auth/login', { email: account.user.email, password })).status).toBe(password === winner ? 200 : 401);
+    }
   });
 
   it('rate limits reset requests per email after the configured number', async () => {

@@ -10,31 +10,40 @@ import type { ServiceContext } from './context.js';
 
 export type PasswordResetService = ReturnType<typeof createPasswordResetService>;
 
-/** Reset links: random, stored hashed, single use, valid for an hour (CONTRACT §4). */
-export function createPasswordResetService({ db, bus, mailer, settings }: ServiceContext, accounts: AccountService) {
+/** Reset links: random, stored hashed, single use, valid for an hour (docs/api.md#auth-endpoints). */
+export function createPasswordResetService({ db, withTransaction, mailer, settings }: ServiceContext, accounts: AccountService) {
   return {
-    /** Always succeeds from the caller's point of view, so it can't be used to probe for accounts. */
-    async request(email: string): Promise<void> {
-      const user = await accounts.findByEmail(email);
-      if (!user) return;
-      const token = randomToken();
-      await db.insert(passwordResets).values({
-        userId: user.id,
-        tokenHash: sha256(token),
-        expiresAt: new Date(Date.now() + LIMITS.passwordResetTtlMs),
+    /**
+     * Returns before looking the email up: the caller answers the same at once whether or not the
+     * account exists, so neither the answer nor its timing tells them.
+     */
+    request(email: string): void {
+      mailer.sendLater(async () => {
+        const user = await accounts.findByEmail(email);
+        if (!user) return undefined;
+        const token = randomToken();
+        await db.insert(passwordResets).values({
+          userId: user.id,
+          tokenHash: sha256(token),
+          expiresAt: new Date(Date.now() + LIMITS.passwordResetTtlMs),
+        });
+        const link = `${settings.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+        return passwordResetMail({ to: user.email, name: user.name, link });
       });
-      const link = `${settings.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-      mailer.send(passwordResetMail({ to: user.email, name: user.name, link }));
     },
 
     async reset(token: string, newPassword: string): Promise<void> {
+      const usable = () => and(eq(passwordResets.tokenHash, sha256(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date()));
+      // A read first: hashing costs ~100 ms of CPU, which a bogus token must not be able to buy.
+      const [pending] = await db.select({ id: passwordResets.id }).from(passwordResets).where(usable()).limit(1);
+      if (!pending) throw new ValidationError(MESSAGES.auth.resetInvalid, { token: MESSAGES.auth.resetInvalid });
       const passwordHash = await hashPassword(newPassword);
-      const userId = await db.transaction(async (tx) => {
+      const userId = await withTransaction(async (tx, emit) => {
         // Claiming the token and changing the password commit together, so a link works exactly once.
         const [claimed] = await tx
           .update(passwordResets)
           .set({ usedAt: new Date() })
-          .where(and(eq(passwordResets.tokenHash, sha256(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())))
+          .where(usable())
           .returning({ userId: passwordResets.userId });
         if (!claimed) return undefined;
         const [user] = await tx
@@ -48,10 +57,11 @@ export function createPasswordResetService({ db, bus, mailer, settings }: Servic
           .update(passwordResets)
           .set({ usedAt: new Date() })
           .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
+        // Every older session and socket of this account ends once the new password is committed.
+        emit('user.revoked', { userId: user.id });
         return user.id;
       });
       if (userId === undefined) throw new ValidationError(MESSAGES.auth.resetInvalid, { token: MESSAGES.auth.resetInvalid });
-      bus.publish('user.revoked', { userId });
     },
   };
 }

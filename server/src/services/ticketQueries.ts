@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { TicketFilters, TicketListQuery } from '@helpdesk/protocol';
+import type { HistoryEntry, TicketFilters, TicketListQuery, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
 import { containsPattern } from '../db/search.js';
 import { ticketComments, ticketHistory, tickets, users } from '../db/schema/index.js';
-import type { CommentRow, HistoryRow, TicketRow } from '../presenters/tickets.js';
+import { presentHistoryEntry, type CommentRow, type HistoryRow, type TicketRow } from '../presenters/tickets.js';
 
 /**
  * Read side of tickets. Names come from scalar subselects rather than three joins on users: the
@@ -14,15 +14,25 @@ import type { CommentRow, HistoryRow, TicketRow } from '../presenters/tickets.js
 const outer = (column: string) => sql.raw(`"tickets"."${column}"`);
 const nameOf = (column: string) => sql<string | null>`(select u.name from ${users} u where u.id = ${outer(column)})`;
 
-const ticketSelection = {
-  ticket: tickets,
+const derived = {
   ownerName: nameOf('user_id'),
   agentName: nameOf('assigned_agent_id'),
   editorName: nameOf('updated_by_id'),
   commentCount: sql<number>`(select count(*)::int from ${ticketComments} c where c.ticket_id = ${outer('id')})`,
 };
+const ticketSelection = { ticket: tickets, ...derived };
 
 const selectTickets = (db: Db) => db.select(ticketSelection).from(tickets);
+
+/** The same row as a RETURNING list (flat: RETURNING takes no nested objects), so a write needs no read after it. */
+const returnedTicket = { ...getTableColumns(tickets), ...derived };
+const asTicketRow = ({ ownerName, agentName, editorName, commentCount, ...ticket }: TicketRow['ticket'] & Omit<TicketRow, 'ticket'>): TicketRow => ({
+  ticket,
+  ownerName,
+  agentName,
+  editorName,
+  commentCount,
+});
 
 /** Mirrors the expression of tickets_search_trgm_idx so the index serves it. */
 const searchable = sql`(${tickets.title} || ' ' || ${tickets.description})`;
@@ -78,9 +88,45 @@ export async function ticketStats(db: Db, where: SQL | undefined) {
   return row!;
 }
 
-export async function findTicketRow(db: Db, id: number): Promise<TicketRow | undefined> {
-  const [row] = await selectTickets(db).where(eq(tickets.id, id));
+/** `lock` holds the row (FOR UPDATE) until the transaction ends, so what was read is what gets changed. */
+export async function findTicketRow(db: Db, id: number, lock = false): Promise<TicketRow | undefined> {
+  const query = selectTickets(db).where(eq(tickets.id, id));
+  const [row] = await (lock ? query.for('update', { of: tickets }) : query);
   return row;
+}
+
+export const lockTicketRows = (db: Db, where: SQL): Promise<TicketRow[]> => selectTickets(db).where(where).orderBy(asc(tickets.id)).for('update', { of: tickets });
+
+export async function insertTicketRow(db: Db, values: typeof tickets.$inferInsert): Promise<TicketRow> {
+  const [row] = await db.insert(tickets).values(values).returning(returnedTicket);
+  return asTicketRow(row!);
+}
+
+/** Every write that changes a ticket goes through here: it counts as one more version, whatever it changed. */
+export async function updateTicketRows(db: Db, where: SQL, set: Partial<typeof tickets.$inferInsert>): Promise<TicketRow[]> {
+  const rows = await db
+    .update(tickets)
+    .set({ ...set, version: sql`${tickets.version} + 1` })
+    .where(where)
+    .returning(returnedTicket);
+  return rows.map(asTicketRow);
+}
+
+export interface NewHistoryEntry {
+  ticketId: number;
+  type: (typeof ticketHistory.$inferInsert)['type'];
+  from?: string | null;
+  to?: string | null;
+}
+
+/** Writes timeline entries by one actor and presents them as the ticket's history does. */
+export async function insertHistory(db: Db, actor: UserRef, entries: NewHistoryEntry[]): Promise<HistoryEntry[]> {
+  if (entries.length === 0) return [];
+  const rows = await db
+    .insert(ticketHistory)
+    .values(entries.map((e) => ({ ticketId: e.ticketId, type: e.type, fromValue: e.from ?? null, toValue: e.to ?? null, actorId: actor.id })))
+    .returning();
+  return rows.map((entry) => presentHistoryEntry({ entry, actor: { id: actor.id, name: actor.name } }));
 }
 
 const author = alias(users, 'author');

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import {
+  isTitleEditAllowed,
   MESSAGES,
   type Comment,
   type CreateTicketBody,
@@ -14,7 +15,8 @@ import {
   type UserRef,
 } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
-import { ticketComments, ticketHistory, tickets } from '../db/schema/index.js';
+import { isForeignKeyViolation } from '../db/errors.js';
+import { ticketComments, tickets } from '../db/schema/index.js';
 import { actorRef } from '../events/bus.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 import { isStaff, type Actor } from '../policies/actor.js';
@@ -26,18 +28,20 @@ import {
   editableTicketFields,
   visibleTicketScope,
 } from '../policies/tickets.js';
-import { presentComment, presentTicket, presentTicketDetail } from '../presenters/tickets.js';
-import { isForeignKeyViolation, type ServiceContext } from './context.js';
+import { presentComment, presentTicket, presentTicketDetail, previousOf } from '../presenters/tickets.js';
+import type { ServiceContext } from './context.js';
 import {
   countTickets,
-  findComment,
   findComments,
   findHistory,
   findTicketRow,
   findTicketRows,
   findUserRef,
+  insertHistory,
+  insertTicketRow,
   ticketConditions,
   ticketStats,
+  updateTicketRows,
 } from './ticketQueries.js';
 
 export type TicketService = ReturnType<typeof createTicketService>;
@@ -48,17 +52,11 @@ interface Change {
   to: string | null;
 }
 
-export function createTicketService({ db, bus }: ServiceContext) {
+export function createTicketService({ db, withTransaction }: ServiceContext) {
   const scopeFor = (actor: Actor, mine: boolean) => ({
     ...visibleTicketScope(actor),
     ...(mine && isStaff(actor) ? { assignedAgentId: actor.id } : {}),
   });
-
-  const load = async (id: number): Promise<Ticket> => {
-    const row = await findTicketRow(db, id);
-    if (!row) throw new NotFoundError(MESSAGES.tickets.notFound);
-    return presentTicket(row);
-  };
 
   /** A ticket the actor may not see answers exactly like one that does not exist. */
   const loadVisible = async (actor: Actor, id: number) => {
@@ -78,10 +76,6 @@ export function createTicketService({ db, bus }: ServiceContext) {
   };
 
   return {
-    /** For realtime: the ticket as every reader sees it, without an actor check (rooms do that). */
-    findForEvent: (id: number): Promise<Ticket | undefined> => findTicketRow(db, id).then((row) => row && presentTicket(row)),
-    findCommentForEvent: (id: number): Promise<Comment | undefined> => findComment(db, id).then((row) => row && presentComment(row)),
-
     async list(actor: Actor, query: TicketListQuery): Promise<{ tickets: Ticket[]; total: number }> {
       const where = ticketConditions(scopeFor(actor, query.mine), query);
       const [rows, total] = await Promise.all([findTicketRows(db, where, query), countTickets(db, where)]);
@@ -99,29 +93,30 @@ export function createTicketService({ db, bus }: ServiceContext) {
     },
 
     async create(actor: Actor, input: CreateTicketBody): Promise<Ticket> {
-      const id = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(tickets)
-          .values({ title: input.title, description: input.description, priority: input.priority, userId: actor.id })
-          .returning({ id: tickets.id, status: tickets.status });
-        await tx.insert(ticketHistory).values({ ticketId: row!.id, type: 'created', toValue: row!.status, actorId: actor.id });
-        return row!.id;
+      return withTransaction(async (tx, emit) => {
+        const ticket = presentTicket(await insertTicketRow(tx, { title: input.title, description: input.description, priority: input.priority, userId: actor.id }));
+        await insertHistory(tx, actor, [{ ticketId: ticket.id, type: 'created', to: ticket.status }]);
+        emit('ticket.created', { ticketId: ticket.id, ownerId: actor.id, actor: actorRef(actor), ticket });
+        return ticket;
       });
-      bus.publish('ticket.created', { ticketId: id, ownerId: actor.id, actor: actorRef(actor) });
-      return load(id);
     },
 
     async update(actor: Actor, id: number, input: UpdateTicketBody): Promise<Ticket> {
       const provided = (Object.keys(input) as (keyof UpdateTicketBody)[]).filter((k) => input[k] !== undefined);
       if (provided.length === 0) throw new ValidationError(MESSAGES.validation.nothingToUpdate);
 
-      const outcome = await db.transaction(async (tx) => {
-        const [current] = await tx.select().from(tickets).where(eq(tickets.id, id)).for('update');
-        if (!current || !canViewTicket(actor, current)) throw new NotFoundError(MESSAGES.tickets.notFound);
+      return withTransaction(async (tx, emit) => {
+        const locked = await findTicketRow(tx, id, true);
+        if (!locked || !canViewTicket(actor, locked.ticket)) throw new NotFoundError(MESSAGES.tickets.notFound);
+        const current = locked.ticket;
+        const before = presentTicket(locked);
         const allowed = editableTicketFields(actor, current);
         const forbidden = provided.filter((field) => !allowed.has(field));
         if (forbidden.length > 0) throw new ForbiddenError(MESSAGES.tickets.fieldForbidden(forbidden.join(', ')));
         if (input.status && !canSetTicketStatus(actor, input.status)) throw new ForbiddenError(MESSAGES.tickets.closeForbidden);
+        if (input.title !== undefined && !isTitleEditAllowed(current.title, input.title)) {
+          throw new ValidationError(MESSAGES.validation.titleTooLongEdit, { title: MESSAGES.validation.titleTooLongEdit });
+        }
 
         let assignee = input.assignedAgentId !== undefined ? await resolveAssignee(tx, input.assignedAgentId) : undefined;
         // Starting work on an unassigned ticket takes it, as agents expect from a queue.
@@ -151,53 +146,53 @@ export function createTicketService({ db, bus }: ServiceContext) {
           changes.push({ type: 'resolution', from: current.resolutionNotes, to: input.resolutionNotes });
         }
         if (assignee !== undefined && (assignee?.id ?? null) !== current.assignedAgentId) {
-          const previous = current.assignedAgentId === null ? undefined : await findUserRef(tx, current.assignedAgentId);
           set.assignedAgentId = assignee?.id ?? null;
-          changes.push({ type: 'assigned', from: previous?.name ?? null, to: assignee?.name ?? null });
+          changes.push({ type: 'assigned', from: before.assignedAgent?.name ?? null, to: assignee?.name ?? null });
         }
-        if (changes.length === 0) return undefined;
+        // Nothing changes, so nothing is written or announced, and the version stays.
+        if (changes.length === 0) return before;
 
-        await tx
-          .update(tickets)
-          .set({ ...set, updatedById: actor.id, updatedAt: new Date() })
-          .where(eq(tickets.id, id));
-        await tx
-          .insert(ticketHistory)
-          .values(changes.map((c) => ({ ticketId: id, type: c.type, fromValue: c.from, toValue: c.to, actorId: actor.id })));
-        return { ownerId: current.userId, statusChange };
+        const [row] = await updateTicketRows(tx, eq(tickets.id, id), { ...set, updatedById: actor.id, updatedAt: new Date() });
+        const ticket = presentTicket(row!);
+        const history = await insertHistory(tx, actor, changes.map((c) => ({ ticketId: id, ...c })));
+        emit('ticket.updated', {
+          ticketId: id,
+          ownerId: current.userId,
+          actor: actorRef(actor),
+          ...(statusChange && { statusChange }),
+          ticket,
+          previous: previousOf(before, ticket),
+          history,
+        });
+        return ticket;
       });
-
-      if (outcome) {
-        bus.publish('ticket.updated', { ticketId: id, ownerId: outcome.ownerId, actor: actorRef(actor), ...(outcome.statusChange && { statusChange: outcome.statusChange }) });
-      }
-      return load(id);
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
-      const row = await loadVisible(actor, id);
-      if (!canDeleteTicket(actor, { userId: row.ticket.userId })) throw new ForbiddenError(MESSAGES.tickets.deleteForbidden);
-      const deleted = await db.delete(tickets).where(eq(tickets.id, id)).returning({ id: tickets.id });
-      if (deleted.length === 0) throw new NotFoundError(MESSAGES.tickets.notFound);
-      bus.publish('ticket.deleted', { ticketId: id, ownerId: row.ticket.userId, actor: actorRef(actor) });
+      await withTransaction(async (tx, emit) => {
+        // Locked, so the ticket announced as deleted is the last version there was.
+        const row = await findTicketRow(tx, id, true);
+        if (!row || !canViewTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
+        if (!canDeleteTicket(actor, { userId: row.ticket.userId })) throw new ForbiddenError(MESSAGES.tickets.deleteForbidden);
+        await tx.delete(tickets).where(eq(tickets.id, id));
+        emit('ticket.deleted', { ticketId: id, ownerId: row.ticket.userId, actor: actorRef(actor), previous: presentTicket(row) });
+      });
     },
 
     async addComment(actor: Actor, id: number, content: string): Promise<Comment> {
       const row = await loadVisible(actor, id);
       if (!canCommentOnTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
-      const commentId = await db
-        .transaction(async (tx) => {
-          const [comment] = await tx.insert(ticketComments).values({ ticketId: id, authorId: actor.id, content }).returning({ id: ticketComments.id });
-          await tx.insert(ticketHistory).values({ ticketId: id, type: 'comment', toValue: String(comment!.id), actorId: actor.id });
-          return comment!.id;
-        })
-        .catch((error: unknown) => {
-          if (isForeignKeyViolation(error)) throw new NotFoundError(MESSAGES.tickets.notFound);
-          throw error;
-        });
-      bus.publish('comment.added', { ticketId: id, ownerId: row.ticket.userId, commentId, actor: actorRef(actor) });
-      const comment = await findComment(db, commentId);
-      if (!comment) throw new NotFoundError(MESSAGES.tickets.notFound);
-      return presentComment(comment);
+      // A comment is not a change of the ticket: its version stays.
+      return withTransaction(async (tx, emit) => {
+        const [inserted] = await tx.insert(ticketComments).values({ ticketId: id, authorId: actor.id, content }).returning();
+        const comment = presentComment({ comment: inserted!, author: { id: actor.id, name: actor.name, role: actor.role } });
+        const [history] = await insertHistory(tx, actor, [{ ticketId: id, type: 'comment', to: String(comment.id) }]);
+        emit('comment.added', { ticketId: id, ownerId: row.ticket.userId, commentId: comment.id, actor: actorRef(actor), comment, history: history! });
+        return comment;
+      }).catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) throw new NotFoundError(MESSAGES.tickets.notFound);
+        throw error;
+      });
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db/client.js';
 import { users } from '../db/schema/index.js';
 import { ConflictError } from '../lib/errors.js';
 import { hashPassword } from '../lib/passwords.js';
-import { isUniqueViolation } from './context.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 export type UserRecord = typeof users.$inferSelect;
 

@@ -1,19 +1,21 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { MESSAGES, type CreateStaffBody, type Role, type UpdateStaffBody, type User } from '@helpdesk/protocol';
-import { ticketHistory, tickets, users } from '../db/schema/index.js';
+import { tickets, users } from '../db/schema/index.js';
 import { actorRef } from '../events/bus.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 import { hashPassword } from '../lib/passwords.js';
 import type { Actor } from '../policies/actor.js';
 import { canManageUsers } from '../policies/accounts.js';
+import { presentTicket, previousOf } from '../presenters/tickets.js';
 import { presentUser } from '../presenters/users.js';
 import type { ServiceContext } from './context.js';
+import { insertHistory, lockTicketRows, updateTicketRows } from './ticketQueries.js';
 import { createUserRecord, findActiveUserById } from './userRecords.js';
 
 export type UserService = ReturnType<typeof createUserService>;
 
 /** Support-agent management (SPEC §2, CONTRACT §4 Users): admins only. */
-export function createUserService({ db, bus }: ServiceContext) {
+export function createUserService({ db, withTransaction }: ServiceContext) {
   const assertAdmin = (actor: Actor) => {
     if (!canManageUsers(actor)) throw new ForbiddenError(MESSAGES.http.adminOnly);
   };
@@ -49,20 +51,25 @@ export function createUserService({ db, bus }: ServiceContext) {
       }
       const roleChanged = input.role !== undefined && input.role !== current.role;
       const revoke = input.password !== undefined || roleChanged;
-      const [row] = await db
-        .update(users)
-        .set({
-          ...(input.name !== undefined && { name: input.name }),
-          ...(input.role !== undefined && { role: input.role }),
-          ...(input.password !== undefined && { passwordHash: await hashPassword(input.password) }),
-          ...(revoke && { tokenVersion: sql`${users.tokenVersion} + 1` }),
-          updatedAt: new Date(),
-        })
-        .where(and(eq(users.id, id), isNull(users.deletedAt)))
-        .returning();
+      // Hashed before the transaction, which would otherwise hold a connection through it.
+      const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
+      const row = await withTransaction(async (tx, emit) => {
+        const [updated] = await tx
+          .update(users)
+          .set({
+            ...(input.name !== undefined && { name: input.name }),
+            ...(input.role !== undefined && { role: input.role }),
+            ...(passwordHash !== undefined && { passwordHash }),
+            ...(revoke && { tokenVersion: sql`${users.tokenVersion} + 1` }),
+            updatedAt: new Date(),
+          })
+          .where(and(eq(users.id, id), isNull(users.deletedAt)))
+          .returning();
+        // A new password or role ends the sessions (and socket rooms) built on the old one.
+        if (updated && revoke) emit('user.revoked', { userId: id });
+        return updated;
+      });
       if (!row) throw new NotFoundError(MESSAGES.users.userNotFound);
-      // A new password or role ends the sessions (and socket rooms) built on the old one.
-      if (revoke) bus.publish('user.revoked', { userId: id });
       return presentUser(row);
     },
 
@@ -71,25 +78,35 @@ export function createUserService({ db, bus }: ServiceContext) {
       assertAdmin(actor);
       if (id === actor.id) throw new ValidationError(MESSAGES.users.cannotDeleteSelf);
       const target = await findActive(id);
-      const released = await db.transaction(async (tx) => {
+      await withTransaction(async (tx, emit) => {
         await tx
           .update(users)
           .set({ deletedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
           .where(eq(users.id, id));
-        const rows = await tx
-          .update(tickets)
-          .set({ assignedAgentId: null, updatedById: actor.id, updatedAt: new Date() })
-          .where(eq(tickets.assignedAgentId, id))
-          .returning({ ticketId: tickets.id, ownerId: tickets.userId });
-        if (rows.length > 0) {
-          await tx
-            .insert(ticketHistory)
-            .values(rows.map(({ ticketId }) => ({ ticketId, type: 'assigned' as const, fromValue: target.name, toValue: null, actorId: actor.id })));
+        emit('user.revoked', { userId: id });
+        // Released tickets change like any other write: a new version, a timeline entry, an event each.
+        const assigned = eq(tickets.assignedAgentId, id);
+        const before = new Map((await lockTicketRows(tx, assigned)).map((row) => [row.ticket.id, presentTicket(row)]));
+        const rows = await updateTicketRows(tx, assigned, { assignedAgentId: null, updatedById: actor.id, updatedAt: new Date() });
+        const history = await insertHistory(
+          tx,
+          actor,
+          rows.map((row) => ({ ticketId: row.ticket.id, type: 'assigned' as const, from: target.name, to: null })),
+        );
+        for (const row of rows) {
+          const ticket = presentTicket(row);
+          // A ticket assigned to them after the lock (a race with their deletion) was not read before.
+          const previous = before.get(ticket.id) ?? { ...ticket, assignedAgent: { id: target.id, name: target.name } };
+          emit('ticket.updated', {
+            ticketId: ticket.id,
+            ownerId: row.ticket.userId,
+            actor: actorRef(actor),
+            ticket,
+            previous: previousOf(previous, ticket),
+            history: history.filter((entry) => entry.ticketId === ticket.id),
+          });
         }
-        return rows;
       });
-      bus.publish('user.revoked', { userId: id });
-      for (const { ticketId, ownerId } of released) bus.publish('ticket.updated', { ticketId, ownerId, actor: actorRef(actor) });
     },
   };
 }

@@ -55,6 +55,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     HOST: '127.0.0.1',
     PUBLIC_URL: 'http://helpdesk.test',
     SEED_DEMO: 'false',
+    // Tests sign agents up through the API; a real deployment defaults to closed.
+    AGENT_SIGNUP: 'open',
     ...ADMIN_ENV,
     ...options.env,
   }).catch(async (error: unknown) => {

@@ -21,6 +21,7 @@ const ticket = (overrides: Partial<Ticket> = {}): Ticket => ({
   assignedAgent: null,
   updatedBy: null,
   commentCount: 0,
+  version: 1,
   createdAt: '2026-01-05T10:00:00.000Z',
   updatedAt: '2026-01-05T10:00:00.000Z',
   ...overrides,
@@ -228,7 +229,7 @@ describe('/agent-dashboard', () => {
     const rows = [ticket({ id: 7, status: 'open' })];
     const server = agentServer(() => page(rows), {
       'PUT /tickets/7': ({ body }) => {
-        rows[0] = { ...rows[0]!, ...(body as Partial<Ticket>) };
+        rows[0] = { ...rows[0]!, ...(body as Partial<Ticket>), version: rows[0]!.version + 1 };
         return { body: { success: true, ticket: rows[0], message: 'Ticket updated successfully!' } };
       },
     });
@@ -246,7 +247,7 @@ describe('/agent-dashboard', () => {
     const rows = [ticket({ id: 8, status: 'in_progress' })];
     const server = agentServer(() => page(rows), {
       'PUT /tickets/8': () => {
-        rows[0] = { ...rows[0]!, status: 'resolved' };
+        rows[0] = { ...rows[0]!, status: 'resolved', version: rows[0]!.version + 1 };
         return { body: { success: true, ticket: rows[0], message: 'Ticket updated successfully!' } };
       },
     });

@@ -4,14 +4,13 @@ import { useForm } from '@mantine/form';
 import { IconCircleCheck, IconDeviceFloppy, IconLock } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { queryKeys } from '../../api/queryKeys';
+import { ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelledOptions } from '../../lib/text';
 import { userAtom } from '../../state/session';
 import { schemaResolver } from '../../lib/schemaResolver';
 import { useDelayedNavigate } from '../../lib/useDelayedNavigate';
-import { patchTicketDetail } from '../../realtime/applyEvents';
 
 export const UPDATED = 'Ticket updated successfully!';
 export const UPDATE_FAILED = 'Failed to update ticket';
@@ -39,9 +38,7 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
   const save = useMutation({
     mutationFn: ({ status, resolutionNotes }: UpdateValues) => ticketsApi.update(ticket.id, { status: status as FormStatus, resolutionNotes }),
     onSuccess: ({ ticket: saved }) => {
-      patchTicketDetail(client, saved);
-      // The history, the rows and the counts all moved with it.
-      void client.invalidateQueries({ queryKey: queryKeys.tickets.all });
+      void ticketSaved(client, saved);
       redirect('/agent-dashboard', LIMITS.redirectAfterTicketSaveMs);
     },
   });

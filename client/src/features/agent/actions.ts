@@ -1,9 +1,8 @@
 import type { TicketStatus } from '@helpdesk/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { queryKeys } from '../../api/queryKeys';
+import { commentSaved, ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { labelOf } from '../../lib/text';
-import { replaceTicketInLists } from '../../realtime/applyEvents';
 import { notifyError, notifySuccess } from '../../lib/notify';
 
 export const STATUS_CHANGE_FAILED = 'Failed to update ticket status';
@@ -17,30 +16,27 @@ export const canReply = (status: TicketStatus): boolean => status === 'open' || 
 
 /**
  * SPEC §4: the quick status change shows once the server has accepted it, in every cached page that
- * holds the row; the counts and the filtered pages it may leave are then re-read.
+ * holds the row; the counts and the filtered pages it may leave follow with the socket's echo.
  */
 export function useQuickStatusChange() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, status }: { id: number; status: TicketStatus }) => ticketsApi.update(id, { status }),
     onSuccess: ({ ticket }) => {
-      replaceTicketInLists(client, ticket);
-      void client.invalidateQueries({ queryKey: queryKeys.tickets.stats });
-      void client.invalidateQueries({ queryKey: queryKeys.tickets.lists });
-      void client.invalidateQueries({ queryKey: queryKeys.tickets.detail(ticket.id) });
+      void ticketSaved(client, ticket);
       notifySuccess(`Ticket #${ticket.id} is now ${labelOf(ticket.status)}`);
     },
     onError: () => notifyError(STATUS_CHANGE_FAILED),
   });
 }
 
-/** The comment itself reaches the open ticket through the socket's comment-added event. */
+/** The comment's count on the row and its timeline entry come with the socket's comment-added echo. */
 export function useQuickReply() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, content }: { id: number; content: string }) => ticketsApi.comment(id, content),
-    onSuccess: (_answer, { id }) => {
-      void client.invalidateQueries({ queryKey: queryKeys.tickets.detail(id) });
+    onSuccess: ({ comment }, { id }) => {
+      void commentSaved(client, id, comment);
       notifySuccess(REPLY_SENT);
     },
     onError: () => notifyError(REPLY_FAILED),

@@ -1,7 +1,7 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useAtom, useAtomValue } from 'jotai';
-import { queryKeys } from '../../api/queryKeys';
+import { ticketKeys } from '../../api/ticketCache';
 import { ticketsApi, type TicketListParams } from '../../api/tickets';
 import { SEARCH_DEBOUNCE_MS, useLastPageWhenShrunk } from '../../lib/paging';
 import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom } from './filters';
@@ -11,7 +11,7 @@ const ALL_TICKETS = {};
 
 export function useAgentStats() {
   return useQuery({
-    queryKey: queryKeys.tickets.statsFor(ALL_TICKETS),
+    queryKey: ticketKeys.statsFor(ALL_TICKETS),
     queryFn: ({ signal }) => ticketsApi.stats(ALL_TICKETS, signal),
   });
 }
@@ -27,7 +27,7 @@ export function useAgentTicketPage() {
   const [search] = useDebouncedValue(filters.search.trim(), SEARCH_DEBOUNCE_MS);
   const params: TicketListParams = { status: filters.status, priority: filters.priority, search, page, limit };
   const query = useQuery({
-    queryKey: queryKeys.tickets.list(params),
+    queryKey: ticketKeys.list(params),
     queryFn: ({ signal }) => ticketsApi.list(params, signal),
     placeholderData: keepPreviousData,
   });

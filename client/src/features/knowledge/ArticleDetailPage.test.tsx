@@ -107,6 +107,18 @@ describe('ArticleDetailPage', () => {
     expect((window as unknown as { hacked?: boolean }).hacked).toBeUndefined();
   });
 
+  it('treats protocol-relative links as other sites, not as pages of the app', async () => {
+    const content = '[mirror](//evil.example/login) and [ours](/knowledge/2)';
+    fakeServer({ 'GET /knowledge/7': articleBody({ content }) });
+    renderApp('/knowledge/7');
+    const shown = await screen.findByTestId('markdown-content');
+    const mirror = within(shown).getByRole('link', { name: 'mirror' });
+    expect(mirror).toHaveAttribute('href', '//evil.example/login');
+    expect(mirror).toHaveAttribute('target', '_blank');
+    expect(mirror.getAttribute('rel')).toContain('noopener');
+    expect(within(shown).getByRole('link', { name: 'ours' })).not.toHaveAttribute('target');
+  });
+
   it('lets staff edit, and delete after confirming', async () => {
     const agent = testUser({ role: 'agent', name: 'Agent Smith' });
     const server = fakeServer({

@@ -2,7 +2,9 @@ import { Anchor, Typography } from '@mantine/core';
 import Markdown, { type Components } from 'react-markdown';
 import { Link } from 'wouter';
 
-const isExternal = (href: string) => /^[a-z][a-z\d+.-]*:/i.test(href);
+/** `/tickets` is a page of this app; `//host/path` is another site (a protocol-relative URL). */
+const isAppPath = (href: string) => /^\/(?!\/)/.test(href);
+const isExternal = (href: string) => /^[a-z][a-z\d+.-]*:/i.test(href) || href.startsWith('//');
 
 /**
  * Links: app paths navigate in place; anything else opens in a new tab that cannot reach back
@@ -10,7 +12,7 @@ const isExternal = (href: string) => /^[a-z][a-z\d+.-]*:/i.test(href);
  */
 const components: Components = {
   a: ({ href = '', children }) =>
-    href.startsWith('/') ? (
+    isAppPath(href) ? (
       <Anchor component={Link} href={href}>
         {children}
       </Anchor>

@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
 import { isApiError } from '../../api/ApiError';
-import { queryKeys } from '../../api/queryKeys';
+import { ticketCreated } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { homePath } from '../../state/home';
 import { userAtom } from '../../state/session';
@@ -57,8 +57,7 @@ export default function CreateTicketPage() {
   const create = useMutation({
     mutationFn: ticketsApi.create,
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: queryKeys.tickets.lists });
-      void client.invalidateQueries({ queryKey: queryKeys.tickets.stats });
+      void ticketCreated(client);
       redirect(home, LIMITS.redirectAfterTicketSaveMs);
     },
     onError: (error) => {

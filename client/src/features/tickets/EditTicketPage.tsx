@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
 import { isApiError, statusOf } from '../../api/ApiError';
-import { queryKeys } from '../../api/queryKeys';
+import { ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageLoader } from '../../components/PageLoader';
@@ -25,21 +25,21 @@ type EditValues = {
   status: TicketStatus;
 };
 
-// A closed ticket keeps its status unless the owner picks one of the form's (SPEC §4: closing is support's).
-const closedTicketForm = editTicketForm.omit({ status: true });
-
 function EditForm({ ticket }: { ticket: TicketDetail }) {
+  const ticketForm = editTicketForm(ticket.title);
+  // A closed ticket keeps its status unless the owner picks one of the form's (closing is support's).
+  const closedTicketForm = ticketForm.omit({ status: true });
   const client = useQueryClient();
   const redirect = useDelayedNavigate();
   const form = useForm<EditValues>({
     initialValues: { title: ticket.title, description: ticket.description, priority: ticket.priority, status: ticket.status },
-    validate: (values) => schemaResolver(isFormStatus(values.status) ? editTicketForm : closedTicketForm)(values),
+    validate: (values) => schemaResolver(isFormStatus(values.status) ? ticketForm : closedTicketForm)(values),
   });
 
   const save = useMutation({
     mutationFn: (body: UpdateTicketBody) => ticketsApi.update(ticket.id, body),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: queryKeys.tickets.all });
+    onSuccess: ({ ticket: saved }) => {
+      void ticketSaved(client, saved);
       redirect(`/ticket/${ticket.id}`, LIMITS.redirectAfterTicketSaveMs);
     },
     onError: (error) => {

@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { IconMessagePlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { screenMessage } from '../../api/ApiError';
-import { queryKeys } from '../../api/queryKeys';
+import { commentSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDateTime, fromNow } from '../../lib/dates';
@@ -54,10 +54,10 @@ function CommentForm({ ticketId }: { ticketId: number }) {
   const form = useForm({ initialValues: { content: '' }, validate: schemaResolver(commentBody) });
   const add = useMutation({
     mutationFn: (content: string) => ticketsApi.comment(ticketId, content),
-    // Re-read the ticket so the new comment and its timeline entry show before the form clears
-    // (the socket's comment-added event may also add it; the cache holds each comment once).
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: queryKeys.tickets.detail(ticketId) });
+    // The comment shows before the form clears; its timeline entry comes with the socket's echo
+    // (the cache holds each comment once), or with a re-read when no socket is live.
+    onSuccess: async ({ comment }) => {
+      await commentSaved(client, ticketId, comment);
       form.reset();
     },
   });

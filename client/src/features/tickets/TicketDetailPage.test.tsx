@@ -1,9 +1,10 @@
+import type { TicketChangedEvent } from '@helpdesk/protocol';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../api/queryClient';
-import { applyTicketChanged } from '../../realtime/applyEvents';
+import { applyTicketChanged } from '../../api/ticketCache';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
 import { allowForLazyPages, aComment, aDetail, admin, agent, aHistoryEntry, aTicket, detailBody, failure, listBody, owner, statsBody, verified } from './testFixtures';
@@ -199,21 +200,28 @@ describe('ticket detail page', () => {
     fakeServer({ ...verified(owner), 'GET /tickets/7': detailBody(aDetail()) });
     renderApp('/ticket/7', { user: owner, queryClient });
     await screen.findByRole('heading', { name: '#7 Printer is on fire' });
-    act(() => applyTicketChanged(queryClient, { action: 'deleted', ticket: { id: 7 }, by: { id: agent.id, name: agent.name } }));
+    act(() => applyTicketChanged(queryClient, { action: 'deleted', ticket: { id: 7 }, by: { id: agent.id, name: agent.name }, previous: aTicket() }));
     expect(await screen.findByText('Ticket not found')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: '#7 Printer is on fire' })).not.toBeInTheDocument();
   });
 
-  it('shows a live status change from the cache', async () => {
+  it('shows a live status change and its timeline entry from the event alone', async () => {
     const queryClient = createQueryClient();
-    let ticket = aDetail();
-    fakeServer({ ...verified(owner), 'GET /tickets/7': () => detailBody(ticket) });
+    const server = fakeServer({ ...verified(owner), 'GET /tickets/7': detailBody(aDetail()) });
     renderApp('/ticket/7', { user: owner, queryClient });
     await screen.findByRole('heading', { name: '#7 Printer is on fire' });
-    ticket = aDetail({ status: 'resolved', history: [aHistoryEntry(), aHistoryEntry({ id: 2, type: 'status', from: 'open', to: 'resolved' })] });
-    // The event carries the ticket without its history: the timeline comes from the re-read.
-    act(() => applyTicketChanged(queryClient, { action: 'updated', ticket: aTicket({ status: 'resolved' }), by: { id: agent.id, name: agent.name } }));
+    const reads = server.calls.length;
+    const actor = { id: agent.id, name: agent.name };
+    const entry = aHistoryEntry({ id: 2, type: 'status', from: 'open', to: 'resolved', actor, createdAt: '2026-03-01T11:00:00.000Z' });
+    const event: TicketChangedEvent = { action: 'updated', ticket: aTicket({ status: 'resolved', version: 2 }), by: actor, previous: { status: 'open' }, history: [entry] };
+    act(() => applyTicketChanged(queryClient, event));
     await waitFor(() => expect(statusChip()).toHaveAttribute('data-status', 'resolved'));
     expect(await screen.findByText('Status changed from Open to Resolved')).toBeInTheDocument();
+    // The same event again, or an older version, changes nothing.
+    act(() => applyTicketChanged(queryClient, event));
+    act(() => applyTicketChanged(queryClient, { ...event, ticket: aTicket({ status: 'in_progress', version: 1 }) }));
+    expect(statusChip()).toHaveAttribute('data-status', 'resolved');
+    expect(screen.getAllByText('Status changed from Open to Resolved')).toHaveLength(1);
+    expect(server.calls.length).toBe(reads);
   });
 });

@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { statusOf } from '../../api/ApiError';
-import { queryKeys } from '../../api/queryKeys';
+import { ticketDeleted } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -42,9 +42,7 @@ function useDeleteTicket(id: number) {
     mutationFn: () => ticketsApi.remove(id),
     onSuccess: () => {
       navigate('/dashboard');
-      client.removeQueries({ queryKey: queryKeys.tickets.detail(id) });
-      void client.invalidateQueries({ queryKey: queryKeys.tickets.lists });
-      void client.invalidateQueries({ queryKey: queryKeys.tickets.stats });
+      void ticketDeleted(client, id);
     },
   });
 }

@@ -5,7 +5,7 @@ import { IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { Link } from 'wouter';
-import { queryKeys } from '../../api/queryKeys';
+import { ticketKeys } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -66,7 +66,7 @@ export default function TicketsPage() {
   const [state, update] = useListState();
   const params = toListParams(state);
   const list = useQuery({
-    queryKey: queryKeys.tickets.list(params),
+    queryKey: ticketKeys.list(params),
     queryFn: ({ signal }) => ticketsApi.list(params, signal),
     placeholderData: keepPreviousData,
   });

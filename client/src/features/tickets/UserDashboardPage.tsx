@@ -4,7 +4,7 @@ import { IconCircleCheck, IconInbox, IconList, IconPlus, IconProgress, IconTicke
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
-import { queryKeys } from '../../api/queryKeys';
+import { ticketKeys } from '../../api/ticketCache';
 import { ticketsApi, type TicketFilterParams, type TicketListParams } from '../../api/tickets';
 import { CountCards } from '../../components/CountCards';
 import { EmptyState } from '../../components/EmptyState';
@@ -28,8 +28,8 @@ function NewTicketButton({ label = 'New Ticket' }: { label?: string }) {
 /** SPEC §2 "User dashboard": greeting, four count cards and the six newest tickets. */
 export default function UserDashboardPage() {
   const user = useAtomValue(userAtom);
-  const stats = useQuery({ queryKey: queryKeys.tickets.statsFor(ALL_TICKETS), queryFn: ({ signal }) => ticketsApi.stats(ALL_TICKETS, signal) });
-  const recent = useQuery({ queryKey: queryKeys.tickets.list(RECENT), queryFn: ({ signal }) => ticketsApi.list(RECENT, signal) });
+  const stats = useQuery({ queryKey: ticketKeys.statsFor(ALL_TICKETS), queryFn: ({ signal }) => ticketsApi.stats(ALL_TICKETS, signal) });
+  const recent = useQuery({ queryKey: ticketKeys.list(RECENT), queryFn: ({ signal }) => ticketsApi.list(RECENT, signal) });
 
   const counts = stats.data?.stats;
   // SPEC §8: the dashboard shows a generic text derived from the failure, and an empty list.

@@ -1,6 +1,6 @@
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { queryKeys } from '../../api/queryKeys';
+import { ticketKeys } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 
 /**
@@ -9,7 +9,7 @@ import { ticketsApi } from '../../api/tickets';
  * dropped because it was deleted (a `ticket-changed` "deleted" event removes the query).
  */
 export function useTicket(id: number) {
-  const queryKey = queryKeys.tickets.detail(id);
+  const queryKey = ticketKeys.detail(id);
   const query = useQuery({ queryKey, queryFn: ({ signal }) => ticketsApi.get(id, signal) });
   const removed = useRemovedFromCache(queryKey);
   return { ...query, ticket: query.data?.ticket, removed };

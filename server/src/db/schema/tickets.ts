@@ -22,6 +22,8 @@ export const tickets = pgTable(
       .references(() => users.id),
     assignedAgentId: integer('assigned_agent_id').references(() => users.id, { onDelete: 'set null' }),
     updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
+    // Bumped by every write that changes the ticket, so a client can tell an older copy from a newer one.
+    version: integer('version').notNull().default(1),
     ...timestamps,
   },
   (t) => [

@@ -1,0 +1,316 @@
+import type { Comment, HistoryEntry, Ticket, TicketChangedEvent, TicketListResponse, TicketResponse, TicketStats, TicketStatsResponse } from '@helpdesk/protocol';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  applyCommentAdded,
+  applyTicketChanged,
+  commentSaved,
+  setLiveEchoes,
+  ticketKeys,
+  ticketSaved,
+  type TicketFilterParams,
+  type TicketListParams,
+} from './ticketCache';
+
+/** Ticket n was created n hours into the day, so newest first is highest id first. */
+const ticket = (id: number, overrides: Partial<Ticket> = {}): Ticket => ({
+  id,
+  title: `Ticket ${id}`,
+  description: 'Something is broken here',
+  priority: 'medium',
+  status: 'open',
+  resolutionNotes: null,
+  user: { id: 7, name: 'Olive' },
+  assignedAgent: null,
+  updatedBy: null,
+  commentCount: 0,
+  version: 1,
+  createdAt: `2026-01-01T${String(id).padStart(2, '0')}:00:00.000Z`,
+  updatedAt: `2026-01-01T${String(id).padStart(2, '0')}:00:00.000Z`,
+  ...overrides,
+});
+const by = { id: 2, name: 'Agent' };
+const entry = (id: number, ticketId: number, overrides: Partial<HistoryEntry> = {}): HistoryEntry => ({
+  id,
+  ticketId,
+  type: 'status',
+  from: 'open',
+  to: 'in_progress',
+  actor: by,
+  createdAt: '2026-01-02T00:00:00.000Z',
+  ...overrides,
+});
+const comment = (id: number, ticketId: number): Comment => ({ id, ticketId, content: 'On it', author: { id: 2, name: 'Agent', role: 'agent' }, createdAt: '2026-01-02T00:00:00.000Z' });
+
+const NO_STATS: TicketStats = { total: 0, open: 0, in_progress: 0, resolved: 0, closed: 0, urgent: 0 };
+const countOf = (tickets: Ticket[]): TicketStats =>
+  tickets.reduce((s, t) => ({ ...s, total: s.total + 1, [t.status]: s[t.status] + 1, urgent: s.urgent + (t.priority === 'urgent' ? 1 : 0) }), NO_STATS);
+
+/** An update event computed from the ticket before and after, as the server sends it. */
+function updated(before: Ticket, change: Partial<Ticket>, history: HistoryEntry[] = []): Extract<TicketChangedEvent, { action: 'updated' }> {
+  const after = { ...before, ...change, version: before.version + 1, updatedAt: '2026-01-02T00:00:00.000Z' };
+  const previous: Record<string, unknown> = {};
+  for (const key of ['title', 'description', 'priority', 'status', 'resolutionNotes', 'assignedAgent', 'updatedBy', 'updatedAt'] as const) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key];
+  }
+  return { action: 'updated', ticket: after, by, previous, history };
+}
+
+/** A cache holding one page of `all` (sorted and filtered as the server would) and counts. */
+function cacheWith(all: Ticket[], params: TicketListParams = { page: 1, limit: 3 }, statsParams: TicketFilterParams = {}) {
+  const client = new QueryClient();
+  const listed = serverPage(all, params);
+  client.setQueryData(ticketKeys.list(params), listed);
+  client.setQueryData<TicketStatsResponse>(ticketKeys.statsFor(statsParams), { success: true, stats: countOf(all.filter((t) => matches(t, statsParams))) });
+  return client;
+}
+const matches = (t: Ticket, f: TicketFilterParams) => (!f.status || t.status === f.status) && (!f.priority || t.priority === f.priority);
+/** What GET /tickets answers for these tickets: only createdAt sorting, as the tests use. */
+function serverPage(all: Ticket[], params: TicketListParams): TicketListResponse {
+  const sorted = all.filter((t) => matches(t, params)).sort((a, b) => (params.sort === 'createdAt' ? a.id - b.id : b.id - a.id));
+  const page = params.page ?? 1;
+  const limit = params.limit ?? 10;
+  const rows = sorted.slice((page - 1) * limit, page * limit);
+  return { success: true, tickets: rows, data: rows, total: sorted.length, page, limit };
+}
+const listOf = (client: QueryClient, params: TicketListParams) => client.getQueryData<TicketListResponse>(ticketKeys.list(params));
+const statsOf = (client: QueryClient, params: TicketFilterParams = {}) => client.getQueryData<TicketStatsResponse>(ticketKeys.statsFor(params))?.stats;
+const refetching = (client: QueryClient, key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated === true;
+const ids = (list: TicketListResponse | undefined) => list?.data.map((t) => t.id);
+
+describe('ticket cache: events', () => {
+  const five = [1, 2, 3, 4, 5].map((id) => ticket(id));
+
+  it('moves a status change on the default page without asking the server: row, counts, open ticket and timeline', () => {
+    const client = cacheWith(five);
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [entry(1, 5, { type: 'created', from: null, to: 'open' })] } });
+    applyTicketChanged(client, updated(five[4]!, { status: 'in_progress', priority: 'urgent' }, [entry(2, 5)]));
+
+    const list = listOf(client, { page: 1, limit: 3 });
+    expect(list?.data.map((t) => [t.id, t.status])).toEqual([
+      [5, 'in_progress'],
+      [4, 'open'],
+      [3, 'open'],
+    ]);
+    expect(list?.tickets).toEqual(list?.data);
+    expect(list?.total).toBe(5);
+    expect(statsOf(client)).toEqual({ total: 5, open: 4, in_progress: 1, resolved: 0, closed: 0, urgent: 1 });
+    const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
+    expect(detail).toMatchObject({ status: 'in_progress', version: 2 });
+    expect(detail?.history.map((h) => h.id)).toEqual([1, 2]);
+    for (const key of [ticketKeys.list({ page: 1, limit: 3 }), ticketKeys.statsFor({}), ticketKeys.detail(5)]) expect(refetching(client, key)).toBe(false);
+  });
+
+  it('also moves the counts for a ticket that is on no cached page', () => {
+    const client = cacheWith(five);
+    applyTicketChanged(client, updated(five[0]!, { status: 'resolved' }));
+    expect(ids(listOf(client, { page: 1, limit: 3 }))).toEqual([5, 4, 3]);
+    expect(statsOf(client)).toMatchObject({ open: 4, resolved: 1, total: 5 });
+    expect(refetching(client, ticketKeys.list({ page: 1, limit: 3 }))).toBe(false);
+  });
+
+  it('applies an event once: the same version again, or an older one, changes nothing', () => {
+    const client = cacheWith(five);
+    const first = updated(five[4]!, { status: 'in_progress' });
+    applyTicketChanged(client, first);
+    applyTicketChanged(client, first);
+    const stale = updated(five[4]!, { status: 'resolved' }); // version 2 again, from another writer's view
+    applyTicketChanged(client, stale);
+    expect(listOf(client, { page: 1, limit: 3 })?.data[0]?.status).toBe('in_progress');
+    expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1, resolved: 0 });
+  });
+
+  it('removes a ticket leaving a filtered last page, and re-reads a page that a row from the next page would fill', () => {
+    const params = { status: 'open', page: 1, limit: 3 } as const;
+    const last = cacheWith(five.slice(0, 3), params);
+    applyTicketChanged(last, updated(five[2]!, { status: 'resolved' }));
+    expect(ids(listOf(last, params))).toEqual([2, 1]);
+    expect(listOf(last, params)?.total).toBe(2);
+    expect(refetching(last, ticketKeys.list(params))).toBe(false);
+
+    const full = cacheWith(five, params);
+    applyTicketChanged(full, updated(five[4]!, { status: 'resolved' }));
+    expect(refetching(full, ticketKeys.list(params))).toBe(true);
+  });
+
+  it('lowers the total without a re-read when the leaving ticket is further down the order', () => {
+    const params = { status: 'open', page: 1, limit: 3 } as const;
+    const client = cacheWith(five, params);
+    applyTicketChanged(client, updated(five[0]!, { status: 'resolved' }));
+    expect(ids(listOf(client, params))).toEqual([5, 4, 3]);
+    expect(listOf(client, params)?.total).toBe(4);
+    expect(refetching(client, ticketKeys.list(params))).toBe(false);
+  });
+
+  it('puts a ticket entering a filtered first page in its place, pushing the last row to the next page', () => {
+    const params = { status: 'open', page: 1, limit: 3 } as const;
+    const all = [ticket(1), ticket(2), ticket(3, { status: 'resolved' }), ticket(4), ticket(5)];
+    const client = cacheWith(all, params, { status: 'open' });
+    applyTicketChanged(client, updated(all[2]!, { status: 'open' }));
+    expect(ids(listOf(client, params))).toEqual([5, 4, 3]);
+    expect(listOf(client, params)?.total).toBe(5);
+    expect(statsOf(client, { status: 'open' })).toMatchObject({ total: 5, open: 5 });
+    expect(refetching(client, ticketKeys.list(params))).toBe(false);
+  });
+
+  it('re-reads a later page when a row may come in from the page before it', () => {
+    const params = { status: 'open', page: 2, limit: 2 } as const;
+    const all = [ticket(1), ticket(2), ticket(3), ticket(4, { status: 'resolved' }), ticket(5)];
+    const client = cacheWith(all, params);
+    expect(ids(listOf(client, params))).toEqual([2, 1]);
+    applyTicketChanged(client, updated(all[3]!, { status: 'open' }));
+    expect(refetching(client, ticketKeys.list(params))).toBe(true);
+  });
+
+  it('leaves a searched page alone unless what the search matches, or the row, is in question', () => {
+    const params = { search: 'printer', page: 1, limit: 3 };
+    const client = cacheWith(five, params, { search: 'printer' });
+    // On the page, and its title stays: it still matches.
+    applyTicketChanged(client, updated(five[4]!, { status: 'in_progress' }));
+    expect(listOf(client, params)?.data[0]?.status).toBe('in_progress');
+    expect(refetching(client, ticketKeys.list(params))).toBe(false);
+    // The counts under a search are the server's to say once a counted field moves.
+    expect(refetching(client, ticketKeys.statsFor({ search: 'printer' }))).toBe(true);
+
+    const edited = cacheWith(five, params);
+    applyTicketChanged(edited, updated(five[4]!, { title: 'Scanner jammed' }));
+    expect(refetching(edited, ticketKeys.list(params))).toBe(true);
+
+    const created = cacheWith(five, params);
+    applyTicketChanged(created, { action: 'created', ticket: ticket(6), by });
+    expect(refetching(created, ticketKeys.list(params))).toBe(true);
+  });
+
+  it('puts a created ticket at the top of the newest-first page, counts it, and re-reads later pages', () => {
+    const client = cacheWith(five);
+    client.setQueryData(ticketKeys.list({ page: 2, limit: 3 }), serverPage(five, { page: 2, limit: 3 }));
+    applyTicketChanged(client, { action: 'created', ticket: ticket(6, { priority: 'urgent' }), by });
+    expect(ids(listOf(client, { page: 1, limit: 3 }))).toEqual([6, 5, 4]);
+    expect(listOf(client, { page: 1, limit: 3 })?.total).toBe(6);
+    expect(statsOf(client)).toMatchObject({ total: 6, open: 6, urgent: 1 });
+    expect(refetching(client, ticketKeys.list({ page: 1, limit: 3 }))).toBe(false);
+    expect(refetching(client, ticketKeys.list({ page: 2, limit: 3 }))).toBe(true);
+  });
+
+  it('appends a created ticket to the last page of an oldest-first list', () => {
+    const params = { sort: 'createdAt', page: 1, limit: 10 };
+    const client = cacheWith(five, params);
+    applyTicketChanged(client, { action: 'created', ticket: ticket(6), by });
+    expect(ids(listOf(client, params))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(refetching(client, ticketKeys.list(params))).toBe(false);
+  });
+
+  it('moves a recently-updated ticket to the top of the first page', () => {
+    const params = { sort: '-updatedAt', page: 1, limit: 3 };
+    const client = cacheWith(five, params);
+    applyTicketChanged(client, updated(five[0]!, { priority: 'high' }));
+    expect(ids(listOf(client, params))).toEqual([1, 5, 4]);
+    expect(refetching(client, ticketKeys.list(params))).toBe(false);
+  });
+
+  it('removes a deleted ticket, its counts and the open ticket; a page that loses a row with more after it is re-read', () => {
+    const small = cacheWith(five, { page: 1, limit: 10 });
+    small.setQueryData<TicketResponse>(ticketKeys.detail(3), { success: true, ticket: { ...five[2]!, comments: [], history: [] } });
+    applyTicketChanged(small, { action: 'deleted', ticket: { id: 3 }, by, previous: five[2]! });
+    expect(ids(listOf(small, { page: 1, limit: 10 }))).toEqual([5, 4, 2, 1]);
+    expect(listOf(small, { page: 1, limit: 10 })?.total).toBe(4);
+    expect(statsOf(small)).toMatchObject({ total: 4, open: 4 });
+    expect(small.getQueryData(ticketKeys.detail(3))).toBeUndefined();
+    // A late update of the deleted ticket cannot bring it back.
+    applyTicketChanged(small, updated(five[2]!, { status: 'resolved' }));
+    expect(ids(listOf(small, { page: 1, limit: 10 }))).toEqual([5, 4, 2, 1]);
+
+    const paged = cacheWith(five);
+    applyTicketChanged(paged, { action: 'deleted', ticket: { id: 5 }, by, previous: five[4]! });
+    expect(refetching(paged, ticketKeys.list({ page: 1, limit: 3 }))).toBe(true);
+  });
+
+  it('reads a query again after a read that was in flight when events came: that read may predate them', async () => {
+    const client = cacheWith(five);
+    let reads = 0;
+    const observer = new QueryObserver(client, {
+      queryKey: ticketKeys.statsFor({}),
+      queryFn: async () => {
+        reads++;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { success: true as const, stats: countOf(five) };
+      },
+      staleTime: Infinity,
+    });
+    const stop = observer.subscribe(() => undefined);
+    void observer.refetch();
+    expect(client.getQueryState(ticketKeys.statsFor({}))?.fetchStatus).toBe('fetching');
+    applyTicketChanged(client, updated(five[4]!, { status: 'in_progress' }));
+    applyTicketChanged(client, updated(five[3]!, { status: 'resolved' }));
+    await vi.waitFor(() => expect(reads).toBe(2));
+    await vi.waitFor(() => expect(client.getQueryState(ticketKeys.statsFor({}))?.fetchStatus).toBe('idle'));
+    // One more read after the one in flight, which was left to finish, however many events came meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reads).toBe(2);
+    stop();
+  });
+
+  it('comment-added appends once to the open ticket with its timeline entry, and counts it once on the row', () => {
+    const client = cacheWith(five);
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
+    const event = { ticketId: 5, comment: comment(9, 5), history: entry(3, 5, { type: 'comment', from: null, to: '9' }) };
+    applyCommentAdded(client, event);
+    applyCommentAdded(client, event);
+    const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
+    expect(detail?.comments.map((c) => c.id)).toEqual([9]);
+    expect(detail?.commentCount).toBe(1);
+    expect(detail?.history.map((h) => h.type)).toEqual(['comment']);
+    expect(listOf(client, { page: 1, limit: 3 })?.data[0]?.commentCount).toBe(1);
+  });
+});
+
+describe('ticket cache: this tab\u2019s own answers', () => {
+  const five = [1, 2, 3, 4, 5].map((id) => ticket(id));
+
+  it('with a live socket, the answer writes the row and the echo moves the counts, each once', () => {
+    const client = cacheWith(five);
+    setLiveEchoes(client, true);
+    const echo = updated(five[4]!, { status: 'in_progress' });
+    void ticketSaved(client, echo.ticket);
+    expect(listOf(client, { page: 1, limit: 3 })?.data[0]?.status).toBe('in_progress');
+    expect(statsOf(client)).toMatchObject({ open: 5, in_progress: 0 });
+    applyTicketChanged(client, echo);
+    expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1 });
+    // The answer arriving after its echo changes nothing either.
+    void ticketSaved(client, echo.ticket);
+    expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1 });
+    for (const key of [ticketKeys.list({ page: 1, limit: 3 }), ticketKeys.statsFor({})]) expect(refetching(client, key)).toBe(false);
+  });
+
+  it('never puts back an older copy over a newer one', () => {
+    const client = cacheWith(five);
+    setLiveEchoes(client, true);
+    const second = updated(five[4]!, { status: 'in_progress' });
+    const third = updated(second.ticket, { status: 'resolved' });
+    void ticketSaved(client, third.ticket);
+    void ticketSaved(client, second.ticket);
+    expect(listOf(client, { page: 1, limit: 3 })?.data[0]).toMatchObject({ status: 'resolved', version: 3 });
+  });
+
+  it('without a live socket, the answer re-reads what its echo would have brought', () => {
+    const client = cacheWith(five);
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
+    void ticketSaved(client, updated(five[4]!, { status: 'in_progress' }).ticket);
+    expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.status).toBe('in_progress');
+    for (const key of [ticketKeys.list({ page: 1, limit: 3 }), ticketKeys.statsFor({}), ticketKeys.detail(5)]) expect(refetching(client, key)).toBe(true);
+  });
+
+  it('a saved comment shows at once; its echo adds the timeline entry and the row count without a second copy', () => {
+    const client = cacheWith(five);
+    setLiveEchoes(client, true);
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
+    void commentSaved(client, 5, comment(9, 5));
+    expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.comments.map((c) => c.id)).toEqual([9]);
+    applyCommentAdded(client, { ticketId: 5, comment: comment(9, 5), history: entry(3, 5, { type: 'comment', from: null, to: '9' }) });
+    const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
+    expect(detail?.comments).toHaveLength(1);
+    expect(detail?.history).toHaveLength(1);
+    expect(listOf(client, { page: 1, limit: 3 })?.data[0]?.commentCount).toBe(1);
+    expect(refetching(client, ticketKeys.detail(5))).toBe(false);
+  });
+});

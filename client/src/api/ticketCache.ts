@@ -1,0 +1,361 @@
+import {
+  PRIORITIES,
+  type Comment,
+  type CommentAddedEvent,
+  type HistoryEntry,
+  type Priority,
+  type Ticket,
+  type TicketChangedEvent,
+  type TicketListResponse,
+  type TicketPrevious,
+  type TicketResponse,
+  type TicketStats,
+  type TicketStatsResponse,
+  type TicketStatus,
+} from '@helpdesk/protocol';
+import type { Query, QueryClient } from '@tanstack/react-query';
+
+/**
+ * The ticket data in the query cache: its keys, and the only code that writes it. HTTP answers and
+ * socket events both come through here, so a change reaches each cached copy once.
+ *
+ * - An answer (PUT, POST, DELETE) writes what it carries into the copies that hold the ticket. What it
+ *   does not carry (counts, a row entering or leaving a filtered page, timeline entries) is left to
+ *   the socket's echo of the same change; with no live socket, the answer re-reads those instead.
+ * - An event moves every copy: the row, its place in each cached page, the counts, the open ticket.
+ *   It asks the server only where this cache cannot know the answer (see `movedPage`).
+ * - A copy is replaced only by a newer version; each event version is applied once per cache.
+ *
+ * Plain functions over a QueryClient, free of React and the DOM: the fan-out benchmark runs this file
+ * in Node behind real sockets.
+ */
+
+/** Filters of GET /api/tickets and /api/tickets/stats. */
+export interface TicketFilterParams {
+  status?: TicketStatus | '';
+  priority?: Priority | '';
+  search?: string;
+  mine?: boolean;
+}
+export interface TicketListParams extends TicketFilterParams {
+  page?: number;
+  limit?: number;
+  sort?: string;
+}
+
+export const ticketKeys = {
+  all: ['tickets'] as const,
+  lists: ['tickets', 'list'] as const,
+  list: (params: TicketListParams) => ['tickets', 'list', params] as const,
+  stats: ['tickets', 'stats'] as const,
+  statsFor: (params: TicketFilterParams) => ['tickets', 'stats', params] as const,
+  details: ['tickets', 'detail'] as const,
+  detail: (id: number) => ['tickets', 'detail', id] as const,
+};
+
+interface CacheState {
+  /** A live socket delivers the echo of this tab's own changes. */
+  live: boolean;
+  /** The newest event version applied per ticket (Infinity once deleted). */
+  applied: Map<number, number>;
+  /** Comments already counted on their ticket's rows. */
+  counted: Set<number>;
+}
+const states = new WeakMap<QueryClient, CacheState>();
+const stateOf = (client: QueryClient): CacheState => {
+  let state = states.get(client);
+  if (!state) states.set(client, (state = { live: false, applied: new Map(), counted: new Set() }));
+  return state;
+};
+
+/** Set by the socket: while it is connected, answers leave the rest of a change to its echo. */
+export function setLiveEchoes(client: QueryClient, live: boolean): void {
+  stateOf(client).live = live;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Answers to this tab's own requests.
+
+/** PUT /tickets/:id answered with the saved ticket. */
+export function ticketSaved(client: QueryClient, ticket: Ticket): Promise<void> {
+  replaceRows(client, ticket);
+  patchDetail(client, ticket);
+  if (stateOf(client).live) return Promise.resolve();
+  return refetch(client, [ticketKeys.lists, ticketKeys.stats, ticketKeys.detail(ticket.id)]);
+}
+
+/** POST /tickets answered: its place in pages and counts comes with the echo. */
+export function ticketCreated(client: QueryClient): Promise<void> {
+  if (stateOf(client).live) return Promise.resolve();
+  return refetch(client, [ticketKeys.lists, ticketKeys.stats]);
+}
+
+export function ticketDeleted(client: QueryClient, id: number): Promise<void> {
+  client.removeQueries({ queryKey: ticketKeys.detail(id) });
+  if (stateOf(client).live) return Promise.resolve();
+  return refetch(client, [ticketKeys.lists, ticketKeys.stats]);
+}
+
+/** POST /tickets/:id/comments answered: the comment shows at once; its timeline entry and row counts come with the echo. */
+export function commentSaved(client: QueryClient, ticketId: number, comment: Comment): Promise<void> {
+  client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (detail) => detail && withComment(detail, comment));
+  if (stateOf(client).live) return Promise.resolve();
+  return refetch(client, [ticketKeys.detail(ticketId)]);
+}
+
+function refetch(client: QueryClient, keys: ReadonlyArray<readonly unknown[]>): Promise<void> {
+  return Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey }))).then(() => undefined);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Socket events.
+
+export function applyTicketChanged(client: QueryClient, event: TicketChangedEvent): void {
+  const state = stateOf(client);
+  const id = event.ticket.id;
+  // Timeline entries are facts with ids: merging them twice changes nothing, so they never wait on versions.
+  if (event.action === 'updated') mergeHistory(client, id, event.history);
+  const version = event.action === 'deleted' ? Number.POSITIVE_INFINITY : event.ticket.version;
+  if ((state.applied.get(id) ?? 0) >= version) return;
+  state.applied.set(id, version);
+
+  if (event.action === 'deleted') {
+    client.removeQueries({ queryKey: ticketKeys.detail(id) });
+    moveTicket(client, event.previous, undefined);
+  } else if (event.action === 'created') {
+    moveTicket(client, undefined, event.ticket);
+  } else {
+    patchDetail(client, event.ticket);
+    moveTicket(client, { ...event.ticket, ...event.previous }, event.ticket);
+  }
+}
+
+export function applyCommentAdded(client: QueryClient, { ticketId, comment, history }: CommentAddedEvent): void {
+  client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (detail) => detail && withHistory(withComment(detail, comment), [history]));
+  const { counted } = stateOf(client);
+  if (counted.has(comment.id)) return;
+  counted.add(comment.id);
+  client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
+    list?.data.some((t) => t.id === ticketId) ? withRows(list, list.data.map((t) => (t.id === ticketId ? { ...t, commentCount: t.commentCount + 1 } : t)), list.total) : list,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Copies of one ticket.
+
+const newer = (incoming: Ticket, cached: { version: number }) => incoming.version > cached.version;
+
+/** The ticket takes its row's place in every cached page that holds an older copy. */
+function replaceRows(client: QueryClient, ticket: Ticket): void {
+  client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
+    list?.data.some((t) => t.id === ticket.id && newer(ticket, t)) ? withRows(list, list.data.map((t) => (t.id === ticket.id ? ticket : t)), list.total) : list,
+  );
+}
+
+/** The open ticket takes the new fields, keeping its comments and history. */
+function patchDetail(client: QueryClient, ticket: Ticket): void {
+  client.setQueryData<TicketResponse>(ticketKeys.detail(ticket.id), (detail) =>
+    detail && newer(ticket, detail.ticket) ? { ...detail, ticket: { ...detail.ticket, ...ticket } } : detail,
+  );
+}
+
+function mergeHistory(client: QueryClient, id: number, entries: HistoryEntry[]): void {
+  if (entries.length > 0) client.setQueryData<TicketResponse>(ticketKeys.detail(id), (detail) => detail && withHistory(detail, entries));
+}
+
+function withHistory(detail: TicketResponse, entries: HistoryEntry[]): TicketResponse {
+  const fresh = entries.filter((e) => !detail.ticket.history.some((h) => h.id === e.id));
+  if (fresh.length === 0) return detail;
+  // The server's order: oldest first, ties by id.
+  const history = [...detail.ticket.history, ...fresh].sort((a, b) => compareText(a.createdAt, b.createdAt) || a.id - b.id);
+  return { ...detail, ticket: { ...detail.ticket, history } };
+}
+
+function withComment(detail: TicketResponse, comment: Comment): TicketResponse {
+  if (detail.ticket.comments.some((c) => c.id === comment.id)) return detail;
+  const comments = [...detail.ticket.comments, comment];
+  return { ...detail, ticket: { ...detail.ticket, comments, commentCount: comments.length } };
+}
+
+/** Both envelope arrays carry the same page. */
+const withRows = (list: TicketListResponse, rows: Ticket[], total: number): TicketListResponse => ({ ...list, tickets: rows, data: rows, total });
+
+// ---------------------------------------------------------------------------------------------------------------
+// A ticket moving between filters, pages and counts: `before` absent for a new ticket, `after` for a deleted one.
+
+function moveTicket(client: QueryClient, before: Ticket | undefined, after: Ticket | undefined): void {
+  const cache = client.getQueryCache();
+  for (const query of cache.findAll({ queryKey: ticketKeys.lists })) {
+    update(client, query, (list: TicketListResponse) => movedPage(list, (query.queryKey[2] ?? {}) as TicketListParams, before, after));
+  }
+  for (const query of cache.findAll({ queryKey: ticketKeys.stats })) {
+    update(client, query, (stats: TicketStatsResponse) => movedCounts(stats, (query.queryKey[2] ?? {}) as TicketFilterParams, before, after));
+  }
+}
+
+const REFETCH = Symbol('refetch');
+type Moved<T> = T | typeof REFETCH;
+
+/** Queries that will be read again once their read in flight settles. */
+const rereads = new WeakSet<Query>();
+
+function update<T>(client: QueryClient, query: Query, move: (data: T) => Moved<T>): void {
+  // A read in flight may have started before the change or after it: only a later read is sure to
+  // hold it. It is not cancelled, so a busy stream of events cannot starve a page of its answer.
+  if (query.state.fetchStatus === 'fetching') {
+    if (rereads.has(query)) return;
+    rereads.add(query);
+    void Promise.resolve(query.promise)
+      .catch(() => undefined)
+      .finally(() => {
+        rereads.delete(query);
+        void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+      });
+    return;
+  }
+  const data = query.state.data as T | undefined;
+  if (data === undefined) return;
+  const moved = move(data);
+  if (moved === REFETCH) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+  else if (moved !== data) client.setQueryData(query.queryKey, moved);
+}
+
+/** Filters this cache can evaluate itself; a search (server-side matching) and `mine` (who am I) it cannot. */
+const matchesKnownFilters = (filters: TicketFilterParams, t: Ticket) => (!filters.status || t.status === filters.status) && (!filters.priority || t.priority === filters.priority);
+const opaqueFieldsOf = (filters: TicketFilterParams): (keyof TicketPrevious)[] => [
+  ...(filters.search ? (['title', 'description'] as const) : []),
+  ...(filters.mine ? (['assignedAgent'] as const) : []),
+];
+const differs = (a: Ticket, b: Ticket, fields: (keyof TicketPrevious)[]) => fields.some((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+
+/**
+ * One cached page after the change, or REFETCH when it depends on rows this cache does not hold: a row
+ * leaving a page that has more after it, a row moving in from or out to a neighbouring page, or
+ * whether the ticket matches a search. A change that keeps the row where it was in the sort (every
+ * status or priority change under the default newest-first order) never needs the server.
+ */
+export function movedPage(list: TicketListResponse, params: TicketListParams, before: Ticket | undefined, after: Ticket | undefined): Moved<TicketListResponse> {
+  const order = comparatorFor(params.sort);
+  if (!order) return REFETCH;
+  const id = after?.id ?? before?.id;
+  const rows = list.data;
+  const at = rows.findIndex((t) => t.id === id);
+  const cached: Ticket | undefined = rows[at];
+  const size = list.limit;
+  const first = (list.page - 1) * size;
+  let total = list.total;
+  let moreAfter = first + rows.length < total;
+
+  const wasIn = cached !== undefined || (before !== undefined && matchesKnownFilters(params, before));
+  const isIn = after !== undefined && matchesKnownFilters(params, after);
+  if (!wasIn && !isIn) return list;
+  const opaque = opaqueFieldsOf(params);
+  /** The fields a search or `mine` filter matches on did not change. */
+  const opaqueKept = !before || !after || !differs(before, after, opaque);
+
+  // Still on this page between the same neighbours: replaced where it is. The cached copy is the
+  // reference, since the page was ordered by it; past the page's edges only a move inwards is safe.
+  if (cached && isIn && opaqueKept) {
+    const incoming = newer(after, cached) ? after : cached;
+    const previousRow = rows[at - 1];
+    const nextRow = rows[at + 1];
+    const stays =
+      (previousRow ? order(previousRow, incoming) < 0 : list.page === 1 || order(cached, incoming) <= 0) &&
+      (nextRow ? order(incoming, nextRow) < 0 : !moreAfter || order(incoming, cached) <= 0);
+    if (stays) return incoming === cached ? list : withRows(list, rows.map((t) => (t.id === id ? incoming : t)), total);
+  }
+
+  // Off this page a row stays out of sight if nothing it is filtered or sorted by changed.
+  if (!cached && before && after && wasIn === isIn && opaqueKept && order(before, after) === 0) return list;
+  // Only a row on this page is known to match a search, and keeps matching while the searched fields stay.
+  if (opaque.length > 0 && (!cached || (isIn && !opaqueKept) || (isIn && !before))) return REFETCH;
+
+  const page = [...rows];
+  /** The page lost a row that the next page's first row would fill. */
+  let hole = false;
+
+  if (wasIn) {
+    total -= 1;
+    if (cached) {
+      page.splice(at, 1);
+      hole = moreAfter;
+    } else if (before) {
+      const place = placeOf(rows, before, order);
+      if (place === 'inside' || (place === 'before' && list.page === 1)) return REFETCH;
+      if (place === 'before') {
+        // Everything shifts up by one: this page's first row moves to the previous page.
+        page.shift();
+        hole = moreAfter;
+      }
+    }
+    moreAfter = first + page.length + (hole ? 1 : 0) < total;
+  }
+
+  if (isIn) {
+    total += 1;
+    const incoming = cached && !newer(after, cached) ? cached : after;
+    const pos = page.findIndex((t) => order(incoming, t) < 0);
+    if (pos === 0 && list.page > 1) return REFETCH;
+    if (pos === -1) {
+      // After every row held here: it ends this page only if nothing else could.
+      if (hole) return REFETCH;
+      if (page.length < size && !moreAfter) page.push(incoming);
+    } else {
+      page.splice(pos, 0, incoming);
+      hole = false;
+      if (page.length > size) page.pop();
+    }
+  }
+  if (hole) return REFETCH;
+  return withRows(list, page, total);
+}
+
+function placeOf(rows: Ticket[], ticket: Ticket, order: (a: Ticket, b: Ticket) => number): 'before' | 'inside' | 'after' {
+  const [head, tail] = [rows[0], rows.at(-1)];
+  if (!head || !tail || order(ticket, tail) > 0) return 'after';
+  return order(ticket, head) < 0 ? 'before' : 'inside';
+}
+
+/** The server's order for a `sort` value (see ticketQueries.ts), or undefined for one it does not know. */
+function comparatorFor(sort = '-createdAt'): ((a: Ticket, b: Ticket) => number) | undefined {
+  const descending = sort.startsWith('-');
+  const field = sort.replace(/^-/, '');
+  if (field !== 'createdAt' && field !== 'updatedAt' && field !== 'priority') return undefined;
+  const direction = descending ? -1 : 1;
+  return (a, b) => {
+    const key = field === 'priority' ? PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority) : compareText(a[field], b[field]);
+    if (key !== 0) return direction * Math.sign(key);
+    // Equal priorities: newest first, whichever the direction.
+    if (field === 'priority') {
+      const newest = compareText(b.createdAt, a.createdAt);
+      if (newest !== 0) return newest;
+    }
+    return direction * Math.sign(a.id - b.id);
+  };
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const COUNTED: (keyof TicketStats)[] = ['total', 'open', 'in_progress', 'resolved', 'closed', 'urgent'];
+
+/** The count cards after the change; the previous status and priority say which counts it leaves. */
+export function movedCounts(response: TicketStatsResponse, filters: TicketFilterParams, before: Ticket | undefined, after: Ticket | undefined): Moved<TicketStatsResponse> {
+  const wasCounted = before !== undefined && matchesKnownFilters(filters, before);
+  const isCounted = after !== undefined && matchesKnownFilters(filters, after);
+  if (!wasCounted && !isCounted) return response;
+  const opaque = opaqueFieldsOf(filters);
+  if (opaque.length > 0) {
+    // Whether the ticket is counted at all is the server's call; unless nothing that counts changed.
+    const unchanged = before && after && before.status === after.status && before.priority === after.priority && !differs(before, after, opaque);
+    return unchanged ? response : REFETCH;
+  }
+  const stats = { ...response.stats };
+  const add = (t: Ticket, n: number) => {
+    stats.total += n;
+    stats[t.status] += n;
+    if (t.priority === 'urgent') stats.urgent += n;
+  };
+  if (wasCounted) add(before, -1);
+  if (isCounted) add(after, 1);
+  return COUNTED.every((k) => stats[k] === response.stats[k]) ? response : { ...response, stats };
+}

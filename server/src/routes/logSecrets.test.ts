@@ -1,0 +1,71 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRONG_PASSWORD, signUp } from '../../test/factories.js';
+import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { createApiClient } from '../../test/http.js';
+import { startServerProcess, type ServerProcess } from '../../test/serverProcess.js';
+
+/** The reset link of the newest .eml in the outbox, undoing quoted-printable first. */
+async function resetTokenFromOutbox(dataDir: string): Promise<string> {
+  const outbox = path.join(dataDir, 'outbox');
+  const files = (await readdir(outbox)).filter((f) => f.endsWith('.eml')).sort();
+  const raw = await readFile(path.join(outbox, files.at(-1)!), 'utf8');
+  const decoded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const match = /reset-password\?token=([A-Za-z0-9._~%-]+)/.exec(decoded);
+  if (!match) throw new Error(`no reset link in:\n${decoded}`);
+  return decodeURIComponent(match[1]!);
+}
+
+/** What the process writes at the most verbose level, while the sign-in and reset flows run. */
+describe('the log of a server process', () => {
+  let dataDir: string;
+  let database: TestDatabase;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-log-'));
+    database = await createTestDatabase();
+    server = await startServerProcess({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'trace',
+      SEED_DEMO: 'false',
+      PUBLIC_URL: 'http://helpdesk.test',
+      JWT_SECRET: 'log-test-secret-that-is-long-enough-for-hs256',
+      ...(database.target.kind === 'postgres' && { DATABASE_URL: database.target.url }),
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('carries no password, password hash, session token or reset link secret', async () => {
+    const api = createApiClient(server.url);
+    const account = await signUp(api, { name: 'Quiet Quinn' });
+    const login = await api.post('/auth/login', { email: account.user.email, password: STRONG_PASSWORD });
+    expect(login.status).toBe(200);
+    expect((await api.post('/auth/login', { email: account.user.email, password: 'Wrong-Guess1!' })).status).toBe(401);
+
+    expect((await api.post('/auth/request-password-reset', { email: account.user.email })).status).toBe(200);
+    let token: string | undefined;
+    for (let i = 0; i < 50 && !token; i++) token = await resetTokenFromOutbox(dataDir).catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)));
+    expect(token).toBeDefined();
+    // The link as the browser opens it, then the form's submissions: a wrong token and the right one.
+    await fetch(`${server.url}/reset-password?token=${encodeURIComponent(token!)}`);
+    expect((await api.post('/auth/reset-password', { token: `${token}x`, newPassword: 'Quiet9$New' })).status).toBe(400);
+    expect((await api.post('/auth/reset-password', { token, newPassword: 'Quiet9$New' })).status).toBe(200);
+
+    expect(await server.stop()).toBe(0);
+    const log = server.output();
+    expect(log).toContain('mail written to outbox');
+    expect(log).toContain('/api/auth/reset-password');
+    for (const secret of [token!, encodeURIComponent(token!), account.token, login.body.token, STRONG_PASSWORD, 'Wrong-Guess1!', 'Quiet9$New', '$argon2']) {
+      expect(log).not.toContain(secret);
+    }
+  });
+});
