@@ -2,10 +2,10 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.js';
-import { ensureAdmin } from './db/bootstrap.js';
+import { ensureAdmin } from './startup/adminAccount.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
 import { createUnitOfWork } from './db/unitOfWork.js';
-import { DEMO_ACCOUNTS, seedDemo } from './db/seed.js';
+import { DEMO_ACCOUNTS, seedDemo } from './startup/demoData.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
 import { createLogger, type Logger } from './lib/logger.js';

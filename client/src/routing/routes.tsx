@@ -22,7 +22,7 @@ const KnowledgeListPage = lazy(() => import('../features/knowledge/KnowledgeList
 const ArticleDetailPage = lazy(() => import('../features/knowledge/ArticleDetailPage'));
 const ArticleEditorPage = lazy(() => import('../features/knowledge/ArticleEditorPage'));
 const SettingsPage = lazy(() => import('../features/account/SettingsPage'));
-const SupportManagementPage = lazy(() => import('../features/agents/SupportManagementPage'));
+const SupportManagementPage = lazy(() => import('../features/staff/SupportManagementPage'));
 
 type Page = LazyExoticComponent<ComponentType<{ id: number }>> | LazyExoticComponent<ComponentType>;
 type Access = 'anyone' | 'signed-out' | 'signed-in' | 'staff';

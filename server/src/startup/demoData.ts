@@ -3,8 +3,8 @@ import type { Role } from '@helpdesk/protocol';
 import type { Actor } from '../policies/actor.js';
 import type { Services } from '../services/index.js';
 import { createUserRecord } from '../services/userRecords.js';
-import type { Db } from './client.js';
-import { users } from './schema/index.js';
+import type { Db } from '../db/client.js';
+import { users } from '../db/schema/index.js';
 
 export interface DemoAccount {
   name: string;

@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { createUserRecord } from '../services/userRecords.js';
 import type { Logger } from '../lib/logger.js';
-import type { Db } from './client.js';
-import { users } from './schema/index.js';
+import type { Db } from '../db/client.js';
+import { users } from '../db/schema/index.js';
 
 /**
  * ADMIN_EMAIL + ADMIN_PASSWORD (CONTRACT §6): make sure that account exists and is an admin, the way
