@@ -42,7 +42,7 @@ import {
   ticketConditions,
   ticketStats,
   updateTicketRows,
-} from './ticketQueries.js';
+} from '../db/queries/tickets.js';
 
 export type TicketService = ReturnType<typeof createTicketService>;
 

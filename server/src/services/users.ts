@@ -9,7 +9,7 @@ import { canManageUsers } from '../policies/accounts.js';
 import { presentTicket, previousOf } from '../presenters/tickets.js';
 import { presentUser } from '../presenters/users.js';
 import type { ServiceContext } from './context.js';
-import { insertHistory, lockTicketRows, updateTicketRows } from './ticketQueries.js';
+import { insertHistory, lockTicketRows, updateTicketRows } from '../db/queries/tickets.js';
 import { createUserRecord, findActiveUserById } from './userRecords.js';
 
 export type UserService = ReturnType<typeof createUserService>;

@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { HistoryEntry, TicketFilters, TicketListQuery, UserRef } from '@helpdesk/protocol';
-import type { Db } from '../db/client.js';
-import { containsPattern } from '../db/search.js';
-import { ticketComments, ticketHistory, tickets, users } from '../db/schema/index.js';
-import { presentHistoryEntry, type CommentRow, type HistoryRow, type TicketRow } from '../presenters/tickets.js';
+import type { Db } from '../client.js';
+import { containsPattern } from '../search.js';
+import { ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
+import { presentHistoryEntry, type CommentRow, type HistoryRow, type TicketRow } from '../../presenters/tickets.js';
 
 /**
  * Read side of tickets. Names come from scalar subselects rather than three joins on users: the
