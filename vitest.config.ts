@@ -30,8 +30,8 @@ const serverProject = (name: string, env: Record<string, string>, exclude: strin
 /** Several server processes sharing PostgreSQL and Redis: a project of its own, run once. */
 const SCALE_OUT = 'test/scaleout/**';
 
-/** Tests that touch no shared database (pure policies, the embedded-database process test) run once. */
-const PGLITE_OR_PURE = ['src/policies/**', 'src/main.test.ts'];
+/** Tests that touch no shared database (the embedded-database process test, source checks) run once. */
+const PGLITE_OR_PURE = ['src/main.test.ts', 'src/routes/responses.test.ts'];
 
 export default defineConfig({
   test: {

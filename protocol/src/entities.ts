@@ -8,7 +8,7 @@ import {
   ticketStatusSchema,
 } from './enums.js';
 
-/** Response shapes of CONTRACT §3. Timestamps are ISO-8601 strings. */
+/** Response shapes of docs/api.md#entities. Timestamps are ISO-8601 strings. */
 const timestamp = z.string();
 
 export const userSchema = z.object({

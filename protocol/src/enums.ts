@@ -3,15 +3,14 @@ import { z } from 'zod';
 export const ROLES = ['user', 'agent', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 export const STAFF_ROLES = ['agent', 'admin'] as const satisfies readonly Role[];
-export const isStaffRole = (role: Role): boolean => role === 'agent' || role === 'admin';
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
-/** What forms offer; `closed` is handled by support (SPEC §4). */
+/** What forms offer; `closed` is handled by support (docs/product.md#ticket-lifecycle). */
 export const FORM_STATUSES = ['open', 'in_progress', 'resolved'] as const satisfies readonly TicketStatus[];
 export type FormStatus = (typeof FORM_STATUSES)[number];
 export const isFormStatus = (status: string): status is FormStatus => (FORM_STATUSES as readonly string[]).includes(status);
-/** SPEC §4 keeps a hyphenated spelling in some views; the server accepts it on input (CONTRACT §2). */
+/** The spelling `in-progress` is accepted on input and means `in_progress` (docs/api.md#conventions). */
 export const STATUS_ALIASES: Readonly<Record<string, TicketStatus>> = { 'in-progress': 'in_progress' };
 export const normalizeStatus = (value: unknown): unknown =>
   typeof value === 'string' && value in STATUS_ALIASES ? STATUS_ALIASES[value] : value;

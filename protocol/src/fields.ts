@@ -53,7 +53,7 @@ const hasSpecial = /[!@#$%^&*]/;
 export const isStrongPassword = (value: string): boolean =>
   hasUpper.test(value) && hasDigit.test(value) && hasSpecial.test(value);
 
-/** SPEC §5 signup rule, used wherever a password is set. */
+/** The new-password rule (docs/product.md#validation), used wherever a password is set. */
 export const newPasswordField = passwordField.refine(isStrongPassword, V.passwordWeak);
 
 export const nameField = boundedText({

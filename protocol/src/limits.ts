@@ -1,4 +1,4 @@
-/** Every number of SPEC §9, plus the API bounds CONTRACT §4 sets. One place for both sides. */
+/** Every limit and timing of docs/product.md#limits, plus the API's own bounds (docs/api.md#errors). One place for both sides. */
 export const LIMITS = {
   requestTimeoutMs: 30_000,
   password: { min: 6, max: 128 },
@@ -27,7 +27,7 @@ export const LIMITS = {
   passwordResetTtlMs: 60 * 60 * 1000,
 } as const;
 
-/** Local storage keys of SPEC §9. */
+/** Local storage keys of the session (docs/product.md#sessions). */
 export const STORAGE_KEYS = { token: 'token', user: 'user' } as const;
 
 /** Body size above which the server answers 413. */

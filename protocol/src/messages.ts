@@ -1,5 +1,5 @@
 /**
- * Texts of SPEC §5 and §8 and CONTRACT §4, word for word. The server answers with them and the
+ * Texts of docs/product.md#validation and #error-messages and of docs/api.md#errors, word for word. The server answers with them and the
  * client shows them, so both read them from here.
  */
 export const MESSAGES = {
@@ -104,7 +104,7 @@ export const MESSAGES = {
     internal: 'Something went wrong on our side. Please try again later.',
     unavailable: 'The service is temporarily unavailable. Please try again shortly.',
   },
-  /** SPEC §8: what the client shows; kept here so tests on both sides can assert them. */
+  /** What the client shows (docs/product.md#error-messages); kept here so tests on both sides can assert them. */
   client: {
     status401: 'Your session has expired. Please log in again.',
     status403: 'You do not have permission to access this resource.',

@@ -32,7 +32,7 @@ import { QueryClient, QueryObserver } from '@tanstack/query-core';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import {
-  LIMITS,
+  DEFAULT_TICKET_QUERY,
   PRIORITIES,
   type ClientToServerEvents,
   type ServerToClientEvents,
@@ -89,7 +89,7 @@ function getJson<T>(baseUrl: string, path: string, token: string, kind: RequestK
 }
 
 /** The agent table's first page with the filters cleared, as useAgentTicketPage asks for it. */
-const PAGE_ONE = { status: '', priority: '', search: '', page: 1, limit: LIMITS.ticketPage.default } as const;
+const PAGE_ONE = DEFAULT_TICKET_QUERY;
 const ALL_TICKETS = {};
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import { MAX_BODY_BYTES, MESSAGES } from '@helpdesk/protocol';
+import { MAX_BODY_BYTES, MESSAGES, type ErrorResponse } from '@helpdesk/protocol';
 import type { Logger } from './lib/logger.js';
 import { clientApp } from './middleware/clientApp.js';
 import { errorHandler } from './middleware/errors.js';
@@ -50,7 +50,7 @@ export function createApp(options: AppOptions): Koa<AppState> {
     await next();
     if (ctx.body === undefined && ctx.status === 404) {
       ctx.status = 404;
-      ctx.body = { success: false, message: MESSAGES.http.notFound };
+      ctx.body = { success: false, message: MESSAGES.http.notFound } satisfies ErrorResponse;
     }
   });
   return app;

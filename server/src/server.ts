@@ -9,7 +9,7 @@ import { DEMO_ACCOUNTS, seedDemo } from './startup/demoData.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import { createTokenService } from './lib/tokens.js';
+import { createTokenService, type TokenService } from './lib/tokens.js';
 import { subscribeTicketNotifications } from './mail/notifier.js';
 import { createMailer, type Mailer } from './mail/transport.js';
 import { authentication } from './middleware/auth.js';
@@ -36,6 +36,8 @@ export interface HelpdeskServer {
   httpServer: HttpServer;
   io: RealtimeServer;
   services: Services;
+  /** The signer behind every session; tests mint sessions with it for accounts they insert directly. */
+  tokens: TokenService;
   database: Database;
   bus: EventBus;
   mailer: Mailer;
@@ -72,7 +74,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     for (const a of DEMO_ACCOUNTS) logger.info(`Demo sign-in (${a.role}): ${a.email} / ${a.password}`);
   }
 
-  // Several processes share Redis (CONTRACT: scale-out); one process keeps everything in memory.
+  // Several processes share Redis (REDIS_URL, docs/api.md#server-settings); one process keeps everything in memory.
   const redis = settings.redisUrl ? { events: connectRedis(settings.redisUrl, 'events', logger), limits: connectRedis(settings.redisUrl, 'rate-limits', logger) } : undefined;
   const fanout = redis ? redisFanout(redis.events, settings.redisKeyPrefix) : singleProcess;
   const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore);
@@ -108,6 +110,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     httpServer,
     io,
     services,
+    tokens,
     database,
     bus,
     mailer,

@@ -50,7 +50,7 @@ const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../../client/dist', import.met
 
 export type Settings = ReturnType<typeof parseSettings>;
 
-/** The only reader of process.env (ARCHITECTURE): everything else receives Settings. */
+/** The only reader of process.env (docs/api.md#server-settings): everything else receives Settings. */
 export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
   const parsed = env.safeParse(source);
   if (!parsed.success) {
@@ -73,7 +73,7 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     mailFrom: e.MAIL_FROM,
     // Self-service agent accounts read every customer's tickets: open on the embedded demo only.
     agentSignup: e.AGENT_SIGNUP ?? (e.DATABASE_URL ? 'closed' : 'open'),
-    // Demo data only on the embedded database unless asked for (CONTRACT §6).
+    // Demo data only on the embedded database unless asked for (docs/api.md#server-settings).
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
     logLevel: e.LOG_LEVEL,

@@ -1,7 +1,7 @@
 import { catalogueMessage, type Failure } from './errorCatalogue';
 
 /**
- * A failed call. `message` is the catalogue text of SPEC §8; `serverMessage` and `fieldErrors` keep
+ * A failed call. `message` is the catalogue text of docs/product.md#error-messages; `serverMessage` and `fieldErrors` keep
  * what the server said, for screens that show it (validation, rate limits, conflicts).
  */
 export class ApiError extends Error {
@@ -35,7 +35,7 @@ export const statusOf = (error: unknown): number | undefined => (isApiError(erro
 
 /**
  * A screen message for a failure: the server's own words for the 4xx answers it explains (400, 409,
- * 429), else the screen's fallback (SPEC §8 "Screen messages").
+ * 429), else the screen's fallback (docs/product.md#error-messages).
  */
 export function screenMessage(error: unknown, fallback: string): string {
   if (isApiError(error) && error.status !== undefined && error.status < 500 && ![401, 403, 404].includes(error.status)) {

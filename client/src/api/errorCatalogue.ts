@@ -2,13 +2,13 @@ import { MESSAGES } from '@helpdesk/protocol';
 
 const C = MESSAGES.client;
 
-/** What went wrong with a call, in the terms of SPEC §8's catalogue. */
+/** What went wrong with a call, in the terms of the catalogue in docs/product.md#error-messages. */
 export type Failure =
   | { kind: 'response'; status: number; url: string; serverMessage?: string }
   | { kind: 'no-response'; url: string }
   | { kind: 'setup'; url: string; reason: string };
 
-/** SPEC §8 "HTTP handling": the one text a failed call shows, whatever the screen. */
+/** The one text a failed call shows, whatever the screen (docs/product.md#error-messages). */
 export function catalogueMessage(failure: Failure): string {
   switch (failure.kind) {
     case 'no-response':

@@ -3,10 +3,10 @@ import { navigate } from 'wouter/use-browser-location';
 import { clearSession, getToken } from '../state/session';
 import { ApiError } from './ApiError';
 
-/** SPEC §7: every call goes to the base API path, with the stored bearer token, as JSON. */
+/** Every call goes to the base API path, with the stored bearer token, as JSON (docs/api.md#conventions). */
 export const API_BASE = '/api';
 
-/** Pages where a 401 is an answer to the form, not a lost session (SPEC §8). */
+/** Pages where a 401 is an answer to the form, not a lost session (docs/product.md#sessions). */
 const LOGIN_PAGES = ['/login', '/api-test'];
 export const SESSION_EXPIRED_PATH = '/login?session_expired=true';
 
@@ -66,7 +66,7 @@ export const http = {
   delete: <T>(url: string, options?: RequestOptions) => request<T>('DELETE', url, options),
 };
 
-/** SPEC §8: a 401 on a signed-in call clears the session and goes to the login page. */
+/** A 401 on a signed-in call clears the session and goes to the login page (docs/product.md#sessions). */
 function endExpiredSession() {
   clearSession('expired');
   if (!LOGIN_PAGES.includes(window.location.pathname)) navigate(SESSION_EXPIRED_PATH, { replace: true });

@@ -1,4 +1,16 @@
-import type { Comment, HistoryEntry, Ticket, TicketChangedEvent, TicketListResponse, TicketResponse, TicketStats, TicketStatsResponse } from '@helpdesk/protocol';
+import {
+  DEFAULT_TICKET_QUERY,
+  type Comment,
+  type HistoryEntry,
+  type Ticket,
+  type TicketChangedEvent,
+  type TicketFilters,
+  type TicketListResponse,
+  type TicketQuery,
+  type TicketResponse,
+  type TicketStats,
+  type TicketStatsResponse,
+} from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -8,8 +20,6 @@ import {
   setLiveEchoes,
   ticketKeys,
   ticketSaved,
-  type TicketFilterParams,
-  type TicketListParams,
 } from './ticketCache';
 
 /** Ticket n was created n hours into the day, so newest first is highest id first. */
@@ -56,25 +66,28 @@ function updated(before: Ticket, change: Partial<Ticket>, history: HistoryEntry[
   return { action: 'updated', ticket: after, by, previous, history };
 }
 
+const listQuery = (change: Partial<TicketQuery>): TicketQuery => ({ ...DEFAULT_TICKET_QUERY, ...change });
+/** The first page of three, newest first. */
+const PAGE_ONE = listQuery({ limit: 3 });
+
 /** A cache holding one page of `all` (sorted and filtered as the server would) and counts. */
-function cacheWith(all: Ticket[], params: TicketListParams = { page: 1, limit: 3 }, statsParams: TicketFilterParams = {}) {
+function cacheWith(all: Ticket[], params: TicketQuery = PAGE_ONE, statsParams: TicketFilters = {}) {
   const client = new QueryClient();
   const listed = serverPage(all, params);
   client.setQueryData(ticketKeys.list(params), listed);
   client.setQueryData<TicketStatsResponse>(ticketKeys.statsFor(statsParams), { success: true, stats: countOf(all.filter((t) => matches(t, statsParams))) });
   return client;
 }
-const matches = (t: Ticket, f: TicketFilterParams) => (!f.status || t.status === f.status) && (!f.priority || t.priority === f.priority);
+const matches = (t: Ticket, f: TicketFilters) => (!f.status || t.status === f.status) && (!f.priority || t.priority === f.priority);
 /** What GET /tickets answers for these tickets: only createdAt sorting, as the tests use. */
-function serverPage(all: Ticket[], params: TicketListParams): TicketListResponse {
-  const sorted = all.filter((t) => matches(t, params)).sort((a, b) => (params.sort === 'createdAt' ? a.id - b.id : b.id - a.id));
-  const page = params.page ?? 1;
-  const limit = params.limit ?? 10;
+function serverPage(all: Ticket[], params: TicketQuery): TicketListResponse {
+  const sorted = all.filter((t) => matches(t, params)).sort((a, b) => (params.sort.descending ? b.id - a.id : a.id - b.id));
+  const { page, limit } = params;
   const rows = sorted.slice((page - 1) * limit, page * limit);
   return { success: true, tickets: rows, data: rows, total: sorted.length, page, limit };
 }
-const listOf = (client: QueryClient, params: TicketListParams) => client.getQueryData<TicketListResponse>(ticketKeys.list(params));
-const statsOf = (client: QueryClient, params: TicketFilterParams = {}) => client.getQueryData<TicketStatsResponse>(ticketKeys.statsFor(params))?.stats;
+const listOf = (client: QueryClient, params: TicketQuery) => client.getQueryData<TicketListResponse>(ticketKeys.list(params));
+const statsOf = (client: QueryClient, params: TicketFilters = {}) => client.getQueryData<TicketStatsResponse>(ticketKeys.statsFor(params))?.stats;
 const refetching = (client: QueryClient, key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated === true;
 const ids = (list: TicketListResponse | undefined) => list?.data.map((t) => t.id);
 
@@ -86,7 +99,7 @@ describe('ticket cache: events', () => {
     client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [entry(1, 5, { type: 'created', from: null, to: 'open' })] } });
     applyTicketChanged(client, updated(five[4]!, { status: 'in_progress', priority: 'urgent' }, [entry(2, 5)]));
 
-    const list = listOf(client, { page: 1, limit: 3 });
+    const list = listOf(client, PAGE_ONE);
     expect(list?.data.map((t) => [t.id, t.status])).toEqual([
       [5, 'in_progress'],
       [4, 'open'],
@@ -98,15 +111,15 @@ describe('ticket cache: events', () => {
     const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
     expect(detail).toMatchObject({ status: 'in_progress', version: 2 });
     expect(detail?.history.map((h) => h.id)).toEqual([1, 2]);
-    for (const key of [ticketKeys.list({ page: 1, limit: 3 }), ticketKeys.statsFor({}), ticketKeys.detail(5)]) expect(refetching(client, key)).toBe(false);
+    for (const key of [ticketKeys.list(PAGE_ONE), ticketKeys.statsFor({}), ticketKeys.detail(5)]) expect(refetching(client, key)).toBe(false);
   });
 
   it('also moves the counts for a ticket that is on no cached page', () => {
     const client = cacheWith(five);
     applyTicketChanged(client, updated(five[0]!, { status: 'resolved' }));
-    expect(ids(listOf(client, { page: 1, limit: 3 }))).toEqual([5, 4, 3]);
+    expect(ids(listOf(client, PAGE_ONE))).toEqual([5, 4, 3]);
     expect(statsOf(client)).toMatchObject({ open: 4, resolved: 1, total: 5 });
-    expect(refetching(client, ticketKeys.list({ page: 1, limit: 3 }))).toBe(false);
+    expect(refetching(client, ticketKeys.list(PAGE_ONE))).toBe(false);
   });
 
   it('applies an event once: the same version again, or an older one, changes nothing', () => {
@@ -116,12 +129,12 @@ describe('ticket cache: events', () => {
     applyTicketChanged(client, first);
     const stale = updated(five[4]!, { status: 'resolved' }); // version 2 again, from another writer's view
     applyTicketChanged(client, stale);
-    expect(listOf(client, { page: 1, limit: 3 })?.data[0]?.status).toBe('in_progress');
+    expect(listOf(client, PAGE_ONE)?.data[0]?.status).toBe('in_progress');
     expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1, resolved: 0 });
   });
 
   it('removes a ticket leaving a filtered last page, and re-reads a page that a row from the next page would fill', () => {
-    const params = { status: 'open', page: 1, limit: 3 } as const;
+    const params = listQuery({ status: 'open', page: 1, limit: 3 });
     const last = cacheWith(five.slice(0, 3), params);
     applyTicketChanged(last, updated(five[2]!, { status: 'resolved' }));
     expect(ids(listOf(last, params))).toEqual([2, 1]);
@@ -134,7 +147,7 @@ describe('ticket cache: events', () => {
   });
 
   it('lowers the total without a re-read when the leaving ticket is further down the order', () => {
-    const params = { status: 'open', page: 1, limit: 3 } as const;
+    const params = listQuery({ status: 'open', page: 1, limit: 3 });
     const client = cacheWith(five, params);
     applyTicketChanged(client, updated(five[0]!, { status: 'resolved' }));
     expect(ids(listOf(client, params))).toEqual([5, 4, 3]);
@@ -143,7 +156,7 @@ describe('ticket cache: events', () => {
   });
 
   it('puts a ticket entering a filtered first page in its place, pushing the last row to the next page', () => {
-    const params = { status: 'open', page: 1, limit: 3 } as const;
+    const params = listQuery({ status: 'open', page: 1, limit: 3 });
     const all = [ticket(1), ticket(2), ticket(3, { status: 'resolved' }), ticket(4), ticket(5)];
     const client = cacheWith(all, params, { status: 'open' });
     applyTicketChanged(client, updated(all[2]!, { status: 'open' }));
@@ -154,7 +167,7 @@ describe('ticket cache: events', () => {
   });
 
   it('re-reads a later page when a row may come in from the page before it', () => {
-    const params = { status: 'open', page: 2, limit: 2 } as const;
+    const params = listQuery({ status: 'open', page: 2, limit: 2 });
     const all = [ticket(1), ticket(2), ticket(3), ticket(4, { status: 'resolved' }), ticket(5)];
     const client = cacheWith(all, params);
     expect(ids(listOf(client, params))).toEqual([2, 1]);
@@ -163,7 +176,7 @@ describe('ticket cache: events', () => {
   });
 
   it('leaves a searched page alone unless what the search matches, or the row, is in question', () => {
-    const params = { search: 'printer', page: 1, limit: 3 };
+    const params = listQuery({ search: 'printer', page: 1, limit: 3 });
     const client = cacheWith(five, params, { search: 'printer' });
     // On the page, and its title stays: it still matches.
     applyTicketChanged(client, updated(five[4]!, { status: 'in_progress' }));
@@ -183,17 +196,17 @@ describe('ticket cache: events', () => {
 
   it('puts a created ticket at the top of the newest-first page, counts it, and re-reads later pages', () => {
     const client = cacheWith(five);
-    client.setQueryData(ticketKeys.list({ page: 2, limit: 3 }), serverPage(five, { page: 2, limit: 3 }));
+    client.setQueryData(ticketKeys.list(listQuery({ page: 2, limit: 3 })), serverPage(five, listQuery({ page: 2, limit: 3 })));
     applyTicketChanged(client, { action: 'created', ticket: ticket(6, { priority: 'urgent' }), by });
-    expect(ids(listOf(client, { page: 1, limit: 3 }))).toEqual([6, 5, 4]);
-    expect(listOf(client, { page: 1, limit: 3 })?.total).toBe(6);
+    expect(ids(listOf(client, PAGE_ONE))).toEqual([6, 5, 4]);
+    expect(listOf(client, PAGE_ONE)?.total).toBe(6);
     expect(statsOf(client)).toMatchObject({ total: 6, open: 6, urgent: 1 });
-    expect(refetching(client, ticketKeys.list({ page: 1, limit: 3 }))).toBe(false);
-    expect(refetching(client, ticketKeys.list({ page: 2, limit: 3 }))).toBe(true);
+    expect(refetching(client, ticketKeys.list(PAGE_ONE))).toBe(false);
+    expect(refetching(client, ticketKeys.list(listQuery({ page: 2, limit: 3 })))).toBe(true);
   });
 
   it('appends a created ticket to the last page of an oldest-first list', () => {
-    const params = { sort: 'createdAt', page: 1, limit: 10 };
+    const params = listQuery({ sort: { field: 'createdAt', descending: false }, limit: 10 });
     const client = cacheWith(five, params);
     applyTicketChanged(client, { action: 'created', ticket: ticket(6), by });
     expect(ids(listOf(client, params))).toEqual([1, 2, 3, 4, 5, 6]);
@@ -201,7 +214,7 @@ describe('ticket cache: events', () => {
   });
 
   it('moves a recently-updated ticket to the top of the first page', () => {
-    const params = { sort: '-updatedAt', page: 1, limit: 3 };
+    const params = listQuery({ sort: { field: 'updatedAt', descending: true }, limit: 3 });
     const client = cacheWith(five, params);
     applyTicketChanged(client, updated(five[0]!, { priority: 'high' }));
     expect(ids(listOf(client, params))).toEqual([1, 5, 4]);
@@ -209,20 +222,20 @@ describe('ticket cache: events', () => {
   });
 
   it('removes a deleted ticket, its counts and the open ticket; a page that loses a row with more after it is re-read', () => {
-    const small = cacheWith(five, { page: 1, limit: 10 });
+    const small = cacheWith(five, listQuery({ limit: 10 }));
     small.setQueryData<TicketResponse>(ticketKeys.detail(3), { success: true, ticket: { ...five[2]!, comments: [], history: [] } });
     applyTicketChanged(small, { action: 'deleted', ticket: { id: 3 }, by, previous: five[2]! });
-    expect(ids(listOf(small, { page: 1, limit: 10 }))).toEqual([5, 4, 2, 1]);
-    expect(listOf(small, { page: 1, limit: 10 })?.total).toBe(4);
+    expect(ids(listOf(small, listQuery({ limit: 10 })))).toEqual([5, 4, 2, 1]);
+    expect(listOf(small, listQuery({ limit: 10 }))?.total).toBe(4);
     expect(statsOf(small)).toMatchObject({ total: 4, open: 4 });
     expect(small.getQueryData(ticketKeys.detail(3))).toBeUndefined();
     // A late update of the deleted ticket cannot bring it back.
     applyTicketChanged(small, updated(five[2]!, { status: 'resolved' }));
-    expect(ids(listOf(small, { page: 1, limit: 10 }))).toEqual([5, 4, 2, 1]);
+    expect(ids(listOf(small, listQuery({ limit: 10 })))).toEqual([5, 4, 2, 1]);
 
     const paged = cacheWith(five);
     applyTicketChanged(paged, { action: 'deleted', ticket: { id: 5 }, by, previous: five[4]! });
-    expect(refetching(paged, ticketKeys.list({ page: 1, limit: 3 }))).toBe(true);
+    expect(refetching(paged, ticketKeys.list(PAGE_ONE))).toBe(true);
   });
 
   it('reads a query again after a read that was in flight when events came: that read may predate them', async () => {
@@ -260,7 +273,7 @@ describe('ticket cache: events', () => {
     expect(detail?.comments.map((c) => c.id)).toEqual([9]);
     expect(detail?.commentCount).toBe(1);
     expect(detail?.history.map((h) => h.type)).toEqual(['comment']);
-    expect(listOf(client, { page: 1, limit: 3 })?.data[0]?.commentCount).toBe(1);
+    expect(listOf(client, PAGE_ONE)?.data[0]?.commentCount).toBe(1);
   });
 });
 
@@ -272,14 +285,14 @@ describe('ticket cache: this tab\u2019s own answers', () => {
     setLiveEchoes(client, true);
     const echo = updated(five[4]!, { status: 'in_progress' });
     void ticketSaved(client, echo.ticket);
-    expect(listOf(client, { page: 1, limit: 3 })?.data[0]?.status).toBe('in_progress');
+    expect(listOf(client, PAGE_ONE)?.data[0]?.status).toBe('in_progress');
     expect(statsOf(client)).toMatchObject({ open: 5, in_progress: 0 });
     applyTicketChanged(client, echo);
     expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1 });
     // The answer arriving after its echo changes nothing either.
     void ticketSaved(client, echo.ticket);
     expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1 });
-    for (const key of [ticketKeys.list({ page: 1, limit: 3 }), ticketKeys.statsFor({})]) expect(refetching(client, key)).toBe(false);
+    for (const key of [ticketKeys.list(PAGE_ONE), ticketKeys.statsFor({})]) expect(refetching(client, key)).toBe(false);
   });
 
   it('never puts back an older copy over a newer one', () => {
@@ -289,7 +302,7 @@ describe('ticket cache: this tab\u2019s own answers', () => {
     const third = updated(second.ticket, { status: 'resolved' });
     void ticketSaved(client, third.ticket);
     void ticketSaved(client, second.ticket);
-    expect(listOf(client, { page: 1, limit: 3 })?.data[0]).toMatchObject({ status: 'resolved', version: 3 });
+    expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ status: 'resolved', version: 3 });
   });
 
   it('without a live socket, the answer re-reads what its echo would have brought', () => {
@@ -297,7 +310,7 @@ describe('ticket cache: this tab\u2019s own answers', () => {
     client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
     void ticketSaved(client, updated(five[4]!, { status: 'in_progress' }).ticket);
     expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.status).toBe('in_progress');
-    for (const key of [ticketKeys.list({ page: 1, limit: 3 }), ticketKeys.statsFor({}), ticketKeys.detail(5)]) expect(refetching(client, key)).toBe(true);
+    for (const key of [ticketKeys.list(PAGE_ONE), ticketKeys.statsFor({}), ticketKeys.detail(5)]) expect(refetching(client, key)).toBe(true);
   });
 
   it('a saved comment shows at once; its echo adds the timeline entry and the row count without a second copy', () => {
@@ -310,7 +323,7 @@ describe('ticket cache: this tab\u2019s own answers', () => {
     const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
     expect(detail?.comments).toHaveLength(1);
     expect(detail?.history).toHaveLength(1);
-    expect(listOf(client, { page: 1, limit: 3 })?.data[0]?.commentCount).toBe(1);
+    expect(listOf(client, PAGE_ONE)?.data[0]?.commentCount).toBe(1);
     expect(refetching(client, ticketKeys.detail(5))).toBe(false);
   });
 });

@@ -3,15 +3,16 @@ import {
   type Comment,
   type CommentAddedEvent,
   type HistoryEntry,
-  type Priority,
   type Ticket,
   type TicketChangedEvent,
+  type TicketFilters,
   type TicketListResponse,
   type TicketPrevious,
+  type TicketQuery,
   type TicketResponse,
+  type TicketSort,
   type TicketStats,
   type TicketStatsResponse,
-  type TicketStatus,
 } from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
 
@@ -30,25 +31,12 @@ import type { Query, QueryClient } from '@tanstack/react-query';
  * in Node behind real sockets.
  */
 
-/** Filters of GET /api/tickets and /api/tickets/stats. */
-export interface TicketFilterParams {
-  status?: TicketStatus | '';
-  priority?: Priority | '';
-  search?: string;
-  mine?: boolean;
-}
-export interface TicketListParams extends TicketFilterParams {
-  page?: number;
-  limit?: number;
-  sort?: string;
-}
-
 export const ticketKeys = {
   all: ['tickets'] as const,
   lists: ['tickets', 'list'] as const,
-  list: (params: TicketListParams) => ['tickets', 'list', params] as const,
+  list: (query: TicketQuery) => ['tickets', 'list', query] as const,
   stats: ['tickets', 'stats'] as const,
-  statsFor: (params: TicketFilterParams) => ['tickets', 'stats', params] as const,
+  statsFor: (filters: TicketFilters) => ['tickets', 'stats', filters] as const,
   details: ['tickets', 'detail'] as const,
   detail: (id: number) => ['tickets', 'detail', id] as const,
 };
@@ -186,10 +174,10 @@ const withRows = (list: TicketListResponse, rows: Ticket[], total: number): Tick
 function moveTicket(client: QueryClient, before: Ticket | undefined, after: Ticket | undefined): void {
   const cache = client.getQueryCache();
   for (const query of cache.findAll({ queryKey: ticketKeys.lists })) {
-    update(client, query, (list: TicketListResponse) => movedPage(list, (query.queryKey[2] ?? {}) as TicketListParams, before, after));
+    update(client, query, (list: TicketListResponse) => movedPage(list, query.queryKey[2] as TicketQuery, before, after));
   }
   for (const query of cache.findAll({ queryKey: ticketKeys.stats })) {
-    update(client, query, (stats: TicketStatsResponse) => movedCounts(stats, (query.queryKey[2] ?? {}) as TicketFilterParams, before, after));
+    update(client, query, (stats: TicketStatsResponse) => movedCounts(stats, (query.queryKey[2] ?? {}) as TicketFilters, before, after));
   }
 }
 
@@ -221,8 +209,8 @@ function update<T>(client: QueryClient, query: Query, move: (data: T) => Moved<T
 }
 
 /** Filters this cache can evaluate itself; a search (server-side matching) and `mine` (who am I) it cannot. */
-const matchesKnownFilters = (filters: TicketFilterParams, t: Ticket) => (!filters.status || t.status === filters.status) && (!filters.priority || t.priority === filters.priority);
-const opaqueFieldsOf = (filters: TicketFilterParams): (keyof TicketPrevious)[] => [
+const matchesKnownFilters = (filters: TicketFilters, t: Ticket) => (!filters.status || t.status === filters.status) && (!filters.priority || t.priority === filters.priority);
+const opaqueFieldsOf = (filters: TicketFilters): (keyof TicketPrevious)[] => [
   ...(filters.search ? (['title', 'description'] as const) : []),
   ...(filters.mine ? (['assignedAgent'] as const) : []),
 ];
@@ -234,9 +222,8 @@ const differs = (a: Ticket, b: Ticket, fields: (keyof TicketPrevious)[]) => fiel
  * whether the ticket matches a search. A change that keeps the row where it was in the sort (every
  * status or priority change under the default newest-first order) never needs the server.
  */
-export function movedPage(list: TicketListResponse, params: TicketListParams, before: Ticket | undefined, after: Ticket | undefined): Moved<TicketListResponse> {
+export function movedPage(list: TicketListResponse, params: TicketQuery, before: Ticket | undefined, after: Ticket | undefined): Moved<TicketListResponse> {
   const order = comparatorFor(params.sort);
-  if (!order) return REFETCH;
   const id = after?.id ?? before?.id;
   const rows = list.data;
   const at = rows.findIndex((t) => t.id === id);
@@ -316,11 +303,8 @@ function placeOf(rows: Ticket[], ticket: Ticket, order: (a: Ticket, b: Ticket) =
   return order(ticket, head) < 0 ? 'before' : 'inside';
 }
 
-/** The server's order for a `sort` value (see ticketQueries.ts), or undefined for one it does not know. */
-function comparatorFor(sort = '-createdAt'): ((a: Ticket, b: Ticket) => number) | undefined {
-  const descending = sort.startsWith('-');
-  const field = sort.replace(/^-/, '');
-  if (field !== 'createdAt' && field !== 'updatedAt' && field !== 'priority') return undefined;
+/** The server's order for a sort (see db/queries/tickets.ts). */
+function comparatorFor({ field, descending }: TicketSort): (a: Ticket, b: Ticket) => number {
   const direction = descending ? -1 : 1;
   return (a, b) => {
     const key = field === 'priority' ? PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority) : compareText(a[field], b[field]);
@@ -339,7 +323,7 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const COUNTED: (keyof TicketStats)[] = ['total', 'open', 'in_progress', 'resolved', 'closed', 'urgent'];
 
 /** The count cards after the change; the previous status and priority say which counts it leaves. */
-export function movedCounts(response: TicketStatsResponse, filters: TicketFilterParams, before: Ticket | undefined, after: Ticket | undefined): Moved<TicketStatsResponse> {
+export function movedCounts(response: TicketStatsResponse, filters: TicketFilters, before: Ticket | undefined, after: Ticket | undefined): Moved<TicketStatsResponse> {
   const wasCounted = before !== undefined && matchesKnownFilters(filters, before);
   const isCounted = after !== undefined && matchesKnownFilters(filters, after);
   if (!wasCounted && !isCounted) return response;

@@ -1,23 +1,21 @@
-import type {
-  CommentResponse,
-  MessageResponse,
-  Priority,
-  TicketListResponse,
-  TicketMessageResponse,
-  TicketResponse,
-  TicketStatsResponse,
-  UpdateTicketBody,
+import {
+  ticketQueryParams,
+  type CommentResponse,
+  type MessageResponse,
+  type Priority,
+  type TicketFilters,
+  type TicketListResponse,
+  type TicketMessageResponse,
+  type TicketQuery,
+  type TicketResponse,
+  type TicketStatsResponse,
+  type UpdateTicketBody,
 } from '@helpdesk/protocol';
 import { http } from './http';
-import type { TicketFilterParams, TicketListParams } from './ticketCache';
-
-export type { TicketFilterParams, TicketListParams };
-
-const filterQuery = ({ mine, ...rest }: TicketListParams) => ({ ...rest, mine: mine ? 1 : undefined });
 
 export const ticketsApi = {
-  list: (params: TicketListParams, signal?: AbortSignal) => http.get<TicketListResponse>('/tickets', { query: filterQuery(params), signal }),
-  stats: (params: TicketFilterParams = {}, signal?: AbortSignal) => http.get<TicketStatsResponse>('/tickets/stats', { query: filterQuery(params), signal }),
+  list: (query: TicketQuery, signal?: AbortSignal) => http.get<TicketListResponse>('/tickets', { query: ticketQueryParams(query), signal }),
+  stats: (filters: TicketFilters = {}, signal?: AbortSignal) => http.get<TicketStatsResponse>('/tickets/stats', { query: ticketQueryParams(filters), signal }),
   get: (id: number, signal?: AbortSignal) => http.get<TicketResponse>(`/tickets/${id}`, { signal }),
   create: (body: { title: string; description: string; priority: Priority }) => http.post<TicketMessageResponse>('/tickets', body),
   update: (id: number, body: UpdateTicketBody) => http.put<TicketMessageResponse>(`/tickets/${id}`, body),

@@ -4,7 +4,7 @@ import { IconLock } from '@tabler/icons-react';
 export const NO_PERMISSION_TEXT =
   "You don't have permission to access this page. Please contact an administrator if you believe this is an error.";
 
-/** SPEC §2: what a signed-in visitor sees on a staff or admin screen their role does not open. */
+/** What a signed-in visitor sees on a staff or admin screen their role does not open (docs/product.md#routes). */
 export function NoPermission() {
   return (
     <Card withBorder radius="lg" padding="xl" maw={560} mx="auto" mt="xl" data-testid="no-permission">

@@ -2,9 +2,9 @@ import type { Priority, TicketStatus } from '@helpdesk/protocol';
 import { Badge, type BadgeProps } from '@mantine/core';
 import { labelOf } from '../lib/text';
 
-/** SPEC §4: open red, in progress warning, resolved success; closed is done and muted. */
+/** Open red, in progress warning, resolved success; closed is done and muted (docs/product.md#ticket-lifecycle). */
 export const STATUS_COLORS: Record<TicketStatus, string> = { open: 'red', in_progress: 'orange', resolved: 'green', closed: 'gray' };
-/** SPEC §4: low green, medium warning, high and urgent red. */
+/** Low green, medium warning, high and urgent red (docs/product.md#ticket-lifecycle). */
 export const PRIORITY_COLORS: Record<Priority, string> = { low: 'green', medium: 'orange', high: 'red', urgent: 'red' };
 
 export function StatusChip({ status, ...props }: { status: TicketStatus } & BadgeProps) {

@@ -1,7 +1,7 @@
 import { LIMITS } from '@helpdesk/protocol';
 import { notifications } from '@mantine/notifications';
 
-/** Snackbars hide after SPEC §9's 6 seconds. */
+/** Snackbars hide after 6 seconds (docs/product.md#limits). */
 export const notifySuccess = (message: string, title?: string) =>
   notifications.show({ color: 'green', title, message, autoClose: LIMITS.snackbarMs });
 

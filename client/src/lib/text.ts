@@ -1,6 +1,6 @@
 import { LIMITS } from '@helpdesk/protocol';
 
-/** SPEC §9's helper: cut at `length` characters and mark the cut with an ellipsis. */
+/** Cuts at `length` characters and marks the cut with an ellipsis (excerpts, docs/product.md#limits). */
 export function truncate(text: string, length: number = LIMITS.excerpt.truncate): string {
   const clean = text.trim();
   return clean.length > length ? `${clean.slice(0, length).trimEnd()}...` : clean;

@@ -1,4 +1,4 @@
-import { isStaffRole, type User } from '@helpdesk/protocol';
+import { isStaff, type User } from '@helpdesk/protocol';
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
@@ -14,7 +14,7 @@ function useSettledUser(): { checking: boolean; user: User | null } {
   return { checking: status === 'checking', user };
 }
 
-/** SPEC §2: sign-in routes wait for the stored token's check, then send strangers to /login. */
+/** Sign-in routes wait for the stored token's check, then send strangers to /login (docs/product.md#routes). */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { checking, user } = useSettledUser();
   if (checking) return <PageLoader label={CHECKING_TEXT} />;
@@ -22,18 +22,18 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** SPEC §2: the update screen sends non-agents to /dashboard. */
+/** Staff pages send a signed-out visitor to /login and a user to /dashboard (docs/product.md#routes). */
 export function RequireStaff({ children }: { children: ReactNode }) {
   const { checking, user } = useSettledUser();
   if (checking) return <PageLoader label={CHECKING_TEXT} />;
   if (!user) return <Redirect to="/login" replace />;
-  if (!isStaffRole(user.role)) return <Redirect to="/dashboard" replace />;
+  if (!isStaff(user)) return <Redirect to="/dashboard" replace />;
   return <>{children}</>;
 }
 
 /**
- * SPEC §2: public routes send a signed-in visitor home. `allow` lets a signed-in user through
- * anyway (an admin opening /signup to create an admin account, SPEC §5).
+ * Public routes send a signed-in visitor home (docs/product.md#routes). `allow` lets a signed-in user through
+ * anyway (an admin opening /signup to create accounts for others).
  */
 export function PublicOnly({ children, allow }: { children: ReactNode; allow?: (user: User) => boolean }) {
   const { checking, user } = useSettledUser();

@@ -1,4 +1,4 @@
-import type { User } from '@helpdesk/protocol';
+import { canManageUsers, type User } from '@helpdesk/protocol';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { AppLayout } from '../components/layout/AppLayout';
@@ -31,14 +31,14 @@ interface PageRoute {
   path: string;
   page: Page;
   access: Access;
-  /** Lets a signed-in visitor through a signed-out route (an admin at /signup, SPEC §5). */
+  /** Lets a signed-in visitor through a signed-out route (an admin at /signup, docs/product.md#routes). */
   allow?: (user: User) => boolean;
 }
 
-/** Every path of SPEC §2 and the ones it links but does not show; `:id` pages get a numeric id. */
+/** Every path of docs/product.md#routes; `:id` pages get a numeric id. */
 const ROUTES: PageRoute[] = [
   { path: '/login', page: LoginPage, access: 'signed-out' },
-  { path: '/signup', page: SignupPage, access: 'signed-out', allow: (user) => user.role === 'admin' },
+  { path: '/signup', page: SignupPage, access: 'signed-out', allow: canManageUsers },
   { path: '/reset-password', page: ResetPasswordPage, access: 'signed-out' },
   { path: '/api-test', page: ApiTestPage, access: 'anyone' },
   { path: '/knowledge', page: KnowledgeListPage, access: 'anyone' },
@@ -58,7 +58,7 @@ const ROUTES: PageRoute[] = [
   { path: '/support-management', page: SupportManagementPage, access: 'signed-in' },
 ];
 
-/** Route ids are positive integers (CONTRACT §2); anything else is not a page. */
+/** Route ids are positive integers (docs/api.md#conventions); anything else is not a page. */
 const parseId = (raw: string | undefined): number | null => (raw && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null);
 
 function Guarded({ route, children }: { route: PageRoute; children: ReactNode }) {

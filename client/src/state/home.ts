@@ -1,4 +1,4 @@
-import { isStaffRole, type Role } from '@helpdesk/protocol';
+import { isStaff, type Role } from '@helpdesk/protocol';
 
-/** SPEC §2: agents and admins start on the agent dashboard, everyone else on theirs. */
-export const homePath = (role: Role): string => (isStaffRole(role) ? '/agent-dashboard' : '/dashboard');
+/** Agents and admins start on the agent dashboard, everyone else on theirs (docs/product.md#roles). */
+export const homePath = (role: Role): string => (isStaff({ role }) ? '/agent-dashboard' : '/dashboard');

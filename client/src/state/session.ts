@@ -7,7 +7,7 @@ export interface Session {
   user: User;
 }
 
-/** SPEC §3/§9: the token and the user object are kept in localStorage under `token` and `user`. */
+/** The token and the user object are kept in localStorage under `token` and `user` (docs/product.md#sessions). */
 function readStoredSession(): Session | null {
   try {
     const token = localStorage.getItem(STORAGE_KEYS.token);
@@ -41,7 +41,7 @@ export const userAtom = atom((get) => get(sessionAtom)?.user ?? null);
 export const tokenAtom = atom((get) => get(sessionAtom)?.token ?? null);
 
 /**
- * 'checking' while a stored token is verified with the server on load (SPEC §4); protected routes
+ * 'checking' while a stored token is verified with the server on load (docs/product.md#sessions); protected routes
  * show 'Checking authentication...' until it settles.
  */
 export type AuthStatus = 'checking' | 'settled';

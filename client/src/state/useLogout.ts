@@ -4,7 +4,7 @@ import { useLocation } from 'wouter';
 import { SESSION_EXPIRED_PATH } from '../api/http';
 import { clearSession } from './session';
 
-/** SPEC §4: logout clears token and user and goes to /login?session_expired=true. */
+/** Logout clears token and user and goes to /login?session_expired=true (docs/product.md#sessions). */
 export function useLogout(): () => void {
   const client = useQueryClient();
   const [, navigate] = useLocation();

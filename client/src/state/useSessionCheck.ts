@@ -5,7 +5,7 @@ import { statusOf } from '../api/ApiError';
 import { authStatusAtom, clearSession, getToken, updateSessionUser } from './session';
 
 /**
- * Verifies the stored token with the server (SPEC §4) and refreshes the stored user. A token the
+ * Verifies the stored token with the server (docs/product.md#sessions) and refreshes the stored user. A token the
  * server refuses ends the session; when the server cannot be reached the session is kept, so a
  * restart or a network blip does not sign everyone out.
  */

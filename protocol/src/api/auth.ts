@@ -14,7 +14,7 @@ export const registerBody = z.object({
 });
 export type RegisterBody = z.infer<typeof registerBody>;
 
-/** The signup form adds a confirmation that is checked locally and never sent (SPEC §5). */
+/** The signup form adds a confirmation that is checked locally and never sent (docs/product.md#sign-up). */
 export const signupForm = z
   .object({
     name: nameField,
@@ -41,7 +41,7 @@ export const resetPasswordForm = z
   .object({ newPassword: newPasswordField, confirmPassword: z.string() })
   .refine((f) => f.newPassword === f.confirmPassword, { path: ['confirmPassword'], message: V.passwordsDoNotMatch });
 
-/** SPEC §5: the API test page only needs both fields filled. */
+/** The API test page only needs both fields filled (docs/product.md#api-test-page). */
 export const apiTestForm = z.object({
   email: z.string().trim().min(1, V.apiTestCredentialsRequired),
   password: z.string().min(1, V.apiTestCredentialsRequired),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** CONTRACT §2: every error is `{success:false, message}`; 400s may add per-field messages. */
+/** Every error is `{success:false, message}`; 400s may add per-field messages (docs/api.md#errors). */
 export const errorResponseSchema = z.object({
   success: z.literal(false),
   message: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FORM_STATUSES, PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus } from '../enums.js';
+import { FORM_STATUSES, PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus, type Priority, type TicketSortField, type TicketStatus } from '../enums.js';
 import type { Comment, Ticket, TicketDetail, TicketStats } from '../entities.js';
 import { boundedText, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
@@ -83,28 +83,97 @@ export const agentUpdateForm = z.object({
   resolutionNotes: z.string().max(LIMITS.resolutionNotes.max, V.resolutionNotesTooLong),
 });
 
+/**
+ * Which tickets a list shows, for GET /tickets and /tickets/stats; an absent field does not filter.
+ * A new filter is one field here and one each in `ticketFiltersQuery`, `paramsOf` and `hasTicketFilters`.
+ */
+export interface TicketFilters {
+  status?: TicketStatus;
+  priority?: Priority;
+  search?: string;
+  /** Staff: only the tickets assigned to the caller. */
+  mine?: boolean;
+}
+export interface TicketSort {
+  field: TicketSortField;
+  descending: boolean;
+}
+/**
+ * One page of a ticket list. Screens hold it, the API layer sends it, the cache keys its pages by it
+ * and the server parses it back to the same shape, so a cached page's key says which rows it holds.
+ */
+export interface TicketQuery extends TicketFilters {
+  sort: TicketSort;
+  page: number;
+  limit: number;
+}
+
+export const DEFAULT_TICKET_SORT: TicketSort = { field: 'createdAt', descending: true };
+export const DEFAULT_TICKET_QUERY: TicketQuery = { sort: DEFAULT_TICKET_SORT, page: 1, limit: LIMITS.ticketPage.default };
+
+/** The `sort` parameter: `-createdAt` is newest first. */
+export const formatTicketSort = ({ field, descending }: TicketSort): string => (descending ? `-${field}` : field);
+
 const sort = optionalQuery(
   z.string().refine((s) => (TICKET_SORT_FIELDS as readonly string[]).includes(s.replace(/^-/, '')), V.sortInvalid),
-).transform((s) => {
-  const value = s ?? '-createdAt';
-  const descending = value.startsWith('-');
-  return { field: value.replace(/^-/, '') as (typeof TICKET_SORT_FIELDS)[number], descending };
-});
+).transform((s): TicketSort => (s === undefined ? { ...DEFAULT_TICKET_SORT } : { field: s.replace(/^-/, '') as TicketSortField, descending: s.startsWith('-') }));
 
 export const ticketFiltersQuery = z.object({
   status: optionalQuery(status),
   priority: optionalQuery(priority),
   search: searchQuery,
   mine: flagQuery,
-});
-export type TicketFilters = z.infer<typeof ticketFiltersQuery>;
+}) satisfies z.ZodType<TicketFilters>;
 
 export const ticketListQuery = ticketFiltersQuery.extend({
   page: pageQuery,
   limit: limitQuery(LIMITS.ticketPage.default, LIMITS.ticketPage.max),
   sort,
-});
-export type TicketListQuery = z.infer<typeof ticketListQuery>;
+}) satisfies z.ZodType<TicketQuery>;
+
+/** The fields that are set, as query parameters in one fixed order. */
+function paramsOf(query: TicketFilters & Partial<TicketQuery>): [string, string][] {
+  const params: [string, string | undefined][] = [
+    ['search', query.search],
+    ['status', query.status],
+    ['priority', query.priority],
+    ['mine', query.mine ? '1' : undefined],
+    ['sort', query.sort && formatTicketSort(query.sort)],
+    ['page', query.page?.toString()],
+    ['limit', query.limit?.toString()],
+  ];
+  return params.filter((param): param is [string, string] => Boolean(param[1]));
+}
+
+/** The query of GET /tickets, or of /tickets/stats given filters alone. */
+export const ticketQueryParams = (query: TicketFilters | TicketQuery): Record<string, string> => Object.fromEntries(paramsOf(query));
+
+/** A list page's query string: only what differs from DEFAULT_TICKET_QUERY, so an unfiltered list keeps a plain address. */
+export function ticketQueryToUrl(query: TicketQuery): string {
+  const defaults = ticketQueryParams(DEFAULT_TICKET_QUERY);
+  return new URLSearchParams(paramsOf(query).filter(([key, value]) => defaults[key] !== value)).toString();
+}
+
+/**
+ * Reads a list page's query string. A value the server would refuse, or a page size missing from
+ * `pageSizes`, reads as its default: an old or hand-edited link still opens a list.
+ */
+export function ticketQueryFromUrl(search: string, pageSizes?: readonly number[]): TicketQuery {
+  const params = new URLSearchParams(search);
+  const valid = Object.entries(ticketListQuery.shape).flatMap(([key, field]) => {
+    const value = params.get(key);
+    return value !== null && field.safeParse(value).success ? [[key, value] as const] : [];
+  });
+  const { mine, ...query } = ticketListQuery.parse(Object.fromEntries(valid));
+  if (pageSizes && !pageSizes.includes(query.limit)) query.limit = DEFAULT_TICKET_QUERY.limit;
+  // `mine: false` would make a second cache key for the same page.
+  return mine ? { ...query, mine } : query;
+}
+
+/** Any change but to the page itself starts again from page 1: an old page number means nothing under new filters, sort or size. */
+export const changeTicketQuery = (query: TicketQuery, change: Partial<TicketQuery>): TicketQuery => ({ ...query, ...change, page: change.page ?? 1 });
+
+export const hasTicketFilters = ({ status, priority, search, mine }: TicketFilters): boolean => Boolean(status || priority || search || mine);
 
 export const commentBody = z.object({
   content: storableString('Comment', V.commentRequired)

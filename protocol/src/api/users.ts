@@ -17,7 +17,7 @@ export const listUsersQuery = z.object({
 
 const staffRole = z.enum(STAFF_ROLES, { error: V.staffRoleInvalid });
 
-/** Admin-created accounts are support staff; the role defaults to agent (SPEC §5). */
+/** Admin-created accounts are support staff; the role defaults to agent (docs/api.md#user-endpoints). */
 export const createStaffBody = z.object({
   name: nameField,
   email: emailField,
@@ -26,7 +26,7 @@ export const createStaffBody = z.object({
 });
 export type CreateStaffBody = z.infer<typeof createStaffBody>;
 
-/** Edit: email is locked and a blank password keeps the current one (SPEC §2). */
+/** Edit: email is locked and a blank password keeps the current one (docs/product.md#support-management). */
 export const updateStaffBody = z.object({
   name: nameField.optional(),
   email: emailField.optional(),

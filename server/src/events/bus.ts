@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Comment, HistoryEntry, Role, Ticket, TicketPrevious, TicketStatus, UserRef } from '@helpdesk/protocol';
 import type { Logger } from '../lib/logger.js';
-import type { Actor } from '../policies/actor.js';
+import type { Actor } from '../services/actor.js';
 
 export type ActorRef = UserRef & { role: Role };
 

@@ -1,4 +1,4 @@
-/** Typed failures; the error middleware turns each into CONTRACT §2's envelope and status. */
+/** Typed failures; the error middleware turns each into the envelope and status of docs/api.md#errors. */
 export class AppError extends Error {
   constructor(
     readonly status: number,

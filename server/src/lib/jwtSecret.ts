@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** CONTRACT §6: without JWT_SECRET, one is generated once and kept in DATA_DIR so restarts keep sessions. */
+/** Without JWT_SECRET, one is generated once and kept in DATA_DIR so restarts keep sessions (docs/api.md#server-settings). */
 export function loadOrCreateJwtSecret(dataDir: string): string {
   const file = path.join(dataDir, 'jwt-secret');
   try {

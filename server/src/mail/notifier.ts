@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
+import { isStaff, wantsNotice, type TicketNotice } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
 import { ticketComments, tickets, users } from '../db/schema/index.js';
 import type { EventBus } from '../events/bus.js';
-import { isStaff } from '../policies/actor.js';
-import { wantsNotice, type TicketNotice } from '../policies/notifications.js';
 import { staffCommentMail, statusChangedMail } from './templates.js';
 import type { Mailer } from './transport.js';
 
-/** Emails a ticket's owner about changes others made, as their preference asks (CONTRACT §7). */
+/** Emails a ticket's owner about changes others made, as their preference asks (docs/api.md#email). */
 export function subscribeTicketNotifications({ db, bus, mailer, publicUrl }: { db: Db; bus: EventBus; mailer: Mailer; publicUrl: string }) {
   const ownerOf = async (ticketId: number) => {
     const [row] = await db
@@ -25,17 +24,23 @@ export function subscribeTicketNotifications({ db, bus, mailer, publicUrl }: { d
   };
 
   const unsubscribers = [
-    bus.subscribe('ticket.updated', async ({ ticketId, ownerId, actor, statusChange }) => {
+    // Handed to the mailer before the lookups, so mailer.idle() (shutdown, tests) waits for them too:
+    // once it resolves, every notice of a change already answered was sent or found unwanted.
+    bus.subscribe('ticket.updated', ({ ticketId, ownerId, actor, statusChange }) => {
       if (!statusChange || actor.id === ownerId) return;
-      const target = await recipient(ticketId, { kind: 'status', to: statusChange.to });
-      if (target) mailer.send(statusChangedMail({ ...target, from: statusChange.from, status: statusChange.to, by: actor.name }));
+      mailer.sendLater(async () => {
+        const target = await recipient(ticketId, { kind: 'status', to: statusChange.to });
+        return target && statusChangedMail({ ...target, from: statusChange.from, status: statusChange.to, by: actor.name });
+      });
     }),
-    bus.subscribe('comment.added', async ({ ticketId, ownerId, commentId, actor }) => {
+    bus.subscribe('comment.added', ({ ticketId, ownerId, commentId, actor }) => {
       if (!isStaff(actor) || actor.id === ownerId) return;
-      const target = await recipient(ticketId, { kind: 'staff-comment' });
-      if (!target) return;
-      const [comment] = await db.select({ content: ticketComments.content }).from(ticketComments).where(eq(ticketComments.id, commentId));
-      if (comment) mailer.send(staffCommentMail({ ...target, by: actor.name, content: comment.content }));
+      mailer.sendLater(async () => {
+        const target = await recipient(ticketId, { kind: 'staff-comment' });
+        if (!target) return undefined;
+        const [comment] = await db.select({ content: ticketComments.content }).from(ticketComments).where(eq(ticketComments.id, commentId));
+        return comment && staffCommentMail({ ...target, by: actor.name, content: comment.content });
+      });
     }),
   ];
   return () => unsubscribers.forEach((off) => off());

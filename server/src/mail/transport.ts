@@ -44,7 +44,7 @@ export function createMailer({ smtpUrl, from, outboxDir, logger, retries = 4, re
   const deliver = async (message: MailMessage) => {
     const info = await transport.sendMail({ from, ...message });
     if (smtpUrl) return;
-    // No SMTP server configured: the message goes to the log and to DATA_DIR/outbox (CONTRACT §6).
+    // No SMTP server configured: the message goes to the log and to DATA_DIR/outbox (docs/api.md#email).
     await mkdir(outboxDir, { recursive: true });
     const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
     await writeFile(file, info.message as Buffer);

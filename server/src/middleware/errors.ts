@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { MESSAGES } from '@helpdesk/protocol';
+import { MESSAGES, type ErrorResponse } from '@helpdesk/protocol';
 import { isDatabaseUnavailable, isInvalidData } from '../db/errors.js';
 import { AppError, TooManyRequestsError } from '../lib/errors.js';
 import { loggableUrl, type Logger } from '../lib/logger.js';
@@ -30,7 +30,7 @@ function fromHttpError(error: HttpLikeError): { status: number; message: string 
 }
 
 /**
- * Outermost: every failure becomes CONTRACT §2's `{success:false, message}`. Unknown errors are
+ * Outermost: every failure becomes the `{success:false, message}` envelope of docs/api.md#errors. Unknown errors are
  * logged with their stack and answered with a generic 500; no internals ever reach a response.
  */
 export function errorHandler(logger: Logger): Middleware<AppState> {
@@ -40,21 +40,21 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
     } catch (error) {
       if (error instanceof AppError) {
         ctx.status = error.status;
-        ctx.body = { success: false, message: error.message, ...(error.errors && { errors: error.errors }) };
+        ctx.body = { success: false, message: error.message, ...(error.errors && { errors: error.errors }) } satisfies ErrorResponse;
         if (error instanceof TooManyRequestsError) ctx.set('Retry-After', String(error.retryAfterSeconds));
         return;
       }
       const known = fromHttpError(error as HttpLikeError);
       if (known) {
         ctx.status = known.status;
-        ctx.body = { success: false, message: known.message };
+        ctx.body = { success: false, message: known.message } satisfies ErrorResponse;
         return;
       }
       if (isInvalidData(error)) {
         // Validation refuses such text first; reaching here means a schema missed a field.
         (ctx.state.log ?? logger).warn({ err: error, method: ctx.method, url: loggableUrl(ctx.originalUrl) }, 'database refused the input');
         ctx.status = 400;
-        ctx.body = { success: false, message: MESSAGES.http.invalidData };
+        ctx.body = { success: false, message: MESSAGES.http.invalidData } satisfies ErrorResponse;
         return;
       }
       if (isDatabaseUnavailable(error)) {
@@ -62,12 +62,12 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
         (ctx.state.log ?? logger).warn({ err: error, method: ctx.method, url: loggableUrl(ctx.originalUrl) }, 'database unavailable');
         ctx.status = 503;
         ctx.set('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
-        ctx.body = { success: false, message: MESSAGES.http.unavailable };
+        ctx.body = { success: false, message: MESSAGES.http.unavailable } satisfies ErrorResponse;
         return;
       }
       (ctx.state.log ?? logger).error({ err: error, method: ctx.method, url: loggableUrl(ctx.originalUrl) }, 'request failed');
       ctx.status = 500;
-      ctx.body = { success: false, message: MESSAGES.http.internal };
+      ctx.body = { success: false, message: MESSAGES.http.internal } satisfies ErrorResponse;
     }
   };
 }

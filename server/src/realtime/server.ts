@@ -1,9 +1,9 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import { MESSAGES, ROOMS, type ClientToServerEvents, type ServerToClientEvents } from '@helpdesk/protocol';
+import { MESSAGES, ROOMS, isStaff, type ClientToServerEvents, type ServerToClientEvents } from '@helpdesk/protocol';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { isStaff, type Actor } from '../policies/actor.js';
+import type { Actor } from '../services/actor.js';
 import type { Fanout } from '../scaleout/fanout.js';
 import type { AccountService } from '../services/accounts.js';
 
@@ -23,7 +23,7 @@ export interface RealtimeOptions {
 const MAX_TIMER_MS = 2_147_483_647;
 
 /**
- * Socket.IO on the HTTP server's port. The handshake token decides the rooms (CONTRACT §5): everyone
+ * Socket.IO on the HTTP server's port. The handshake token decides the rooms (docs/api.md#real-time-events): everyone
  * joins `public`, a signed-in user `user:<id>`, staff also `staff`. A socket never outlives its token.
  */
 export function attachRealtime(httpServer: HttpServer, accounts: AccountService, fanout: Fanout, logger: Logger, options: RealtimeOptions): RealtimeServer {

@@ -1,4 +1,14 @@
-import { MESSAGES, loginBody, registerBody, requestPasswordResetBody, resetPasswordBody } from '@helpdesk/protocol';
+import {
+  MESSAGES,
+  canManageUsers,
+  loginBody,
+  registerBody,
+  requestPasswordResetBody,
+  resetPasswordBody,
+  type AuthResponse,
+  type MessageResponse,
+  type UserResponse,
+} from '@helpdesk/protocol';
 import { parseBody } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, clientIp, createRouter } from './router.js';
@@ -6,14 +16,14 @@ import { actorOf, clientIp, createRouter } from './router.js';
 export function authRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
 
-  // Optional auth: an admin's token is what allows role "admin" (CONTRACT §4).
+  // Optional auth: an admin's token is what allows role "admin" (docs/api.md#auth-endpoints).
   router.post('/auth/register', auth.optional, async (ctx) => {
     const input = parseBody(registerBody, ctx.request.body);
     // An admin creating accounts for others is not the abuse the per-address budget is about.
-    if (ctx.state.actor?.role !== 'admin') await limiters.signupPerAddress.consume(clientIp(ctx));
+    if (!ctx.state.actor || !canManageUsers(ctx.state.actor)) await limiters.signupPerAddress.consume(clientIp(ctx));
     const session = await services.accounts.register(ctx.state.actor, input);
     ctx.status = 201;
-    ctx.body = { success: true, ...session };
+    ctx.body = { success: true, ...session } satisfies AuthResponse;
   });
 
   router.post('/auth/login', async (ctx) => {
@@ -27,7 +37,7 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
     try {
       const session = await services.accounts.login(input);
       await Promise.all([limiters.login.reset(key), limiters.loginPerAddress.refund(address)]);
-      ctx.body = { success: true, ...session };
+      ctx.body = { success: true, ...session } satisfies AuthResponse;
     } catch (error) {
       await limiters.login.consume(key).catch(() => undefined);
       throw error;
@@ -39,18 +49,18 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
     await limiters.resetPerIp.consume(clientIp(ctx));
     await limiters.resetPerEmail.consume(`${clientIp(ctx)}|${email}`);
     services.passwordReset.request(email);
-    ctx.body = { success: true, message: MESSAGES.auth.resetRequested };
+    ctx.body = { success: true, message: MESSAGES.auth.resetRequested } satisfies MessageResponse;
   });
 
   router.post('/auth/reset-password', async (ctx) => {
     const { token, newPassword } = parseBody(resetPasswordBody, ctx.request.body);
     await limiters.resetSubmitPerAddress.consume(clientIp(ctx));
     await services.passwordReset.reset(token, newPassword);
-    ctx.body = { success: true, message: MESSAGES.auth.resetDone };
+    ctx.body = { success: true, message: MESSAGES.auth.resetDone } satisfies MessageResponse;
   });
 
   router.get('/auth/verify', auth.required, async (ctx) => {
-    ctx.body = { success: true, user: await services.accounts.profile(actorOf(ctx)) };
+    ctx.body = { success: true, user: await services.accounts.profile(actorOf(ctx)) } satisfies UserResponse;
   });
 
   return router;

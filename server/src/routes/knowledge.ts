@@ -1,45 +1,56 @@
-import { MESSAGES, articleListQuery, createArticleBody, idParam, updateArticleBody } from '@helpdesk/protocol';
+import {
+  MESSAGES,
+  articleListQuery,
+  canManageArticles,
+  createArticleBody,
+  idParam,
+  updateArticleBody,
+  type ArticleListResponse,
+  type ArticleResponse,
+  type HelpfulResponse,
+  type MessageResponse,
+} from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
-import { canManageArticles } from '../policies/accounts.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, clientIp, createRouter } from './router.js';
 
 export function knowledgeRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
+  // The only check of "staff only": no article rule depends on the row.
   const staff = auth.allow(canManageArticles, MESSAGES.http.staffOnly);
 
   router.get('/knowledge', async (ctx) => {
     const query = parseInput(articleListQuery, ctx.query);
-    ctx.body = { success: true, data: await services.knowledge.list(query) };
+    ctx.body = { success: true, data: await services.knowledge.list(query) } satisfies ArticleListResponse;
   });
 
   router.get('/knowledge/:id', async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
-    ctx.body = { success: true, article: await services.knowledge.get(id) };
+    ctx.body = { success: true, article: await services.knowledge.get(id) } satisfies ArticleResponse;
   });
 
   router.post('/knowledge/:id/helpful', auth.optional, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     if (!ctx.state.actor) await limiters.helpfulAnonymous.consume(clientIp(ctx));
-    ctx.body = { success: true, helpfulCount: await services.knowledge.markHelpful(ctx.state.actor, id) };
+    ctx.body = { success: true, helpfulCount: await services.knowledge.markHelpful(ctx.state.actor, id) } satisfies HelpfulResponse;
   });
 
   router.post('/knowledge', staff, async (ctx) => {
     const input = parseBody(createArticleBody, ctx.request.body);
     ctx.status = 201;
-    ctx.body = { success: true, article: await services.knowledge.create(actorOf(ctx), input) };
+    ctx.body = { success: true, article: await services.knowledge.create(actorOf(ctx), input) } satisfies ArticleResponse;
   });
 
   router.put('/knowledge/:id', staff, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     const input = parseBody(updateArticleBody, ctx.request.body);
-    ctx.body = { success: true, article: await services.knowledge.update(actorOf(ctx), id, input) };
+    ctx.body = { success: true, article: await services.knowledge.update(id, input) } satisfies ArticleResponse;
   });
 
   router.delete('/knowledge/:id', staff, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
-    await services.knowledge.remove(actorOf(ctx), id);
-    ctx.body = { success: true, message: MESSAGES.knowledge.deleted };
+    await services.knowledge.remove(id);
+    ctx.body = { success: true, message: MESSAGES.knowledge.deleted } satisfies MessageResponse;
   });
 
   return router;

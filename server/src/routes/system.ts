@@ -1,3 +1,4 @@
+import type { ConfigResponse, HealthResponse } from '@helpdesk/protocol';
 import type { RouteDeps } from './deps.js';
 import { createRouter } from './router.js';
 
@@ -7,7 +8,7 @@ export function systemRoutes({ settings, database }: RouteDeps) {
   const router = createRouter();
 
   router.get('/config', (ctx) => {
-    ctx.body = { success: true, agentSignup: settings.agentSignup };
+    ctx.body = { success: true, agentSignup: settings.agentSignup } satisfies ConfigResponse;
   });
 
   router.get('/health', async (ctx) => {
@@ -16,7 +17,7 @@ export function systemRoutes({ settings, database }: RouteDeps) {
       new Promise<'error'>((resolve) => setTimeout(resolve, HEALTH_TIMEOUT_MS, 'error').unref()),
     ]).catch(() => 'error' as const);
     ctx.status = db === 'ok' ? 200 : 503;
-    ctx.body = { status: db === 'ok' ? 'ok' : 'error', db };
+    ctx.body = { status: db === 'ok' ? 'ok' : 'error', db } satisfies HealthResponse;
   });
 
   return router;

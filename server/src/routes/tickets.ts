@@ -2,6 +2,7 @@ import { MESSAGES, commentBody, createTicketBody, idParam, ticketFiltersQuery, t
 import { parseBody, parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, createRouter } from './router.js';
+import type { CommentResponse, MessageResponse, TicketListResponse, TicketMessageResponse, TicketResponse, TicketStatsResponse } from '@helpdesk/protocol';
 
 export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
@@ -9,37 +10,37 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
   router.get('/tickets', auth.required, async (ctx) => {
     const query = parseInput(ticketListQuery, ctx.query);
     const { tickets, total } = await services.tickets.list(actorOf(ctx), query);
-    ctx.body = { success: true, tickets, data: tickets, total, page: query.page, limit: query.limit };
+    ctx.body = { success: true, tickets, data: tickets, total, page: query.page, limit: query.limit } satisfies TicketListResponse;
   });
 
   router.get('/tickets/stats', auth.required, async (ctx) => {
     const filters = parseInput(ticketFiltersQuery, ctx.query);
-    ctx.body = { success: true, stats: await services.tickets.stats(actorOf(ctx), filters) };
+    ctx.body = { success: true, stats: await services.tickets.stats(actorOf(ctx), filters) } satisfies TicketStatsResponse;
   });
 
   router.get('/tickets/:id', auth.required, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
-    ctx.body = { success: true, ticket: await services.tickets.get(actorOf(ctx), id) };
+    ctx.body = { success: true, ticket: await services.tickets.get(actorOf(ctx), id) } satisfies TicketResponse;
   });
 
   router.post('/tickets', auth.required, async (ctx) => {
     const input = parseBody(createTicketBody, ctx.request.body);
     const ticket = await services.tickets.create(actorOf(ctx), input);
     ctx.status = 201;
-    ctx.body = { success: true, ticket, message: MESSAGES.tickets.created };
+    ctx.body = { success: true, ticket, message: MESSAGES.tickets.created } satisfies TicketMessageResponse;
   });
 
   router.put('/tickets/:id', auth.required, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     const input = parseBody(updateTicketBody, ctx.request.body);
     const ticket = await services.tickets.update(actorOf(ctx), id, input);
-    ctx.body = { success: true, ticket, message: MESSAGES.tickets.updated };
+    ctx.body = { success: true, ticket, message: MESSAGES.tickets.updated } satisfies TicketMessageResponse;
   });
 
   router.delete('/tickets/:id', auth.required, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     await services.tickets.remove(actorOf(ctx), id);
-    ctx.body = { success: true, message: MESSAGES.tickets.deleted };
+    ctx.body = { success: true, message: MESSAGES.tickets.deleted } satisfies MessageResponse;
   });
 
   router.post('/tickets/:id/comments', auth.required, async (ctx) => {
@@ -49,7 +50,7 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
     await limiters.commentPerUser.consume(String(actor.id));
     const comment = await services.tickets.addComment(actor, id, content);
     ctx.status = 201;
-    ctx.body = { success: true, comment };
+    ctx.body = { success: true, comment } satisfies CommentResponse;
   });
 
   return router;

@@ -1,34 +1,45 @@
-import { MESSAGES, createStaffBody, idParam, listUsersQuery, preferencesBody, updateStaffBody } from '@helpdesk/protocol';
+import {
+  MESSAGES,
+  canManageUsers,
+  createStaffBody,
+  idParam,
+  listUsersQuery,
+  preferencesBody,
+  updateStaffBody,
+  type MessageResponse,
+  type UserMessageResponse,
+  type UserResponse,
+  type UsersResponse,
+} from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
-import { canManageUsers } from '../policies/accounts.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, createRouter } from './router.js';
 
 export function userRoutes({ services, auth }: RouteDeps) {
   const router = createRouter();
+  // The only check of "admins only"; the service keeps the rules about the account being changed.
   const admin = auth.allow(canManageUsers, MESSAGES.http.adminOnly);
 
   router.get('/users/profile', auth.required, async (ctx) => {
-    ctx.body = { success: true, user: await services.accounts.profile(actorOf(ctx)) };
+    ctx.body = { success: true, user: await services.accounts.profile(actorOf(ctx)) } satisfies UserResponse;
   });
 
   router.put('/users/preferences', auth.required, async (ctx) => {
     const { email_notifications } = parseBody(preferencesBody, ctx.request.body);
     const user = await services.accounts.updatePreferences(actorOf(ctx), email_notifications);
-    ctx.body = { success: true, user, message: MESSAGES.users.preferencesUpdated };
+    ctx.body = { success: true, user, message: MESSAGES.users.preferencesUpdated } satisfies UserMessageResponse;
   });
 
   router.get('/users', admin, async (ctx) => {
     const { role } = parseInput(listUsersQuery, ctx.query);
-    ctx.body = { success: true, users: await services.users.list(actorOf(ctx), role) };
+    ctx.body = { success: true, users: await services.users.list(role) } satisfies UsersResponse;
   });
 
   router.post('/users', admin, async (ctx) => {
-    const actor = actorOf(ctx);
     const input = parseBody(createStaffBody, ctx.request.body);
-    const user = await services.users.create(actor, input);
+    const user = await services.users.create(input);
     ctx.status = 201;
-    ctx.body = { success: true, user, message: MESSAGES.users.agentCreated };
+    ctx.body = { success: true, user, message: MESSAGES.users.agentCreated } satisfies UserMessageResponse;
   });
 
   router.put('/users/:id', admin, async (ctx) => {
@@ -36,14 +47,14 @@ export function userRoutes({ services, auth }: RouteDeps) {
     const id = parseInput(idParam, ctx.params.id);
     const input = parseBody(updateStaffBody, ctx.request.body);
     const user = await services.users.update(actor, id, input);
-    ctx.body = { success: true, user, message: MESSAGES.users.agentUpdated };
+    ctx.body = { success: true, user, message: MESSAGES.users.agentUpdated } satisfies UserMessageResponse;
   });
 
   router.delete('/users/:id', admin, async (ctx) => {
     const actor = actorOf(ctx);
     const id = parseInput(idParam, ctx.params.id);
     await services.users.remove(actor, id);
-    ctx.body = { success: true, message: MESSAGES.users.agentDeleted };
+    ctx.body = { success: true, message: MESSAGES.users.agentDeleted } satisfies MessageResponse;
   });
 
   return router;

@@ -1,11 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { MESSAGES, type LoginBody, type NotificationPreference, type RegisterBody, type User } from '@helpdesk/protocol';
+import { MESSAGES, registrationRefusal, type LoginBody, type NotificationPreference, type RegisterBody, type User } from '@helpdesk/protocol';
 import { users } from '../db/schema/index.js';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import { verifyAgainstDummy, verifyPassword } from '../lib/passwords.js';
-import type { Actor } from '../policies/actor.js';
-import { registrationRefusal } from '../policies/accounts.js';
 import { presentUser } from '../presenters/users.js';
+import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
 import { createUserRecord, findActiveUserByEmail, findActiveUserById } from './userRecords.js';
 

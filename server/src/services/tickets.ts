@@ -1,14 +1,21 @@
 import { eq } from 'drizzle-orm';
 import {
+  canCommentOnTicket,
+  canDeleteTicket,
+  canSetTicketStatus,
+  canViewTicket,
+  editableTicketFields,
+  isStaff,
   isTitleEditAllowed,
   MESSAGES,
+  visibleTicketScope,
   type Comment,
   type CreateTicketBody,
   type HistoryType,
   type Ticket,
   type TicketDetail,
   type TicketFilters,
-  type TicketListQuery,
+  type TicketQuery,
   type TicketStats,
   type TicketStatus,
   type UpdateTicketBody,
@@ -19,16 +26,8 @@ import { isForeignKeyViolation } from '../db/errors.js';
 import { ticketComments, tickets } from '../db/schema/index.js';
 import { actorRef } from '../events/bus.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
-import { isStaff, type Actor } from '../policies/actor.js';
-import {
-  canCommentOnTicket,
-  canDeleteTicket,
-  canSetTicketStatus,
-  canViewTicket,
-  editableTicketFields,
-  visibleTicketScope,
-} from '../policies/tickets.js';
 import { presentComment, presentTicket, presentTicketDetail, previousOf } from '../presenters/tickets.js';
+import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
 import {
   countTickets,
@@ -53,7 +52,7 @@ interface Change {
 }
 
 export function createTicketService({ db, withTransaction }: ServiceContext) {
-  const scopeFor = (actor: Actor, mine: boolean) => ({
+  const scopeFor = (actor: Actor, mine = false) => ({
     ...visibleTicketScope(actor),
     ...(mine && isStaff(actor) ? { assignedAgentId: actor.id } : {}),
   });
@@ -76,7 +75,7 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
   };
 
   return {
-    async list(actor: Actor, query: TicketListQuery): Promise<{ tickets: Ticket[]; total: number }> {
+    async list(actor: Actor, query: TicketQuery): Promise<{ tickets: Ticket[]; total: number }> {
       const where = ticketConditions(scopeFor(actor, query.mine), query);
       const [rows, total] = await Promise.all([findTicketRows(db, where, query), countTickets(db, where)]);
       return { tickets: rows.map(presentTicket), total };

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { users } from '../db/schema/index.js';
 
 /**
- * ADMIN_EMAIL + ADMIN_PASSWORD (CONTRACT §6): make sure that account exists and is an admin, the way
+ * ADMIN_EMAIL + ADMIN_PASSWORD (docs/api.md#server-settings): make sure that account exists and is an admin, the way
  * to get the first admin on a real deployment. An existing password is left alone.
  */
 export async function ensureAdmin(db: Db, admin: { email: string; password: string }, logger: Logger): Promise<void> {

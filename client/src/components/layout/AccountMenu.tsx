@@ -13,7 +13,7 @@ const initials = (name: string) =>
     .map((part) => part[0]?.toUpperCase())
     .join('');
 
-/** SPEC §2: the account menu shows name and role, then Settings and Logout. */
+/** The account menu shows name and role, then Settings and Logout (docs/product.md#navigation). */
 export function AccountMenu({ user }: { user: User }) {
   const logout = useLogout();
   return (

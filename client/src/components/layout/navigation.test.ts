@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { navItems } from './navigation';
 
-describe('top navigation by role (SPEC §2)', () => {
+describe('top navigation by role (docs/product.md#navigation)', () => {
   it.each([
     [null, [['Knowledge Base', '/knowledge']]],
     [{ role: 'user' as const }, [['Dashboard', '/dashboard'], ['Knowledge Base', '/knowledge']]],

@@ -1,4 +1,4 @@
-import type { User } from '@helpdesk/protocol';
+import { canManageUsers, type User } from '@helpdesk/protocol';
 import { homePath } from '../../state/home';
 
 export interface NavItem {
@@ -6,12 +6,12 @@ export interface NavItem {
   href: string;
 }
 
-/** SPEC §2 "Top navigation": what each role sees, in order. */
+/** The top bar's links: what each role sees, in order (docs/product.md#navigation). */
 export function navItems(user: Pick<User, 'role'> | null): NavItem[] {
   if (!user) return [{ label: 'Knowledge Base', href: '/knowledge' }];
   const items: NavItem[] = [{ label: 'Dashboard', href: homePath(user.role) }];
   if (user.role === 'agent') items.push({ label: 'Tickets', href: '/tickets' });
   items.push({ label: 'Knowledge Base', href: '/knowledge' });
-  if (user.role === 'admin') items.push({ label: 'Support Management', href: '/support-management' });
+  if (canManageUsers(user)) items.push({ label: 'Support Management', href: '/support-management' });
   return items;
 }

@@ -24,7 +24,7 @@ const OPTIONS: Record<NotificationPreference, { label: string; description: stri
 const isPreference = (value: string): value is NotificationPreference => (NOTIFICATION_PREFERENCES as readonly string[]).includes(value);
 
 /**
- * SPEC §4: a choice is saved the moment it is made. The radios show the choice being saved, else
+ * A choice is saved the moment it is made (docs/product.md#settings). The radios show the choice being saved, else
  * the saved value from the profile cache, so a failed save falls back by itself.
  */
 export function NotificationPreferences({ saved }: { saved: NotificationPreference }) {

@@ -30,7 +30,7 @@ function Section({ icon, title, children }: { icon: ReactNode; title: string; ch
   );
 }
 
-/** SPEC §2 Settings: the account read-only, and the email preference saved as it is chosen. */
+/** Settings (docs/product.md#settings): the account read-only, and the email preference saved as it is chosen. */
 export default function SettingsPage() {
   const sessionUser = useAtomValue(userAtom);
   const profile = useQuery({ queryKey: queryKeys.users.profile, queryFn: ({ signal }) => usersApi.profile(signal) });

@@ -26,7 +26,7 @@ function FailureDetails({ error }: { error: unknown }) {
 }
 
 /**
- * SPEC §2 /api-test: checks the backend with the real login call and shows what came back. It
+ * /api-test (docs/product.md#api-test-page): checks the backend with the real login call and shows what came back. It
  * only reports; whoever is signed in stays signed in.
  */
 export default function ApiTestPage() {

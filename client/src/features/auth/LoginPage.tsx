@@ -18,7 +18,7 @@ export const SESSION_NOTICE = {
   loggedOut: 'You have been logged out.',
 } as const;
 
-/** Why the visitor is back here: logged out on purpose, or sent by an expired session (SPEC §4, §8). */
+/** Why the visitor is back here: logged out on purpose, or sent by an expired session (docs/product.md#login). */
 function SessionNotice() {
   const reason = useAtomValue(signOutReasonAtom);
   const loggedOut = reason === 'logout';
@@ -29,7 +29,7 @@ function SessionNotice() {
   );
 }
 
-/** SPEC §2 /login. */
+/** /login (docs/product.md#login). */
 export default function LoginPage() {
   const [, navigate] = useLocation();
   const search = useSearch();
@@ -41,7 +41,7 @@ export default function LoginPage() {
 
   const login = useMutation({
     mutationFn: async (values: LoginBody) => {
-      // SPEC §4: a new sign-in starts from nothing, not from what the last account left behind.
+      // A new sign-in starts from nothing, not from what the last account left behind (docs/product.md#sessions).
       clearSession();
       queryClient.clear();
       return sessionFrom(await authApi.login(values), LOGIN_TEXT.invalidResponse);

@@ -15,7 +15,7 @@ export const RESET_REQUEST_TEXT = {
   failed: 'Error requesting password reset',
 } as const;
 
-/** SPEC §2 /reset-password without a token: ask for a reset link by email. */
+/** /reset-password without a token (docs/product.md#password-reset): ask for a reset link by email. */
 export function RequestResetForm() {
   const form = useForm<RequestPasswordResetBody>({
     initialValues: { email: '' },

@@ -19,7 +19,7 @@ export const RESET_TEXT = {
 
 type NewPasswordValues = { newPassword: string; confirmPassword: string };
 
-/** SPEC §2 /reset-password?token=…: choose a new password, then back to login after 3 s (SPEC §4). */
+/** /reset-password?token=… (docs/product.md#password-reset): choose a new password, then back to login after 3 s. */
 export function SetNewPasswordForm({ token }: { token: string }) {
   const form = useForm<NewPasswordValues>({
     initialValues: { newPassword: '', confirmPassword: '' },

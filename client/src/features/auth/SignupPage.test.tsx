@@ -44,7 +44,7 @@ describe('/signup', () => {
     expect(screen.getByRole('link', { name: 'Login here' })).toHaveAttribute('href', '/login');
   });
 
-  it('validates with the SPEC messages and calls nothing while invalid', async () => {
+  it('validates with the documented messages and calls nothing while invalid', async () => {
     const server = fakeServer(config());
     renderApp('/signup');
     await fill({ email: 'nope', password: 'abc', confirm: 'abd' });

@@ -1,4 +1,4 @@
-import { MESSAGES, signupForm, type Role, type User } from '@helpdesk/protocol';
+import { canManageUsers, registrableRoles, registrationRefusal, signupForm, type AgentSignup, type Role, type User } from '@helpdesk/protocol';
 import { Anchor, Button, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { IconAt, IconLock, IconUser, IconUserPlus, IconUsersGroup } from '@tabler/icons-react';
@@ -29,19 +29,14 @@ type SignupValues = {
 
 const validateSchema = schemaResolver(signupForm);
 
-/** SPEC §5 and CONTRACT §4: who may pick which role. Admins may create any; agents only while signup is open. */
-function roleRules(values: SignupValues, isAdmin: boolean, agentSignupClosed: boolean): FormErrors {
-  if (values.role === 'admin' && !isAdmin) return { role: MESSAGES.auth.adminOnlyAdmin };
-  if (values.role === 'agent' && agentSignupClosed && !isAdmin) return { role: MESSAGES.auth.adminOnlyAgent };
-  return {};
+/** The server's own refusal, shown before sending; the server still decides. */
+function roleRules(values: SignupValues, creator: User | null, agentSignup: AgentSignup): FormErrors {
+  const refusal = registrationRefusal(creator, values.role, agentSignup);
+  return refusal ? { role: refusal } : {};
 }
 
-function roleOptions(isAdmin: boolean, agentSignupClosed: boolean) {
-  const roles: Role[] = ['user'];
-  if (isAdmin || !agentSignupClosed) roles.push('agent');
-  if (isAdmin) roles.push('admin');
-  return roles.map((role) => ({ value: role, label: labelOf(role) }));
-}
+const roleOptions = (creator: User | null, agentSignup: AgentSignup) =>
+  registrableRoles(creator, agentSignup).map((role) => ({ value: role, label: labelOf(role) }));
 
 /**
  * SPEC §2 /signup. A visitor creates their own account and is signed in; an admin (let through by
@@ -50,13 +45,15 @@ function roleOptions(isAdmin: boolean, agentSignupClosed: boolean) {
 export default function SignupPage() {
   const [, navigate] = useLocation();
   const creator: User | null = useAtomValue(userAtom);
-  const isAdmin = creator?.role === 'admin';
+  // An admin here creates an account for someone else (the route guard lets only them in signed in).
+  const isAdmin = creator !== null && canManageUsers(creator);
   const config = useQuery({ queryKey: queryKeys.config, queryFn: ({ signal }) => systemApi.config(signal), staleTime: Infinity });
-  const agentSignupClosed = config.data?.agentSignup === 'closed';
+  // Until the setting arrives, offer agent: the server refuses it if signup turns out closed.
+  const agentSignup: AgentSignup = config.data?.agentSignup ?? 'open';
 
   const form = useForm<SignupValues>({
     initialValues: { name: '', email: '', role: 'user', password: '', confirmPassword: '' },
-    validate: (values) => ({ ...validateSchema(values), ...roleRules(values, isAdmin, agentSignupClosed) }),
+    validate: (values) => ({ ...validateSchema(values), ...roleRules(values, creator, agentSignup) }),
   });
 
   const signup = useMutation({
@@ -105,7 +102,7 @@ export default function SignupPage() {
           <TextInput label="Email" type="email" autoComplete="email" placeholder="you@example.com" leftSection={<IconAt size={16} />} {...form.getInputProps('email')} />
           <Select
             label="Role"
-            data={roleOptions(isAdmin, agentSignupClosed)}
+            data={roleOptions(creator, agentSignup)}
             allowDeselect={false}
             leftSection={<IconUsersGroup size={16} />}
             description={isAdmin ? 'As an administrator you may also create admin accounts.' : undefined}

@@ -2,7 +2,7 @@ import type { AuthResponse } from '@helpdesk/protocol';
 import { isApiError, statusOf } from '../../api/ApiError';
 import type { Session } from '../../state/session';
 
-/** SPEC §8 login screen messages. */
+/** Login screen messages (docs/product.md#login). */
 export const LOGIN_TEXT = {
   invalidCredentials: 'Invalid credentials, please try again.',
   unexpected: 'An unexpected error occurred. Please try again later.',
@@ -10,7 +10,7 @@ export const LOGIN_TEXT = {
   invalidResponse: 'Invalid login response',
 } as const;
 
-/** SPEC §8 signup screen messages. */
+/** Sign-up screen messages (docs/product.md#sign-up). */
 export const SIGNUP_TEXT = {
   failed: 'Signup failed. Please try again.',
   invalidResponse: 'Invalid signup response from server',

@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import { homePath } from '../../state/home';
 import { userAtom } from '../../state/session';
 
-/** SPEC §2: 'Page Not Found', back to the dashboard (or login) and on to the knowledge base. */
+/** 'Page Not Found', back to the dashboard (or login) and on to the knowledge base (docs/product.md#not-found-page). */
 export default function NotFoundPage() {
   const user = useAtomValue(userAtom);
   return (

@@ -8,7 +8,7 @@ import { HelpfulButton } from './HelpfulButton';
 import { KeywordChips } from './KeywordChips';
 import { excerptOf } from './markdownText';
 
-/** SPEC §2's article card: title, category, excerpt, byline, keywords, Read More and Helpful. */
+/** The article card (docs/product.md#knowledge-base): title, category, excerpt, byline, keywords, Read More and Helpful. */
 export function ArticleCard({ article }: { article: Article }) {
   const titleId = `article-${article.id}-title`;
   return (

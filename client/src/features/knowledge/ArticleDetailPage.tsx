@@ -1,4 +1,4 @@
-import type { Article } from '@helpdesk/protocol';
+import { canManageArticles, type Article } from '@helpdesk/protocol';
 import { Badge, Divider, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { confirmDelete } from '../../lib/confirmDelete';
 import { IconThumbUp } from '@tabler/icons-react';
@@ -14,11 +14,11 @@ import { MarkdownContent } from './MarkdownContent';
 import { KNOWLEDGE_TEXT as T } from './texts';
 import { useArticle } from './useArticle';
 import { useDeleteArticle } from './useDeleteArticle';
-import { useIsStaff } from '../../state/useIsStaff';
+import { useCan } from '../../state/useCan';
 
 const helpfulText = (count: number) => `${count} ${count === 1 ? 'person' : 'people'} found this helpful`;
 
-/** SPEC §2 article detail: the article in full, a helpful vote and a way on to a ticket. */
+/** The article page (docs/product.md#article-page): the article in full, a helpful vote and a way on to a ticket. */
 export default function ArticleDetailPage({ id }: { id: number }) {
   const article = useArticle(id);
   if (article.isPending) return <PageLoader />;
@@ -27,7 +27,7 @@ export default function ArticleDetailPage({ id }: { id: number }) {
 }
 
 function ArticleView({ article }: { article: Article }) {
-  const isStaff = useIsStaff();
+  const canEdit = useCan(canManageArticles);
   return (
     <Stack gap="md">
       <BackToKnowledgeBase />
@@ -42,7 +42,7 @@ function ArticleView({ article }: { article: Article }) {
                     {helpfulText(article.helpfulCount)}
                   </Badge>
                 </Group>
-                {isStaff && <StaffActions article={article} />}
+                {canEdit && <StaffActions article={article} />}
               </Group>
               <Title order={1} id="article-title">
                 {article.title}

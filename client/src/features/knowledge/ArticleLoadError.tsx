@@ -14,7 +14,7 @@ export function BackToKnowledgeBase() {
   );
 }
 
-/** SPEC §8: a missing article says so; any other failure is 'Failed to load article'. */
+/** A missing article says so; any other failure is 'Failed to load article' (docs/product.md#article-page). */
 export function ArticleLoadError({ error }: { error: unknown }) {
   return (
     <Stack gap="md">

@@ -16,7 +16,7 @@ export const CATEGORY_OPTIONS = labelledOptions(CATEGORIES);
 
 export const isCategory = (value: unknown): value is Category => (CATEGORIES as readonly unknown[]).includes(value);
 
-/** SPEC §2: an article's category chip carries an icon of its own. */
+/** An article's category chip carries an icon of its own (docs/product.md#article-page). */
 export function CategoryChip({ category, ...props }: { category: Category } & BadgeProps) {
   const { icon: CategoryIcon, color } = CATEGORY_LOOK[category];
   return (

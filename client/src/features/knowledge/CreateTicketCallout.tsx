@@ -3,7 +3,7 @@ import { IconLifebuoy, IconTicket } from '@tabler/icons-react';
 import { Link } from 'wouter';
 import { KNOWLEDGE_TEXT } from './texts';
 
-/** SPEC §2: when the articles do not answer it, the reader is pointed to a ticket. */
+/** When the articles do not answer it, the reader is pointed to a ticket (docs/product.md#knowledge-base). */
 export function CreateTicketCallout({ title, description }: { title: string; description: string }) {
   return (
     <Paper withBorder radius="md" p="lg" bg="var(--mantine-color-blue-light)" component="aside" aria-label={title}>

@@ -4,7 +4,7 @@ import { IconThumbUp, IconThumbUpFilled } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useHelpfulVote } from './useHelpfulVote';
 
-/** Marks the article helpful; what it says is up to the caller (the count, or SPEC's question). */
+/** Marks the article helpful; what it says is up to the caller (the count, or the article page's question). */
 export function HelpfulButton({ article, children, ...props }: { article: Article; children: ReactNode } & ButtonProps) {
   const vote = useHelpfulVote();
   // Only this reader's own click changes the look; counts from others arrive through the cache.

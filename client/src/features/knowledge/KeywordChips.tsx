@@ -1,7 +1,7 @@
 import { Badge, Group, type MantineSize } from '@mantine/core';
 import { IconHash } from '@tabler/icons-react';
 
-/** An article's keywords as chips; with `limit`, the rest fold into one '+N more' chip (SPEC §2). */
+/** An article's keywords as chips; with `limit`, the rest fold into one '+N more' chip (docs/product.md#knowledge-base). */
 export function KeywordChips({ keywords, limit, size = 'sm' }: { keywords: string[]; limit?: number; size?: MantineSize }) {
   if (keywords.length === 0) return null;
   const shown = limit === undefined ? keywords : keywords.slice(0, limit);

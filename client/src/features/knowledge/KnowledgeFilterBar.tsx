@@ -14,7 +14,7 @@ interface Props {
 }
 
 /**
- * SPEC §2: search box (Enter searches too), category filter, Search and Clear Filters. Typing only
+ * Search box (Enter searches too), category filter, Search and Clear Filters (docs/product.md#knowledge-base). Typing only
  * edits the box; the search applies on Enter or Search, the category as soon as it is picked.
  */
 export function KnowledgeFilterBar({ filters, onApply, onClear }: Props) {

@@ -1,4 +1,4 @@
-import { LIMITS } from '@helpdesk/protocol';
+import { LIMITS, canManageArticles } from '@helpdesk/protocol';
 import { Button, Card, Center, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconBooks, IconPlus, IconSearchOff } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -11,16 +11,16 @@ import { ArticleCard } from './ArticleCard';
 import { CreateTicketCallout } from './CreateTicketCallout';
 import { KnowledgeFilterBar } from './KnowledgeFilterBar';
 import { KNOWLEDGE_TEXT as T } from './texts';
-import { useIsStaff } from '../../state/useIsStaff';
+import { useCan } from '../../state/useCan';
 import { useKnowledgeFilters } from './useKnowledgeFilters';
 
 const PAGE_SIZE = LIMITS.articlePage.default;
 const GRID_COLS = { base: 1, sm: 2, lg: 3 };
 
-/** SPEC §2 "Knowledge base": public article search with category filter, cards and a way to a ticket. */
+/** The knowledge base: public article search with category filter, cards and a way to a ticket (docs/product.md#knowledge-base). */
 export default function KnowledgeListPage() {
   const { filters, apply, clear, filtered } = useKnowledgeFilters();
-  const isStaff = useIsStaff();
+  const canWrite = useCan(canManageArticles);
   const params: ArticleListParams = {
     search: filters.search || undefined,
     category: filters.category || undefined,
@@ -45,7 +45,7 @@ export default function KnowledgeListPage() {
             {T.subtitle}
           </Text>
         </div>
-        {isStaff && (
+        {canWrite && (
           <Button component={Link} href="/knowledge/new" leftSection={<IconPlus size={18} />}>
             New Article
           </Button>

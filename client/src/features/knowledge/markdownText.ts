@@ -21,5 +21,5 @@ export function stripMarkdown(markdown: string): string {
     .trim();
 }
 
-/** SPEC §9: card excerpts are the plain text cut at 100 characters. */
+/** Card excerpts are the plain text cut at 100 characters (docs/product.md#limits). */
 export const excerptOf = (content: string): string => truncate(stripMarkdown(content), LIMITS.excerpt.truncate);

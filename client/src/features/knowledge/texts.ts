@@ -1,6 +1,6 @@
 import { MESSAGES } from '@helpdesk/protocol';
 
-/** The knowledge screens' words. The quoted ones are SPEC §2 and §8 texts, kept word for word. */
+/** The knowledge screens' words; those quoted in docs/product.md#knowledge-base and #article-page are kept word for word. */
 export const KNOWLEDGE_TEXT = {
   title: 'Knowledge Base',
   subtitle: 'Find answers to common questions, step-by-step guides and tips from our support team.',

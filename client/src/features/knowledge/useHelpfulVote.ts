@@ -4,8 +4,8 @@ import { queryKeys } from '../../api/queryKeys';
 import { applyHelpfulCount } from '../../realtime/applyEvents';
 
 /**
- * Marks an article helpful. SPEC §4: on success the article is reloaded, so the returned count is
- * written into every cached copy at once and the copies are re-fetched. SPEC §8: a failure is only
+ * Marks an article helpful (docs/product.md#article-page). On success the article is reloaded, so the returned count is
+ * written into every cached copy at once and the copies are re-fetched. A failure is only
  * logged, never shown.
  */
 export function useHelpfulVote() {

@@ -1,4 +1,4 @@
-import { isStaffRole, type Ticket, type TicketStatus } from '@helpdesk/protocol';
+import { isStaff, type Ticket, type TicketStatus } from '@helpdesk/protocol';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useAtomValue, useSetAtom } from 'jotai';
@@ -6,30 +6,30 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { NoPermission } from '../../components/NoPermission';
+import { TicketFilters } from '../../components/TicketFilters';
 import { userAtom } from '../../state/session';
 import { useQuickReply, useQuickStatusChange } from './actions';
 import { AgentTicketTable } from './AgentTicketTable';
-import { agentPageAtom, changeAgentPageSizeAtom } from './filters';
+import { agentPageAtom, changeAgentQueryAtom } from './filters';
 import { useAgentStats, useAgentTicketPage } from './queries';
 import { QuickReplyModal } from './QuickReplyModal';
 import { StatCards } from './StatCards';
 import { TablePager } from './TablePager';
-import { TicketFilters } from './TicketFilters';
 
 export const LOAD_FAILED = 'Failed to load tickets. Please try again later.';
 
-/** SPEC §2 "Agent dashboard": counts, filters and the paged ticket table with quick actions. */
+/** The agent dashboard: counts, filters and the paged ticket table with quick actions (docs/product.md#agent-dashboard). */
 export default function AgentDashboardPage() {
   const user = useAtomValue(userAtom);
-  if (!user || !isStaffRole(user.role)) return <NoPermission />;
+  if (!user || !isStaff(user)) return <NoPermission />;
   return <AgentDashboard name={user.name} />;
 }
 
 function AgentDashboard({ name }: { name: string }) {
   const stats = useAgentStats();
-  const { query: list, page, limit, filtered } = useAgentTicketPage();
+  const { query: list, ticketQuery, filtered } = useAgentTicketPage();
   const setPage = useSetAtom(agentPageAtom);
-  const setPageSize = useSetAtom(changeAgentPageSizeAtom);
+  const change = useSetAtom(changeAgentQueryAtom);
   const statusChange = useQuickStatusChange();
   const reply = useQuickReply();
   const [replyTo, setReplyTo] = useState<Ticket | null>(null);
@@ -62,7 +62,7 @@ function AgentDashboard({ name }: { name: string }) {
       </Group>
 
       <StatCards stats={stats.data?.stats} loading={stats.isPending} />
-      <TicketFilters />
+      <TicketFilters query={ticketQuery} onChange={change} />
 
       {list.isError && !list.data ? (
         <ErrorAlert message={LOAD_FAILED} error={list.error} />
@@ -72,12 +72,12 @@ function AgentDashboard({ name }: { name: string }) {
             rows={list.data?.data}
             stale={list.isPlaceholderData}
             filtered={filtered}
-            skeletonRows={Math.min(limit, 5)}
+            skeletonRows={Math.min(ticketQuery.limit, 5)}
             onReply={setReplyTo}
             onQuickStatus={changeStatus}
             pendingId={statusChange.isPending ? (statusChange.variables?.id ?? null) : null}
           />
-          <TablePager page={page} limit={limit} total={list.data?.total ?? 0} onPage={setPage} onLimit={setPageSize} />
+          <TablePager page={ticketQuery.page} limit={ticketQuery.limit} total={list.data?.total ?? 0} onPage={setPage} onLimit={(limit) => change({ limit })} />
         </Paper>
       )}
 

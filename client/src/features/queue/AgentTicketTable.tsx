@@ -20,7 +20,7 @@ interface AgentTicketTableProps extends RowActionHandlers {
   skeletonRows: number;
 }
 
-/** SPEC §2's table; on a narrow screen it scrolls sideways inside its card instead of widening the page. */
+/** The dashboard table (docs/product.md#agent-dashboard); on a narrow screen it scrolls sideways inside its card, not the page. */
 export function AgentTicketTable({ rows, stale, filtered, skeletonRows, ...actions }: AgentTicketTableProps) {
   return (
     <Table.ScrollContainer minWidth={920} type="native">

@@ -20,8 +20,8 @@ const STATUS_OPTIONS = labelledOptions(FORM_STATUSES);
 type UpdateValues = { status: string; resolutionNotes: string };
 
 /**
- * SPEC §2/§5: status (closed is not offered, SPEC §4) and resolution notes; the staff body of
- * CONTRACT §4 carries only those two. After saving, the agent goes back to the dashboard, as the
+ * Status (closed is not offered) and resolution notes (docs/product.md#agent-update-screen); this form sends only
+ * those two fields (docs/api.md#ticket-endpoints). After saving, the agent goes back to the dashboard, as the
  * owner's edit form returns to its ticket, after the same pause.
  */
 export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {

@@ -12,7 +12,7 @@ import { TicketInfoPanel } from './TicketInfoPanel';
 export const LOAD_DETAILS_FAILED = 'Failed to load ticket details';
 export const TICKET_NOT_FOUND = 'Ticket not found';
 
-/** SPEC §2 /agent/ticket/{id}/update: ticket info on the left, the staff update on the right. */
+/** /agent/ticket/{id}/update (docs/product.md#agent-update-screen): ticket info on the left, the staff update on the right. */
 export default function AgentUpdatePage({ id }: { id: number }) {
   // The detail key socket events patch, so the info panel follows changes made meanwhile.
   const query = useTicket(id);

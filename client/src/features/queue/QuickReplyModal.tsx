@@ -12,7 +12,7 @@ interface QuickReplyModalProps {
 }
 
 /**
- * SPEC §2: Quick Reply asks for a response and posts it as a comment. As with the prompt it stands
+ * Quick Reply (docs/product.md#agent-dashboard) asks for a response and posts it as a comment. As with the prompt it stands
  * in for, an empty or blank answer is ignored: nothing is sent. The parent keys it by ticket, so
  * each reply starts from an empty box.
  */

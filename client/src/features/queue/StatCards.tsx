@@ -2,7 +2,7 @@ import type { TicketStats } from '@helpdesk/protocol';
 import { IconAlertTriangle, IconCircleCheck, IconInbox, IconProgress, IconTicket } from '@tabler/icons-react';
 import { CountCards } from '../../components/CountCards';
 
-/** SPEC §2: the five count cards of the agent dashboard, coloured like the status chips. */
+/** The five count cards of the agent dashboard, coloured like the status chips (docs/product.md#agent-dashboard). */
 export function StatCards({ stats, loading }: { stats: TicketStats | undefined; loading: boolean }) {
   return (
     <CountCards

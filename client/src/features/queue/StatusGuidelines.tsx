@@ -9,7 +9,7 @@ const GUIDELINES: { status: FormStatus; text: string }[] = [
   { status: 'resolved', text: 'The issue is fixed. Say what was done in the resolution notes so the user can check it.' },
 ];
 
-/** SPEC §2: the update screen's reminder of what each status means. */
+/** The update screen's reminder of what each status means (docs/product.md#agent-update-screen). */
 export function StatusGuidelines() {
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="status-guidelines-title">

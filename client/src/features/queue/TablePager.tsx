@@ -11,7 +11,7 @@ interface TablePagerProps {
   onLimit: (limit: number) => void;
 }
 
-/** SPEC §2/§9: 5, 10, 25 or 50 rows per page, and where this page sits in the whole. */
+/** 5, 10, 25 or 50 rows per page, and where this page sits in the whole (docs/product.md#agent-dashboard). */
 export function TablePager({ page, limit, total, onPage, onLimit }: TablePagerProps) {
   const pages = Math.max(1, Math.ceil(total / limit));
   const from = total === 0 ? 0 : (page - 1) * limit + 1;

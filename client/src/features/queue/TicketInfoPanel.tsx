@@ -17,7 +17,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** SPEC §2: the update screen's left panel, what the agent needs to decide the new status. */
+/** The update screen's left panel, what the agent needs to decide the new status (docs/product.md#agent-update-screen). */
 export function TicketInfoPanel({ ticket }: { ticket: TicketDetail }) {
   return (
     <Card withBorder padding="lg" radius="md" aria-label="Ticket information" component="section">

@@ -11,7 +11,7 @@ export interface RowActionHandlers {
   pendingId: number | null;
 }
 
-/** SPEC §2 row actions: view and update always; Reply, Start and Resolve only while the ticket is live. */
+/** Row actions (docs/product.md#agent-dashboard): view and update always; Reply, Start and Resolve only while the ticket is live. */
 export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: { ticket: Ticket } & RowActionHandlers) {
   const next = quickStatusFor(ticket.status);
   const pending = pendingId === ticket.id;

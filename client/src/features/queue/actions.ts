@@ -9,13 +9,13 @@ export const STATUS_CHANGE_FAILED = 'Failed to update ticket status';
 export const REPLY_FAILED = 'Failed to add comment';
 export const REPLY_SENT = 'Reply sent';
 
-/** SPEC §4: Start on open tickets, Resolve on tickets in progress; nothing on resolved or closed. */
+/** Start on open tickets, Resolve on tickets in progress; nothing on resolved or closed (docs/product.md#ticket-lifecycle). */
 export const quickStatusFor = (status: TicketStatus): TicketStatus | null =>
   status === 'open' ? 'in_progress' : status === 'in_progress' ? 'resolved' : null;
 export const canReply = (status: TicketStatus): boolean => status === 'open' || status === 'in_progress';
 
 /**
- * SPEC §4: the quick status change shows once the server has accepted it, in every cached page that
+ * The quick status change shows once the server has accepted it (docs/product.md#agent-dashboard), in every cached page that
  * holds the row; the counts and the filtered pages it may leave follow with the socket's echo.
  */
 export function useQuickStatusChange() {

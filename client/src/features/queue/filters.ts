@@ -1,37 +1,35 @@
-import { LIMITS, type Priority, type TicketStatus } from '@helpdesk/protocol';
+import { changeTicketQuery, DEFAULT_TICKET_QUERY, type TicketFilters, type TicketQuery } from '@helpdesk/protocol';
 import { atom } from 'jotai';
 import { sessionScopedAtom } from '../../state/sessionScopedAtom';
 
-export interface AgentFilters {
-  /** As typed; the table asks the server with a debounced copy. */
-  search: string;
-  status: TicketStatus | '';
-  priority: Priority | '';
-}
-
-export const EMPTY_AGENT_FILTERS: AgentFilters = { search: '', status: '', priority: '' };
-
-// Atoms rather than component state, so the agent finds the table as they left it after opening a
+// An atom rather than component state, so the agent finds the table as they left it after opening a
 // ticket and coming back; scoped to the session, so the next account starts from a clean table.
-export const agentFiltersAtom = sessionScopedAtom<AgentFilters>(EMPTY_AGENT_FILTERS);
-export const agentPageAtom = sessionScopedAtom(1);
-export const agentPageSizeAtom = sessionScopedAtom<number>(LIMITS.ticketPage.default);
+export const agentQueryAtom = sessionScopedAtom<TicketQuery>(DEFAULT_TICKET_QUERY);
 
-/** SPEC §2: any filter change goes back to the first page. */
-export const changeAgentFilterAtom = atom(null, (get, set, change: Partial<AgentFilters>) => {
-  set(agentFiltersAtom, { ...get(agentFiltersAtom), ...change });
-  set(agentPageAtom, 1);
+/** Any change but to the page itself goes back to page 1. */
+export const changeAgentQueryAtom = atom(null, (get, set, change: Partial<TicketQuery>) => {
+  set(agentQueryAtom, changeTicketQuery(get(agentQueryAtom), change));
 });
 
-export const clearAgentFiltersAtom = atom(null, (_get, set) => {
-  set(agentFiltersAtom, EMPTY_AGENT_FILTERS);
-  set(agentPageAtom, 1);
-});
+/** One part of the query, set as given: no return to page 1. */
+const partOf = <T>(read: (query: TicketQuery) => T, write: (query: TicketQuery, value: T) => TicketQuery) =>
+  atom(
+    (get) => read(get(agentQueryAtom)),
+    (get, set, value: T) => {
+      set(agentQueryAtom, write(get(agentQueryAtom), value));
+    },
+  );
 
-/** A new page size re-cuts the pages, so the old page number means nothing any more. */
-export const changeAgentPageSizeAtom = atom(null, (_get, set, size: number) => {
-  set(agentPageSizeAtom, size);
-  set(agentPageAtom, 1);
-});
-
-export const hasAgentFilters = (filters: AgentFilters): boolean => Boolean(filters.search.trim() || filters.status || filters.priority);
+export const EMPTY_AGENT_FILTERS: TicketFilters = {};
+export const agentFiltersAtom = partOf<TicketFilters>(
+  ({ status, priority, search, mine }) => ({ status, priority, search, mine }),
+  ({ sort, page, limit }, filters) => ({ ...filters, sort, page, limit }),
+);
+export const agentPageAtom = partOf(
+  (query) => query.page,
+  (query, page) => ({ ...query, page }),
+);
+export const agentPageSizeAtom = partOf(
+  (query) => query.limit,
+  (query, limit) => ({ ...query, limit }),
+);

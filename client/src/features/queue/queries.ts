@@ -1,13 +1,13 @@
-import { useDebouncedValue } from '@mantine/hooks';
+import { hasTicketFilters, type TicketFilters } from '@helpdesk/protocol';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useAtom, useAtomValue } from 'jotai';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { ticketKeys } from '../../api/ticketCache';
-import { ticketsApi, type TicketListParams } from '../../api/tickets';
-import { SEARCH_DEBOUNCE_MS, useLastPageWhenShrunk } from '../../lib/paging';
-import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom } from './filters';
+import { ticketsApi } from '../../api/tickets';
+import { useLastPageWhenShrunk } from '../../lib/paging';
+import { agentPageAtom, agentQueryAtom } from './filters';
 
 /** The count cards show every ticket the agent may see, whatever the table's filters. */
-const ALL_TICKETS = {};
+const ALL_TICKETS: TicketFilters = {};
 
 export function useAgentStats() {
   return useQuery({
@@ -21,18 +21,15 @@ export function useAgentStats() {
  * while the next loads, so the table does not flash empty between pages or keystrokes.
  */
 export function useAgentTicketPage() {
-  const filters = useAtomValue(agentFiltersAtom);
-  const [page, setPage] = useAtom(agentPageAtom);
-  const limit = useAtomValue(agentPageSizeAtom);
-  const [search] = useDebouncedValue(filters.search.trim(), SEARCH_DEBOUNCE_MS);
-  const params: TicketListParams = { status: filters.status, priority: filters.priority, search, page, limit };
+  const ticketQuery = useAtomValue(agentQueryAtom);
+  const setPage = useSetAtom(agentPageAtom);
   const query = useQuery({
-    queryKey: ticketKeys.list(params),
-    queryFn: ({ signal }) => ticketsApi.list(params, signal),
+    queryKey: ticketKeys.list(ticketQuery),
+    queryFn: ({ signal }) => ticketsApi.list(ticketQuery, signal),
     placeholderData: keepPreviousData,
   });
 
-  useLastPageWhenShrunk(query.isPlaceholderData ? undefined : query.data?.total, page, limit, setPage);
+  useLastPageWhenShrunk(query.isPlaceholderData ? undefined : query.data?.total, ticketQuery.page, ticketQuery.limit, setPage);
 
-  return { query, page, limit, filtered: Boolean(search || filters.status || filters.priority) };
+  return { query, ticketQuery, filtered: hasTicketFilters(ticketQuery) };
 }

@@ -1,16 +1,16 @@
-import type { User } from '@helpdesk/protocol';
+import { MESSAGES, canDeleteAccount, type User } from '@helpdesk/protocol';
 import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 
 export interface StaffActionHandlers {
-  currentUserId: number | undefined;
+  viewer: User | null;
   onEdit: (agent: User) => void;
   onDelete: (agent: User) => void;
 }
 
-/** Edit and Delete for one account; nobody may delete their own account from here (SPEC §6). */
-export function StaffActions({ agent, currentUserId, onEdit, onDelete }: StaffActionHandlers & { agent: User }) {
-  const self = agent.id === currentUserId;
+/** Edit and Delete for one account; Delete is disabled where the server would refuse it (your own). */
+export function StaffActions({ agent, viewer, onEdit, onDelete }: StaffActionHandlers & { agent: User }) {
+  const deletable = viewer !== null && canDeleteAccount(viewer, agent);
   return (
     <Group gap={6} justify="flex-end" wrap="nowrap">
       <Tooltip label="Edit">
@@ -18,8 +18,8 @@ export function StaffActions({ agent, currentUserId, onEdit, onDelete }: StaffAc
           <IconPencil size={18} />
         </ActionIcon>
       </Tooltip>
-      <Tooltip label={self ? 'You cannot delete your own account' : 'Delete'}>
-        <ActionIcon variant="light" size="lg" color="red" aria-label={`Delete ${agent.name}`} disabled={self} onClick={() => onDelete(agent)}>
+      <Tooltip label={deletable ? 'Delete' : MESSAGES.users.cannotDeleteSelf}>
+        <ActionIcon variant="light" size="lg" color="red" aria-label={`Delete ${agent.name}`} disabled={!deletable} onClick={() => onDelete(agent)}>
           <IconTrash size={18} />
         </ActionIcon>
       </Tooltip>

@@ -66,7 +66,7 @@ function StaffForm({ agent, onClose }: { agent: User | null; onClose: () => void
   );
 }
 
-/** SPEC §2: one dialog to add a support agent (role forced to agent) or edit one. */
+/** One dialog to add a support agent (role forced to agent) or edit one (docs/product.md#support-management). */
 export function StaffDialog({ state, onClose }: { state: StaffDialogState; onClose: () => void }) {
   const { agent } = state;
   return (

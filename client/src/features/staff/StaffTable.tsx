@@ -16,7 +16,7 @@ function RoleBadge({ role }: { role: User['role'] }) {
 // Initials only decorate the name beside them, so they stay out of the accessible name.
 const Initials = ({ name }: { name: string }) => <Avatar size={36} radius="xl" name={name} color="initials" aria-hidden />;
 
-/** SPEC §2: the Name, Email, Role, Actions table. */
+/** The Name, Email, Role, Actions table (docs/product.md#support-management). */
 export function StaffTable({ agents, ...actions }: StaffListProps) {
   return (
     <Table.ScrollContainer minWidth={560}>

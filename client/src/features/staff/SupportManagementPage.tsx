@@ -1,4 +1,4 @@
-import type { User } from '@helpdesk/protocol';
+import { canManageUsers, type User } from '@helpdesk/protocol';
 import { Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { confirmDelete } from '../../lib/confirmDelete';
 import { IconUserPlus, IconUsers } from '@tabler/icons-react';
@@ -41,15 +41,15 @@ function AgentList({ onEdit }: { onEdit: (agent: User) => void }) {
     return <EmptyState title={STAFF_TEXT.empty} description="Add a support agent to start resolving tickets together." icon={<IconUsers size={30} />} />;
   }
   const List = phone ? StaffCards : StaffTable;
-  return <List agents={agents.data.users} currentUserId={me?.id} onEdit={onEdit} onDelete={askToDelete} />;
+  return <List agents={agents.data.users} viewer={me} onEdit={onEdit} onDelete={askToDelete} />;
 }
 
-/** SPEC §2 support agents management, for admins. */
+/** Support agents management, for admins (docs/product.md#support-management). */
 export default function SupportManagementPage() {
   const me = useAtomValue(userAtom);
   const [dialog, setDialog] = useState<StaffDialogState>({ opened: false, agent: null, opening: 0 });
   const openDialog = (agent: User | null) => setDialog((last) => ({ opened: true, agent, opening: last.opening + 1 }));
-  if (me?.role !== 'admin') return <NoPermission />;
+  if (!me || !canManageUsers(me)) return <NoPermission />;
 
   return (
     <Stack gap="lg">

@@ -1,4 +1,4 @@
-/** SPEC §2, §8 texts of the support agents screen. */
+/** Texts of the support agents screen (docs/product.md#support-management). */
 export const STAFF_TEXT = {
   created: 'Support agent created successfully',
   updated: 'Support agent updated successfully',

@@ -13,7 +13,7 @@ export function useSaveStaff(agent: User | null, onSaved: () => void) {
   return useMutation({
     mutationFn: ({ name, email, password }: StaffValues) =>
       agent
-        ? // The email is locked on edit, and a blank password keeps the current one (SPEC §2).
+        ? // The email is locked on edit, and a blank password keeps the current one (docs/product.md#support-management).
           usersApi.update(agent.id, { name, ...(password ? { password } : {}) })
         : usersApi.create({ name, email, password, role: 'agent' }),
     onSuccess: async () => {

@@ -43,7 +43,7 @@ function TipsBox() {
   );
 }
 
-/** SPEC §2 /create-ticket, §5 create-ticket rules. */
+/** /create-ticket (docs/product.md#create-ticket), with the rules of docs/product.md#validation. */
 export default function CreateTicketPage() {
   const user = useAtomValue(userAtom);
   const home = user ? homePath(user.role) : '/dashboard';

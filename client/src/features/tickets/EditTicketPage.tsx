@@ -1,4 +1,4 @@
-import { editTicketForm, isFormStatus, LIMITS, type Priority, type TicketDetail, type TicketStatus, type UpdateTicketBody } from '@helpdesk/protocol';
+import { editableTicketFields, editTicketForm, isFormStatus, LIMITS, type Priority, type TicketDetail, type TicketStatus, type UpdateTicketBody } from '@helpdesk/protocol';
 import { Alert, Button, Group, Paper, SimpleGrid, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconDeviceFloppy, IconLock } from '@tabler/icons-react';
@@ -49,7 +49,7 @@ function EditForm({ ticket }: { ticket: TicketDetail }) {
 
   const done = save.isSuccess;
   const submit = form.onSubmit((values) => {
-    // SPEC §7: the owner's edit sends title, description, priority and status (trimmed by the schema).
+    // The owner's edit sends title, description, priority and status (trimmed by the schema; docs/api.md#ticket-endpoints).
     const { title, description, priority } = closedTicketForm.parse(values);
     save.mutate(isFormStatus(values.status) ? { title, description, priority, status: values.status } : { title, description, priority });
   });
@@ -86,13 +86,16 @@ function EditForm({ ticket }: { ticket: TicketDetail }) {
   );
 }
 
-/** SPEC §2 /edit-ticket/{id}: the owner edits title, description, priority and status (§5 rules). */
+/** /edit-ticket/{id} (docs/product.md#edit-ticket): the owner edits title, description, priority and status. */
 export default function EditTicketPage({ id }: { id: number }) {
   const user = useAtomValue(userAtom);
   const { ticket, isPending, error, removed } = useTicket(id);
 
+  // Title and description are the owner's fields; staff work a ticket from the agent screens instead.
+  const mayEdit = ticket !== undefined && user !== null && editableTicketFields(user, { userId: ticket.user.id }).has('title');
+
   let body;
-  if (removed || statusOf(error) === 404 || (ticket && ticket.user.id !== user?.id)) {
+  if (removed || statusOf(error) === 404 || (ticket && !mayEdit)) {
     body = (
       <Alert color="red" variant="light" icon={<IconLock />} title={TICKET_TEXT.accessDeniedTitle} role="alert">
         {TICKET_TEXT.accessDenied}

@@ -3,7 +3,7 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 
-/** A link back to where the screen came from (SPEC §2 names each screen's Back target). */
+/** A link back to where the screen came from (docs/product.md#screens names each screen's back target). */
 export function BackLink({ href, label = 'Back' }: { href: string; label?: string }) {
   return (
     <Button component={Link} href={href} variant="subtle" size="compact-sm" leftSection={<IconArrowLeft size={16} />} px={4}>

@@ -7,7 +7,7 @@ import { formatDate } from '../../lib/dates';
 import { truncate } from '../../lib/text';
 import classes from './TicketCard.module.css';
 
-/** A recent ticket on the user dashboard (SPEC §2); the whole card opens the ticket. */
+/** A recent ticket on the user dashboard (docs/product.md#user-dashboard); the whole card opens the ticket. */
 export function TicketCard({ ticket }: { ticket: Ticket }) {
   return (
     <Card component={Link} href={`/ticket/${ticket.id}`} withBorder radius="md" padding="lg" className={classes.card} data-testid="ticket-card">

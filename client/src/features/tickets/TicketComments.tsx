@@ -85,7 +85,7 @@ function CommentForm({ ticketId }: { ticketId: number }) {
   );
 }
 
-/** The conversation on a ticket; `canComment` for staff and the owner (CONTRACT §4). */
+/** The conversation on a ticket; `canComment` for staff and the owner (docs/api.md#ticket-endpoints). */
 export function TicketComments({ ticketId, comments, canComment }: { ticketId: number; comments: Comment[]; canComment: boolean }) {
   return (
     <Stack gap="md">

@@ -63,11 +63,12 @@ describe('ticket detail page', () => {
   it.each([
     ['agent', agent],
     ['admin', admin],
-  ])('gives an %s Update Status instead of Edit and Delete', async (_role, user) => {
+  ])('gives an %s Update Status instead of Edit and Delete, and the comment box on a ticket not theirs', async (_role, user) => {
     await openTicket({}, user);
     expect(screen.getByRole('link', { name: 'Update Status' })).toHaveAttribute('href', '/agent/ticket/7/update');
     expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Add a comment' })).toBeInTheDocument();
   });
 
   it('also opens at /tickets/:id', async () => {

@@ -1,4 +1,4 @@
-import { isStaffRole, type TicketDetail, type User } from '@helpdesk/protocol';
+import { canCommentOnTicket, canDeleteTicket, editableTicketFields, isStaff, type OwnedTicket, type TicketDetail, type User } from '@helpdesk/protocol';
 import { Button, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { confirmDelete } from '../../lib/confirmDelete';
 import { IconRefresh } from '@tabler/icons-react';
@@ -47,17 +47,22 @@ function useDeleteTicket(id: number) {
   });
 }
 
-/** SPEC §2: Edit and Delete for the owner (not for staff); staff get Update Status instead. */
+const owned = (ticket: TicketDetail): OwnedTicket => ({ userId: ticket.user.id });
+
+/**
+ * Staff, admins included, work tickets from the agent screens, so they get Update Status even where
+ * the policies would also let them edit or delete (docs/product.md#permissions).
+ */
 function TicketActions({ ticket, user }: { ticket: TicketDetail; user: User }) {
   const remove = useDeleteTicket(ticket.id);
-  if (isStaffRole(user.role)) {
+  if (isStaff(user)) {
     return (
       <Button component={Link} href={`/agent/ticket/${ticket.id}/update`} leftSection={<IconRefresh size={16} />}>
         Update Status
       </Button>
     );
   }
-  if (ticket.user.id !== user.id) return null;
+  if (!editableTicketFields(user, owned(ticket)).has('title') || !canDeleteTicket(user, owned(ticket))) return null;
   const askToDelete = () =>
     confirmDelete({ title: 'Delete ticket', question: TICKET_TEXT.deleteConfirm, onConfirm: () => remove.mutate() });
   return (
@@ -69,7 +74,7 @@ function TicketActions({ ticket, user }: { ticket: TicketDetail; user: User }) {
 }
 
 function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
-  const canComment = isStaffRole(user.role) || ticket.user.id === user.id;
+  const canComment = canCommentOnTicket(user, owned(ticket));
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" gap="md">

@@ -16,7 +16,7 @@ function InfoRow({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Who and when: the info block of SPEC §2's ticket detail. */
+/** Who and when: the Ticket Information block of the ticket page (docs/product.md#ticket-page). */
 export function TicketInfo({ ticket }: { ticket: TicketDetail }) {
   return (
     <Stack gap="xs">

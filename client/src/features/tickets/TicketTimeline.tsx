@@ -15,7 +15,7 @@ const ICONS: Record<HistoryType, ComponentType<{ size?: number }>> = {
   comment: IconMessage,
 };
 
-/** The ticket's history, oldest first, as SPEC §2's status timeline. */
+/** The ticket's history, oldest first, as the Status Timeline (docs/product.md#ticket-lifecycle). */
 export function TicketTimeline({ history }: { history: HistoryEntry[] }) {
   if (history.length === 0) return <Text c="dimmed">No activity yet.</Text>;
   return (

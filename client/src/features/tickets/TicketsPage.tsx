@@ -1,4 +1,4 @@
-import type { Ticket } from '@helpdesk/protocol';
+import { hasTicketFilters, isStaff, LIMITS, type Ticket, type TicketQuery } from '@helpdesk/protocol';
 import { Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
@@ -9,14 +9,16 @@ import { ticketKeys } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { LIST_SORTS, TicketFilters } from '../../components/TicketFilters';
 import { useLastPageWhenShrunk } from '../../lib/paging';
-import { useIsStaff } from '../../state/useIsStaff';
-import { hasFilters, PAGE_SIZES, toListParams, useListState, type ListState } from './listUrl';
+import { useCan } from '../../state/useCan';
 import { PageHeader } from './PageHeader';
 import { TicketCard } from './TicketCard';
-import { TicketFilters } from './TicketFilters';
 import { TicketTable } from './TicketTable';
 import { TICKET_TEXT } from './texts';
+import { useTicketQueryUrl } from './useTicketQueryUrl';
+
+const PAGE_SIZES: readonly number[] = LIMITS.ticketPage.genericOptions;
 
 function TicketRows({ tickets, showOwner }: { tickets: Ticket[]; showOwner: boolean }) {
   const narrow = useMediaQuery('(max-width: 48em)');
@@ -30,7 +32,7 @@ function TicketRows({ tickets, showOwner }: { tickets: Ticket[]; showOwner: bool
   );
 }
 
-function Pager({ state, total, onChange }: { state: ListState; total: number; onChange: (change: Partial<ListState>) => void }) {
+function Pager({ state, total, onChange }: { state: TicketQuery; total: number; onChange: (change: Partial<TicketQuery>) => void }) {
   const pages = Math.max(1, Math.ceil(total / state.limit));
   const first = (state.page - 1) * state.limit + 1;
   const last = Math.min(total, state.page * state.limit);
@@ -60,21 +62,20 @@ function Pager({ state, total, onChange }: { state: ListState; total: number; on
   );
 }
 
-/** SPEC §2 /tickets: every ticket the caller may see (the API scopes it), filtered, sorted, paged. */
+/** /tickets (docs/product.md#tickets-page): every ticket the caller may see (the API scopes it), filtered, sorted, paged. */
 export default function TicketsPage() {
-  const staff = useIsStaff();
-  const [state, update] = useListState();
-  const params = toListParams(state);
+  const staff = useCan(isStaff);
+  const [state, update] = useTicketQueryUrl(PAGE_SIZES);
   const list = useQuery({
-    queryKey: ticketKeys.list(params),
-    queryFn: ({ signal }) => ticketsApi.list(params, signal),
+    queryKey: ticketKeys.list(state),
+    queryFn: ({ signal }) => ticketsApi.list(state, signal),
     placeholderData: keepPreviousData,
   });
 
   const goToPage = useCallback((page: number) => update({ page }), [update]);
   useLastPageWhenShrunk(list.isPlaceholderData ? undefined : list.data?.total, state.page, state.limit, goToPage);
 
-  const filtered = hasFilters(state);
+  const filtered = hasTicketFilters(state);
   const tickets = list.data?.tickets ?? [];
 
   let content;
@@ -118,7 +119,7 @@ export default function TicketsPage() {
           </Button>
         }
       />
-      <TicketFilters state={state} onChange={update} />
+      <TicketFilters query={state} onChange={update} sorts={LIST_SORTS} />
       <Card withBorder radius="md" padding={0} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
         {content}
       </Card>

@@ -1,11 +1,11 @@
-import { LIMITS } from '@helpdesk/protocol';
+import { DEFAULT_TICKET_QUERY, LIMITS, type TicketFilters, type TicketQuery } from '@helpdesk/protocol';
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Title } from '@mantine/core';
 import { IconCircleCheck, IconInbox, IconList, IconPlus, IconProgress, IconTicket } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
 import { ticketKeys } from '../../api/ticketCache';
-import { ticketsApi, type TicketFilterParams, type TicketListParams } from '../../api/tickets';
+import { ticketsApi } from '../../api/tickets';
 import { CountCards } from '../../components/CountCards';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -14,8 +14,8 @@ import { PageHeader } from './PageHeader';
 import { TicketCard } from './TicketCard';
 import { TICKET_TEXT } from './texts';
 
-const ALL_TICKETS: TicketFilterParams = {};
-const RECENT: TicketListParams = { limit: LIMITS.recentTickets, sort: '-createdAt' };
+const ALL_TICKETS: TicketFilters = {};
+const RECENT: TicketQuery = { ...DEFAULT_TICKET_QUERY, limit: LIMITS.recentTickets };
 
 function NewTicketButton({ label = 'New Ticket' }: { label?: string }) {
   return (
@@ -25,14 +25,14 @@ function NewTicketButton({ label = 'New Ticket' }: { label?: string }) {
   );
 }
 
-/** SPEC §2 "User dashboard": greeting, four count cards and the six newest tickets. */
+/** The user dashboard: greeting, four count cards and the six newest tickets (docs/product.md#user-dashboard). */
 export default function UserDashboardPage() {
   const user = useAtomValue(userAtom);
   const stats = useQuery({ queryKey: ticketKeys.statsFor(ALL_TICKETS), queryFn: ({ signal }) => ticketsApi.stats(ALL_TICKETS, signal) });
   const recent = useQuery({ queryKey: ticketKeys.list(RECENT), queryFn: ({ signal }) => ticketsApi.list(RECENT, signal) });
 
   const counts = stats.data?.stats;
-  // SPEC §8: the dashboard shows a generic text derived from the failure, and an empty list.
+  // The dashboard shows a generic text derived from the failure, and an empty list (docs/product.md#user-dashboard).
   const failure = recent.error ?? stats.error;
   const tickets = recent.data?.tickets ?? [];
   const total = recent.data?.total ?? 0;

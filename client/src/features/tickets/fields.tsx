@@ -41,7 +41,7 @@ export function TicketTitleInput({ limits, ...props }: TextInputProps & { limits
   );
 }
 
-/** Above a ticket form: SPEC's success text once saved, or the save's failure message. */
+/** Above a ticket form: the screen's success text once saved, or the save's failure message. */
 export function SaveFeedback({ done, successText, error, failureText }: { done: boolean; successText: string; error: unknown; failureText: string }) {
   if (done) {
     return (
@@ -59,7 +59,7 @@ export function PrioritySelect(props: Omit<SelectProps, 'data'>) {
   return <Select label="Priority" data={priorityOptions} allowDeselect={false} withCheckIcon={false} {...props} />;
 }
 
-/** The statuses an owner may pick (SPEC §4); a closed ticket shows as such but cannot be chosen. */
+/** The statuses an owner may pick (docs/product.md#ticket-lifecycle); a closed ticket shows as such but cannot be chosen. */
 export function StatusSelect({ current, ...props }: Omit<SelectProps, 'data'> & { current?: string }) {
   const data: ComboboxItem[] = labelledOptions(FORM_STATUSES);
   if (current === 'closed') data.push({ value: 'closed', label: labelOf('closed'), disabled: true });

@@ -1,5 +1,5 @@
 /**
- * Screen texts of the ticket screens (SPEC §2, §5, §8), word for word. The HTTP catalogue and the
+ * Screen texts of the ticket screens (docs/product.md#screens), word for word. The HTTP catalogue and the
  * validation messages live in protocol; these are only ever shown by the client.
  */
 export const TICKET_TEXT = {

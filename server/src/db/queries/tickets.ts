@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { HistoryEntry, TicketFilters, TicketListQuery, UserRef } from '@helpdesk/protocol';
+import type { HistoryEntry, TicketFilters, TicketQuery, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { containsPattern } from '../search.js';
 import { ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
@@ -54,7 +54,7 @@ export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters
 
 const SORT_COLUMNS = { createdAt: tickets.createdAt, updatedAt: tickets.updatedAt, priority: tickets.priority } as const;
 
-export async function findTicketRows(db: Db, where: SQL | undefined, { page, limit, sort }: Pick<TicketListQuery, 'page' | 'limit' | 'sort'>): Promise<TicketRow[]> {
+export async function findTicketRows(db: Db, where: SQL | undefined, { page, limit, sort }: Pick<TicketQuery, 'page' | 'limit' | 'sort'>): Promise<TicketRow[]> {
   const direction = sort.descending ? desc : asc;
   const order = [direction(SORT_COLUMNS[sort.field])];
   if (sort.field === 'priority') order.push(desc(tickets.createdAt));

@@ -22,7 +22,7 @@ export const users = pgTable(
     emailNotifications: notificationPreferenceEnum('email_notifications').notNull().default('all'),
     // Bumped to revoke every token issued before (password reset, password change, deletion).
     tokenVersion: integer('token_version').notNull().default(0),
-    // Deleted accounts stay as rows so their tickets and comments keep an author (CONTRACT §4).
+    // Deleted accounts stay as rows so their tickets and comments keep an author (docs/api.md#user-endpoints).
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,
   },

@@ -1,7 +1,9 @@
-import { OWNER_EDITABLE_FIELDS, STAFF_EDITABLE_FIELDS, type TicketField, type TicketStatus } from '@helpdesk/protocol';
+import { OWNER_EDITABLE_FIELDS, STAFF_EDITABLE_FIELDS, type TicketField } from '../api/tickets.js';
+import type { TicketStatus } from '../enums.js';
 import { isAdmin, isStaff, type Actor } from './actor.js';
 
-interface OwnedTicket {
+/** A ticket as the rules need it: who owns it. */
+export interface OwnedTicket {
   userId: number;
 }
 
@@ -22,7 +24,7 @@ export function editableTicketFields(actor: Actor, ticket: OwnedTicket): Readonl
   return fields;
 }
 
-/** Closing is support's call (SPEC §4); owners choose among the form statuses only. */
+/** Closing is support's call (docs/product.md#ticket-lifecycle); owners choose among the form statuses only. */
 export const canSetTicketStatus = (actor: Actor, status: TicketStatus): boolean => status !== 'closed' || isStaff(actor);
 
 /** Which tickets a list may show the caller: their own, or all for staff. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Role } from '@helpdesk/protocol';
-import type { Actor } from './actor.js';
-import { registrationRefusal } from './accounts.js';
+import type { Role } from '../enums.js';
+import { isAdmin, isStaff, type Actor } from './actor.js';
+import { canChangeRoleOf, canDeleteAccount, canManageArticles, canManageUsers, registrableRoles, registrationRefusal } from './accounts.js';
 import { wantsNotice } from './notifications.js';
-import { canDeleteTicket, canSetTicketStatus, canViewTicket, editableTicketFields } from './tickets.js';
+import { canCommentOnTicket, canDeleteTicket, canSetTicketStatus, canViewTicket, editableTicketFields, visibleTicketScope } from './tickets.js';
 
-const actor = (id: number, role: Role): Actor => ({ id, role, name: `${role} ${id}`, email: `${id}@x.test` });
+const actor = (id: number, role: Role): Actor => ({ id, role, name: `${role} ${id}` });
 const ticketOf = (userId: number) => ({ userId });
 
 describe('ticket policies', () => {
@@ -22,7 +22,14 @@ describe('ticket policies', () => {
     ['admin', admin, true, true],
   ] as const)('%s: view=%s delete=%s', (_, who, view, del) => {
     expect(canViewTicket(who, ticket)).toBe(view);
+    expect(canCommentOnTicket(who, ticket)).toBe(view);
     expect(canDeleteTicket(who, ticket)).toBe(del);
+  });
+
+  it('scopes lists to the owner unless staff', () => {
+    expect(visibleTicketScope(owner)).toEqual({ ownerId: owner.id });
+    expect(visibleTicketScope(agent)).toEqual({});
+    expect(visibleTicketScope(admin)).toEqual({});
   });
 
   it('gives owners the form fields and staff the work fields', () => {
@@ -51,6 +58,39 @@ describe('registration policy', () => {
     [actor(9, 'admin'), 'agent', 'closed', undefined],
   ] as const)('%o asking for %s with signup %s → %s', (who, role, signup, refusal) => {
     expect(registrationRefusal(who, role, signup)).toBe(refusal);
+  });
+
+  it.each([
+    [null, 'open', ['user', 'agent']],
+    [null, 'closed', ['user']],
+    [actor(9, 'user'), 'open', ['user', 'agent']],
+    [actor(9, 'agent'), 'closed', ['user']],
+    [actor(9, 'admin'), 'closed', ['user', 'agent', 'admin']],
+  ] as const)('%o with signup %s is offered %o', (who, signup, roles) => {
+    expect(registrableRoles(who, signup)).toEqual(roles);
+  });
+});
+
+describe('role policies', () => {
+  it.each([
+    ['user', false, false, false, false],
+    ['agent', true, false, false, true],
+    ['admin', true, true, true, true],
+  ] as const)('%s: staff=%s admin=%s manage users=%s manage articles=%s', (role, staff, adminRole, users, articles) => {
+    const who = actor(1, role);
+    expect(isStaff(who)).toBe(staff);
+    expect(isAdmin(who)).toBe(adminRole);
+    expect(canManageUsers(who)).toBe(users);
+    expect(canManageArticles(who)).toBe(articles);
+  });
+
+  it('lets an admin delete or demote anyone but themselves', () => {
+    const admin = actor(1, 'admin');
+    expect(canDeleteAccount(admin, { id: 2 })).toBe(true);
+    expect(canDeleteAccount(admin, { id: 1 })).toBe(false);
+    expect(canChangeRoleOf(admin, { id: 2 })).toBe(true);
+    expect(canChangeRoleOf(admin, { id: 1 })).toBe(false);
+    expect(canDeleteAccount(actor(3, 'agent'), { id: 2 })).toBe(false);
   });
 });
 

@@ -1,0 +1,120 @@
+import {
+  DEFAULT_TICKET_SORT,
+  formatTicketSort,
+  hasTicketFilters,
+  PRIORITIES,
+  TICKET_STATUSES,
+  type Priority,
+  type TicketFilters as Filters,
+  type TicketQuery,
+  type TicketSort,
+  type TicketStatus,
+} from '@helpdesk/protocol';
+import { Button, Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconFilterOff, IconSearch } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
+import { SEARCH_DEBOUNCE_MS } from '../lib/paging';
+import { labelledOptions } from '../lib/text';
+import classes from './TicketFilters.module.css';
+
+const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
+const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
+const NO_FILTERS: Record<keyof Filters, undefined> = { status: undefined, priority: undefined, search: undefined, mine: undefined };
+
+export interface SortChoice {
+  label: string;
+  sort: TicketSort;
+}
+
+/** The sort box of the tickets page. */
+export const LIST_SORTS: readonly SortChoice[] = [
+  { label: 'Newest', sort: { field: 'createdAt', descending: true } },
+  { label: 'Oldest', sort: { field: 'createdAt', descending: false } },
+  { label: 'Recently updated', sort: { field: 'updatedAt', descending: true } },
+  { label: 'Priority', sort: { field: 'priority', descending: true } },
+];
+
+interface TicketFiltersProps {
+  query: TicketQuery;
+  /** The fields that changed; whoever holds the query decides the page. */
+  onChange: (change: Partial<TicketQuery>) => void;
+  /** The sort box's choices. Without them there is no sort box, and Clear Filters leaves the sort alone. */
+  sorts?: readonly SortChoice[];
+}
+
+/** Search, status, priority, an optional sort and Clear Filters above a ticket list (the agent table, /tickets). */
+export function TicketFilters({ query, onChange, sorts }: TicketFiltersProps) {
+  const search = query.search ?? '';
+  // The box shows every keystroke; the query takes the text once typing settles.
+  const [text, setText] = useState(search);
+  const [debounced] = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
+  const settled = useRef(debounced);
+
+  useEffect(() => {
+    // Only newly settled text is written: a search changed from outside (Back, Clear Filters) is not written back.
+    if (debounced === settled.current) return;
+    settled.current = debounced;
+    if (debounced !== search) onChange({ search: debounced || undefined });
+  }, [debounced, search, onChange]);
+
+  // Back/forward or Clear Filters changed the search: the box shows it.
+  const [shown, setShown] = useState(search);
+  if (shown !== search) {
+    setShown(search);
+    if (text.trim() !== search) setText(search);
+  }
+
+  const sortValue = formatTicketSort(query.sort);
+  const sorted = sorts !== undefined && sortValue !== formatTicketSort(DEFAULT_TICKET_SORT);
+  const clear = () => {
+    setText('');
+    onChange(sorts ? { ...NO_FILTERS, sort: DEFAULT_TICKET_SORT } : NO_FILTERS);
+  };
+
+  return (
+    <Paper withBorder radius="md" p="md">
+      <SimpleGrid cols={{ base: 2, lg: sorts ? 5 : 4 }} spacing="sm" verticalSpacing="sm" style={{ alignItems: 'end' }}>
+        <TextInput
+          className={classes.search}
+          label="Search"
+          placeholder="Search title or description"
+          leftSection={<IconSearch size={16} />}
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+        />
+        <Select
+          label="Status"
+          placeholder="All statuses"
+          data={STATUS_OPTIONS}
+          value={query.status ?? null}
+          onChange={(value) => onChange({ status: (value ?? undefined) as TicketStatus | undefined })}
+          clearable
+        />
+        <Select
+          label="Priority"
+          placeholder="All priorities"
+          data={PRIORITY_OPTIONS}
+          value={query.priority ?? null}
+          onChange={(value) => onChange({ priority: (value ?? undefined) as Priority | undefined })}
+          clearable
+        />
+        {sorts && (
+          <Select
+            label="Sort by"
+            data={sorts.map((choice) => ({ value: formatTicketSort(choice.sort), label: choice.label }))}
+            value={sortValue}
+            onChange={(value) => {
+              const choice = sorts.find((c) => formatTicketSort(c.sort) === value);
+              if (choice) onChange({ sort: choice.sort });
+            }}
+            allowDeselect={false}
+          />
+        )}
+        <Button variant="default" leftSection={<IconFilterOff size={16} />} onClick={clear} disabled={!hasTicketFilters(query) && !sorted && !text.trim()}>
+          Clear Filters
+        </Button>
+      </SimpleGrid>
+    </Paper>
+  );
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  changeTicketQuery,
+  DEFAULT_TICKET_QUERY,
+  hasTicketFilters,
+  ticketFiltersQuery,
+  ticketListQuery,
+  ticketQueryFromUrl,
+  ticketQueryParams,
+  ticketQueryToUrl,
+  type TicketFilters,
+  type TicketQuery,
+} from './tickets.js';
+
+const QUERIES: TicketQuery[] = [
+  DEFAULT_TICKET_QUERY,
+  { ...DEFAULT_TICKET_QUERY, page: 3 },
+  { ...DEFAULT_TICKET_QUERY, status: 'in_progress', priority: 'urgent', search: 'printer on floor 3 & more', sort: { field: 'priority', descending: true }, page: 2, limit: 25 },
+  { ...DEFAULT_TICKET_QUERY, mine: true, sort: { field: 'createdAt', descending: false }, limit: 100 },
+  { ...DEFAULT_TICKET_QUERY, sort: { field: 'updatedAt', descending: true } },
+];
+
+describe('TicketQuery', () => {
+  it.each(QUERIES)('reads back from the page URL what it wrote: %j', (query) => {
+    expect(ticketQueryFromUrl(ticketQueryToUrl(query))).toEqual(query);
+  });
+
+  it.each(QUERIES)('is what the server parses from the request it makes: %j', (query) => {
+    // The server reads an absent flag as false.
+    const mine = query.mine ?? false;
+    expect(ticketListQuery.parse(ticketQueryParams(query))).toEqual({ ...query, mine });
+    const filters: TicketFilters = { status: query.status, priority: query.priority, search: query.search, mine: query.mine };
+    expect(ticketFiltersQuery.parse(ticketQueryParams(filters))).toEqual({ ...filters, mine });
+  });
+
+  it('writes only what differs from the defaults, in the order the lists have always used', () => {
+    expect(ticketQueryToUrl(DEFAULT_TICKET_QUERY)).toBe('');
+    const url = 'search=printer&status=open&priority=high&sort=-priority&page=2&limit=25';
+    const query = ticketQueryFromUrl(`?${url}`);
+    expect(query).toEqual({ status: 'open', priority: 'high', search: 'printer', sort: { field: 'priority', descending: true }, page: 2, limit: 25 });
+    expect(ticketQueryToUrl(query)).toBe(url);
+    expect(ticketQueryParams(DEFAULT_TICKET_QUERY)).toEqual({ sort: '-createdAt', page: '1', limit: '10' });
+  });
+
+  it('reads a value the server would refuse, or a page size not offered, as its default', () => {
+    expect(ticketQueryFromUrl('status=bogus&priority=&search=%20%20&sort=title&page=0&limit=500&mine=maybe')).toEqual(DEFAULT_TICKET_QUERY);
+    expect(ticketQueryFromUrl('status=open&page=x')).toEqual({ ...DEFAULT_TICKET_QUERY, status: 'open' });
+    expect(ticketQueryFromUrl('limit=7', [10, 25]).limit).toBe(10);
+    expect(ticketQueryFromUrl('limit=7').limit).toBe(7);
+    expect(ticketQueryFromUrl('search=%20printer%20').search).toBe('printer');
+  });
+
+  it('goes back to page 1 on any change but to the page itself', () => {
+    const onPage3 = { ...DEFAULT_TICKET_QUERY, page: 3 };
+    expect(changeTicketQuery(onPage3, { status: 'open' })).toEqual({ ...DEFAULT_TICKET_QUERY, status: 'open' });
+    expect(changeTicketQuery(onPage3, { limit: 25 })).toEqual({ ...DEFAULT_TICKET_QUERY, limit: 25 });
+    expect(changeTicketQuery(onPage3, { page: 4 })).toEqual({ ...DEFAULT_TICKET_QUERY, page: 4 });
+  });
+
+  it('has filters when any filter is set, whatever the sort and page', () => {
+    const sortedOnPage2: TicketQuery = { ...DEFAULT_TICKET_QUERY, page: 2, sort: { field: 'priority', descending: false } };
+    expect(hasTicketFilters(sortedOnPage2)).toBe(false);
+    expect(hasTicketFilters({ search: 'x' })).toBe(true);
+    expect(hasTicketFilters({ mine: true })).toBe(true);
+  });
+});
