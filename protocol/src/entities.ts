@@ -63,8 +63,11 @@ export const historyEntrySchema = z.object({
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 export const ticketDetailSchema = ticketSchema.extend({
+  /** The latest comments and history entries, oldest first; the older ones come from `?before=<oldest id>`. */
   comments: z.array(commentSchema),
   history: z.array(historyEntrySchema),
+  hasOlderComments: z.boolean().optional(),
+  hasOlderHistory: z.boolean().optional(),
 });
 export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 

@@ -17,6 +17,10 @@ export const LIMITS = {
   defaultPriority: 'medium',
   redirectAfterTicketSaveMs: 2000,
   redirectAfterPasswordResetMs: 3000,
+  /** A list count stops here under a search; a page deeper than `depth` rows is refused (docs/decisions.md#scale). */
+  ticketList: { countCap: 10_000, depth: 10_000 },
+  /** A ticket's detail carries this many latest comments and history entries; older ones are paged. */
+  ticketThread: { page: 50 },
   ticketPage: { default: 10, max: 100, agentOptions: [5, 10, 25, 50], genericOptions: [10, 25, 50, 100] },
   articlePage: { default: 20, max: 100 },
   recentTickets: 6,

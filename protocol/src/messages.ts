@@ -86,6 +86,7 @@ export const MESSAGES = {
     deleteForbidden: 'Only the ticket owner or an administrator can delete this ticket',
     agentNotFound: 'Assigned agent must be an existing support agent',
     tooManyComments: 'You are posting comments too quickly. Please wait a minute and try again.',
+    pageTooDeep: (rows: number) => `Only the first ${rows.toLocaleString('en-US')} tickets of a list can be paged through. Narrow the filters or change the sort order to reach the others.`,
   },
   knowledge: {
     notFound: 'Article not found',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FORM_STATUSES, PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus, type Priority, type TicketSortField, type TicketStatus } from '../enums.js';
-import type { Comment, Ticket, TicketDetail, TicketStats } from '../entities.js';
-import { boundedText, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
+import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketStats } from '../entities.js';
+import { boundedText, idParam, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 import { flagQuery } from './common.js';
@@ -175,6 +175,9 @@ export const changeTicketQuery = (query: TicketQuery, change: Partial<TicketQuer
 
 export const hasTicketFilters = ({ status, priority, search, mine }: TicketFilters): boolean => Boolean(status || priority || search || mine);
 
+/** `?before=<id>` of the older comments or history of a ticket. */
+export const olderQuery = z.object({ before: idParam });
+
 export const commentBody = z.object({
   content: storableString('Comment', V.commentRequired)
     .trim()
@@ -189,12 +192,27 @@ export interface TicketListResponse {
   tickets: Ticket[];
   data: Ticket[];
   total: number;
+  /** True when a search's count stopped at its cap: `total` is then the cap, and more tickets match. */
+  totalCapped?: boolean;
   page: number;
   limit: number;
 }
 export interface TicketStatsResponse {
   success: true;
   stats: TicketStats;
+  /** As in TicketListResponse: under a search the cards count at most the cap's matches. */
+  totalCapped?: boolean;
+}
+/** GET /tickets/:id/comments?before=<id> and /history?before=<id>: the next older page, oldest first. */
+export interface TicketCommentsResponse {
+  success: true;
+  comments: Comment[];
+  hasMore: boolean;
+}
+export interface TicketHistoryResponse {
+  success: true;
+  history: HistoryEntry[];
+  hasMore: boolean;
 }
 export interface TicketResponse {
   success: true;

@@ -30,6 +30,8 @@ export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 const STARTUP_LOCK_KEY = 727_001;
+/** No request should need more than a second; two is the ceiling. */
+const STATEMENT_TIMEOUT_MS = 2000;
 
 /** Closing twice (shutdown racing a test's teardown) must not throw. */
 const once = (fn: () => Promise<void>) => {
@@ -40,10 +42,21 @@ const once = (fn: () => Promise<void>) => {
 export async function openDatabase(target: DatabaseTarget, migrationsDir = resolveMigrationsDir()): Promise<Database> {
   const database = target.kind === 'postgres' ? openPostgres(target.url) : await openPglite(target.dataDir);
   await database.withStartupLock(async () => {
-    if (database.kind === 'postgres') await migratePg(database.db as never, { migrationsFolder: migrationsDir });
+    if (target.kind === 'postgres') await migratePostgres(target.url, migrationsDir);
     else await migratePglite(database.db as never, { migrationsFolder: migrationsDir });
   });
   return database;
+}
+
+/** A migration may build an index over millions of rows: its connection has no statement timeout. */
+async function migratePostgres(url: string, migrationsFolder: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+  } finally {
+    await client.end();
+  }
 }
 
 /** server/migrations, seen from src/db/ in development and from the bundled dist/ in production. */
@@ -54,7 +67,9 @@ function resolveMigrationsDir(): string {
 }
 
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // JIT compiles big plans for ~200 ms that the bounded queries never earn back; the timeout is the
+  // safety net for a plan gone wrong (migrations use their own connection, without it).
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000, options: `-c jit=off -c statement_timeout=${STATEMENT_TIMEOUT_MS}` });
   // A dropped connection must not crash the process: the pool reports idle ones here, and a client
   // checked out for a transaction emits on itself (pg-pool removes its listener while lent). The
   // running query fails with the same error, and the pool discards the broken client on release.

@@ -1,21 +1,34 @@
-import { MESSAGES, commentBody, createTicketBody, idParam, ticketFiltersQuery, ticketListQuery, updateTicketBody } from '@helpdesk/protocol';
+import { MESSAGES, commentBody, createTicketBody, idParam, olderQuery, ticketFiltersQuery, ticketListQuery, updateTicketBody } from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, createRouter } from './router.js';
-import type { CommentResponse, MessageResponse, TicketListResponse, TicketMessageResponse, TicketResponse, TicketStatsResponse } from '@helpdesk/protocol';
+import type { CommentResponse, MessageResponse, TicketListResponse, TicketMessageResponse, TicketResponse, TicketStatsResponse, TicketCommentsResponse, TicketHistoryResponse } from '@helpdesk/protocol';
 
 export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
 
   router.get('/tickets', auth.required, async (ctx) => {
     const query = parseInput(ticketListQuery, ctx.query);
-    const { tickets, total } = await services.tickets.list(actorOf(ctx), query);
-    ctx.body = { success: true, tickets, data: tickets, total, page: query.page, limit: query.limit } satisfies TicketListResponse;
+    const { tickets, total, totalCapped } = await services.tickets.list(actorOf(ctx), query);
+    ctx.body = { success: true, tickets, data: tickets, total, ...(totalCapped && { totalCapped }), page: query.page, limit: query.limit } satisfies TicketListResponse;
   });
 
   router.get('/tickets/stats', auth.required, async (ctx) => {
     const filters = parseInput(ticketFiltersQuery, ctx.query);
-    ctx.body = { success: true, stats: await services.tickets.stats(actorOf(ctx), filters) } satisfies TicketStatsResponse;
+    const { stats, totalCapped } = await services.tickets.stats(actorOf(ctx), filters);
+    ctx.body = { success: true, stats, ...(totalCapped && { totalCapped }) } satisfies TicketStatsResponse;
+  });
+
+  router.get('/tickets/:id/comments', auth.required, async (ctx) => {
+    const id = parseInput(idParam, ctx.params.id);
+    const { before } = parseInput(olderQuery, ctx.query);
+    ctx.body = { success: true, ...(await services.tickets.olderComments(actorOf(ctx), id, before)) } satisfies TicketCommentsResponse;
+  });
+
+  router.get('/tickets/:id/history', auth.required, async (ctx) => {
+    const id = parseInput(idParam, ctx.params.id);
+    const { before } = parseInput(olderQuery, ctx.query);
+    ctx.body = { success: true, ...(await services.tickets.olderHistory(actorOf(ctx), id, before)) } satisfies TicketHistoryResponse;
   });
 
   router.get('/tickets/:id', auth.required, async (ctx) => {

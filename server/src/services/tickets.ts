@@ -7,10 +7,12 @@ import {
   editableTicketFields,
   isStaff,
   isTitleEditAllowed,
+  LIMITS,
   MESSAGES,
   visibleTicketScope,
   type Comment,
   type CreateTicketBody,
+  type HistoryEntry,
   type HistoryType,
   type Ticket,
   type TicketDetail,
@@ -26,11 +28,13 @@ import { isForeignKeyViolation } from '../db/errors.js';
 import { ticketComments, tickets } from '../db/schema/index.js';
 import { actorRef } from '../events/bus.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
-import { presentComment, presentTicket, presentTicketDetail, previousOf } from '../presenters/tickets.js';
+import { presentComment, presentHistoryEntry, presentTicket, presentTicketDetail, previousOf } from '../presenters/tickets.js';
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
 import {
+  countedStats,
   countTickets,
+  countTicketsCapped,
   findComments,
   findHistory,
   findTicketRow,
@@ -40,8 +44,11 @@ import {
   insertTicketRow,
   ticketConditions,
   ticketStats,
+  ticketStatsCapped,
   updateTicketRows,
 } from '../db/queries/tickets.js';
+
+const THREAD_PAGE = LIMITS.ticketThread.page;
 
 export type TicketService = ReturnType<typeof createTicketService>;
 
@@ -74,21 +81,52 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
     return { id: user.id, name: user.name };
   };
 
+  /** Staff without a search read the maintained counters; a user's own tickets an index; a search counts up to the cap. */
+  const count = async (actor: Actor, query: TicketFilters): Promise<{ total: number; capped: boolean }> => {
+    const scope = scopeFor(actor, query.mine);
+    if (query.search) return countTicketsCapped(db, ticketConditions(scope, query), LIMITS.ticketList.countCap);
+    if (scope.ownerId === undefined) {
+      const stats = await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: query.status, priority: query.priority });
+      return { total: stats.total, capped: false };
+    }
+    return { total: await countTickets(db, ticketConditions(scope, query)), capped: false };
+  };
+
   return {
-    async list(actor: Actor, query: TicketQuery): Promise<{ tickets: Ticket[]; total: number }> {
-      const where = ticketConditions(scopeFor(actor, query.mine), query);
-      const [rows, total] = await Promise.all([findTicketRows(db, where, query), countTickets(db, where)]);
-      return { tickets: rows.map(presentTicket), total };
+    /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
+    async list(actor: Actor, query: TicketQuery): Promise<{ tickets: Ticket[]; total: number; totalCapped: boolean }> {
+      const { total, capped } = await count(actor, query);
+      const offset = (query.page - 1) * query.limit;
+      if (!capped && offset >= total) return { tickets: [], total, totalCapped: false };
+      if (offset >= LIMITS.ticketList.depth) throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), { page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth) });
+      const rows = await findTicketRows(db, ticketConditions(scopeFor(actor, query.mine), query), query);
+      return { tickets: rows.map(presentTicket), total, totalCapped: capped };
     },
 
-    stats(actor: Actor, filters: TicketFilters): Promise<TicketStats> {
-      return ticketStats(db, ticketConditions(scopeFor(actor, filters.mine), filters));
+    async stats(actor: Actor, filters: TicketFilters): Promise<{ stats: TicketStats; totalCapped: boolean }> {
+      const scope = scopeFor(actor, filters.mine);
+      if (filters.search) return ticketStatsCapped(db, ticketConditions(scope, filters), LIMITS.ticketList.countCap).then(({ stats, capped }) => ({ stats, totalCapped: capped }));
+      if (scope.ownerId === undefined) return { stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: filters.status, priority: filters.priority }), totalCapped: false };
+      return { stats: await ticketStats(db, ticketConditions(scope, filters)), totalCapped: false };
     },
 
     async get(actor: Actor, id: number): Promise<TicketDetail> {
       const row = await loadVisible(actor, id);
-      const [comments, history] = await Promise.all([findComments(db, id), findHistory(db, id)]);
-      return presentTicketDetail(row, comments, history);
+      const [comments, history] = await Promise.all([findComments(db, id, THREAD_PAGE), findHistory(db, id, THREAD_PAGE)]);
+      return { ...presentTicketDetail(row, comments.rows, history.rows), hasOlderComments: comments.hasMore, hasOlderHistory: history.hasMore };
+    },
+
+    /** Older comments of a ticket the actor may see, before the comment `before`. */
+    async olderComments(actor: Actor, id: number, before: number): Promise<{ comments: Comment[]; hasMore: boolean }> {
+      await loadVisible(actor, id);
+      const { rows, hasMore } = await findComments(db, id, THREAD_PAGE, before);
+      return { comments: rows.map(presentComment), hasMore };
+    },
+
+    async olderHistory(actor: Actor, id: number, before: number): Promise<{ history: HistoryEntry[]; hasMore: boolean }> {
+      await loadVisible(actor, id);
+      const { rows, hasMore } = await findHistory(db, id, THREAD_PAGE, before);
+      return { history: rows.map(presentHistoryEntry), hasMore };
     },
 
     async create(actor: Actor, input: CreateTicketBody): Promise<Ticket> {

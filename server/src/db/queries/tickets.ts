@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { HistoryEntry, TicketFilters, TicketQuery, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { containsPattern } from '../search.js';
-import { ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
+import { ticketComments, ticketCounts, ticketHistory, tickets, users } from '../schema/index.js';
 import { presentHistoryEntry, type CommentRow, type HistoryRow, type TicketRow } from '../../presenters/tickets.js';
 
 /**
@@ -54,16 +54,28 @@ export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters
 
 const SORT_COLUMNS = { createdAt: tickets.createdAt, updatedAt: tickets.updatedAt, priority: tickets.priority } as const;
 
-export async function findTicketRows(db: Db, where: SQL | undefined, { page, limit, sort }: Pick<TicketQuery, 'page' | 'limit' | 'sort'>): Promise<TicketRow[]> {
+function orderOf(sort: TicketQuery['sort']): SQL[] {
   const direction = sort.descending ? desc : asc;
   const order = [direction(SORT_COLUMNS[sort.field])];
   if (sort.field === 'priority') order.push(desc(tickets.createdAt));
   order.push(direction(tickets.id));
-  return selectTickets(db)
+  return order;
+}
+
+/**
+ * The page's ids come first, from an index in the list's order; names and comment counts are then
+ * looked up for those rows only, so a deep page costs no more subselects than the first.
+ */
+export async function findTicketRows(db: Db, where: SQL | undefined, { page, limit, sort }: Pick<TicketQuery, 'page' | 'limit' | 'sort'>): Promise<TicketRow[]> {
+  const order = orderOf(sort);
+  const pageIds = db
+    .select({ id: tickets.id })
+    .from(tickets)
     .where(where)
     .orderBy(...order)
     .limit(limit)
     .offset((page - 1) * limit);
+  return selectTickets(db).where(inArray(tickets.id, pageIds)).orderBy(...order);
 }
 
 export async function countTickets(db: Db, where: SQL | undefined): Promise<number> {
@@ -71,20 +83,71 @@ export async function countTickets(db: Db, where: SQL | undefined): Promise<numb
   return Number(row?.n ?? 0);
 }
 
-/** The count cards in one pass over the visible tickets. */
+/** Counts matches up to `cap` + 1, so a common word stops early; more than `cap` answers the cap. */
+export async function countTicketsCapped(db: Db, where: SQL | undefined, cap: number): Promise<{ total: number; capped: boolean }> {
+  const matches = db.select({ one: sql`1`.as('one') }).from(tickets).where(where).limit(cap + 1).as('matches');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(matches);
+  const n = Number(row?.n ?? 0);
+  return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
+}
+
+const statColumns = (count: (condition?: SQL) => SQL<number>) => ({
+  total: count(),
+  open: count(eq(tickets.status, 'open')),
+  in_progress: count(eq(tickets.status, 'in_progress')),
+  resolved: count(eq(tickets.status, 'resolved')),
+  closed: count(eq(tickets.status, 'closed')),
+  urgent: count(eq(tickets.priority, 'urgent')),
+});
+
+/** The count cards in one pass over the visible tickets (a user's own: an index-only scan). */
 export async function ticketStats(db: Db, where: SQL | undefined) {
-  const count = (condition: SQL) => sql<number>`count(*) filter (where ${condition})::int`;
+  const count = (condition?: SQL) => (condition ? sql<number>`count(*) filter (where ${condition})::int` : sql<number>`count(*)::int`);
+  const [row] = await db.select(statColumns(count)).from(tickets).where(where);
+  return row!;
+}
+
+/** The same cards over at most `cap` + 1 matches of a search. */
+export async function ticketStatsCapped(db: Db, where: SQL | undefined, cap: number) {
+  const matches = db.select({ status: tickets.status, priority: tickets.priority }).from(tickets).where(where).limit(cap + 1).as('matches');
+  const count = (condition?: SQL) =>
+    sql<number>`least(count(*) ${condition ? sql`filter (where ${condition})` : sql``}, ${cap})::int`;
   const [row] = await db
     .select({
-      total: sql<number>`count(*)::int`,
-      open: count(eq(tickets.status, 'open')),
-      in_progress: count(eq(tickets.status, 'in_progress')),
-      resolved: count(eq(tickets.status, 'resolved')),
-      closed: count(eq(tickets.status, 'closed')),
-      urgent: count(eq(tickets.priority, 'urgent')),
+      total: count(),
+      open: count(sql`${matches.status} = 'open'`),
+      in_progress: count(sql`${matches.status} = 'in_progress'`),
+      resolved: count(sql`${matches.status} = 'resolved'`),
+      closed: count(sql`${matches.status} = 'closed'`),
+      urgent: count(sql`${matches.priority} = 'urgent'`),
+      n: sql<number>`count(*)::int`,
     })
-    .from(tickets)
-    .where(where);
+    .from(matches);
+  const { n, ...stats } = row!;
+  return { stats, capped: n > cap };
+}
+
+/** The maintained counters (migration 0004) for staff lists without a search: 60 rows at most, never the tickets. */
+export async function countedStats(db: Db, filters: { assignedAgentId?: number; status?: string; priority?: string }) {
+  const c = ticketCounts;
+  const sum = (condition?: SQL) => sql<number>`coalesce(sum(${c.n}) ${condition ? sql`filter (where ${condition})` : sql``}, 0)::int`;
+  const [row] = await db
+    .select({
+      total: sum(),
+      open: sum(eq(c.status, 'open')),
+      in_progress: sum(eq(c.status, 'in_progress')),
+      resolved: sum(eq(c.status, 'resolved')),
+      closed: sum(eq(c.status, 'closed')),
+      urgent: sum(eq(c.priority, 'urgent')),
+    })
+    .from(c)
+    .where(
+      and(
+        filters.assignedAgentId !== undefined ? eq(c.agentId, filters.assignedAgentId) : undefined,
+        filters.status ? sql`${c.status} = ${filters.status}` : undefined,
+        filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
+      ),
+    );
   return row!;
 }
 
@@ -137,8 +200,24 @@ const selectComments = (db: Db) =>
     .from(ticketComments)
     .innerJoin(author, eq(author.id, ticketComments.authorId));
 
-export const findComments = (db: Db, ticketId: number): Promise<CommentRow[]> =>
-  selectComments(db).where(eq(ticketComments.ticketId, ticketId)).orderBy(asc(ticketComments.createdAt), asc(ticketComments.id));
+/** Rows before the cursor row in (created_at, id) order; the cursor must belong to the same ticket. */
+const beforeRow = (table: typeof ticketComments | typeof ticketHistory, ticketId: number, before: number | undefined) => {
+  if (before === undefined) return undefined;
+  const cursor = sql`(select created_at from ${table} where id = ${before} and ticket_id = ${ticketId})`;
+  return or(lt(table.createdAt, cursor), and(eq(table.createdAt, cursor), lt(table.id, before)));
+};
+
+/** Up to `limit` newest rows (read newest first off the index), returned oldest first with whether older remain. */
+const newestPage = <T>(rows: T[], limit: number) => ({ rows: rows.slice(0, limit).reverse(), hasMore: rows.length > limit });
+
+export const findComments = async (db: Db, ticketId: number, limit: number, before?: number) =>
+  newestPage(
+    await selectComments(db)
+      .where(and(eq(ticketComments.ticketId, ticketId), beforeRow(ticketComments, ticketId, before)))
+      .orderBy(desc(ticketComments.createdAt), desc(ticketComments.id))
+      .limit(limit + 1),
+    limit,
+  );
 
 export const findComment = (db: Db, commentId: number): Promise<CommentRow | undefined> =>
   selectComments(db)
@@ -147,13 +226,17 @@ export const findComment = (db: Db, commentId: number): Promise<CommentRow | und
 
 const historyActor = alias(users, 'actor');
 
-export const findHistory = (db: Db, ticketId: number): Promise<HistoryRow[]> =>
-  db
-    .select({ entry: ticketHistory, actor: { id: historyActor.id, name: historyActor.name } })
-    .from(ticketHistory)
-    .innerJoin(historyActor, eq(historyActor.id, ticketHistory.actorId))
-    .where(eq(ticketHistory.ticketId, ticketId))
-    .orderBy(asc(ticketHistory.createdAt), asc(ticketHistory.id));
+export const findHistory = async (db: Db, ticketId: number, limit: number, before?: number) =>
+  newestPage<HistoryRow>(
+    await db
+      .select({ entry: ticketHistory, actor: { id: historyActor.id, name: historyActor.name } })
+      .from(ticketHistory)
+      .innerJoin(historyActor, eq(historyActor.id, ticketHistory.actorId))
+      .where(and(eq(ticketHistory.ticketId, ticketId), beforeRow(ticketHistory, ticketId, before)))
+      .orderBy(desc(ticketHistory.createdAt), desc(ticketHistory.id))
+      .limit(limit + 1),
+    limit,
+  );
 
 export const findUserRef = (db: Db, id: number) =>
   db

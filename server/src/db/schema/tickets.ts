@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { HISTORY_TYPES, PRIORITIES, TICKET_STATUSES } from '@helpdesk/protocol';
 import { timestamps, users } from './users.js';
 
@@ -27,12 +27,16 @@ export const tickets = pgTable(
     ...timestamps,
   },
   (t) => [
-    index('tickets_user_created_idx').on(t.userId, t.createdAt),
-    index('tickets_assigned_created_idx').on(t.assignedAgentId, t.createdAt),
-    index('tickets_status_created_idx').on(t.status, t.createdAt),
-    index('tickets_priority_created_idx').on(t.priority, t.createdAt),
-    index('tickets_created_idx').on(t.createdAt),
-    index('tickets_updated_idx').on(t.updatedAt),
+    // Each list order ends in id, so a page is read straight off an index, never sorted.
+    index('tickets_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('tickets_user_status_priority_idx').on(t.userId, t.status, t.priority),
+    index('tickets_assigned_created_idx').on(t.assignedAgentId, t.createdAt, t.id),
+    index('tickets_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('tickets_priority_created_idx').on(t.priority, t.createdAt, t.id),
+    // sort=priority is urgency ascending, newest first within it: a second direction.
+    index('tickets_priority_created_desc_idx').on(t.priority, t.createdAt.desc(), t.id),
+    index('tickets_created_idx').on(t.createdAt, t.id),
+    index('tickets_updated_idx').on(t.updatedAt, t.id),
     // Case-insensitive substring search over title and description (ILIKE uses trigram GIN).
     index('tickets_search_trgm_idx').using('gin', sql`(${t.title} || ' ' || ${t.description}) gin_trgm_ops`),
   ],
@@ -51,7 +55,7 @@ export const ticketComments = pgTable(
     content: text('content').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
-  (t) => [index('ticket_comments_ticket_idx').on(t.ticketId, t.createdAt)],
+  (t) => [index('ticket_comments_ticket_idx').on(t.ticketId, t.createdAt, t.id)],
 );
 
 export const ticketHistory = pgTable(
@@ -69,5 +73,20 @@ export const ticketHistory = pgTable(
       .references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
-  (t) => [index('ticket_history_ticket_idx').on(t.ticketId, t.createdAt)],
+  (t) => [index('ticket_history_ticket_idx').on(t.ticketId, t.createdAt, t.id)],
+);
+
+/**
+ * How many tickets each (assignee, status, priority) holds, kept exact by triggers on tickets
+ * (migration 0004), so the cards and list totals never count the tickets table. agent_id 0 = unassigned.
+ */
+export const ticketCounts = pgTable(
+  'ticket_counts',
+  {
+    agentId: integer('agent_id').notNull(),
+    status: ticketStatusEnum('status').notNull(),
+    priority: priorityEnum('priority').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.status, t.priority] })],
 );

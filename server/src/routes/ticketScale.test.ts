@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { LIMITS, MESSAGES, type TicketStats } from '@helpdesk/protocol';
+import { ADMIN_ENV, createCast, createTicket, signUp, type Account } from '../../test/factories.js';
+import { startTestServer, type TestServer } from '../../test/server.js';
+
+/** A small deterministic generator, so a failing sequence can be replayed. */
+function random(seed: number) {
+  return () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+}
+
+describe('maintained counts, bounded lists and paged threads', () => {
+  let t: TestServer;
+  let admin: Account, agent: Account, owner: Account, other: Account;
+
+  beforeAll(async () => {
+    t = await startTestServer(ADMIN_ENV);
+    ({ admin, agent, owner, other } = await createCast(t.api));
+  });
+  afterAll(() => t.close());
+
+  /** The cards as count(*) computes them, straight from the tickets. */
+  async function directStats(where: string): Promise<TicketStats> {
+    const result = await t.server.database.db.execute(
+      sql.raw(`select count(*)::int as total,
+        count(*) filter (where status = 'open')::int as open, count(*) filter (where status = 'in_progress')::int as in_progress,
+        count(*) filter (where status = 'resolved')::int as resolved, count(*) filter (where status = 'closed')::int as closed,
+        count(*) filter (where priority = 'urgent')::int as urgent from tickets where ${where}`),
+    );
+    const row = (result as unknown as { rows: TicketStats[] }).rows[0]!;
+    return row;
+  }
+
+  async function expectCountsExact(agents: Account[], users: Account[]) {
+    const cases: [Account, string, string][] = [[admin, '', 'true']];
+    for (const status of ['open', 'in_progress', 'resolved', 'closed']) cases.push([admin, `status=${status}`, `status = '${status}'`]);
+    for (const priority of ['low', 'urgent']) cases.push([admin, `priority=${priority}`, `priority = '${priority}'`]);
+    cases.push([admin, 'status=open&priority=high', `status = 'open' and priority = 'high'`]);
+    for (const a of agents) {
+      cases.push([a, 'mine=1', `assigned_agent_id = ${a.user.id}`]);
+      cases.push([a, 'mine=1&status=in_progress', `assigned_agent_id = ${a.user.id} and status = 'in_progress'`]);
+    }
+    for (const u of users) {
+      cases.push([u, '', `user_id = ${u.user.id}`]);
+      cases.push([u, 'status=open', `user_id = ${u.user.id} and status = 'open'`]);
+    }
+    for (const [account, query, where] of cases) {
+      const expected = await directStats(where);
+      const stats = await t.api.get(`/tickets/stats?${query}`, { token: account.token });
+      expect(stats.body.stats, `stats ${query} as ${account.user.name}`).toEqual(expected);
+      const list = await t.api.get(`/tickets?${query}`, { token: account.token });
+      expect(list.body.total, `total ${query} as ${account.user.name}`).toBe(expected.total);
+    }
+  }
+
+  it('keeps every card and list total equal to count(*) through creates, updates, deletes and an agent deleted', async () => {
+    const next = random(42);
+    const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+    const agents = [agent, await signUp(t.api, { role: 'agent', name: 'Agent Two' }), await signUp(t.api, { role: 'agent', name: 'Agent Gone' })];
+    const users = [owner, other];
+    const ids: number[] = [];
+    for (let step = 0; step < 60; step++) {
+      const action = ids.length < 5 ? 0 : Math.floor(next() * 5);
+      if (action === 0) {
+        const u = pick(users);
+        ids.push((await createTicket(t.api, u.token, { priority: pick(['low', 'medium', 'high', 'urgent']) })).id);
+      } else if (action === 4) {
+        const id = ids.splice(Math.floor(next() * ids.length), 1)[0]!;
+        expect((await t.api.delete(`/tickets/${id}`, { token: admin.token })).status).toBe(200);
+      } else {
+        const body = [{ status: pick(['open', 'in_progress', 'resolved', 'closed']) }, { priority: pick(['low', 'medium', 'high', 'urgent']) }, { assignedAgentId: pick([...agents.map((a) => a.user.id), null]) }][action - 1];
+        expect((await t.api.put(`/tickets/${pick(ids)}`, body, { token: pick(agents.slice(0, 2)).token })).status).toBe(200);
+      }
+    }
+    await expectCountsExact(agents, users);
+    const gone = agents[2]!;
+    for (const id of ids.slice(0, 3)) await t.api.put(`/tickets/${id}`, { assignedAgentId: gone.user.id }, { token: admin.token });
+    expect((await t.api.delete(`/users/${gone.user.id}`, { token: admin.token })).status).toBe(200);
+    await expectCountsExact(agents.slice(0, 2), users);
+    const left = (await t.server.database.db.execute(sql`select coalesce(sum(n), 0)::int as n from ticket_counts where agent_id = ${gone.user.id}`)) as unknown as { rows: { n: number }[] };
+    expect(left.rows[0]!.n).toBe(0);
+  });
+
+  it('answers a page past the end at once, empty, with the total', async () => {
+    const total = (await t.api.get('/tickets', { token: admin.token })).body.total as number;
+    const res = await t.api.get('/tickets?page=9999999', { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, tickets: [], data: [], total, page: 9_999_999 });
+  });
+
+  it('refuses a page deeper than the bound with a message saying what to do', async () => {
+    await t.server.database.db.execute(
+      sql.raw(`insert into tickets (title, description, user_id) select 'Bulk ' || g, 'Bulk ticket body', ${owner.user.id} from generate_series(1, ${LIMITS.ticketList.depth + 20}) g`),
+    );
+    const deep = await t.api.get(`/tickets?page=${LIMITS.ticketList.depth / 10 + 1}&limit=10`, { token: admin.token });
+    expect(deep.status).toBe(400);
+    expect(deep.body.message).toBe(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth));
+    const last = await t.api.get(`/tickets?page=${LIMITS.ticketList.depth / 10}&limit=10`, { token: admin.token });
+    expect(last.status).toBe(200);
+    expect(last.body.tickets).toHaveLength(10);
+  });
+
+  it('caps the count of a search that matches more than the cap, and says so', async () => {
+    const res = await t.api.get('/tickets?search=bulk', { token: admin.token });
+    expect(res.body).toMatchObject({ total: LIMITS.ticketList.countCap, totalCapped: true });
+    expect(res.body.tickets).toHaveLength(10);
+    const stats = await t.api.get('/tickets/stats?search=bulk', { token: admin.token });
+    expect(stats.body).toMatchObject({ totalCapped: true, stats: { total: LIMITS.ticketList.countCap } });
+    const few = await t.api.get('/tickets?search=Bulk%2012345', { token: admin.token });
+    expect(few.body.total).toBe(0);
+    expect(few.body.totalCapped).toBeUndefined();
+  });
+
+  it('opens a ticket with its latest 50 comments and pages the older ones by cursor', async () => {
+    const ticket = await createTicket(t.api, owner.token);
+    for (let i = 1; i <= 60; i++) await t.api.post(`/tickets/${ticket.id}/comments`, { content: `Comment ${i}` }, { token: owner.token });
+    const detail = (await t.api.get(`/tickets/${ticket.id}`, { token: owner.token })).body.ticket;
+    expect(detail.comments).toHaveLength(50);
+    expect(detail.comments[0].content).toBe('Comment 11');
+    expect(detail.comments[49].content).toBe('Comment 60');
+    expect(detail.hasOlderComments).toBe(true);
+    expect(detail.history).toHaveLength(50);
+    expect(detail.hasOlderHistory).toBe(true);
+    expect(detail.commentCount).toBe(60);
+
+    const older = await t.api.get(`/tickets/${ticket.id}/comments?before=${detail.comments[0].id}`, { token: owner.token });
+    expect(older.body).toMatchObject({ success: true, hasMore: false });
+    expect(older.body.comments.map((c: { content: string }) => c.content)).toEqual(Array.from({ length: 10 }, (_, i) => `Comment ${i + 1}`));
+    const history = await t.api.get(`/tickets/${ticket.id}/history?before=${detail.history[0].id}`, { token: owner.token });
+    expect(history.body.history.map((h: { type: string }) => h.type)).toEqual(['created', ...Array(10).fill('comment')]);
+    expect(history.body.hasMore).toBe(false);
+
+    expect((await t.api.get(`/tickets/${ticket.id}/comments?before=${detail.comments[0].id}`, { token: other.token })).status).toBe(404);
+    expect((await t.api.get(`/tickets/${ticket.id}/comments`, { token: owner.token })).status).toBe(400);
+  });
+});
