@@ -162,7 +162,17 @@ function withHistory(detail: TicketResponse, entries: HistoryEntry[]): TicketRes
 function withComment(detail: TicketResponse, comment: Comment): TicketResponse {
   if (detail.ticket.comments.some((c) => c.id === comment.id)) return detail;
   const comments = [...detail.ticket.comments, comment];
-  return { ...detail, ticket: { ...detail.ticket, comments, commentCount: comments.length } };
+  // The detail holds only the latest comments: the count is the server's plus this one.
+  return { ...detail, ticket: { ...detail.ticket, comments, commentCount: detail.ticket.commentCount + 1 } };
+}
+
+/** GET /tickets/:id/comments?before= answered: the older page goes in front of the comments already held. */
+export function olderCommentsLoaded(client: QueryClient, ticketId: number, older: Comment[], hasMore: boolean): void {
+  client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (detail) => {
+    if (!detail) return detail;
+    const fresh = older.filter((c) => !detail.ticket.comments.some((held) => held.id === c.id));
+    return { ...detail, ticket: { ...detail.ticket, comments: [...fresh, ...detail.ticket.comments], hasOlderComments: hasMore } };
+  });
 }
 
 /** Both envelope arrays carry the same page. */

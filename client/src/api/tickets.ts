@@ -3,6 +3,7 @@ import {
   type CommentResponse,
   type MessageResponse,
   type Priority,
+  type TicketCommentsResponse,
   type TicketFilters,
   type TicketListResponse,
   type TicketMessageResponse,
@@ -21,4 +22,5 @@ export const ticketsApi = {
   update: (id: number, body: UpdateTicketBody) => http.put<TicketMessageResponse>(`/tickets/${id}`, body),
   remove: (id: number) => http.delete<MessageResponse>(`/tickets/${id}`),
   comment: (id: number, content: string) => http.post<CommentResponse>(`/tickets/${id}/comments`, { content }),
+  olderComments: (id: number, before: number) => http.get<TicketCommentsResponse>(`/tickets/${id}/comments`, { query: { before: String(before) } }),
 };

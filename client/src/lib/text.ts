@@ -6,6 +6,9 @@ export function truncate(text: string, length: number = LIMITS.excerpt.truncate)
   return clean.length > length ? `${clean.slice(0, length).trimEnd()}...` : clean;
 }
 
+/** A list's total; a search's count stopped at its cap reads "10,000+". */
+export const formatTotal = (total: number, capped = false): string => (capped ? `${total.toLocaleString('en-US')}+` : String(total));
+
 /** Select options for enum values, each labelled as people read it. */
 export const labelledOptions = <T extends string>(values: readonly T[]) => values.map((value) => ({ value, label: labelOf(value) }));
 

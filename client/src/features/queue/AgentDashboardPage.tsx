@@ -77,7 +77,7 @@ function AgentDashboard({ name }: { name: string }) {
             onQuickStatus={changeStatus}
             pendingId={statusChange.isPending ? (statusChange.variables?.id ?? null) : null}
           />
-          <TablePager page={ticketQuery.page} limit={ticketQuery.limit} total={list.data?.total ?? 0} onPage={setPage} onLimit={(limit) => change({ limit })} />
+          <TablePager page={ticketQuery.page} limit={ticketQuery.limit} total={list.data?.total ?? 0} totalCapped={list.data?.totalCapped} onPage={setPage} onLimit={(limit) => change({ limit })} />
         </Paper>
       )}
 

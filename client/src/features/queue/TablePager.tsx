@@ -1,5 +1,6 @@
 import { LIMITS } from '@helpdesk/protocol';
 import { Group, Pagination, Select, Text } from '@mantine/core';
+import { formatTotal } from '../../lib/text';
 
 const PAGE_SIZE_OPTIONS = LIMITS.ticketPage.agentOptions.map(String);
 
@@ -7,12 +8,13 @@ interface TablePagerProps {
   page: number;
   limit: number;
   total: number;
+  totalCapped?: boolean;
   onPage: (page: number) => void;
   onLimit: (limit: number) => void;
 }
 
 /** 5, 10, 25 or 50 rows per page, and where this page sits in the whole (docs/product.md#agent-dashboard). */
-export function TablePager({ page, limit, total, onPage, onLimit }: TablePagerProps) {
+export function TablePager({ page, limit, total, totalCapped, onPage, onLimit }: TablePagerProps) {
   const pages = Math.max(1, Math.ceil(total / limit));
   const from = total === 0 ? 0 : (page - 1) * limit + 1;
   const to = Math.min(total, page * limit);
@@ -26,7 +28,7 @@ export function TablePager({ page, limit, total, onPage, onLimit }: TablePagerPr
           <Select id="agent-rows-per-page" data={PAGE_SIZE_OPTIONS} value={String(limit)} onChange={(value) => value && onLimit(Number(value))} allowDeselect={false} w={76} size="xs" />
         </Group>
         <Text size="sm" c="dimmed" data-testid="showing-range" style={{ whiteSpace: 'nowrap' }}>
-          {total === 0 ? 'No tickets to show' : `Showing ${from}–${to} of ${total}`}
+          {total === 0 ? 'No tickets to show' : `Showing ${from}–${to} of ${formatTotal(total, totalCapped)}`}
         </Text>
       </Group>
       <Pagination total={pages} value={page} onChange={onPage} size="sm" withEdges={pages > 5} aria-label="Pages" />

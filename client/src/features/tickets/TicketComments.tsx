@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { IconMessagePlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { screenMessage } from '../../api/ApiError';
-import { commentSaved } from '../../api/ticketCache';
+import { commentSaved, olderCommentsLoaded } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDateTime, fromNow } from '../../lib/dates';
@@ -85,10 +85,28 @@ function CommentForm({ ticketId }: { ticketId: number }) {
   );
 }
 
+/** The detail carries the latest comments; older ones are fetched a page at a time, before the oldest shown. */
+function OlderComments({ ticketId, oldestId }: { ticketId: number; oldestId: number }) {
+  const client = useQueryClient();
+  const load = useMutation({
+    mutationFn: () => ticketsApi.olderComments(ticketId, oldestId),
+    onSuccess: ({ comments, hasMore }) => olderCommentsLoaded(client, ticketId, comments, hasMore),
+  });
+  return (
+    <Stack gap="xs" align="center">
+      {load.isError && <ErrorAlert message={screenMessage(load.error, TICKET_TEXT.olderCommentsFailed)} error={load.error} />}
+      <Button variant="subtle" size="xs" onClick={() => load.mutate()} loading={load.isPending}>
+        {TICKET_TEXT.showOlderComments}
+      </Button>
+    </Stack>
+  );
+}
+
 /** The conversation on a ticket; `canComment` for staff and the owner (docs/api.md#ticket-endpoints). */
-export function TicketComments({ ticketId, comments, canComment }: { ticketId: number; comments: Comment[]; canComment: boolean }) {
+export function TicketComments({ ticketId, comments, hasOlder = false, canComment }: { ticketId: number; comments: Comment[]; hasOlder?: boolean; canComment: boolean }) {
   return (
     <Stack gap="md">
+      {hasOlder && comments[0] && <OlderComments ticketId={ticketId} oldestId={comments[0].id} />}
       {comments.length === 0 ? (
         <Text c="dimmed" size="sm">
           No comments yet.

@@ -105,7 +105,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
               </Section>
             )}
             <Section title={`Comments (${ticket.comments.length})`}>
-              <TicketComments ticketId={ticket.id} comments={ticket.comments} canComment={canComment} />
+              <TicketComments ticketId={ticket.id} comments={ticket.comments} hasOlder={ticket.hasOlderComments} canComment={canComment} />
             </Section>
           </Stack>
         </Grid.Col>

@@ -1,3 +1,4 @@
+import { formatTotal } from '../../lib/text';
 import { hasTicketFilters, isStaff, LIMITS, type Ticket, type TicketQuery } from '@helpdesk/protocol';
 import { Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -32,14 +33,14 @@ function TicketRows({ tickets, showOwner }: { tickets: Ticket[]; showOwner: bool
   );
 }
 
-function Pager({ state, total, onChange }: { state: TicketQuery; total: number; onChange: (change: Partial<TicketQuery>) => void }) {
+function Pager({ state, total, totalCapped, onChange }: { state: TicketQuery; total: number; totalCapped?: boolean; onChange: (change: Partial<TicketQuery>) => void }) {
   const pages = Math.max(1, Math.ceil(total / state.limit));
   const first = (state.page - 1) * state.limit + 1;
   const last = Math.min(total, state.page * state.limit);
   return (
     <Group justify="space-between" gap="sm" p="md" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
       <Text size="sm" c="dimmed">
-        Showing {first}-{last} of {total}
+        Showing {first}-{last} of {formatTotal(total, totalCapped)}
       </Text>
       <Group gap="md">
         <Group gap="xs" wrap="nowrap">
@@ -103,7 +104,7 @@ export default function TicketsPage() {
     content = (
       <>
         <TicketRows tickets={tickets} showOwner={staff} />
-        <Pager state={state} total={list.data?.total ?? 0} onChange={update} />
+        <Pager state={state} total={list.data?.total ?? 0} totalCapped={list.data?.totalCapped} onChange={update} />
       </>
     );
   }

@@ -10,6 +10,8 @@ export const TICKET_TEXT = {
   deleteFailed: 'Failed to delete ticket',
   loadListFailed: 'Failed to load tickets. Please try again later.',
   commentFailed: 'Failed to add comment',
+  showOlderComments: 'Show older comments',
+  olderCommentsFailed: 'Failed to load older comments',
   accessDeniedTitle: 'Access Denied',
   accessDenied: "Ticket not found or you don't have permission to edit it",
   created: 'Ticket created successfully! Redirecting to dashboard...',
