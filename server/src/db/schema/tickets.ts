@@ -33,8 +33,9 @@ export const tickets = pgTable(
     index('tickets_assigned_created_idx').on(t.assignedAgentId, t.createdAt, t.id),
     index('tickets_status_created_idx').on(t.status, t.createdAt, t.id),
     index('tickets_priority_created_idx').on(t.priority, t.createdAt, t.id),
-    // sort=priority is urgency ascending, newest first within it: a second direction.
-    index('tickets_priority_created_desc_idx').on(t.priority, t.createdAt.desc(), t.id),
+    // sort=priority is urgency ascending, newest first within it: a second direction. NULLS FIRST is
+    // what ORDER BY ... DESC means; an index on DESC NULLS LAST would not serve it.
+    index('tickets_priority_created_desc_idx').on(t.priority, t.createdAt.desc().nullsFirst(), t.id),
     index('tickets_created_idx').on(t.createdAt, t.id),
     index('tickets_updated_idx').on(t.updatedAt, t.id),
     // Case-insensitive substring search over title and description (ILIKE uses trigram GIN).
