@@ -46,7 +46,8 @@ export const MESSAGES = {
     idInvalid: 'Id must be a positive whole number',
     apiTestCredentialsRequired: 'Email and password are required',
     nothingToUpdate: 'No changes were provided',
-    invalidCharacter: (field: string) => `Invalid character in ${field.toLowerCase()}: text cannot contain NUL or unpaired surrogate characters`,
+    invalidCharacter: (field: string) =>
+      `Invalid character in ${field.toLowerCase()}: text cannot contain NUL or unpaired surrogate characters`,
   },
   auth: {
     invalidCredentials: 'Invalid credentials',

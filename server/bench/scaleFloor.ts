@@ -21,7 +21,8 @@ app.use((ctx) => {
     ctx.body = body;
   }
 });
-const server = createServer(app.callback());
+const handle = app.callback();
+const server = createServer((req, res) => void handle(req, res));
 server.listen(0, '127.0.0.1', () => {
   console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
 });

@@ -15,7 +15,8 @@ import { http } from './http';
 
 export const ticketsApi = {
   list: (query: TicketQuery, signal?: AbortSignal) => http.get<TicketListResponse>('/tickets', { query: ticketQueryParams(query), signal }),
-  stats: (filters: TicketFilters = {}, signal?: AbortSignal) => http.get<TicketStatsResponse>('/tickets/stats', { query: ticketQueryParams(filters), signal }),
+  stats: (filters: TicketFilters = {}, signal?: AbortSignal) =>
+    http.get<TicketStatsResponse>('/tickets/stats', { query: ticketQueryParams(filters), signal }),
   get: (id: number, signal?: AbortSignal) => http.get<TicketResponse>(`/tickets/${id}`, { signal }),
   create: (body: { title: string; description: string; priority: Priority }) => http.post<TicketMessageResponse>('/tickets', body),
   update: (id: number, body: UpdateTicketBody) => http.put<TicketMessageResponse>(`/tickets/${id}`, body),

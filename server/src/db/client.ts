@@ -25,7 +25,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | 'memory' };
+/** A PGlite `dataDir` is a directory, or the string 'memory' for a database that lives only in this process. */
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -81,7 +82,7 @@ function openPostgres(url: string): Database {
   };
 }
 
-async function openPglite(dataDir: string | 'memory'): Promise<Database> {
+async function openPglite(dataDir: string): Promise<Database> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema }) as unknown as Db;

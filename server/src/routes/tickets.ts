@@ -1,8 +1,23 @@
-import { MESSAGES, commentBody, createTicketBody, idParam, ticketFiltersQuery, ticketListQuery, updateTicketBody } from '@helpdesk/protocol';
+import {
+  MESSAGES,
+  commentBody,
+  createTicketBody,
+  idParam,
+  ticketFiltersQuery,
+  ticketListQuery,
+  updateTicketBody,
+} from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, createRouter } from './router.js';
-import type { CommentResponse, MessageResponse, TicketListResponse, TicketMessageResponse, TicketResponse, TicketStatsResponse } from '@helpdesk/protocol';
+import type {
+  CommentResponse,
+  MessageResponse,
+  TicketListResponse,
+  TicketMessageResponse,
+  TicketResponse,
+  TicketStatsResponse,
+} from '@helpdesk/protocol';
 
 export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();

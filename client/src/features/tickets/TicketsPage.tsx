@@ -103,7 +103,7 @@ export default function TicketsPage() {
     content = (
       <>
         <TicketRows tickets={tickets} showOwner={staff} />
-        <Pager state={state} total={list.data?.total ?? 0} onChange={update} />
+        <Pager state={state} total={list.data.total} onChange={update} />
       </>
     );
   }

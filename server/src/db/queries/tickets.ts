@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, ilike, sql, type SQL } from 'drizz
 import { alias } from 'drizzle-orm/pg-core';
 import type { HistoryEntry, TicketFilters, TicketQuery, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
+import { returnedRow } from '../rows.js';
 import { containsPattern } from '../search.js';
 import { ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
 import { presentHistoryEntry, type CommentRow, type HistoryRow, type TicketRow } from '../../presenters/tickets.js';
@@ -26,7 +27,13 @@ const selectTickets = (db: Db) => db.select(ticketSelection).from(tickets);
 
 /** The same row as a RETURNING list (flat: RETURNING takes no nested objects), so a write needs no read after it. */
 const returnedTicket = { ...getTableColumns(tickets), ...derived };
-const asTicketRow = ({ ownerName, agentName, editorName, commentCount, ...ticket }: TicketRow['ticket'] & Omit<TicketRow, 'ticket'>): TicketRow => ({
+const asTicketRow = ({
+  ownerName,
+  agentName,
+  editorName,
+  commentCount,
+  ...ticket
+}: TicketRow['ticket'] & Omit<TicketRow, 'ticket'>): TicketRow => ({
   ticket,
   ownerName,
   agentName,
@@ -54,7 +61,11 @@ export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters
 
 const SORT_COLUMNS = { createdAt: tickets.createdAt, updatedAt: tickets.updatedAt, priority: tickets.priority } as const;
 
-export async function findTicketRows(db: Db, where: SQL | undefined, { page, limit, sort }: Pick<TicketQuery, 'page' | 'limit' | 'sort'>): Promise<TicketRow[]> {
+export async function findTicketRows(
+  db: Db,
+  where: SQL | undefined,
+  { page, limit, sort }: Pick<TicketQuery, 'page' | 'limit' | 'sort'>,
+): Promise<TicketRow[]> {
   const direction = sort.descending ? desc : asc;
   const order = [direction(SORT_COLUMNS[sort.field])];
   if (sort.field === 'priority') order.push(desc(tickets.createdAt));
@@ -67,14 +78,17 @@ export async function findTicketRows(db: Db, where: SQL | undefined, { page, lim
 }
 
 export async function countTickets(db: Db, where: SQL | undefined): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where);
-  return Number(row?.n ?? 0);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(tickets)
+    .where(where);
+  return row?.n ?? 0;
 }
 
 /** The count cards in one pass over the visible tickets. */
 export async function ticketStats(db: Db, where: SQL | undefined) {
   const count = (condition: SQL) => sql<number>`count(*) filter (where ${condition})::int`;
-  const [row] = await db
+  const rows = await db
     .select({
       total: sql<number>`count(*)::int`,
       open: count(eq(tickets.status, 'open')),
@@ -85,7 +99,7 @@ export async function ticketStats(db: Db, where: SQL | undefined) {
     })
     .from(tickets)
     .where(where);
-  return row!;
+  return returnedRow(rows, 'the ticket stats aggregate');
 }
 
 /** `lock` holds the row (FOR UPDATE) until the transaction ends, so what was read is what gets changed. */
@@ -95,11 +109,12 @@ export async function findTicketRow(db: Db, id: number, lock = false): Promise<T
   return row;
 }
 
-export const lockTicketRows = (db: Db, where: SQL): Promise<TicketRow[]> => selectTickets(db).where(where).orderBy(asc(tickets.id)).for('update', { of: tickets });
+export const lockTicketRows = (db: Db, where: SQL): Promise<TicketRow[]> =>
+  selectTickets(db).where(where).orderBy(asc(tickets.id)).for('update', { of: tickets });
 
 export async function insertTicketRow(db: Db, values: typeof tickets.$inferInsert): Promise<TicketRow> {
-  const [row] = await db.insert(tickets).values(values).returning(returnedTicket);
-  return asTicketRow(row!);
+  const rows = await db.insert(tickets).values(values).returning(returnedTicket);
+  return asTicketRow(returnedRow(rows, 'the ticket insert'));
 }
 
 /** Every write that changes a ticket goes through here: it counts as one more version, whatever it changed. */
@@ -124,7 +139,9 @@ export async function insertHistory(db: Db, actor: UserRef, entries: NewHistoryE
   if (entries.length === 0) return [];
   const rows = await db
     .insert(ticketHistory)
-    .values(entries.map((e) => ({ ticketId: e.ticketId, type: e.type, fromValue: e.from ?? null, toValue: e.to ?? null, actorId: actor.id })))
+    .values(
+      entries.map((e) => ({ ticketId: e.ticketId, type: e.type, fromValue: e.from ?? null, toValue: e.to ?? null, actorId: actor.id })),
+    )
     .returning();
   return rows.map((entry) => presentHistoryEntry({ entry, actor: { id: actor.id, name: actor.name } }));
 }
