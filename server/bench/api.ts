@@ -19,13 +19,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import Koa from 'koa';
 import type { Priority, TicketStatus } from '@helpdesk/protocol';
 import { openDatabase, type Db } from '../src/db/client.js';
 import { ticketComments, tickets, users } from '../src/db/schema/index.js';
@@ -35,6 +34,7 @@ import { parseSettings } from '../src/settings.js';
 import { createPostgresDatabase } from '../test/database.js';
 import { deleteRedisKeys } from '../test/redisKeys.js';
 import { startTcpProxy, upstreamOf } from '../test/tcpProxy.js';
+import { bareFloorServer } from './bareFloor.js';
 import { startBenchServers } from './servers.js';
 import { markdownTable, positiveInt, requirePostgres, requireRedis } from './support.js';
 
@@ -222,19 +222,6 @@ function listen(server: HttpServer): Promise<string> {
   });
 }
 
-/** The floor: Koa answering with precomputed bytes, no auth, no database, no JSON encoding. */
-function bareApp(body: Buffer): HttpServer {
-  const app = new Koa();
-  app.use((ctx) => {
-    if (ctx.method === 'GET' && ctx.path === '/bare') {
-      ctx.type = 'application/json';
-      ctx.body = body;
-    }
-  });
-  const handle = app.callback();
-  return createHttpServer((req, res) => void handle(req, res));
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Load.
 
@@ -322,7 +309,7 @@ async function apiScenarios(url: string, auth: Record<string, string>, seeded: S
 
 /** The floor, listening on loopback and checked to serve exactly `body`. */
 async function startBare(body: Buffer): Promise<{ server: HttpServer; url: string }> {
-  const server = bareApp(body);
+  const server = bareFloorServer(body);
   const url = `${await listen(server)}/bare`;
   const check = await getBytes(url, {});
   if (!check.equals(body)) throw new Error('bare route does not serve the same bytes');

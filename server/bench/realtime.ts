@@ -113,6 +113,20 @@ interface Row {
   benchProcess?: string;
 }
 
+/** A row before anything was measured. */
+const emptyRow = (scenario: string, clients: number): Row => ({
+  scenario,
+  clients,
+  latencies: [],
+  firstLatencies: [],
+  apiLatencies: [],
+  kbPerConnection: 0,
+  connectSeconds: 0,
+  frameBytes: 0,
+  failures: 0,
+  notes: [],
+});
+
 /** The priority the k-th update sets: each one differs from the one before, so each really changes the ticket. */
 const priorityCycle = (current: Priority) => (k: number) => PRIORITIES[(PRIORITIES.indexOf(current) + 1 + k) % PRIORITIES.length]!;
 
@@ -129,18 +143,7 @@ interface Deployment {
 async function measure(scenario: string, n: number, setup: Deployment): Promise<Row> {
   const { audience, send, ticketId } = setup;
   const rss = () => setup.pids().reduce((sum, pid) => sum + rssKb(pid), 0);
-  const row: Row = {
-    scenario,
-    clients: n,
-    latencies: [],
-    firstLatencies: [],
-    apiLatencies: [],
-    kbPerConnection: 0,
-    connectSeconds: 0,
-    frameBytes: 0,
-    failures: 0,
-    notes: [],
-  };
+  const row = emptyRow(scenario, n);
 
   await sleep(SETTLE_MS);
   const before = rss();
@@ -370,18 +373,7 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const failedScenario = (scenario: string, n: number, error: unknown): Row => {
     console.error(`  ${scenario}, ${n} clients failed:`, error);
-    return {
-      scenario,
-      clients: n,
-      latencies: [],
-      firstLatencies: [],
-      apiLatencies: [],
-      kbPerConnection: 0,
-      connectSeconds: 0,
-      frameBytes: 0,
-      failures: 1,
-      notes: [(error as Error).message],
-    };
+    return { ...emptyRow(scenario, n), failures: 1, notes: [(error as Error).message] };
   };
   for (const n of CLIENTS) {
     let frame: string | undefined;
