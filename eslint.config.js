@@ -19,6 +19,8 @@ export default tseslint.config(
       // Numbers read naturally in messages; `() => void call()` shorthands are the idiom for handlers.
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // A leading underscore marks what is deliberately unused (a rest sibling dropped from an object).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
   {

@@ -7,7 +7,9 @@ import { defineConfig } from 'vitest/config';
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 if (process.env.CI && !postgresUrl) {
-  throw new Error('CI requires TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test): the server suite must also run on PostgreSQL.');
+  throw new Error(
+    'CI requires TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test): the server suite must also run on PostgreSQL.',
+  );
 }
 if (process.env.CI && !redisUrl) {
   throw new Error('CI requires TEST_REDIS_URL (e.g. redis://127.0.0.1:6379): the multi-process suite must run.');

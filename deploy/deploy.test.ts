@@ -98,9 +98,9 @@ describeWithTool('docker-compose', 'docker-compose', 'docker-compose.yml', (comp
   let emptyEnvFile: string;
   // An empty --env-file and a clean environment, so a developer's .env or shell cannot change the result.
   const composeConfig = (extraEnv: Record<string, string>, ...args: string[]) => {
-    const env = { ...process.env, ...extraEnv };
-    if (!('JWT_SECRET' in extraEnv)) delete env.JWT_SECRET;
-    for (const name of ['POSTGRES_PASSWORD', 'PUBLIC_URL', 'HTTP_PORT', 'COMPOSE_FILE', 'COMPOSE_PROJECT_NAME']) delete env[name];
+    const unset = ['POSTGRES_PASSWORD', 'PUBLIC_URL', 'HTTP_PORT', 'COMPOSE_FILE', 'COMPOSE_PROJECT_NAME'];
+    if (!('JWT_SECRET' in extraEnv)) unset.push('JWT_SECRET');
+    const env = Object.fromEntries(Object.entries({ ...process.env, ...extraEnv }).filter(([name]) => !unset.includes(name)));
     return run(compose, ['--env-file', emptyEnvFile, '-f', 'docker-compose.yml', 'config', ...args], { cwd: ROOT, env });
   };
   // Read once, on first use, so a broken file fails each test that needs it instead of a hook.
@@ -121,7 +121,7 @@ describeWithTool('docker-compose', 'docker-compose', 'docker-compose.yml', (comp
   test('refuses to start without JWT_SECRET, saying what to set', async () => {
     const failure = await composeConfig({}, '-q').then(
       () => undefined,
-      (error: { code?: number; stderr?: string }) => error,
+      (error: unknown) => error as { code?: number; stderr?: string },
     );
     expect(failure?.code, 'docker-compose config must fail without JWT_SECRET').toBe(1);
     expect(failure?.stderr).toContain('set JWT_SECRET to a random string of at least 32 characters');
@@ -175,7 +175,8 @@ describeWithTool('docker-compose', 'docker-compose', 'docker-compose.yml', (comp
     expect(conf?.source && path.resolve(ROOT, conf.source)).toBe(path.join(ROOT, 'deploy/nginx.conf'));
     expect(conf?.readOnly).toBe(true);
     expect((lb.ports ?? []).map(containerPort)).toEqual([80]);
-    for (const [name, service] of Object.entries(config.services)) if (name !== 'lb') expect(service.ports ?? [], `${name} ports`).toEqual([]);
+    for (const [name, service] of Object.entries(config.services))
+      if (name !== 'lb') expect(service.ports ?? [], `${name} ports`).toEqual([]);
     expect(lb.depends_on).toMatchObject({ app: { condition: 'service_healthy' } });
     // Its healthcheck must ask for a path nginx.conf actually answers.
     expect(healthcheckCommand(lb)).toContain('/lb-health');
@@ -195,17 +196,23 @@ describe('Dockerfile', () => {
     else stages.at(-1)?.instructions.push(instruction);
   }
   const runtime = stages.at(-1)!;
-  const of = <T extends Instruction>(kind: new (...args: never[]) => T, stage = runtime) => stage.instructions.filter((i): i is T => i instanceof kind);
+  const of = <T extends Instruction>(kind: new (...args: never[]) => T, stage = runtime) =>
+    stage.instructions.filter((i): i is T => i instanceof kind);
   const keyword = (name: string, stage = runtime) => stage.instructions.filter((i) => i.getKeyword() === name);
   // A stage built FROM an earlier stage (by its AS name) stands on that stage's image.
   const baseImage = (from: From): string => {
-    const image = (from.getImage() ?? '').replace(/\$\{?(\w+)\}?/g, (_, name: string) => dockerfile.resolveVariable(name, from.getRange().start.line) ?? '');
+    const image = (from.getImage() ?? '').replace(
+      /\$\{?(\w+)\}?/g,
+      (_, name: string) => dockerfile.resolveVariable(name, from.getRange().start.line) ?? '',
+    );
     const parent = stages.find((stage) => stage.from !== from && stage.from.getBuildStage() === image);
     return parent ? baseImage(parent.from) : image;
   };
 
   test('has no problems according to dockerfile-utils', () => {
-    const problems = validate(text).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+    const problems = validate(text).map(
+      (d) => `line ${d.range.start.line + 1}: ${typeof d.message === 'string' ? d.message : d.message.value}`,
+    );
     expect(problems).toEqual([]);
   });
 
@@ -218,7 +225,9 @@ describe('Dockerfile', () => {
     const copied = of(Copy).find((c) => /(^|\s)\S*node_modules\s/.test(c.getArgumentsContent() ?? ''));
     const fromStage = stages.find((s) => s.from.getBuildStage() === copied?.getFromFlag()?.getValue());
     expect(fromStage, 'the runtime copies node_modules from an earlier stage').toBeDefined();
-    const install = of(Run, fromStage).map((r) => r.getArgumentsContent() ?? '').find((c) => /\bnpm ci\b/.test(c));
+    const install = of(Run, fromStage)
+      .map((r) => r.getArgumentsContent() ?? '')
+      .find((c) => /\bnpm ci\b/.test(c));
     expect(install).toMatch(/--omit[= ]dev/);
     expect(install).toMatch(/(-w|--workspace)[= ]server\b/);
   });
@@ -234,7 +243,11 @@ describe('Dockerfile', () => {
     const user = keyword('USER').at(-1)?.getArgumentsContent();
     expect(user).toBeDefined();
     expect(user).not.toMatch(/^(root|0)(:|$)/);
-    expect(keyword('ENV').map((e) => e.getArgumentsContent()).join(' ')).toMatch(/\bNODE_ENV=production\b/);
+    expect(
+      keyword('ENV')
+        .map((e) => e.getArgumentsContent())
+        .join(' '),
+    ).toMatch(/\bNODE_ENV=production\b/);
     expect(keyword('WORKDIR').at(-1)?.getArgumentsContent()).toMatch(/^\//);
     expect(keyword('EXPOSE').map((e) => e.getArgumentsContent())).toContain('3000');
   });
@@ -248,7 +261,9 @@ describe('Dockerfile', () => {
   });
 
   test('leaves dependencies, outputs and secrets out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const pattern of ['**/node_modules', '**/dist', '.git', '.env']) expect(ignored).toContain(pattern);
     // The stages copy these from the context, so they must exist (and the server must find migrations).
     for (const file of ['package-lock.json', 'protocol/package.json', 'server/package.json', 'client/package.json', 'server/migrations']) {
@@ -266,7 +281,8 @@ describe('deploy/nginx.conf', () => {
   const upstream = find(http, 'upstream')[0];
   const server = find(http, 'server')[0]?.block;
   const location = (...args: string[]) => find(server, 'location', ...args)[0]?.block;
-  const headers = (block: Directive[] | undefined) => Object.fromEntries(find(block, 'proxy_set_header').map((d) => [d.args[0], d.args[1]]));
+  const headers = (block: Directive[] | undefined) =>
+    Object.fromEntries(find(block, 'proxy_set_header').map((d) => [d.args[0], d.args[1]]));
 
   test('balances over the app replicas with sticky sessions (ip_hash)', () => {
     expect(find(upstream?.block, 'ip_hash')).toHaveLength(1);

@@ -20,7 +20,7 @@ function tokenize(text: string): string[] {
     else if (c === '{' || c === '}' || c === ';') tokens.push(text[i++]!);
     else if (c === '"' || c === "'") {
       let word = '';
-      for (i++; i < text.length && text[i] !== c; i++) word += text[i] === '\\' && text[i + 1] === c ? text[++i] : text[i];
+      for (i++; i < text.length && text[i] !== c; i++) word += text[i] === '\\' && text[i + 1] === c ? text[++i]! : text[i]!;
       if (i >= text.length) throw new Error(`unterminated ${c} quote`);
       i++;
       tokens.push(word);
@@ -34,7 +34,7 @@ function tokenize(text: string): string[] {
           word += text.slice(i, close + 1);
           i = close + 1;
         } else if (/[\s;{}]/.test(text[i]!)) break;
-        else word += text[i++];
+        else word += text[i++]!;
       }
       tokens.push(word);
     }

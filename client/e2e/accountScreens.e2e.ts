@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { logIn } from '../../server/test/factories';
-import {logInThroughForm, openVisitor, TEST_ADMIN, useStage } from './harness';
+import { logInThroughForm, openVisitor, TEST_ADMIN, useStage } from './harness';
 
 /** Lets transitions (radios, buttons, snackbars) finish before a screenshot. */
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createTicket, signUp } from '../../server/test/factories';
-import {logInThroughForm, openVisitor, useStage, type Visitor } from './harness';
+import { createTicket, insertUser } from '../../server/test/factories';
+import { logInThroughForm, openVisitor, useStage, type Visitor } from './harness';
 
 const REPLY = 'Thanks Olive, we are looking into the VPN drops right now.';
 
@@ -12,7 +12,13 @@ async function count(page: Page, key: string): Promise<number> {
 }
 
 async function counts(page: Page) {
-  return { total: await count(page, 'total'), open: await count(page, 'open'), in_progress: await count(page, 'in_progress'), resolved: await count(page, 'resolved'), urgent: await count(page, 'urgent') };
+  return {
+    total: await count(page, 'total'),
+    open: await count(page, 'open'),
+    in_progress: await count(page, 'in_progress'),
+    resolved: await count(page, 'resolved'),
+    urgent: await count(page, 'urgent'),
+  };
 }
 
 /** Live updates only flow once the socket is up; the header shows a badge until then. */
@@ -28,8 +34,8 @@ describe('journey: an agent works a ticket while its owner watches', () => {
   const stage = useStage();
 
   it('Start, Quick Reply and Resolve reach the owner live, and the dashboard follows new tickets', async () => {
-    const owner = await signUp(stage.product.api, { name: 'Olive Owner' });
-    const agent = await signUp(stage.product.api, { role: 'agent', name: 'Agent Smith' });
+    const owner = await insertUser(stage.product, { name: 'Olive Owner' });
+    const agent = await insertUser(stage.product, { role: 'agent', name: 'Agent Smith' });
     const ticket = await createTicket(stage.product.api, owner.token, {
       title: 'VPN drops every hour',
       description: 'The VPN disconnects every hour on the hour since Monday morning.',
@@ -96,7 +102,11 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     await userSide.shot('ticket-resolved');
 
     // A ticket raised meanwhile appears in the agent's table and counts by itself.
-    const second = await createTicket(stage.product.api, owner.token, { title: 'Cannot print invoices', description: 'The invoice printer says it is offline since this morning.', priority: 'low' });
+    const second = await createTicket(stage.product.api, owner.token, {
+      title: 'Cannot print invoices',
+      description: 'The invoice printer says it is offline since this morning.',
+      priority: 'low',
+    });
     await agentPage.locator(`tr[data-ticket-id="${second.id}"]`).getByText('Cannot print invoices').waitFor();
     await expect.poll(() => counts(agentPage)).toEqual({ total: 2, open: 1, in_progress: 0, resolved: 1, urgent: 1 });
     await agentShot('dashboard-new-ticket');
@@ -108,9 +118,13 @@ describe('journey: an agent works a ticket while its owner watches', () => {
   });
 
   it('keeps the filters after opening a ticket, and updates a ticket from the update screen', async () => {
-    const owner = await signUp(stage.product.api, { name: 'Paula Printer' });
-    const agent = await signUp(stage.product.api, { role: 'agent', name: 'Agent Jones' });
-    const ticket = await createTicket(stage.product.api, owner.token, { title: 'Toner smudges every page', description: 'Every printed page has a grey smudge down the left edge.', priority: 'high' });
+    const owner = await insertUser(stage.product, { name: 'Paula Printer' });
+    const agent = await insertUser(stage.product, { role: 'agent', name: 'Agent Jones' });
+    const ticket = await createTicket(stage.product.api, owner.token, {
+      title: 'Toner smudges every page',
+      description: 'Every printed page has a grey smudge down the left edge.',
+      priority: 'high',
+    });
 
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'agent-update');
     await logInThroughForm(page, agent.user.email, agent.password, /\/agent-dashboard$/);
@@ -143,14 +157,21 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     await shot('dashboard-after-update');
 
     const saved = await stage.product.api.get(`/tickets/${ticket.id}`, { token: agent.token });
-    expect(saved.body.ticket).toMatchObject({ status: 'resolved', resolutionNotes: 'Replaced the toner cartridge and cleaned the drum.', updatedBy: { name: 'Agent Jones' } });
+    expect(saved.body.ticket).toMatchObject({
+      status: 'resolved',
+      resolutionNotes: 'Replaced the toner cartridge and cleaned the drum.',
+      updatedBy: { name: 'Agent Jones' },
+    });
     await context.close();
   });
 
   it('fits a phone: the table scrolls sideways inside its card, the page does not', async () => {
-    const agent = await signUp(stage.product.api, { role: 'agent', name: 'Agent Mobile' });
-    const owner = await signUp(stage.product.api, { name: 'Mo Bile' });
-    await createTicket(stage.product.api, owner.token, { title: 'Phone cannot sync calendar', description: 'My phone stopped syncing the shared calendar yesterday.' });
+    const agent = await insertUser(stage.product, { role: 'agent', name: 'Agent Mobile' });
+    const owner = await insertUser(stage.product, { name: 'Mo Bile' });
+    await createTicket(stage.product.api, owner.token, {
+      title: 'Phone cannot sync calendar',
+      description: 'My phone stopped syncing the shared calendar yesterday.',
+    });
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'agent-phone', { width: 390, height: 844 });
     await logInThroughForm(page, agent.user.email, agent.password, /\/agent-dashboard$/);
     await page.locator('tbody tr[data-ticket-id]').first().waitFor();
@@ -158,7 +179,11 @@ describe('journey: an agent works a ticket while its owner watches', () => {
       const table = document.querySelector('table[aria-label="Tickets"]');
       let box = table?.parentElement ?? null;
       while (box && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
-      return { page: document.documentElement.scrollWidth, viewport: window.innerWidth, box: box && { scroll: box.scrollWidth, client: box.clientWidth } };
+      return {
+        page: document.documentElement.scrollWidth,
+        viewport: window.innerWidth,
+        box: box && { scroll: box.scrollWidth, client: box.clientWidth },
+      };
     });
     expect(widths.page).toBeLessThanOrEqual(widths.viewport);
     expect(widths.box).not.toBeNull();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createTicket, signUp, STRONG_PASSWORD, uniqueEmail } from '../../server/test/factories';
+import { createTicket, insertUser, STRONG_PASSWORD, uniqueEmail } from '../../server/test/factories';
 import { logInThroughForm, openVisitor, useStage } from './harness';
 
 const visible = (page: Page, text: string | RegExp) => page.getByText(text).first().waitFor({ state: 'visible' });
@@ -57,9 +57,17 @@ describe('journey: a new user raises, follows, edits and deletes tickets', () =>
     const ticketId = Number(new URL(page.url()).pathname.split('/').pop());
     await page.getByRole('heading', { name: `#${ticketId} Wifi drops every few minutes` }).waitFor();
     await shot('detail');
-    const agent = await signUp(stage.product.api, { role: 'agent', name: 'Agent Smith' });
+    const agent = await insertUser(stage.product, { role: 'agent', name: 'Agent Smith' });
     expect((await stage.product.api.put(`/tickets/${ticketId}`, { status: 'in_progress' }, { token: agent.token })).status).toBe(200);
-    expect((await stage.product.api.post(`/tickets/${ticketId}/comments`, { content: 'Looking into the access point now.' }, { token: agent.token })).status).toBe(201);
+    expect(
+      (
+        await stage.product.api.post(
+          `/tickets/${ticketId}/comments`,
+          { content: 'Looking into the access point now.' },
+          { token: agent.token },
+        )
+      ).status,
+    ).toBe(201);
     await page.locator('[data-status="in_progress"]').waitFor();
     await visible(page, 'Status changed from Open to In Progress');
     await visible(page, 'Assigned to Agent Smith');
@@ -89,7 +97,10 @@ describe('journey: a new user raises, follows, edits and deletes tickets', () =>
 
     // Delete another ticket, after the confirmation.
     const token = await page.evaluate(() => localStorage.getItem('token'));
-    const other = await createTicket(stage.product.api, token!, { title: 'Old monitor request', description: 'Please collect the old monitor from desk 14.' });
+    const other = await createTicket(stage.product.api, token!, {
+      title: 'Old monitor request',
+      description: 'Please collect the old monitor from desk 14.',
+    });
     await page.goto(`/ticket/${other.id}`);
     await page.getByRole('heading', { name: `#${other.id} Old monitor request` }).waitFor();
     await page.getByRole('button', { name: 'Delete' }).click();

@@ -47,7 +47,8 @@ export interface Stage {
 
 /** One product and one browser for a test file: started before its tests, stopped after them. */
 export function useStage(env: Record<string, string> = {}): Stage {
-  const stage = {} as { product: TestServer; browser: Browser };
+  // Empty until beforeAll fills it: when that fails, afterAll has nothing to stop and must not mask the failure.
+  const stage: { product?: TestServer; browser?: Browser } = {};
   beforeAll(async () => {
     [stage.product, stage.browser] = await Promise.all([startProduct(env), launchBrowser()]);
   });
@@ -55,7 +56,8 @@ export function useStage(env: Record<string, string> = {}): Stage {
     await stage.browser?.close();
     await stage.product?.close();
   });
-  return stage;
+  // The tests read it only after beforeAll has filled it.
+  return stage as Stage;
 }
 
 export async function launchBrowser(): Promise<Browser> {
@@ -69,11 +71,16 @@ export interface Visitor {
   context: BrowserContext;
   page: Page;
   /** Saves a screenshot as e2e/screenshots/<journey>/<nn>-<name>.png. */
-  shot(name: string): Promise<void>;
+  shot: (name: string) => Promise<void>;
 }
 
 /** A fresh browser profile (its own localStorage) on the product, sized like a laptop unless told. */
-export async function openVisitor(browser: Browser, baseURL: string, journey: string, viewport = { width: 1280, height: 860 }): Promise<Visitor> {
+export async function openVisitor(
+  browser: Browser,
+  baseURL: string,
+  journey: string,
+  viewport = { width: 1280, height: 860 },
+): Promise<Visitor> {
   // Reduced motion: Mantine then skips its transitions, so screenshots never catch a half-faded dialog.
   const context = await browser.newContext({ baseURL, viewport, reducedMotion: 'reduce' });
   context.setDefaultTimeout(15_000);
@@ -84,7 +91,7 @@ export async function openVisitor(browser: Browser, baseURL: string, journey: st
   return {
     context,
     page,
-    async shot(name) {
+    shot: async (name) => {
       count += 1;
       await page.waitForLoadState('networkidle').catch(() => {});
       await page.screenshot({ path: path.join(dir, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: true });

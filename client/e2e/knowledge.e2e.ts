@@ -1,15 +1,16 @@
 import type { Article } from '@helpdesk/protocol';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signUp, type Account } from '../../server/test/factories';
-import {logInThroughForm, openVisitor, useStage } from './harness';
+import { insertUser, type Account } from '../../server/test/factories';
+import { logInThroughForm, openVisitor, useStage } from './harness';
 
 const ARTICLES = [
   {
     title: 'Resetting your password',
     category: 'account',
     keywords: ['password', 'login', 'reset', 'email', 'security'],
-    content: '## Forgot your password?\n\nOpen the **login page** and choose *Forgot Password?*.\n\n1. Enter your email\n2. Open the link we send\n3. Choose a new password',
+    content:
+      '## Forgot your password?\n\nOpen the **login page** and choose *Forgot Password?*.\n\n1. Enter your email\n2. Open the link we send\n3. Choose a new password',
   },
   {
     title: 'Understanding your invoice',
@@ -42,7 +43,7 @@ describe('journey: knowledge base', () => {
   const created: Article[] = [];
 
   beforeAll(async () => {
-    agent = await signUp(stage.product.api, { role: 'agent', name: 'Agent Smith' });
+    agent = await insertUser(stage.product, { role: 'agent', name: 'Agent Smith' });
     for (const article of ARTICLES) {
       const res = await stage.product.api.post('/knowledge', article, { token: agent.token });
       expect(res.status).toBe(201);
@@ -180,7 +181,9 @@ describe('journey: knowledge base', () => {
     }
     await page
       .getByLabel('Content')
-      .fill('## Why 2FA?\n\nIt keeps your account **safe** even if your password leaks.\n\n- Install an authenticator app\n- Scan the QR code\n\nMore at [the security guide](https://example.com/security).\n\n<img src=x onerror="document.title=\'hacked\'">');
+      .fill(
+        '## Why 2FA?\n\nIt keeps your account **safe** even if your password leaks.\n\n- Install an authenticator app\n- Scan the QR code\n\nMore at [the security guide](https://example.com/security).\n\n<img src=x onerror="document.title=\'hacked\'">',
+      );
     await shot('editor-filled');
     await page.getByRole('tab', { name: 'Preview' }).click();
     await page.getByTestId('markdown-preview').getByRole('heading', { name: 'Why 2FA?' }).waitFor();
@@ -228,7 +231,7 @@ describe('journey: knowledge base', () => {
   });
 });
 
-/** Through the login form when it exists; otherwise with the stored session SPEC §9 describes. */
+/** Through the login form when it exists; otherwise with the stored session of docs/product.md#sessions. */
 async function signIn(page: Page, account: Account) {
   await page.goto('/login');
   await page.getByRole('heading', { name: 'HelpDesk Login' }).waitFor();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {openVisitor, useStage } from './harness';
+import { openVisitor, useStage } from './harness';
 
 describe('journey: a wrong address', () => {
   const stage = useStage();

@@ -14,7 +14,10 @@ export async function resetLinkFor(product: TestServer, email: string): Promise<
   await product.server.mailer.idle();
   const outbox = path.join(product.dataDir, 'outbox');
   // File names start with an ISO timestamp, so the last one in name order is the newest.
-  const files = (await readdir(outbox)).filter((file) => file.endsWith('.eml')).sort().reverse();
+  const files = (await readdir(outbox))
+    .filter((file) => file.endsWith('.eml'))
+    .sort()
+    .reverse();
   for (const file of files) {
     const mail = decodeQuotedPrintable(await readFile(path.join(outbox, file), 'utf8'));
     if (!mail.toLowerCase().includes(email.toLowerCase())) continue;

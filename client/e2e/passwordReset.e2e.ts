@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { signUp } from '../../server/test/factories';
-import {logInThroughForm, openVisitor, useStage } from './harness';
+import { insertUser } from '../../server/test/factories';
+import { logInThroughForm, openVisitor, useStage } from './harness';
 import { resetLinkFor } from './outbox';
 
 describe('journey: a forgotten password', () => {
   const stage = useStage();
 
   it('asks for a link, follows it from the email, sets a new password and signs in with it', async () => {
-    const account = await signUp(stage.product.api, { name: 'Reset Rita' });
+    const account = await insertUser(stage.product, { name: 'Reset Rita' });
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'password-reset');
 
     await page.goto('/login');
@@ -38,7 +38,7 @@ describe('journey: a forgotten password', () => {
     const shown = Date.now();
     await shot('reset-done');
     await page.waitForURL('**/login', { timeout: 8_000 });
-    // SPEC §4: the success message stays for 3 s before the redirect.
+    // The success message stays for 3 s before the redirect (docs/product.md#password-reset).
     expect(Date.now() - shown).toBeGreaterThanOrEqual(2_000);
     await page.getByRole('heading', { name: 'HelpDesk Login' }).waitFor();
 

@@ -10,16 +10,21 @@ const shared = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_U
 if (!shared && !process.env.CI) console.warn('scaleOut.e2e.ts skipped: set TEST_DATABASE_URL and TEST_REDIS_URL to run it.');
 
 describe.runIf(shared || process.env.CI)('journey: two server processes serve one live product', () => {
-  let proxy: TcpProxy;
-  let cluster: Cluster;
-  let browser: Browser;
+  // Unset until beforeAll sets them: when that fails, afterAll has nothing to stop and must not mask the failure.
+  let proxy: TcpProxy | undefined;
+  let cluster: Cluster | undefined;
+  let browser: Browser | undefined;
   let agent: Account;
   let owner: Account;
 
   beforeAll(async () => {
     // PostgreSQL sits behind a proxy so the second journey can take it away.
-    proxy = await startTcpProxy(upstreamOf(sharedServices().postgresUrl, 5432));
-    [cluster, browser] = await Promise.all([startCluster({ databaseUrl: (direct) => proxy.url(direct), env: { CLIENT_DIR: builtClient() } }), launchBrowser()]);
+    const database = await startTcpProxy(upstreamOf(sharedServices().postgresUrl, 5432));
+    proxy = database;
+    [cluster, browser] = await Promise.all([
+      startCluster({ databaseUrl: (direct) => database.url(direct), env: { CLIENT_DIR: builtClient() } }),
+      launchBrowser(),
+    ]);
     const a = cluster.nodes[0]!;
     agent = await signUp(a.api, { role: 'agent', name: 'Agent Bea' });
     owner = await signUp(a.api, { name: 'Owner Al' });
@@ -32,10 +37,10 @@ describe.runIf(shared || process.env.CI)('journey: two server processes serve on
   });
 
   it('shows on a page served by one process what happens through the other', async () => {
-    const [a, b] = cluster.nodes as [Cluster['nodes'][number], Cluster['nodes'][number]];
-    const agentView = await openVisitor(browser, b.url, 'scale-out-agent');
+    const [a, b] = cluster!.nodes as [Cluster['nodes'][number], Cluster['nodes'][number]];
+    const agentView = await openVisitor(browser!, b.url, 'scale-out-agent');
     await logInThroughForm(agentView.page, agent.user.email, STRONG_PASSWORD, /\/agent-dashboard$/);
-    const ownerView = await openVisitor(browser, a.url, 'scale-out-owner');
+    const ownerView = await openVisitor(browser!, a.url, 'scale-out-owner');
     await logInThroughForm(ownerView.page, owner.user.email, STRONG_PASSWORD, /\/dashboard$/);
 
     // Raised through process A: the agent's queue, served by B, shows it without a refresh.
@@ -54,19 +59,19 @@ describe.runIf(shared || process.env.CI)('journey: two server processes serve on
   });
 
   it('recovers by itself when the database was away, without a reload', async () => {
-    const [a, b] = cluster.nodes as [Cluster['nodes'][number], Cluster['nodes'][number]];
-    const view = await openVisitor(browser, b.url, 'scale-out-outage');
+    const [a, b] = cluster!.nodes as [Cluster['nodes'][number], Cluster['nodes'][number]];
+    const view = await openVisitor(browser!, b.url, 'scale-out-outage');
     await logInThroughForm(view.page, agent.user.email, STRONG_PASSWORD, /\/agent-dashboard$/);
     await view.page.getByRole('row').filter({ hasText: 'Laptop will not boot' }).waitFor();
 
-    proxy.cut();
+    proxy!.cut();
     // Opening the page again while the database is away: the session survives, the data cannot load.
     await view.page.reload();
     await view.page.getByText('Server error. Please try again later.').first().waitFor({ timeout: 30_000 });
     expect(view.page.url()).toMatch(/\/agent-dashboard$/);
     await view.shot('queue-while-database-away');
 
-    proxy.restore();
+    proxy!.restore();
     // The live connection retries on its own; once back, the page re-reads what it shows.
     await view.page.getByRole('row').filter({ hasText: 'Laptop will not boot' }).waitFor({ timeout: 30_000 });
     const after = await createTicket(a.api, owner.token, { title: 'Monitor flickers after the outage' });

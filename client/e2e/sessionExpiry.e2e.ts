@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { signUp } from '../../server/test/factories';
-import {logInThroughForm, openVisitor, useStage } from './harness';
+import { insertUser } from '../../server/test/factories';
+import { logInThroughForm, openVisitor, useStage } from './harness';
 import { resetLinkFor } from './outbox';
 
 const storedSession = (page: Page) => page.evaluate(() => ({ token: localStorage.getItem('token'), user: localStorage.getItem('user') }));
@@ -9,7 +9,7 @@ const storedSession = (page: Page) => page.evaluate(() => ({ token: localStorage
 describe('journey: a session that ends', () => {
   const stage = useStage();
 
-  /** A password reset elsewhere revokes every token issued before it (CONTRACT §4). */
+  /** A password reset elsewhere revokes every token issued before it (docs/api.md#authentication). */
   async function revokeByPasswordReset(email: string, newPassword: string) {
     await stage.product.api.post('/auth/request-password-reset', { email });
     const link = await resetLinkFor(stage.product, email);
@@ -25,10 +25,13 @@ describe('journey: a session that ends', () => {
   }
 
   it('ends a revoked session at the next API call, with the expiry notice', async () => {
-    const account = await signUp(stage.product.api, { name: 'Expiring Eve' });
+    const account = await insertUser(stage.product, { name: 'Expiring Eve' });
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'session-expiry');
     // No live connection here, so it is the refused API call, not the socket, that ends the session.
-    await Promise.all([context.route('**/socket.io/**', (route) => route.abort()), context.routeWebSocket(/\/socket\.io\//, (ws) => ws.close())]);
+    await Promise.all([
+      context.route('**/socket.io/**', (route) => route.abort()),
+      context.routeWebSocket(/\/socket\.io\//, (ws) => ws.close()),
+    ]);
     await logInThroughForm(page, account.user.email, account.password, /\/dashboard$/);
     expect((await storedSession(page)).token).toBeTruthy();
     await shot('signed-in');
@@ -48,7 +51,7 @@ describe('journey: a session that ends', () => {
   });
 
   it('ends a revoked session at once when the server drops its live connection', async () => {
-    const account = await signUp(stage.product.api, { name: 'Live Lena' });
+    const account = await insertUser(stage.product, { name: 'Live Lena' });
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'session-expiry-live');
     await logInThroughForm(page, account.user.email, account.password, /\/dashboard$/);
     await revokeByPasswordReset(account.user.email, 'Changed8&Pass');
@@ -58,7 +61,7 @@ describe('journey: a session that ends', () => {
   });
 
   it('ends a stored token the server refuses when the app loads', async () => {
-    const account = await signUp(stage.product.api, { name: 'Stale Stan' });
+    const account = await insertUser(stage.product, { name: 'Stale Stan' });
     const { page, context } = await openVisitor(stage.browser, stage.product.url, 'session-expiry-stale');
     await logInThroughForm(page, account.user.email, account.password, /\/dashboard$/);
     await page.evaluate(() => localStorage.setItem('token', 'not-a-real-token'));
@@ -68,7 +71,7 @@ describe('journey: a session that ends', () => {
   });
 
   it('logs out from the account menu with its own notice', async () => {
-    const account = await signUp(stage.product.api, { name: 'Leaving Leo' });
+    const account = await insertUser(stage.product, { name: 'Leaving Leo' });
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'logout');
     await logInThroughForm(page, account.user.email, account.password, /\/dashboard$/);
     await page.getByRole('button', { name: 'Account menu' }).click();

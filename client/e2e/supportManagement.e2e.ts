@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { logIn, signUp } from '../../server/test/factories';
-import {logInThroughForm, openVisitor, TEST_ADMIN, useStage } from './harness';
+import { insertUser, logIn } from '../../server/test/factories';
+import { logInThroughForm, openVisitor, TEST_ADMIN, useStage } from './harness';
 
 /** Lets a dialog finish its opening or closing animation before a screenshot. */
 
@@ -99,8 +99,7 @@ describe('journey: an admin manages the support agents', () => {
   });
 
   it('fits a phone screen, and stays closed to a non-admin', async () => {
-    const adminAccount = await logIn(stage.product.api, TEST_ADMIN.email, TEST_ADMIN.password);
-    await signUp(stage.product.api, { role: 'agent', name: 'Agent Phone', as: adminAccount.token });
+    await insertUser(stage.product, { role: 'agent', name: 'Agent Phone' });
     const phone = await openVisitor(stage.browser, stage.product.url, 'support-management-phone', { width: 390, height: 844 });
     await logInThroughForm(phone.page, TEST_ADMIN.email, TEST_ADMIN.password, /\/agent-dashboard$/);
     await phone.page.goto('/support-management');
@@ -114,7 +113,7 @@ describe('journey: an admin manages the support agents', () => {
     await phone.shot('add-dialog');
     await phone.context.close();
 
-    const user = await signUp(stage.product.api, { name: 'Plain Paula' });
+    const user = await insertUser(stage.product, { name: 'Plain Paula' });
     const visitor = await openVisitor(stage.browser, stage.product.url, 'support-management-denied');
     await logInThroughForm(visitor.page, user.user.email, user.password, /\/dashboard$/);
     await visitor.page.goto('/support-management');

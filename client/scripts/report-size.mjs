@@ -38,11 +38,14 @@ const sum = (kind, field) => rows.filter((r) => r.file.endsWith(kind)).reduce((t
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
 
 console.log('\nFirst load of /login:');
-for (const r of rows.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${r.file.padEnd(48)} ${kb(r.raw).padStart(10)}  gzip ${kb(r.gzip).padStart(9)}`);
+for (const r of rows.sort((a, b) => b.gzip - a.gzip))
+  console.log(`  ${r.file.padEnd(48)} ${kb(r.raw).padStart(10)}  gzip ${kb(r.gzip).padStart(9)}`);
 console.log(`  JavaScript: ${kb(sum('.js', 'raw'))}, gzip ${kb(sum('.js', 'gzip'))}`);
 console.log(`  CSS:        ${kb(sum('.css', 'raw'))}, gzip ${kb(sum('.css', 'gzip'))}`);
 const allJs = [...walk(dist)].filter((f) => f.endsWith('.js'));
-console.log(`  (all JavaScript of the app: ${allJs.length} chunks, gzip ${kb(allJs.reduce((t, f) => t + gzipSync(readFileSync(f), { level: 9 }).length, 0))})\n`);
+console.log(
+  `  (all JavaScript of the app: ${allJs.length} chunks, gzip ${kb(allJs.reduce((t, f) => t + gzipSync(readFileSync(f), { level: 9 }).length, 0))})\n`,
+);
 
 function* walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

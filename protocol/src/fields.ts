@@ -15,6 +15,7 @@ export const requiredString = (required: string) =>
  * PostgreSQL text cannot hold a NUL character, and a lone UTF-16 surrogate is not text at all: either
  * would fail at the database (or be silently altered), so every stored or searched text refuses them.
  */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point: PostgreSQL text cannot store it
 const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
 export const isStorableText = (value: string): boolean => !UNSTORABLE.test(value);
 
@@ -22,7 +23,13 @@ export const isStorableText = (value: string): boolean => !UNSTORABLE.test(value
 export const storableString = (label: string, error?: string) =>
   z.string(error === undefined ? undefined : { error }).refine(isStorableText, V.invalidCharacter(label));
 
-interface TextRule { required: string; min: number; max: number; tooShort: string; tooLong: string }
+interface TextRule {
+  required: string;
+  min: number;
+  max: number;
+  tooShort: string;
+  tooLong: string;
+}
 
 /** Trimmed text with a required message, then length bounds with their own messages. */
 export const boundedText = (rule: TextRule) =>
@@ -50,8 +57,7 @@ export const PASSWORD_SPECIALS = '!@#$%^&*';
 const hasUpper = /[A-Z]/;
 const hasDigit = /\d/;
 const hasSpecial = /[!@#$%^&*]/;
-export const isStrongPassword = (value: string): boolean =>
-  hasUpper.test(value) && hasDigit.test(value) && hasSpecial.test(value);
+export const isStrongPassword = (value: string): boolean => hasUpper.test(value) && hasDigit.test(value) && hasSpecial.test(value);
 
 /** The new-password rule (docs/product.md#validation), used wherever a password is set. */
 export const newPasswordField = passwordField.refine(isStrongPassword, V.passwordWeak);
@@ -75,9 +81,12 @@ export const idParam = z
 export const optionalQuery = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
-export const pageQuery = optionalQuery(z.string().regex(/^[1-9]\d{0,6}$/, V.pageInvalid).transform(Number)).transform(
-  (n) => n ?? 1,
-);
+export const pageQuery = optionalQuery(
+  z
+    .string()
+    .regex(/^[1-9]\d{0,6}$/, V.pageInvalid)
+    .transform(Number),
+).transform((n) => n ?? 1);
 
 export const limitQuery = (fallback: number, max: number) =>
   optionalQuery(
@@ -88,6 +97,6 @@ export const limitQuery = (fallback: number, max: number) =>
       .refine((n) => n >= 1 && n <= max, V.limitInvalid),
   ).transform((n) => n ?? fallback);
 
-export const searchQuery = optionalQuery(storableString('Search').trim().max(LIMITS.search.max, V.searchTooLong)).transform(
-  (s) => (s ? s : undefined),
+export const searchQuery = optionalQuery(storableString('Search').trim().max(LIMITS.search.max, V.searchTooLong)).transform((s) =>
+  s ? s : undefined,
 );

@@ -46,7 +46,8 @@ export const MESSAGES = {
     idInvalid: 'Id must be a positive whole number',
     apiTestCredentialsRequired: 'Email and password are required',
     nothingToUpdate: 'No changes were provided',
-    invalidCharacter: (field: string) => `Invalid character in ${field.toLowerCase()}: text cannot contain NUL or unpaired surrogate characters`,
+    invalidCharacter: (field: string) =>
+      `Invalid character in ${field.toLowerCase()}: text cannot contain NUL or unpaired surrogate characters`,
   },
   auth: {
     invalidCredentials: 'Invalid credentials',
@@ -86,7 +87,8 @@ export const MESSAGES = {
     deleteForbidden: 'Only the ticket owner or an administrator can delete this ticket',
     agentNotFound: 'Assigned agent must be an existing support agent',
     tooManyComments: 'You are posting comments too quickly. Please wait a minute and try again.',
-    pageTooDeep: (rows: number) => `Only the first ${rows.toLocaleString('en-US')} tickets of a list can be paged through. Narrow the filters or change the sort order to reach the others.`,
+    pageTooDeep: (rows: number) =>
+      `Only the first ${rows.toLocaleString('en-US')} tickets of a list can be paged through. Narrow the filters or change the sort order to reach the others.`,
   },
   knowledge: {
     notFound: 'Article not found',

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, createTicketBody, editTicketForm, isStorableText, isTitleEditAllowed, resetPasswordForm, signupForm, ticketListQuery, updateTicketBody } from './index.js';
+import {
+  MESSAGES,
+  createTicketBody,
+  editTicketForm,
+  isStorableText,
+  isTitleEditAllowed,
+  resetPasswordForm,
+  signupForm,
+  ticketListQuery,
+  updateTicketBody,
+} from './index.js';
 
 const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
 
@@ -10,7 +20,7 @@ describe('shared form schemas', () => {
     expect(signupForm.safeParse({ ...base, confirmPassword: 'Secret1!' }).success).toBe(true);
   });
 
-  it('signup: each missing password ingredient is refused with the SPEC text', () => {
+  it('signup: each missing password ingredient is refused with the documented text', () => {
     for (const password of ['secret1!', 'Secret!!', 'Secret12']) {
       expect(firstMessage(signupForm.safeParse({ name: 'A', email: 'a@b.co', password, confirmPassword: password, role: 'user' }))).toBe(
         'Password must include uppercase, number, and special character',
@@ -23,22 +33,33 @@ describe('shared form schemas', () => {
   });
 
   it('create and edit use their own title bounds (5..200 vs 3..100)', () => {
-    expect(firstMessage(createTicketBody.safeParse({ title: 'abcd', description: '0123456789' }))).toBe('Title must be at least 5 characters long');
-    expect(editTicketForm('Printer jam').safeParse({ title: 'abc', description: '0123456789', priority: 'low', status: 'open' }).success).toBe(true);
-    expect(firstMessage(editTicketForm('Printer jam').safeParse({ title: 'x'.repeat(101), description: '0123456789', priority: 'low', status: 'open' }))).toBe(
-      'Title must be at most 100 characters long',
+    expect(firstMessage(createTicketBody.safeParse({ title: 'abcd', description: '0123456789' }))).toBe(
+      'Title must be at least 5 characters long',
     );
+    expect(
+      editTicketForm('Printer jam').safeParse({ title: 'abc', description: '0123456789', priority: 'low', status: 'open' }).success,
+    ).toBe(true);
+    expect(
+      firstMessage(
+        editTicketForm('Printer jam').safeParse({ title: 'x'.repeat(101), description: '0123456789', priority: 'low', status: 'open' }),
+      ),
+    ).toBe('Title must be at most 100 characters long');
     expect(createTicketBody.parse({ title: 'x'.repeat(200), description: '0123456789' }).priority).toBe('medium');
   });
 
   it('the edit form does not offer closed, the API body accepts it for staff', () => {
-    expect(editTicketForm('Printer jam').safeParse({ title: 'abc', description: '0123456789', priority: 'low', status: 'closed' }).success).toBe(false);
+    expect(
+      editTicketForm('Printer jam').safeParse({ title: 'abc', description: '0123456789', priority: 'low', status: 'closed' }).success,
+    ).toBe(false);
     expect(updateTicketBody.parse({ status: 'closed' }).status).toBe('closed');
   });
 
   it('list query: defaults, the in-progress alias and the sort direction', () => {
     expect(ticketListQuery.parse({})).toMatchObject({ page: 1, limit: 10, mine: false, sort: { field: 'createdAt', descending: true } });
-    expect(ticketListQuery.parse({ status: 'in-progress', sort: 'updatedAt' })).toMatchObject({ status: 'in_progress', sort: { field: 'updatedAt', descending: false } });
+    expect(ticketListQuery.parse({ status: 'in-progress', sort: 'updatedAt' })).toMatchObject({
+      status: 'in_progress',
+      sort: { field: 'updatedAt', descending: false },
+    });
   });
 });
 
@@ -49,7 +70,9 @@ describe('storable text', () => {
   });
 
   it('puts the character message first, naming the field', () => {
-    expect(firstMessage(createTicketBody.safeParse({ title: '\u0000', description: 'long enough text' }))).toBe('Invalid character in title: text cannot contain NUL or unpaired surrogate characters');
+    expect(firstMessage(createTicketBody.safeParse({ title: '\u0000', description: 'long enough text' }))).toBe(
+      'Invalid character in title: text cannot contain NUL or unpaired surrogate characters',
+    );
     expect(firstMessage(ticketListQuery.safeParse({ search: 'a\u0000' }))).toBe(MESSAGES.validation.invalidCharacter('Search'));
   });
 });
@@ -62,6 +85,8 @@ describe('editing a title', () => {
     expect(isTitleEditAllowed(long, 'Short title')).toBe(true);
     const form = editTicketForm(long);
     expect(form.safeParse({ title: long, description: '0123456789', priority: 'low', status: 'open' }).success).toBe(true);
-    expect(firstMessage(form.safeParse({ title: 'M'.repeat(101), description: '0123456789', priority: 'low', status: 'open' }))).toBe('Title must be at most 100 characters long');
+    expect(firstMessage(form.safeParse({ title: 'M'.repeat(101), description: '0123456789', priority: 'low', status: 'open' }))).toBe(
+      'Title must be at most 100 characters long',
+    );
   });
 });

@@ -19,13 +19,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import Koa from 'koa';
 import type { Priority, TicketStatus } from '@helpdesk/protocol';
 import { openDatabase, type Db } from '../src/db/client.js';
 import { ticketComments, tickets, users } from '../src/db/schema/index.js';
@@ -35,6 +34,7 @@ import { parseSettings } from '../src/settings.js';
 import { createPostgresDatabase } from '../test/database.js';
 import { deleteRedisKeys } from '../test/redisKeys.js';
 import { startTcpProxy, upstreamOf } from '../test/tcpProxy.js';
+import { bareFloorServer } from './bareFloor.js';
 import { startBenchServers } from './servers.js';
 import { markdownTable, positiveInt, requirePostgres, requireRedis } from './support.js';
 
@@ -88,7 +88,12 @@ const DETAILS = [
   'The problem comes and goes; it was fine yesterday afternoon.',
   'Several people in the office have mentioned it during stand-up.',
 ];
-const RESOLUTIONS = ['Replaced the faulty part.', 'Reset the account and confirmed with the user.', 'Updated the driver; working again.', 'Duplicate of an earlier ticket.'];
+const RESOLUTIONS = [
+  'Replaced the faulty part.',
+  'Reset the account and confirmed with the user.',
+  'Updated the driver; working again.',
+  'Duplicate of an earlier ticket.',
+];
 
 /** A deterministic PRNG, so every run seeds the same data set. */
 function mulberry32(seed: number) {
@@ -124,11 +129,25 @@ async function seed(db: Db): Promise<Seeded> {
 
   const owners = await db
     .insert(users)
-    .values(Array.from({ length: OWNERS }, (_, i) => ({ name: `Bench User ${i + 1}`, email: `user${i + 1}@bench.test`, passwordHash, role: 'user' as const })))
+    .values(
+      Array.from({ length: OWNERS }, (_, i) => ({
+        name: `Bench User ${i + 1}`,
+        email: `user${i + 1}@bench.test`,
+        passwordHash,
+        role: 'user' as const,
+      })),
+    )
     .returning({ id: users.id });
   const agents = await db
     .insert(users)
-    .values(Array.from({ length: SEEDED_AGENTS }, (_, i) => ({ name: `Bench Agent ${i + 1}`, email: `agent${i + 1}@bench.test`, passwordHash, role: 'agent' as const })))
+    .values(
+      Array.from({ length: SEEDED_AGENTS }, (_, i) => ({
+        name: `Bench Agent ${i + 1}`,
+        email: `agent${i + 1}@bench.test`,
+        passwordHash,
+        role: 'agent' as const,
+      })),
+    )
     .returning({ id: users.id });
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
@@ -203,18 +222,6 @@ function listen(server: HttpServer): Promise<string> {
   });
 }
 
-/** The floor: Koa answering with precomputed bytes, no auth, no database, no JSON encoding. */
-function bareApp(body: Buffer): HttpServer {
-  const app = new Koa();
-  app.use((ctx) => {
-    if (ctx.method === 'GET' && ctx.path === '/bare') {
-      ctx.type = 'application/json';
-      ctx.body = body;
-    }
-  });
-  return createHttpServer(app.callback());
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Load.
 
@@ -247,8 +254,18 @@ const load = (scenario: Scenario, seconds: number, connections: number) =>
 async function measure(scenario: Scenario): Promise<Row> {
   if (WARMUP > 0) await load(scenario, WARMUP, CONNECTIONS);
   const r = await load(scenario, DURATION, CONNECTIONS);
-  const problems = [r.errors && `${r.errors} errors`, r.timeouts && `${r.timeouts} timeouts`, r.non2xx && `${r.non2xx} non-2xx`].filter(Boolean).join(', ');
-  return { scenario: scenario.name, reqPerSec: r.requests.mean, p50: r.latency.p50, p99: r.latency.p99, bodyBytes: scenario.bodyBytes, requests: r.requests.total, problems };
+  const problems = [r.errors && `${r.errors} errors`, r.timeouts && `${r.timeouts} timeouts`, r.non2xx && `${r.non2xx} non-2xx`]
+    .filter(Boolean)
+    .join(', ');
+  return {
+    scenario: scenario.name,
+    reqPerSec: r.requests.mean,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bodyBytes: scenario.bodyBytes,
+    requests: r.requests.total,
+    problems,
+  };
 }
 
 function printTable(rows: Row[]): void {
@@ -274,26 +291,33 @@ const FILTERED_PATH = '/api/tickets?search=printer&status=open';
 async function apiScenarios(url: string, auth: Record<string, string>, seeded: Seeded, suffix = '') {
   const listBody = await getBytes(`${url}${LIST_PATH}`, auth);
   const listed = JSON.parse(listBody.toString()) as { tickets: unknown[]; total: number };
-  if (listed.total !== seeded.tickets || listed.tickets.length !== 10) throw new Error(`unexpected list: total ${listed.total}, page of ${listed.tickets.length}`);
+  if (listed.total !== seeded.tickets || listed.tickets.length !== 10)
+    throw new Error(`unexpected list: total ${listed.total}, page of ${listed.tickets.length}`);
   const filteredBody = await getBytes(`${url}${FILTERED_PATH}`, auth);
   const filtered = JSON.parse(filteredBody.toString()) as { total: number };
   const scenarios: Scenario[] = [
     { name: `GET /api/tickets (page 1, limit 10)${suffix}`, url: `${url}${LIST_PATH}`, headers: auth, bodyBytes: listBody.length },
-    { name: `GET /api/tickets?search=printer&status=open${suffix}`, url: `${url}${FILTERED_PATH}`, headers: auth, bodyBytes: filteredBody.length },
+    {
+      name: `GET /api/tickets?search=printer&status=open${suffix}`,
+      url: `${url}${FILTERED_PATH}`,
+      headers: auth,
+      bodyBytes: filteredBody.length,
+    },
   ];
   return { scenarios, listBody, filteredTotal: filtered.total };
 }
 
 /** The floor, listening on loopback and checked to serve exactly `body`. */
 async function startBare(body: Buffer): Promise<{ server: HttpServer; url: string }> {
-  const server = bareApp(body);
+  const server = bareFloorServer(body);
   const url = `${await listen(server)}/bare`;
   const check = await getBytes(url, {});
   if (!check.equals(body)) throw new Error('bare route does not serve the same bytes');
   return { server, url };
 }
 
-const closeHttp = (server: HttpServer | undefined) => new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
+const closeHttp = (server: HttpServer | undefined) =>
+  new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
 
 function printSetup(database: string, filteredTotal: number, seeded: Seeded, extra = ''): void {
   console.log(
@@ -328,7 +352,9 @@ async function main(): Promise<number> {
     const url = await server.listen(0, HOST);
 
     const seeded = await seed(server.database.db);
-    console.log(`seeded ${seeded.tickets} tickets, ${seeded.comments} comments, ${OWNERS} users, ${SEEDED_AGENTS} agents in ${(seeded.ms / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${seeded.tickets} tickets, ${seeded.comments} comments, ${OWNERS} users, ${SEEDED_AGENTS} agents in ${(seeded.ms / 1000).toFixed(1)} s`,
+    );
 
     const { scenarios, listBody, filteredTotal } = await apiScenarios(url, await agentAuth(url), seeded);
     const floor = await startBare(listBody);
@@ -336,7 +362,11 @@ async function main(): Promise<number> {
     scenarios.push({ name: 'bare Koa, same bytes', url: floor.url, headers: {}, bodyBytes: listBody.length });
 
     const version = await serverVersion(server.database.db);
-    printSetup(`${server.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded, files in DATA_DIR), PostgreSQL'} ${version}`, filteredTotal, seeded);
+    printSetup(
+      `${server.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded, files in DATA_DIR), PostgreSQL'} ${version}`,
+      filteredTotal,
+      seeded,
+    );
 
     const rows: Row[] = [];
     for (const scenario of scenarios) rows.push(await measure(scenario));
@@ -358,7 +388,8 @@ async function mainProcesses(): Promise<number> {
   if (PROCESSES !== 2) throw new Error(`BENCH_PROCESSES must be 2 (one then two server processes), got ${PROCESSES}`);
   const adminUrl = process.env.BENCH_DATABASE_URL;
   const redisUrl = process.env.BENCH_REDIS_URL;
-  if (!adminUrl || !redisUrl) throw new Error('BENCH_PROCESSES=2 needs BENCH_DATABASE_URL (PostgreSQL) and BENCH_REDIS_URL (Redis), which the processes share');
+  if (!adminUrl || !redisUrl)
+    throw new Error('BENCH_PROCESSES=2 needs BENCH_DATABASE_URL (PostgreSQL) and BENCH_REDIS_URL (Redis), which the processes share');
   await requirePostgres(adminUrl, 'BENCH_DATABASE_URL');
   await requireRedis(redisUrl, 'BENCH_REDIS_URL');
 
@@ -375,7 +406,9 @@ async function mainProcesses(): Promise<number> {
         await direct.close();
       }
     })();
-    console.log(`seeded ${seeded.tickets} tickets, ${seeded.comments} comments, ${OWNERS} users, ${SEEDED_AGENTS} agents in ${(seeded.ms / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${seeded.tickets} tickets, ${seeded.comments} comments, ${OWNERS} users, ${SEEDED_AGENTS} agents in ${(seeded.ms / 1000).toFixed(1)} s`,
+    );
 
     const rows: Row[] = [];
     let auth: Record<string, string> | undefined;
@@ -394,7 +427,12 @@ async function mainProcesses(): Promise<number> {
         const prepared = await apiScenarios(url, auth, seeded, ` — ${count} process${count > 1 ? 'es' : ''} via LB`);
         if (!listBody) {
           listBody = prepared.listBody;
-          printSetup(`PostgreSQL ${version}`, prepared.filteredTotal, seeded, `\nserver processes: src/main.ts with LOG_LEVEL=warn, REDIS_URL set; loopback round-robin TCP load balancer in this process`);
+          printSetup(
+            `PostgreSQL ${version}`,
+            prepared.filteredTotal,
+            seeded,
+            `\nserver processes: src/main.ts with LOG_LEVEL=warn, REDIS_URL set; loopback round-robin TCP load balancer in this process`,
+          );
         }
         for (const scenario of prepared.scenarios) rows.push(await measure(scenario));
       } finally {

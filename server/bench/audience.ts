@@ -7,6 +7,7 @@ import { io } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import type { ClientToServerEvents, ServerToClientEvents, TicketChangedEvent } from '@helpdesk/protocol';
 import type { Socket } from 'socket.io-client';
+import { benchSocketOptions } from './support.js';
 
 export interface RoundResult {
   /** performance.now() when the first / the last client got the event; `last` is absent after a timeout. */
@@ -28,7 +29,11 @@ export interface Audience {
   close(): void;
 }
 
-type Opener = (index: number, deliver: (event: TicketChangedEvent) => void, audience: { frames: string[]; disconnected(): void }) => Promise<() => void>;
+type Opener = (
+  index: number,
+  deliver: (event: TicketChangedEvent) => void,
+  audience: { frames: string[]; disconnected: () => void },
+) => Promise<() => void>;
 
 function createAudience(open: Opener): Audience {
   const closers: Array<() => void> = [];
@@ -37,7 +42,8 @@ function createAudience(open: Opener): Audience {
   let disconnects = 0;
   let received = 0;
   let closing = false;
-  let round: { match: (e: TicketChangedEvent) => boolean; got: Uint8Array; remaining: number; first?: number; finish(at: number): void } | undefined;
+  let round:
+    { match: (e: TicketChangedEvent) => boolean; got: Uint8Array; remaining: number; first?: number; finish(at: number): void } | undefined;
 
   const deliver = (index: number) => (event: TicketChangedEvent) => {
     received++;
@@ -47,7 +53,12 @@ function createAudience(open: Opener): Audience {
     r.first ??= performance.now();
     if (--r.remaining === 0) r.finish(performance.now());
   };
-  const sink = { frames, disconnected: () => void (closing || disconnects++) };
+  const sink = {
+    frames,
+    disconnected: () => {
+      if (!closing) disconnects++;
+    },
+  };
 
   return {
     frames,
@@ -71,7 +82,7 @@ function createAudience(open: Opener): Audience {
             else closers.push(close);
           } catch (error) {
             failed = true;
-            throw new Error(`client ${index + 1} of ${size} could not connect: ${(error as Error).message}`);
+            throw new Error(`client ${index + 1} of ${size} could not connect: ${(error as Error).message}`, { cause: error });
           }
         }
       };
@@ -108,14 +119,7 @@ function createAudience(open: Opener): Audience {
 /** Socket.IO clients as the web client opens them (websocket only), all on the same staff token. */
 export function socketIoAudience(urlFor: (index: number) => string, token: string): Audience {
   return createAudience((index, deliver, sink) => {
-    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(urlFor(index), {
-      path: '/socket.io',
-      transports: ['websocket'],
-      auth: { token },
-      reconnection: false,
-      forceNew: true,
-      timeout: 20_000,
-    });
+    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(urlFor(index), benchSocketOptions(token));
     socket.on('ticket-changed', deliver);
     return new Promise((resolve, reject) => {
       socket.once('connect_error', (error) => {
@@ -127,7 +131,8 @@ export function socketIoAudience(urlFor: (index: number) => string, token: strin
         // One probe is enough to learn the frame size: every client gets the same encoded packet.
         if (index === 0) {
           socket.io.engine.on('packet', (packet) => {
-            if (packet.type === 'message' && typeof packet.data === 'string' && packet.data.startsWith('2["ticket-changed"')) sink.frames.push(`4${packet.data}`);
+            if (packet.type === 'message' && typeof packet.data === 'string' && packet.data.startsWith('2["ticket-changed"'))
+              sink.frames.push(`4${packet.data}`);
           });
         }
         resolve(() => socket.disconnect());

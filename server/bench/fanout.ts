@@ -48,7 +48,7 @@ import { createPostgresDatabase } from '../test/database.js';
 import { createTicket, signUp } from '../test/factories.js';
 import { createApiClient } from '../test/http.js';
 import { startBenchServers } from './servers.js';
-import { DEFAULT_POSTGRES_URL, machine, markdownTable, percentile, positiveInt, requirePostgres } from './support.js';
+import { benchSocketOptions, DEFAULT_POSTGRES_URL, machine, markdownTable, percentile, positiveInt, requirePostgres } from './support.js';
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
 const DASHBOARDS = positiveInt('BENCH_DASHBOARDS', 1_000);
@@ -73,16 +73,20 @@ function getJson<T>(baseUrl: string, path: string, token: string, kind: RequestK
   requests[kind]++;
   inFlight++;
   return new Promise<T>((resolve, reject) => {
-    const req = httpRequest(`${baseUrl}/api${path}`, { agent: httpAgent, headers: { accept: 'application/json', authorization: `Bearer ${token}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        if (res.statusCode !== 200) reject(new Error(`GET ${path} answered ${res.statusCode}: ${text}`));
-        else resolve(JSON.parse(text) as T);
-      });
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      `${baseUrl}/api${path}`,
+      { agent: httpAgent, headers: { accept: 'application/json', authorization: `Bearer ${token}` } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          if (res.statusCode !== 200) reject(new Error(`GET ${path} answered ${res.statusCode}: ${text}`));
+          else resolve(JSON.parse(text) as T);
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   }).finally(() => inFlight--);
@@ -114,14 +118,7 @@ async function openDashboard(baseUrl: string, token: string): Promise<Dashboard>
   });
   const unsubscribe = [list.subscribe(() => undefined), stats.subscribe(() => undefined)];
 
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(baseUrl, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    auth: { token },
-    reconnection: false,
-    forceNew: true,
-    timeout: 20_000,
-  });
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(baseUrl, benchSocketOptions(token));
   const dashboard: Dashboard = {
     client,
     events: 0,
@@ -187,7 +184,9 @@ async function transactions(adminUrl: string, database: string): Promise<number>
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>('select xact_commit + xact_rollback as n from pg_stat_database where datname = $1', [database]);
+    const { rows } = await client.query<{ n: string }>('select xact_commit + xact_rollback as n from pg_stat_database where datname = $1', [
+      database,
+    ]);
     return Number(rows[0]?.n ?? 0);
   } finally {
     await client.end();
@@ -226,7 +225,8 @@ async function run(): Promise<Outcome> {
     const viewer = await signUp(api, { role: 'agent', name: 'Watching Agent' });
     const owner = await signUp(api, { name: 'Ticket Owner' });
     const created: Ticket[] = [];
-    for (let i = 0; i < TICKETS; i++) created.push(await createTicket(api, owner.token, { title: `Bench ticket ${i + 1}`, priority: PRIORITIES[i % PRIORITIES.length] }));
+    for (let i = 0; i < TICKETS; i++)
+      created.push(await createTicket(api, owner.token, { title: `Bench ticket ${i + 1}`, priority: PRIORITIES[i % PRIORITIES.length] }));
     // Page 1 under the default sort (newest first) holds the last ones created.
     const targets = created.slice(-Math.min(TICKETS, PAGE_ONE.limit)).map((t) => ({ id: t.id, priority: t.priority, status: t.status }));
 
@@ -239,7 +239,10 @@ async function run(): Promise<Outcome> {
     /** The k-th change; its time until every dashboard settled, or how many dashboards never got its event. */
     const change = async (k: number): Promise<{ ms: number } | { missing: number }> => {
       const target = targets[k % targets.length]!;
-      const body: UpdateTicketBody = k % 2 === 0 ? { priority: (target.priority = next(PRIORITIES, target.priority)) } : { status: (target.status = next(STATUSES, target.status)) };
+      const body: UpdateTicketBody =
+        k % 2 === 0
+          ? { priority: (target.priority = next(PRIORITIES, target.priority)) }
+          : { status: (target.status = next(STATUSES, target.status)) };
       const before = dashboards.map((d) => d.events);
       const t0 = performance.now();
       const deadline = Date.now() + TIMEOUT_MS;
@@ -266,10 +269,15 @@ async function run(): Promise<Outcome> {
       const result = await change(k);
       if ('ms' in result) latencies.push(result.ms);
       else missing += result.missing;
-      if ((k - WARMUP_CHANGES + 1) % Math.max(1, Math.floor(CHANGES / 10)) === 0) process.stdout.write(`  ${k - WARMUP_CHANGES + 1}/${CHANGES} changes\n`);
+      if ((k - WARMUP_CHANGES + 1) % Math.max(1, Math.floor(CHANGES / 10)) === 0)
+        process.stdout.write(`  ${k - WARMUP_CHANGES + 1}/${CHANGES} changes\n`);
     }
     const cpu = cpuMs(pid) - cpuBefore;
-    const measured = { list: requests.list - counted.list, stats: requests.stats - counted.stats, detail: requests.detail - counted.detail };
+    const measured = {
+      list: requests.list - counted.list,
+      stats: requests.stats - counted.stats,
+      detail: requests.detail - counted.detail,
+    };
     await sleep(PG_STATS_SETTLE_MS);
     // The comparison below sends requests of its own, so the transaction count is read first.
     const xact = (await transactions(POSTGRES_URL, databaseName)) - xactBefore;
@@ -282,9 +290,13 @@ async function run(): Promise<Outcome> {
     for (const [i, d] of dashboards.entries()) {
       const list = d.client.getQueryData<TicketListResponse>(ticketKeys.list(PAGE_ONE));
       const stats = d.client.getQueryData<TicketStatsResponse>(ticketKeys.statsFor(ALL_TICKETS));
-      const same = JSON.stringify(list?.data) === JSON.stringify(truthList.data) && list?.total === truthList.total && sameStats(stats?.stats, truthStats.stats);
+      const same =
+        JSON.stringify(list?.data) === JSON.stringify(truthList.data) &&
+        list?.total === truthList.total &&
+        sameStats(stats?.stats, truthStats.stats);
       if (same) consistent++;
-      else mismatch ??= `dashboard ${i}: list ${JSON.stringify(list?.data.map(brief))} vs ${JSON.stringify(truthList.data.map(brief))}; stats ${JSON.stringify(stats?.stats)} vs ${JSON.stringify(truthStats.stats)}`;
+      else
+        mismatch ??= `dashboard ${i}: list ${JSON.stringify(list?.data.map(brief))} vs ${JSON.stringify(truthList.data.map(brief))}; stats ${JSON.stringify(stats?.stats)} vs ${JSON.stringify(truthStats.stats)}`;
     }
     return { requests: measured, cpuMs: cpu, transactions: xact, latencies, missing, consistent, mismatch };
   } finally {
@@ -297,7 +309,8 @@ async function run(): Promise<Outcome> {
 }
 
 const brief = (t: Ticket) => `${t.id}:${t.status}/${t.priority}`;
-const sameStats = (a: TicketStats | undefined, b: TicketStats) => a !== undefined && (Object.keys(b) as (keyof TicketStats)[]).every((k) => a[k] === b[k]);
+const sameStats = (a: TicketStats | undefined, b: TicketStats) =>
+  a !== undefined && (Object.keys(b) as (keyof TicketStats)[]).every((k) => a[k] === b[k]);
 
 async function main(): Promise<number> {
   await requirePostgres(POSTGRES_URL, 'BENCH_DATABASE_URL');

@@ -68,8 +68,8 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 
 const pendingTeardowns = new Set<() => Promise<void>>();
 
-async function withTeardown<T>(body: (defer: (step: () => Promise<unknown> | void) => void) => Promise<T>): Promise<T> {
-  const steps: Array<() => Promise<unknown> | void> = [];
+async function withTeardown<T>(body: (defer: (step: () => unknown) => void) => Promise<T>): Promise<T> {
+  const steps: Array<() => unknown> = [];
   const run = async () => {
     pendingTeardowns.delete(run);
     for (const step of steps.splice(0).reverse()) {
@@ -113,13 +113,27 @@ interface Row {
   benchProcess?: string;
 }
 
+/** A row before anything was measured. */
+const emptyRow = (scenario: string, clients: number): Row => ({
+  scenario,
+  clients,
+  latencies: [],
+  firstLatencies: [],
+  apiLatencies: [],
+  kbPerConnection: 0,
+  connectSeconds: 0,
+  frameBytes: 0,
+  failures: 0,
+  notes: [],
+});
+
 /** The priority the k-th update sets: each one differs from the one before, so each really changes the ticket. */
 const priorityCycle = (current: Priority) => (k: number) => PRIORITIES[(PRIORITIES.indexOf(current) + 1 + k) % PRIORITIES.length]!;
 
 interface Deployment {
   audience: Audience;
   /** Sends the k-th update (setting `priority`); rejects when it was not accepted. */
-  send(k: number, priority: Priority): Promise<void>;
+  send: (k: number, priority: Priority) => Promise<void>;
   ticketId: number;
   firstPriority: Priority;
   pids: () => number[];
@@ -129,7 +143,7 @@ interface Deployment {
 async function measure(scenario: string, n: number, setup: Deployment): Promise<Row> {
   const { audience, send, ticketId } = setup;
   const rss = () => setup.pids().reduce((sum, pid) => sum + rssKb(pid), 0);
-  const row: Row = { scenario, clients: n, latencies: [], firstLatencies: [], apiLatencies: [], kbPerConnection: 0, connectSeconds: 0, frameBytes: 0, failures: 0, notes: [] };
+  const row = emptyRow(scenario, n);
 
   await sleep(SETTLE_MS);
   const before = rss();
@@ -138,7 +152,9 @@ async function measure(scenario: string, n: number, setup: Deployment): Promise<
   row.connectSeconds = (performance.now() - connectStarted) / 1000;
   await sleep(SETTLE_MS);
   row.kbPerConnection = (rss() - before) / n;
-  console.log(`  ${scenario}, ${n} clients: connected in ${row.connectSeconds.toFixed(1)} s, ${row.kbPerConnection.toFixed(1)} KB/connection`);
+  console.log(
+    `  ${scenario}, ${n} clients: connected in ${row.connectSeconds.toFixed(1)} s, ${row.kbPerConnection.toFixed(1)} KB/connection`,
+  );
 
   // The clients share this process's thread: its stalls show up in every figure, so they are reported.
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
@@ -154,7 +170,11 @@ async function measure(scenario: string, n: number, setup: Deployment): Promise<
       if (micros !== undefined) cpuWait = { micros, at: performance.now() };
     }
     const priority = priorityFor(k);
-    const round = audience.expect((e: TicketChangedEvent) => e.action === 'updated' && e.ticket.id === ticketId && 'priority' in e.ticket && e.ticket.priority === priority, TIMEOUT_MS);
+    const round = audience.expect(
+      (e: TicketChangedEvent) =>
+        e.action === 'updated' && e.ticket.id === ticketId && 'priority' in e.ticket && e.ticket.priority === priority,
+      TIMEOUT_MS,
+    );
     const started = performance.now();
     try {
       await send(k, priority);
@@ -179,7 +199,8 @@ async function measure(scenario: string, n: number, setup: Deployment): Promise<
   // Late or duplicated deliveries would arrive within this pause.
   await sleep(200);
   const expected = n * (WARMUP_UPDATES + UPDATES);
-  if (audience.received !== expected) row.notes.push(`clients received ${audience.received} ticket-changed events in all, expected ${expected} (${n} per update)`);
+  if (audience.received !== expected)
+    row.notes.push(`clients received ${audience.received} ticket-changed events in all, expected ${expected} (${n} per update)`);
   loopDelay.disable();
   gc.disconnect();
   row.benchProcess = `event-loop delay max ${(loopDelay.max / 1e6).toFixed(0)} ms, GC ${gcMs.toFixed(0)} ms`;
@@ -213,7 +234,10 @@ async function runSocketIo(scenario: SocketIoScenario, n: number): Promise<{ row
     defer(() => database.drop());
     const keyPrefix = `helpdesk-bench-${randomBytes(4).toString('hex')}`;
     if (scenario.redis) defer(() => deleteRedisKeys(REDIS_URL, keyPrefix));
-    const servers = await startBenchServers(scenario.processes, { databaseUrl: database.url, ...(scenario.redis && { redis: { url: REDIS_URL, keyPrefix } }) });
+    const servers = await startBenchServers(scenario.processes, {
+      databaseUrl: database.url,
+      ...(scenario.redis && { redis: { url: REDIS_URL, keyPrefix } }),
+    });
     defer(() => servers.stop());
 
     const apis = servers.urls.map(createApiClient);
@@ -239,7 +263,11 @@ async function runSocketIo(scenario: SocketIoScenario, n: number): Promise<{ row
 
 /** Starts bench/wsBroadcastServer.ts and waits for its `listening <port>` line. */
 async function startWsBroadcastServer(): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/wsBroadcastServer.ts'], { cwd: serverDir, env: { PATH: process.env.PATH ?? '', PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/wsBroadcastServer.ts'], {
+    cwd: serverDir,
+    env: { PATH: process.env.PATH ?? '', PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -248,7 +276,7 @@ async function startWsBroadcastServer(): Promise<{ child: ChildProcess; port: nu
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('ws broadcast server did not start within 30 s')), 30_000);
     child.once('exit', (code) => reject(new Error(`ws broadcast server exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       const match = /^listening (\d+)$/.exec(line);
       if (match) {
         clearTimeout(timer);
@@ -281,7 +309,8 @@ async function runWs(n: number, socketIoFrame: string): Promise<Row> {
       async send(_k, priority) {
         const response = await fetch(`http://127.0.0.1:${server.port}/broadcast`, { method: 'POST', body: frameFor(priority) });
         const body = (await response.json()) as { sent: number };
-        if (response.status !== 200 || body.sent !== n) throw new Error(`broadcast answered ${response.status}, sent to ${body.sent} of ${n}`);
+        if (response.status !== 200 || body.sent !== n)
+          throw new Error(`broadcast answered ${response.status}, sent to ${body.sent} of ${n}`);
       },
     });
   });
@@ -291,8 +320,24 @@ async function runWs(n: number, socketIoFrame: string): Promise<Row> {
 
 function printTable(rows: Row[]): void {
   const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '-');
-  const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
-  const header = ['scenario', 'clients', 'p50 ms', 'p99 ms', 'max ms', 'first p50 ms', 'PUT p50 ms', 'KB/conn', 'connect s', 'frame B', 'failures'];
+  const median = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      0.5,
+    );
+  const header = [
+    'scenario',
+    'clients',
+    'p50 ms',
+    'p99 ms',
+    'max ms',
+    'first p50 ms',
+    'PUT p50 ms',
+    'KB/conn',
+    'connect s',
+    'frame B',
+    'failures',
+  ];
   const cells = rows.map((r) => {
     const sorted = [...r.latencies].sort((a, b) => a - b);
     return [
@@ -328,7 +373,7 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const failedScenario = (scenario: string, n: number, error: unknown): Row => {
     console.error(`  ${scenario}, ${n} clients failed:`, error);
-    return { scenario, clients: n, latencies: [], firstLatencies: [], apiLatencies: [], kbPerConnection: 0, connectSeconds: 0, frameBytes: 0, failures: 1, notes: [(error as Error).message] };
+    return { ...emptyRow(scenario, n), failures: 1, notes: [(error as Error).message] };
   };
   for (const n of CLIENTS) {
     let frame: string | undefined;
@@ -352,7 +397,9 @@ async function main(): Promise<number> {
 
   const frameSizes = rows.filter((r) => r.frameBytes > 0).map((r) => r.frameBytes);
   console.log(`\nload average at the end: ${os.loadavg()[0]!.toFixed(2)}`);
-  console.log(`payload: ticket-changed frame up to ${Math.max(0, ...frameSizes)} bytes on the wire (engine.io + socket.io framing included); latencies from just before the PUT\n`);
+  console.log(
+    `payload: ticket-changed frame up to ${Math.max(0, ...frameSizes)} bytes on the wire (engine.io + socket.io framing included); latencies from just before the PUT\n`,
+  );
   printTable(rows);
   return rows.some((r) => r.failures > 0) ? 1 : 0;
 }

@@ -58,7 +58,6 @@ import pg from 'pg';
 import { articleListQuery, ticketFiltersQuery, ticketListQuery } from '@helpdesk/protocol';
 import { openDatabase, type Database, type Db, type DatabaseTarget } from '../src/db/client.js';
 import * as schema from '../src/db/schema/index.js';
-import type { UnitOfWork } from '../src/db/unitOfWork.js';
 import { createLogger } from '../src/lib/logger.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { createTokenService } from '../src/lib/tokens.js';
@@ -154,7 +153,9 @@ function postgresPlace(): Place {
       await adminQuery(`drop database if exists ${DATASET_NAME} with (force)`);
       await adminQuery(`create database ${DATASET_NAME}`);
     },
-    remove: async () => void (await adminQuery(`drop database if exists ${DATASET_NAME} with (force)`)),
+    remove: async () => {
+      await adminQuery(`drop database if exists ${DATASET_NAME} with (force)`);
+    },
   };
 }
 
@@ -165,7 +166,7 @@ function pglitePlace(dataDir: string): Place {
     label: `PGlite in ${dir}`,
     target: { kind: 'pglite', dataDir: dir },
     serverEnv: { DATA_DIR: dataDir },
-    exists: async () => existsSync(path.join(dir, 'PG_VERSION')),
+    exists: () => Promise.resolve(existsSync(path.join(dir, 'PG_VERSION'))),
     async recreate() {
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
@@ -177,8 +178,90 @@ function pglitePlace(dataDir: string): Place {
 // ---------------------------------------------------------------------------------------------------------------
 // The generator. Everything is one SQL statement per table, run through the app's driver.
 
-const FIRST = ['Alice', 'Bob', 'Carla', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Keiko', 'Liam', 'Maya', 'Nikolai', 'Olga', 'Pedro', 'Quinn', 'Rosa', 'Samir', 'Tara', 'Umar', 'Vera', 'Wen', 'Ximena', 'Yusuf', 'Zoe', 'Anton', 'Beatriz', 'Chen', 'Divya', 'Emeka', 'Freya', 'Goran', 'Hana', 'Ivan', 'Julia', 'Kofi', 'Lena', 'Marek', 'Nadia'];
-const LAST = ['Andersen', 'Baker', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'Garcia', 'Hughes', 'Ibrahim', 'Jensen', 'Kowalski', 'Lopez', 'Meyer', 'Nakamura', 'Okafor', 'Petrov', 'Quinlan', 'Rossi', 'Schmidt', 'Tanaka', 'Usman', 'Varga', 'Walsh', 'Xu', 'Yilmaz', 'Zimmer', 'Alves', 'Brennan', 'Chopra', 'Dalton', 'Evans', 'Fontaine', 'Gupta', 'Horvat', 'Ito', 'Jovanovic', 'Kim', 'Lindqvist', 'Moreau', 'Novak'];
+const FIRST = [
+  'Alice',
+  'Bob',
+  'Carla',
+  'Dmitri',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Keiko',
+  'Liam',
+  'Maya',
+  'Nikolai',
+  'Olga',
+  'Pedro',
+  'Quinn',
+  'Rosa',
+  'Samir',
+  'Tara',
+  'Umar',
+  'Vera',
+  'Wen',
+  'Ximena',
+  'Yusuf',
+  'Zoe',
+  'Anton',
+  'Beatriz',
+  'Chen',
+  'Divya',
+  'Emeka',
+  'Freya',
+  'Goran',
+  'Hana',
+  'Ivan',
+  'Julia',
+  'Kofi',
+  'Lena',
+  'Marek',
+  'Nadia',
+];
+const LAST = [
+  'Andersen',
+  'Baker',
+  'Costa',
+  'Dubois',
+  'Eriksen',
+  'Fischer',
+  'Garcia',
+  'Hughes',
+  'Ibrahim',
+  'Jensen',
+  'Kowalski',
+  'Lopez',
+  'Meyer',
+  'Nakamura',
+  'Okafor',
+  'Petrov',
+  'Quinlan',
+  'Rossi',
+  'Schmidt',
+  'Tanaka',
+  'Usman',
+  'Varga',
+  'Walsh',
+  'Xu',
+  'Yilmaz',
+  'Zimmer',
+  'Alves',
+  'Brennan',
+  'Chopra',
+  'Dalton',
+  'Evans',
+  'Fontaine',
+  'Gupta',
+  'Horvat',
+  'Ito',
+  'Jovanovic',
+  'Kim',
+  'Lindqvist',
+  'Moreau',
+  'Novak',
+];
 const TITLES = [
   'Cannot connect to the VPN from home',
   'Password reset email never arrives',
@@ -235,7 +318,10 @@ const PRINTER_DETAILS = [
   'The printer was moved to the other room last week.',
   'Paper jams in tray 2 of the printer several times a day.',
 ];
-const PRINTER_ASIDES = ['The printer next to my desk has had the same issue since the update.', 'Printing to the shared printer also fails, if that helps.'];
+const PRINTER_ASIDES = [
+  'The printer next to my desk has had the same issue since the update.',
+  'Printing to the shared printer also fails, if that helps.',
+];
 const RESOLUTIONS = [
   'Replaced the faulty part.',
   'Reset the account and confirmed with the user.',
@@ -258,8 +344,40 @@ const COMMENT_LINES = [
   'Please try signing out and back in.',
   'The fix has been deployed, let us know if it comes back.',
 ];
-const TOPICS = ['Printer', 'VPN', 'Password', 'Email', 'Laptop', 'Wi-Fi', 'Calendar', 'Accounting', 'Monitor', 'Phone', 'Backup', 'Two-factor', 'Shared drive', 'Teams', 'Excel', 'Onboarding', 'Scanner', 'Licence', 'Docking station', 'CRM'];
-const VARIANTS = ['troubleshooting guide', 'frequently asked questions', 'setup for new starters', 'known issues', 'how to request access', 'working from home', 'security checklist', 'quick fixes', 'escalation path', 'best practices'];
+const TOPICS = [
+  'Printer',
+  'VPN',
+  'Password',
+  'Email',
+  'Laptop',
+  'Wi-Fi',
+  'Calendar',
+  'Accounting',
+  'Monitor',
+  'Phone',
+  'Backup',
+  'Two-factor',
+  'Shared drive',
+  'Teams',
+  'Excel',
+  'Onboarding',
+  'Scanner',
+  'Licence',
+  'Docking station',
+  'CRM',
+];
+const VARIANTS = [
+  'troubleshooting guide',
+  'frequently asked questions',
+  'setup for new starters',
+  'known issues',
+  'how to request access',
+  'working from home',
+  'security checklist',
+  'quick fixes',
+  'escalation path',
+  'best practices',
+];
 const PARAGRAPHS = [
   '## Symptoms\n\nMost {topic} problems show up as a short error message, a spinner that never ends, or nothing happening at all. Note the exact wording of the message and the time it happened before you call the service desk.',
   '## Before you start\n\nMake sure you are on the office network or connected through the VPN, that your laptop has the latest updates, and that you have restarted it at least once today. Many {topic} issues disappear after a restart.',
@@ -274,7 +392,8 @@ const RARE_WORD = 'tachograph';
 const ABSENT_WORD = 'xylophone';
 /** 200 characters of words every description uses, in an order none has: the worst case for trigram search. */
 const LONG_SEARCH = (() => {
-  const text = 'restarting did not help and the printer shows offline again, a colleague sees the same thing since this morning and it blocks the month-end close, so please call me on my extension if you need more details about the error message';
+  const text =
+    'restarting did not help and the printer shows offline again, a colleague sees the same thing since this morning and it blocks the month-end close, so please call me on my extension if you need more details about the error message';
   const s = text.slice(0, 200);
   return s.endsWith(' ') ? `${s.slice(0, 199)}x` : s;
 })();
@@ -295,7 +414,9 @@ function heavyTickets(): { id: number; comments: number }[] {
   ];
   const planned = plan.reduce((sum, p) => sum + p.comments, 0);
   const scale = Math.min(1, (COMMENTS * 0.25) / planned);
-  return plan.map((p) => ({ id: Math.max(1, Math.floor(TICKETS * p.at)), comments: Math.floor(p.comments * scale) })).filter((h) => h.comments > 0);
+  return plan
+    .map((p) => ({ id: Math.max(1, Math.floor(TICKETS * p.at)), comments: Math.floor(p.comments * scale) }))
+    .filter((h) => h.comments > 0);
 }
 
 /** The users the bench signs in as: a busy agent, a typical requester and the heaviest one. */
@@ -469,7 +590,7 @@ interface DatasetFacts {
 
 const rowsOf = async <T>(db: Db, query: SQL | string): Promise<T[]> => {
   const result = await db.execute(typeof query === 'string' ? sql.raw(query) : query);
-  return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
+  return (result as { rows?: T[] }).rows ?? (result as T[]);
 };
 
 async function hasMarker(db: Db): Promise<boolean> {
@@ -509,14 +630,22 @@ async function seed(db: Db): Promise<void> {
        and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
      order by 1`,
   );
-  await step(db, `drop ${indexes.length} secondary indexes`, indexes.map((i) => `drop index ${i.name}`), superuser);
+  await step(
+    db,
+    `drop ${indexes.length} secondary indexes`,
+    indexes.map((i) => `drop index ${i.name}`),
+    superuser,
+  );
   await step(db, `${USERS} users`, [usersSql(passwordHash)], superuser);
   await step(db, `${TICKETS} tickets`, [ticketsSql()], superuser);
   // The load runs as a replica when it can, which skips the counting triggers: count once here.
   await step(
     db,
     'ticket counts',
-    ['delete from ticket_counts', 'insert into ticket_counts (agent_id, status, priority, n) select coalesce(assigned_agent_id, 0), status, priority, count(*)::int from tickets group by 1, 2, 3'],
+    [
+      'delete from ticket_counts',
+      'insert into ticket_counts (agent_id, status, priority, n) select coalesce(assigned_agent_id, 0), status, priority, count(*)::int from tickets group by 1, 2, 3',
+    ],
     superuser,
   );
   await step(db, `${COMMENTS} comments`, [commentsSql()], superuser);
@@ -531,8 +660,14 @@ async function seed(db: Db): Promise<void> {
   for (const index of indexes) await step(db, `index ${index.name}`, [index.def], superuser);
   await phase('vacuum analyze', () => db.execute(sql.raw('vacuum analyze')));
   await db.execute(sql.raw('create schema if not exists helpdesk_scale'));
-  await db.execute(sql.raw('create table if not exists helpdesk_scale.dataset (spec text primary key, built_at timestamptz not null default now(), build_seconds float8)'));
-  await db.execute(sql.raw(`insert into helpdesk_scale.dataset (spec, build_seconds) values (${lit(SPEC)}, ${(performance.now() - started) / 1000})`));
+  await db.execute(
+    sql.raw(
+      'create table if not exists helpdesk_scale.dataset (spec text primary key, built_at timestamptz not null default now(), build_seconds float8)',
+    ),
+  );
+  await db.execute(
+    sql.raw(`insert into helpdesk_scale.dataset (spec, build_seconds) values (${lit(SPEC)}, ${(performance.now() - started) / 1000})`),
+  );
 }
 
 async function facts(db: Db): Promise<DatasetFacts> {
@@ -541,9 +676,14 @@ async function facts(db: Db): Promise<DatasetFacts> {
   // An ordinary ticket: the first after 60% of the range with a few comments, as most have.
   const around = Math.floor(TICKETS * 0.6) + 1;
   const ordinaryId =
-    (await one(`select ticket_id from ticket_comments where ticket_id between ${around} and ${around + 1000} group by ticket_id having count(*) between 2 and 4 order by ticket_id limit 1`)) || around;
+    (await one(
+      `select ticket_id from ticket_comments where ticket_id between ${around} and ${around + 1000} group by ticket_id having count(*) between 2 and 4 order by ticket_id limit 1`,
+    )) || around;
   const size = async (t: string) => {
-    const [row] = await rowsOf<{ rows: string; size: string }>(db, `select (select count(*) from ${t})::text as rows, pg_size_pretty(pg_total_relation_size('${t}')) as size`);
+    const [row] = await rowsOf<{ rows: string; size: string }>(
+      db,
+      `select (select count(*) from ${t})::text as rows, pg_size_pretty(pg_total_relation_size('${t}')) as size`,
+    );
     return `${t} ${Number(row!.rows).toLocaleString('en-US')} rows, ${row!.size}`;
   };
   const sizes = [];
@@ -616,7 +756,11 @@ function calls(f: DatasetFacts, lastPage: number): Call[] {
     { name: `agent: search no match "${ABSENT_WORD}"`, who: 'agent', path: search(ABSENT_WORD) },
     { name: 'agent: search 1 char "p"', who: 'agent', path: search('p') },
     { name: `agent: search ${LONG_SEARCH.length} chars`, who: 'agent', path: search(LONG_SEARCH) },
-    ...['createdAt', '-createdAt', 'updatedAt', '-updatedAt', 'priority', '-priority'].map((s) => ({ name: `agent: sort=${s}`, who: 'agent' as const, path: `/api/tickets?sort=${s}` })),
+    ...['createdAt', '-createdAt', 'updatedAt', '-updatedAt', 'priority', '-priority'].map((s) => ({
+      name: `agent: sort=${s}`,
+      who: 'agent' as const,
+      path: `/api/tickets?sort=${s}`,
+    })),
     { name: 'agent: page=1000 (deepest allowed)', who: 'agent', path: '/api/tickets?page=1000' },
     { name: 'agent: page=5000 (refused, 400)', who: 'agent', path: '/api/tickets?page=5000', status: 400 },
     { name: `agent: last page (${lastPage}, refused, 400)`, who: 'agent', path: `/api/tickets?page=${lastPage}`, status: 400 },
@@ -679,7 +823,13 @@ const CORES = os.cpus().length;
  * in that time runs a fixed number of requests instead (autocannon drops requests still in flight at
  * the end of a timed run, which would hide exactly the slow ones).
  */
-async function load(url: string, headers: Record<string, string>, connections: number, estimateMs: number, seconds = SECONDS): Promise<Run> {
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  estimateMs: number,
+  seconds = SECONDS,
+): Promise<Run> {
   const budget = seconds * 1000;
   const perRequest = estimateMs * Math.max(1, connections / CORES);
   const rounds = Math.floor(budget / Math.max(perRequest, 0.001));
@@ -689,7 +839,9 @@ async function load(url: string, headers: Record<string, string>, connections: n
   let last = 0;
   const started = performance.now();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, headers, connections, timeout: TIMEOUT_S, ...mode }, (error, r) => (error ? reject(error) : resolve(r)));
+    const instance = autocannon({ url, headers, connections, timeout: TIMEOUT_S, ...mode }, (error, r) =>
+      error ? reject(error as Error) : resolve(r),
+    );
     instance.on('response', (_client, status, _bytes, responseTime) => {
       latencies.push(responseTime);
       if (status < 200 || status > 299) refused.set(status, (refused.get(status) ?? 0) + 1);
@@ -774,7 +926,10 @@ function pgliteIdle(baseUrl: string): IdleWait {
     const deadline = Date.now() + 300_000;
     while (Date.now() < deadline) {
       const started = performance.now();
-      const ok = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+      const ok = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok && performance.now() - started < 200) return;
       await sleep(250);
     }
@@ -783,10 +938,18 @@ function pgliteIdle(baseUrl: string): IdleWait {
 
 async function measure(call: Call, url: string, headers: Record<string, string>, idle: IdleWait): Promise<Measured> {
   let first = await probe(url, headers);
-  if (!first.timedOut && first.status !== (call.status ?? 200)) throw new Error(`${call.name}: GET ${url} answered ${first.status}: ${first.body.toString().slice(0, 500)}`);
+  if (!first.timedOut && first.status !== (call.status ?? 200))
+    throw new Error(`${call.name}: GET ${url} answered ${first.status}: ${first.body.toString().slice(0, 500)}`);
   // The first request may read from disk; a second one (when affordable) gives the estimate.
   if (!first.timedOut && first.ms < 5_000) first = { ...(await probe(url, headers)), body: first.body };
-  const measured: Measured = { call, bytes: first.body.length, total: totalOf(first.body), probeMs: first.ms, runs: [], timedOut: first.timedOut };
+  const measured: Measured = {
+    call,
+    bytes: first.body.length,
+    total: totalOf(first.body),
+    probeMs: first.ms,
+    runs: [],
+    timedOut: first.timedOut,
+  };
   if (first.timedOut) {
     console.log(`  ${call.name}: a single request took more than ${TIMEOUT_S} s; not loaded`);
     await idle();
@@ -849,18 +1012,18 @@ async function openExplainer(place: Place): Promise<Explainer> {
   let close: () => Promise<void>;
   if (place.target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: place.target.url, max: 2 });
-    db = drizzlePg({ client: pool, schema, logger }) as unknown as Db;
+    db = drizzlePg({ client: pool, schema, logger });
     run = async (text, params) => (await pool.query(text, params)).rows;
     close = () => pool.end();
   } else {
     const client = await PGlite.create(place.target.dataDir, { extensions: { pg_trgm } });
-    db = drizzlePglite({ client, schema, logger }) as unknown as Db;
+    db = drizzlePglite({ client, schema, logger });
     run = async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows;
     close = () => client.close();
   }
   const services = createServices({
     db,
-    withTransaction: (() => Promise.reject(new Error('the scale bench only reads'))) as unknown as UnitOfWork,
+    withTransaction: () => Promise.reject(new Error('the scale bench only reads')),
     tokens: createTokenService(BENCH_JWT_SECRET, 3600),
     mailer: undefined as unknown as Mailer,
     logger: createLogger('silent'),
@@ -892,7 +1055,12 @@ async function invoke(services: Services, actor: Actor | undefined, path: string
 
 const executionMs = (plan: string) => Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN);
 
-async function explainCalls(place: Place, chosen: Measured[], tokens: Record<Exclude<Who, 'anonymous' | 'floor'>, string>, header: string): Promise<string> {
+async function explainCalls(
+  place: Place,
+  chosen: Measured[],
+  tokens: Record<Exclude<Who, 'anonymous' | 'floor'>, string>,
+  header: string,
+): Promise<string> {
   const explainer = await openExplainer(place);
   const out: string[] = [header];
   const summary: string[][] = [];
@@ -902,7 +1070,8 @@ async function explainCalls(place: Place, chosen: Measured[], tokens: Record<Exc
     const session = await explainer.services.accounts.resolveSession(tokens.agent);
     const authStatements = [...explainer.captured];
     const actors: Partial<Record<Who, Actor>> = {};
-    for (const who of ['agent', 'requester', 'heavy requester'] as const) actors[who] = (await explainer.services.accounts.resolveSession(tokens[who]))?.actor;
+    for (const who of ['agent', 'requester', 'heavy requester'] as const)
+      actors[who] = (await explainer.services.accounts.resolveSession(tokens[who]))?.actor;
     if (!session) throw new Error('the agent token does not resolve');
     out.push('\n=== every authenticated request: session lookup (accounts.resolveSession)');
     for (const statement of authStatements) {
@@ -916,7 +1085,9 @@ async function explainCalls(place: Place, chosen: Measured[], tokens: Record<Exc
       const statements = [...explainer.captured];
       const p95 = m.runs.at(-1)?.p95;
       out.push(`\n=== ${m.call.name} — GET ${m.call.path.length > 120 ? `${m.call.path.slice(0, 120)}…` : m.call.path}`);
-      out.push(`measured: p50@1 ${ms(m.runs[0]?.p50 ?? Number.NaN)} ms, p95@${CONNECTIONS.at(-1)} ${m.timedOut ? 'timeout' : `${ms(p95 ?? Number.NaN)} ms`}, ${m.bytes} bytes; ${statements.length} statement(s) besides the session lookup`);
+      out.push(
+        `measured: p50@1 ${ms(m.runs[0]?.p50 ?? Number.NaN)} ms, p95@${CONNECTIONS.at(-1)} ${m.timedOut ? 'timeout' : `${ms(p95 ?? Number.NaN)} ms`}, ${m.bytes} bytes; ${statements.length} statement(s) besides the session lookup`,
+      );
       for (const [i, statement] of statements.entries()) {
         const started = performance.now();
         const plan = await explainer.explain(statement);
@@ -931,7 +1102,12 @@ async function explainCalls(place: Place, chosen: Measured[], tokens: Record<Exc
   } finally {
     await explainer.close();
   }
-  return [out[0]!, '\nexecution time per statement (EXPLAIN ANALYZE, warm cache):', markdownTable(['call', 'statement', 'exec ms'], summary), ...out.slice(1)].join('\n');
+  return [
+    out[0]!,
+    '\nexecution time per statement (EXPLAIN ANALYZE, warm cache):',
+    markdownTable(['call', 'statement', 'exec ms'], summary),
+    ...out.slice(1),
+  ].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -939,8 +1115,11 @@ async function explainCalls(place: Place, chosen: Measured[], tokens: Record<Exc
 async function startFloor(body: Buffer, dir: string): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const file = path.join(dir, 'floor-body.json');
   await writeFile(file, body);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'scaleFloor.ts'), file], { cwd: path.resolve(here, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'scaleFloor.ts'), file], {
+    cwd: path.resolve(here, '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`floor exited with ${code}`)));
     lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
@@ -966,7 +1145,11 @@ function summariseLog(output: string): string[] {
       if ((entry.level ?? 0) < 40) continue;
       // The logged error is the failed query; what made it fail is the last "caused by" of its stack.
       const cause = entry.err?.stack?.split('\ncaused by: ').slice(1).at(-1)?.split('\n')[0];
-      const what = [entry.status && `status ${entry.status}`, entry.err?.message?.split('\n')[0]?.slice(0, 140), cause && `caused by ${cause.slice(0, 140)}`];
+      const what = [
+        entry.status && `status ${entry.status}`,
+        entry.err?.message?.split('\n')[0]?.slice(0, 140),
+        cause && `caused by ${cause.slice(0, 140)}`,
+      ];
       const key = [entry.msg ?? '', ...what].filter(Boolean).join(' | ');
       counts.set(key, (counts.get(key) ?? 0) + 1);
     } catch {
@@ -990,14 +1173,23 @@ async function login(baseUrl: string, email: string): Promise<string> {
 async function main(): Promise<number> {
   const runStarted = performance.now();
   if (KIND === 'postgres') await requirePostgres(ADMIN_URL, 'BENCH_DATABASE_URL');
-  const pgliteDir = KIND === 'pglite' ? (KEEP && KEEP !== '1' && KEEP !== 'true' ? path.resolve(KEEP) : path.join(os.tmpdir(), DATASET_NAME.replace('helpdesk_scale_', 'helpdesk_scale_pglite_'))) : undefined;
+  const pgliteDir =
+    KIND === 'pglite'
+      ? KEEP && KEEP !== '1' && KEEP !== 'true'
+        ? path.resolve(KEEP)
+        : path.join(os.tmpdir(), DATASET_NAME.replace('helpdesk_scale_', 'helpdesk_scale_pglite_'))
+      : undefined;
   const place = KIND === 'postgres' ? postgresPlace() : pglitePlace(pgliteDir!);
   console.log(`scale bench: ${place.label} | ${machine()}`);
-  console.log(`data set: ${TICKETS} tickets, ${USERS} users (${STAFF} staff, ${ADMINS} admins), ${COMMENTS} comments, ${ARTICLES} articles`);
+  console.log(
+    `data set: ${TICKETS} tickets, ${USERS} users (${STAFF} staff, ${ADMINS} admins), ${COMMENTS} comments, ${ARTICLES} articles`,
+  );
 
   const { facts: f, built, version } = await prepare(place);
   console.log(`${KIND === 'postgres' ? 'PostgreSQL' : 'PGlite, PostgreSQL'} ${version}; ${f.sizes}`);
-  console.log(`hot ticket #${f.hotTicket.id} (${f.hotTicket.comments} comments); agent #${AGENT_ID} has ${f.agentAssigned} assigned; requester #${TYPICAL_REQUESTER_ID} ${f.typicalRequesterTickets} tickets; heavy requester #${HEAVY_REQUESTER_ID} ${f.heavyRequesterTickets}`);
+  console.log(
+    `hot ticket #${f.hotTicket.id} (${f.hotTicket.comments} comments); agent #${AGENT_ID} has ${f.agentAssigned} assigned; requester #${TYPICAL_REQUESTER_ID} ${f.typicalRequesterTickets} tickets; heavy requester #${HEAVY_REQUESTER_ID} ${f.heavyRequesterTickets}`,
+  );
 
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'helpdesk-scale-'));
   let server: ServerProcess | undefined;
@@ -1012,7 +1204,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', onSignal);
   const results: Measured[] = [];
   let explainText: string | undefined;
-  let serverLog: string[] = [];
+  let serverLog: string[];
   try {
     const port = await freePort();
     server = await phase('start server', () =>
@@ -1035,7 +1227,8 @@ async function main(): Promise<number> {
       requester: await login(base, emailOf(TYPICAL_REQUESTER_ID)),
       'heavy requester': await login(base, emailOf(HEAVY_REQUESTER_ID)),
     }));
-    const headersOf = (who: Who): Record<string, string> => (who === 'anonymous' || who === 'floor' ? {} : { authorization: `Bearer ${tokens[who]}` });
+    const headersOf = (who: Who): Record<string, string> =>
+      who === 'anonymous' || who === 'floor' ? {} : { authorization: `Bearer ${tokens[who]}` };
     const idle: IdleWait = KIND === 'postgres' ? (pgIdle = postgresIdle((place.target as { url: string }).url)).wait : pgliteIdle(base);
 
     const first = await probe(`${base}/api/tickets`, headersOf('agent'));
@@ -1047,7 +1240,9 @@ async function main(): Promise<number> {
     const list = calls(f, lastPage);
     const cpuBefore = cpuWaitMicros();
     await phase('measure', async () => {
-      console.log(`\nload: ${CONNECTIONS.join(' and ')} connection(s), ${WARMUP} s warm-up + ${SECONDS} s per run (or a fixed count for slow calls), timeout ${TIMEOUT_S} s`);
+      console.log(
+        `\nload: ${CONNECTIONS.join(' and ')} connection(s), ${WARMUP} s warm-up + ${SECONDS} s per run (or a fixed count for slow calls), timeout ${TIMEOUT_S} s`,
+      );
       for (const call of list) results.push(await measure(call, `${base}${call.path}`, headersOf(call.who), idle));
       const listBody = (await probe(`${base}/api/tickets`, headersOf('agent'))).body;
       floor = await startFloor(listBody, scratch);
@@ -1055,7 +1250,9 @@ async function main(): Promise<number> {
     });
     const cpuAfter = cpuWaitMicros();
     if (cpuBefore !== undefined && cpuAfter !== undefined) {
-      console.log(`machine CPU pressure during the measurements: tasks waited ${((cpuAfter - cpuBefore) / 1e6).toFixed(1)} s for a CPU (others share it)`);
+      console.log(
+        `machine CPU pressure during the measurements: tasks waited ${((cpuAfter - cpuBefore) / 1e6).toFixed(1)} s for a CPU (others share it)`,
+      );
     }
     await floor?.stop();
     floor = undefined;
@@ -1070,7 +1267,12 @@ async function main(): Promise<number> {
       const key = (m: Measured) => (m.timedOut ? Infinity : (m.runs.at(-1)?.p95 ?? 0));
       const chosen = [...api].sort((a, b) => key(b) - key(a)).slice(0, EXPLAIN);
       explainText = await phase(`explain ${chosen.length} call(s)`, () =>
-        explainCalls(place, chosen, tokens, `EXPLAIN (ANALYZE, BUFFERS) of the statements the services issue, ${place.label}, ${KIND === 'postgres' ? 'PostgreSQL' : 'PGlite'} ${version}, ${TICKETS} tickets`),
+        explainCalls(
+          place,
+          chosen,
+          tokens,
+          `EXPLAIN (ANALYZE, BUFFERS) of the statements the services issue, ${place.label}, ${KIND === 'postgres' ? 'PostgreSQL' : 'PGlite'} ${version}, ${TICKETS} tickets`,
+        ),
       );
       if (EXPLAIN_FILE) {
         await writeFile(EXPLAIN_FILE, `${explainText}\n`);
@@ -1088,14 +1290,21 @@ async function main(): Promise<number> {
     else console.log(`data set kept: ${place.label}`);
   }
 
-  console.log(`\n${TICKETS} tickets on ${KIND === 'postgres' ? `PostgreSQL ${version}` : `PGlite (PostgreSQL ${version})`}; server: src/main.ts in its own process; ${machine()}`);
+  console.log(
+    `\n${TICKETS} tickets on ${KIND === 'postgres' ? `PostgreSQL ${version}` : `PGlite (PostgreSQL ${version})`}; server: src/main.ts in its own process; ${machine()}`,
+  );
   printTable(results);
   for (const line of serverLog) console.log(`server log: ${line}`);
-  console.log(`\nphases: ${phases.map((p) => `${p.name} ${p.seconds.toFixed(1)} s`).join('; ')}; total ${((performance.now() - runStarted) / 1000).toFixed(1)} s`);
+  console.log(
+    `\nphases: ${phases.map((p) => `${p.name} ${p.seconds.toFixed(1)} s`).join('; ')}; total ${((performance.now() - runStarted) / 1000).toFixed(1)} s`,
+  );
   const top = Math.max(...CONNECTIONS);
   const worst = results
     .filter((m) => m.call.who !== 'floor')
-    .map((m) => ({ name: m.call.name, p95: m.timedOut ? TIMEOUT_S * 1000 : (m.runs.find((r) => r.connections === top)?.p95 ?? Number.NaN) }))
+    .map((m) => ({
+      name: m.call.name,
+      p95: m.timedOut ? TIMEOUT_S * 1000 : (m.runs.find((r) => r.connections === top)?.p95 ?? Number.NaN),
+    }))
     .filter((w) => !Number.isNaN(w.p95))
     .sort((a, b) => b.p95 - a.p95)[0];
   console.log(worst ? `worst p95: ${ms(worst.p95)} ms (${worst.name})` : 'worst p95: - ms (no calls)');

@@ -6,22 +6,14 @@
  *   node --import tsx bench/scaleFloor.ts <body-file>
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
+import { bareFloorServer } from './bareFloor.js';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: scaleFloor.ts <body-file>');
 const body = readFileSync(file);
 
-const app = new Koa();
-app.use((ctx) => {
-  if (ctx.method === 'GET' && ctx.path === '/bare') {
-    ctx.type = 'application/json';
-    ctx.body = body;
-  }
-});
-const server = createServer(app.callback());
+const server = bareFloorServer(body);
 server.listen(0, '127.0.0.1', () => {
   console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
 });

@@ -20,7 +20,8 @@ export function positiveInts(name: string, fallback: number[]): number[] {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const values = raw.split(',').map((v) => Number(v.trim()));
-  if (values.some((v) => !Number.isInteger(v) || v < 1)) throw new Error(`${name} must be a comma-separated list of positive integers, got "${raw}"`);
+  if (values.some((v) => !Number.isInteger(v) || v < 1))
+    throw new Error(`${name} must be a comma-separated list of positive integers, got "${raw}"`);
   return values;
 }
 
@@ -31,7 +32,7 @@ export async function requirePostgres(url: string, setting: string): Promise<voi
     await client.connect();
     await client.query('select 1');
   } catch (error) {
-    throw new Error(`PostgreSQL is not reachable at ${url} (set ${setting}): ${(error as Error).message}`);
+    throw new Error(`PostgreSQL is not reachable at ${url} (set ${setting}): ${(error as Error).message}`, { cause: error });
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -44,12 +45,11 @@ export async function requireRedis(url: string, setting: string): Promise<void> 
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`Redis is not reachable at ${url} (set ${setting}): ${(error as Error).message}`);
+    throw new Error(`Redis is not reachable at ${url} (set ${setting}): ${(error as Error).message}`, { cause: error });
   } finally {
     redis.disconnect();
   }
 }
-
 
 /** Resident set size of a process in KB, from /proc (Linux). */
 export function rssKb(pid: number): number {
@@ -79,11 +79,25 @@ export function percentile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
+/** How every bench client connects: one WebSocket per client, no retries, as a browser tab would. */
+export const benchSocketOptions = (token: string) => ({
+  path: '/socket.io',
+  transports: ['websocket'],
+  auth: { token },
+  reconnection: false,
+  forceNew: true,
+  timeout: 20_000,
+});
+
 export const machine = () => `cpus: ${os.cpus().length} (${os.cpus()[0]?.model.trim()}) | node ${process.version}`;
 
 /** A markdown table: the first column left-aligned, the figures right-aligned. */
 export function markdownTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((c) => c[i]!.length)));
   const line = (c: string[]) => `| ${c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join(' | ')} |`;
-  return [line(header), `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+  return [
+    line(header),
+    `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
 }

@@ -24,7 +24,11 @@ describe('main: the server process on the embedded database', () => {
     expect(login.status).toBe(200);
     const before = await api.get('/tickets/stats', { token: login.body.token });
     expect(before.body.stats.total).toBeGreaterThan(0);
-    const created = await api.post('/tickets', { title: 'Written before restart', description: 'Must survive the restart.' }, { token: login.body.token });
+    const created = await api.post(
+      '/tickets',
+      { title: 'Written before restart', description: 'Must survive the restart.' },
+      { token: login.body.token },
+    );
     expect(created.status).toBe(201);
 
     first.child.kill('SIGTERM');
@@ -37,8 +41,10 @@ describe('main: the server process on the embedded database', () => {
       // Same generated JWT secret from DATA_DIR: the old session still works.
       const after = await api.get('/tickets/stats', { token: login.body.token });
       expect(after.status).toBe(200);
-      expect(after.body.stats.total).toBe(before.body.stats.total + 1);
-      expect((await api.get(`/tickets/${created.body.ticket.id}`, { token: login.body.token })).body.ticket.title).toBe('Written before restart');
+      expect(after.body.stats.total).toBe((before.body.stats.total as number) + 1);
+      expect((await api.get(`/tickets/${created.body.ticket.id}`, { token: login.body.token })).body.ticket.title).toBe(
+        'Written before restart',
+      );
     } finally {
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);

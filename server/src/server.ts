@@ -50,7 +50,10 @@ export interface HelpdeskServer {
 export async function createServer(settings: Settings, options: ServerOptions = {}): Promise<HelpdeskServer> {
   const logger = options.logger ?? createLogger(settings.logLevel);
   const target: DatabaseTarget =
-    options.database ?? (settings.databaseUrl ? { kind: 'postgres', url: settings.databaseUrl } : { kind: 'pglite', dataDir: path.join(settings.dataDir, 'pglite') });
+    options.database ??
+    (settings.databaseUrl
+      ? { kind: 'postgres', url: settings.databaseUrl }
+      : { kind: 'pglite', dataDir: path.join(settings.dataDir, 'pglite') });
   const database = await openDatabase(target);
   logger.info({ database: database.kind }, 'database ready');
   if (settings.agentSignup === 'open' && settings.databaseUrl) logger.warn(AGENT_SIGNUP_OPEN_WARNING);
@@ -64,7 +67,14 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     ...(options.mailRetry && { retries: options.mailRetry.retries, retryMinTimeoutMs: options.mailRetry.minTimeoutMs }),
   });
   const tokens = createTokenService(settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir), settings.jwtTtlSeconds);
-  const services = createServices({ db: database.db, withTransaction: createUnitOfWork(database.db, bus), tokens, mailer, logger, settings });
+  const services = createServices({
+    db: database.db,
+    withTransaction: createUnitOfWork(database.db, bus),
+    tokens,
+    mailer,
+    logger,
+    settings,
+  });
 
   await database.withStartupLock(async () => {
     if (settings.seedDemo && (await seedDemo(database.db, services))) logger.info('demo data seeded');
@@ -75,12 +85,27 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   }
 
   // Several processes share Redis (REDIS_URL, docs/api.md#server-settings); one process keeps everything in memory.
-  const redis = settings.redisUrl ? { events: connectRedis(settings.redisUrl, 'events', logger), limits: connectRedis(settings.redisUrl, 'rate-limits', logger) } : undefined;
+  const redis = settings.redisUrl
+    ? { events: connectRedis(settings.redisUrl, 'events', logger), limits: connectRedis(settings.redisUrl, 'rate-limits', logger) }
+    : undefined;
   const fanout = redis ? redisFanout(redis.events, settings.redisKeyPrefix) : singleProcess;
-  const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore);
+  const limiters = createLimiters(
+    { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore,
+  );
 
-  const app = createApp({ services, auth: authentication(services.accounts), limiters, settings, database, logger, trustProxy: settings.trustProxy, clientDir: settings.clientDir });
-  const httpServer = createHttpServer(app.callback());
+  const app = createApp({
+    services,
+    auth: authentication(services.accounts),
+    limiters,
+    settings,
+    database,
+    logger,
+    trustProxy: settings.trustProxy,
+    clientDir: settings.clientDir,
+  });
+  const handle = app.callback();
+  const httpServer = createHttpServer((req, res) => void handle(req, res));
   const io = attachRealtime(httpServer, services.accounts, fanout, logger, { maxSocketsPerUser: settings.maxSocketsPerUser });
   fanout.onResume(() => resyncLocalSockets(io));
   const stopPublishing = publishDomainEvents(io, bus, fanout);

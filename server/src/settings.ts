@@ -17,33 +17,37 @@ const flag = z.enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no']).trans
 const blankIsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankIsUnset, schema.optional());
 
-const env = z.object({
-  NODE_ENV: optional(z.string()),
-  PORT: optional(z.coerce.number().int().min(0).max(65_535)).transform((v) => v ?? 3000),
-  HOST: optional(z.string()),
-  DATABASE_URL: optional(z.url()),
-  DATA_DIR: optional(z.string()).transform((v) => v ?? './data'),
-  REDIS_URL: optional(z.url({ protocol: /^rediss?$/ })),
-  REDIS_KEY_PREFIX: optional(z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1-64 letters, digits or . : _ -')).transform((v) => v ?? 'helpdesk'),
-  TRUST_PROXY: optional(flag),
-  JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
-  JWT_TTL: optional(durationSeconds).transform((v) => v ?? UNIT_SECONDS.d * 7),
-  PUBLIC_URL: optional(z.url()),
-  SMTP_URL: optional(z.url()),
-  MAIL_FROM: optional(z.string()).transform((v) => v ?? 'HelpDesk System <no-reply@helpdesk.local>'),
-  AGENT_SIGNUP: optional(z.enum(['open', 'closed'])),
-  SEED_DEMO: optional(flag),
-  ADMIN_EMAIL: optional(z.email()),
-  ADMIN_PASSWORD: optional(z.string().min(6)),
-  LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform((v) => v ?? 'info'),
-  CLIENT_DIR: optional(z.string()),
-  SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().positive()).transform((v) => v ?? 10_000),
-  MAX_SOCKETS_PER_USER: optional(z.coerce.number().int().positive()).transform((v) => v ?? 20),
-}).refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
-  // A generated secret lives in one process's DATA_DIR; the others would reject its tokens.
-  path: ['JWT_SECRET'],
-  message: 'is required when REDIS_URL is set, so every server process signs and verifies the same tokens',
-});
+const env = z
+  .object({
+    NODE_ENV: optional(z.string()),
+    PORT: optional(z.coerce.number().int().min(0).max(65_535)).transform((v) => v ?? 3000),
+    HOST: optional(z.string()),
+    DATABASE_URL: optional(z.url()),
+    DATA_DIR: optional(z.string()).transform((v) => v ?? './data'),
+    REDIS_URL: optional(z.url({ protocol: /^rediss?$/ })),
+    REDIS_KEY_PREFIX: optional(z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1-64 letters, digits or . : _ -')).transform(
+      (v) => v ?? 'helpdesk',
+    ),
+    TRUST_PROXY: optional(flag),
+    JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+    JWT_TTL: optional(durationSeconds).transform((v) => v ?? UNIT_SECONDS.d * 7),
+    PUBLIC_URL: optional(z.url()),
+    SMTP_URL: optional(z.url()),
+    MAIL_FROM: optional(z.string()).transform((v) => v ?? 'HelpDesk System <no-reply@helpdesk.local>'),
+    AGENT_SIGNUP: optional(z.enum(['open', 'closed'])),
+    SEED_DEMO: optional(flag),
+    ADMIN_EMAIL: optional(z.email()),
+    ADMIN_PASSWORD: optional(z.string().min(6)),
+    LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform((v) => v ?? 'info'),
+    CLIENT_DIR: optional(z.string()),
+    SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().positive()).transform((v) => v ?? 10_000),
+    MAX_SOCKETS_PER_USER: optional(z.coerce.number().int().positive()).transform((v) => v ?? 20),
+  })
+  .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
+    // A generated secret lives in one process's DATA_DIR; the others would reject its tokens.
+    path: ['JWT_SECRET'],
+    message: 'is required when REDIS_URL is set, so every server process signs and verifies the same tokens',
+  });
 
 /** The built web client; src/ and dist/ both sit two levels below the repository root. */
 const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../../client/dist', import.meta.url));

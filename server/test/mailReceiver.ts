@@ -43,7 +43,7 @@ export async function startMailReceiver(): Promise<MailReceiver> {
             });
             callback();
           },
-          (error: Error) => callback(error),
+          (error: unknown) => callback(error as Error),
         );
       });
     },

@@ -21,7 +21,12 @@ export interface TestServer {
  * per-address and per-user budgets are roomy unless a suite passes its own (e.g. the production ones).
  */
 const ROOMY: RateLimitRule = { points: 100_000, durationSeconds: 60 };
-export const ROOMY_TEST_LIMITS: Partial<RateLimitRules> = { loginPerAddress: ROOMY, signupPerAddress: ROOMY, resetSubmitPerAddress: ROOMY, commentPerUser: ROOMY };
+export const ROOMY_TEST_LIMITS: Partial<RateLimitRules> = {
+  loginPerAddress: ROOMY,
+  signupPerAddress: ROOMY,
+  resetSubmitPerAddress: ROOMY,
+  commentPerUser: ROOMY,
+};
 
 /** The real server over real HTTP on a random loopback port, on a fresh database. */
 export async function startTestServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {

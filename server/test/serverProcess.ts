@@ -33,11 +33,11 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   });
   let output = '';
   const collect = (chunk: Buffer) => {
-    output += chunk;
+    output += chunk.toString();
     if (output.length > OUTPUT_LIMIT) output = output.slice(-OUTPUT_LIMIT / 2);
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;
   const fixedPort = env.PORT && env.PORT !== '0' ? `http://127.0.0.1:${env.PORT}` : undefined;
@@ -91,7 +91,7 @@ export function freePort(): Promise<number> {
 
 export interface ServerProcesses {
   processes: ServerProcess[];
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /**
@@ -99,10 +99,16 @@ export interface ServerProcesses {
  * its own. With `fixedPorts` each gets a free PORT (ready on /api/health, so LOG_LEVEL may hide the
  * "listening" line); otherwise PORT 0. If one fails to start, the others are stopped.
  */
-export async function startServerProcesses(count: number, env: Record<string, string>, options: { fixedPorts?: boolean } = {}): Promise<ServerProcesses> {
+export async function startServerProcesses(
+  count: number,
+  env: Record<string, string>,
+  options: { fixedPorts?: boolean } = {},
+): Promise<ServerProcesses> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-processes-'));
   const ports = options.fixedPorts ? await Promise.all(Array.from({ length: count }, () => freePort())) : Array<number>(count).fill(0);
-  const started = await Promise.allSettled(ports.map((port, i) => startServerProcess({ ...env, PORT: String(port), DATA_DIR: path.join(dataDir, `node-${i}`) })));
+  const started = await Promise.allSettled(
+    ports.map((port, i) => startServerProcess({ ...env, PORT: String(port), DATA_DIR: path.join(dataDir, `node-${i}`) })),
+  );
   const processes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));

@@ -31,7 +31,10 @@ export async function startTcpProxy(upstreams: Upstream | Upstream[]): Promise<T
     const upstream = connect(target.port, target.host);
     client.setNoDelay(true);
     upstream.setNoDelay(true);
-    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       open.add(a);
       a.pipe(b);
       a.on('error', () => b.destroy());

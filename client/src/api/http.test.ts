@@ -16,7 +16,7 @@ const failureOf = async (call: Promise<unknown>): Promise<ApiError> => {
   return error;
 };
 
-describe('SPEC §8 error catalogue', () => {
+describe('error catalogue (docs/product.md#error-messages)', () => {
   it.each([
     [401, undefined, 'Your session has expired. Please log in again.'],
     [403, 'Only support staff can perform this action', 'You do not have permission to access this resource.'],
@@ -30,8 +30,12 @@ describe('SPEC §8 error catalogue', () => {
   });
 
   it('names a missing answer and a failed request setup', () => {
-    expect(catalogueMessage({ kind: 'no-response', url: '/x' })).toBe('Unable to connect to the server. Please check your internet connection and try again.');
-    expect(catalogueMessage({ kind: 'setup', url: '/x', reason: 'Converting circular structure to JSON' })).toBe('Request failed: Converting circular structure to JSON');
+    expect(catalogueMessage({ kind: 'no-response', url: '/x' })).toBe(
+      'Unable to connect to the server. Please check your internet connection and try again.',
+    );
+    expect(catalogueMessage({ kind: 'setup', url: '/x', reason: 'Converting circular structure to JSON' })).toBe(
+      'Request failed: Converting circular structure to JSON',
+    );
   });
 });
 
@@ -58,7 +62,9 @@ describe('http client', () => {
   });
 
   it('keeps the server message and field errors of a 400', async () => {
-    fakeServer({ 'POST /tickets': { status: 400, body: { success: false, message: 'Title is required', errors: { title: 'Title is required' } } } });
+    fakeServer({
+      'POST /tickets': { status: 400, body: { success: false, message: 'Title is required', errors: { title: 'Title is required' } } },
+    });
     const error = await failureOf(http.post('/tickets', {}));
     expect(error.status).toBe(400);
     expect(error.message).toBe('Title is required');
@@ -66,7 +72,10 @@ describe('http client', () => {
   });
 
   it('turns a network failure into the no-response message', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     const error = await failureOf(http.get('/tickets'));
     expect(error.status).toBeUndefined();
     expect(error.message).toBe('Unable to connect to the server. Please check your internet connection and try again.');
@@ -82,7 +91,9 @@ describe('http client', () => {
 
   it('ends a signed-in session on 401 and goes to /login?session_expired=true', async () => {
     window.history.replaceState(null, '', '/tickets');
-    fakeServer({ 'GET /tickets': { status: 401, body: { success: false, message: 'Your session is invalid or has expired. Please log in again.' } } });
+    fakeServer({
+      'GET /tickets': { status: 401, body: { success: false, message: 'Your session is invalid or has expired. Please log in again.' } },
+    });
     setSession({ token: 'old', user: testUser() });
     const error = await failureOf(http.get('/tickets'));
     expect(error.message).toBe('Your session has expired. Please log in again.');

@@ -1,4 +1,12 @@
-import type { ArticleListResponse, ArticleResponse, Category, CreateArticleBody, HelpfulResponse, MessageResponse, UpdateArticleBody } from '@helpdesk/protocol';
+import type {
+  ArticleListResponse,
+  ArticleResponse,
+  Category,
+  CreateArticleBody,
+  HelpfulResponse,
+  MessageResponse,
+  UpdateArticleBody,
+} from '@helpdesk/protocol';
 import { http } from './http';
 
 export interface ArticleListParams {

@@ -13,14 +13,7 @@ import {
 } from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  applyCommentAdded,
-  applyTicketChanged,
-  commentSaved,
-  setLiveEchoes,
-  ticketKeys,
-  ticketSaved,
-} from './ticketCache';
+import { applyCommentAdded, applyTicketChanged, commentSaved, setLiveEchoes, ticketKeys, ticketSaved } from './ticketCache';
 
 /** Ticket n was created n hours into the day, so newest first is highest id first. */
 const ticket = (id: number, overrides: Partial<Ticket> = {}): Ticket => ({
@@ -50,14 +43,27 @@ const entry = (id: number, ticketId: number, overrides: Partial<HistoryEntry> = 
   createdAt: '2026-01-02T00:00:00.000Z',
   ...overrides,
 });
-const comment = (id: number, ticketId: number): Comment => ({ id, ticketId, content: 'On it', author: { id: 2, name: 'Agent', role: 'agent' }, createdAt: '2026-01-02T00:00:00.000Z' });
+const comment = (id: number, ticketId: number): Comment => ({
+  id,
+  ticketId,
+  content: 'On it',
+  author: { id: 2, name: 'Agent', role: 'agent' },
+  createdAt: '2026-01-02T00:00:00.000Z',
+});
 
 const NO_STATS: TicketStats = { total: 0, open: 0, in_progress: 0, resolved: 0, closed: 0, urgent: 0 };
 const countOf = (tickets: Ticket[]): TicketStats =>
-  tickets.reduce((s, t) => ({ ...s, total: s.total + 1, [t.status]: s[t.status] + 1, urgent: s.urgent + (t.priority === 'urgent' ? 1 : 0) }), NO_STATS);
+  tickets.reduce(
+    (s, t) => ({ ...s, total: s.total + 1, [t.status]: s[t.status] + 1, urgent: s.urgent + (t.priority === 'urgent' ? 1 : 0) }),
+    NO_STATS,
+  );
 
 /** An update event computed from the ticket before and after, as the server sends it. */
-function updated(before: Ticket, change: Partial<Ticket>, history: HistoryEntry[] = []): Extract<TicketChangedEvent, { action: 'updated' }> {
+function updated(
+  before: Ticket,
+  change: Partial<Ticket>,
+  history: HistoryEntry[] = [],
+): Extract<TicketChangedEvent, { action: 'updated' }> {
   const after = { ...before, ...change, version: before.version + 1, updatedAt: '2026-01-02T00:00:00.000Z' };
   const previous: Record<string, unknown> = {};
   for (const key of ['title', 'description', 'priority', 'status', 'resolutionNotes', 'assignedAgent', 'updatedBy', 'updatedAt'] as const) {
@@ -75,7 +81,10 @@ function cacheWith(all: Ticket[], params: TicketQuery = PAGE_ONE, statsParams: T
   const client = new QueryClient();
   const listed = serverPage(all, params);
   client.setQueryData(ticketKeys.list(params), listed);
-  client.setQueryData<TicketStatsResponse>(ticketKeys.statsFor(statsParams), { success: true, stats: countOf(all.filter((t) => matches(t, statsParams))) });
+  client.setQueryData<TicketStatsResponse>(ticketKeys.statsFor(statsParams), {
+    success: true,
+    stats: countOf(all.filter((t) => matches(t, statsParams))),
+  });
   return client;
 }
 const matches = (t: Ticket, f: TicketFilters) => (!f.status || t.status === f.status) && (!f.priority || t.priority === f.priority);
@@ -87,7 +96,8 @@ function serverPage(all: Ticket[], params: TicketQuery): TicketListResponse {
   return { success: true, tickets: rows, data: rows, total: sorted.length, page, limit };
 }
 const listOf = (client: QueryClient, params: TicketQuery) => client.getQueryData<TicketListResponse>(ticketKeys.list(params));
-const statsOf = (client: QueryClient, params: TicketFilters = {}) => client.getQueryData<TicketStatsResponse>(ticketKeys.statsFor(params))?.stats;
+const statsOf = (client: QueryClient, params: TicketFilters = {}) =>
+  client.getQueryData<TicketStatsResponse>(ticketKeys.statsFor(params))?.stats;
 const refetching = (client: QueryClient, key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated === true;
 const ids = (list: TicketListResponse | undefined) => list?.data.map((t) => t.id);
 
@@ -96,7 +106,10 @@ describe('ticket cache: events', () => {
 
   it('moves a status change on the default page without asking the server: row, counts, open ticket and timeline', () => {
     const client = cacheWith(five);
-    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [entry(1, 5, { type: 'created', from: null, to: 'open' })] } });
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), {
+      success: true,
+      ticket: { ...five[4]!, comments: [], history: [entry(1, 5, { type: 'created', from: null, to: 'open' })] },
+    });
     applyTicketChanged(client, updated(five[4]!, { status: 'in_progress', priority: 'urgent' }, [entry(2, 5)]));
 
     const list = listOf(client, PAGE_ONE);
@@ -111,7 +124,8 @@ describe('ticket cache: events', () => {
     const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
     expect(detail).toMatchObject({ status: 'in_progress', version: 2 });
     expect(detail?.history.map((h) => h.id)).toEqual([1, 2]);
-    for (const key of [ticketKeys.list(PAGE_ONE), ticketKeys.statsFor({}), ticketKeys.detail(5)]) expect(refetching(client, key)).toBe(false);
+    for (const key of [ticketKeys.list(PAGE_ONE), ticketKeys.statsFor({}), ticketKeys.detail(5)])
+      expect(refetching(client, key)).toBe(false);
   });
 
   it('also moves the counts for a ticket that is on no cached page', () => {
@@ -310,7 +324,8 @@ describe('ticket cache: this tab\u2019s own answers', () => {
     client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
     void ticketSaved(client, updated(five[4]!, { status: 'in_progress' }).ticket);
     expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.status).toBe('in_progress');
-    for (const key of [ticketKeys.list(PAGE_ONE), ticketKeys.statsFor({}), ticketKeys.detail(5)]) expect(refetching(client, key)).toBe(true);
+    for (const key of [ticketKeys.list(PAGE_ONE), ticketKeys.statsFor({}), ticketKeys.detail(5)])
+      expect(refetching(client, key)).toBe(true);
   });
 
   it('a saved comment shows at once; its echo adds the timeline entry and the row count without a second copy', () => {

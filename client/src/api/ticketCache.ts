@@ -119,12 +119,21 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
 }
 
 export function applyCommentAdded(client: QueryClient, { ticketId, comment, history }: CommentAddedEvent): void {
-  client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (detail) => detail && withHistory(withComment(detail, comment), [history]));
+  client.setQueryData<TicketResponse>(
+    ticketKeys.detail(ticketId),
+    (detail) => detail && withHistory(withComment(detail, comment), [history]),
+  );
   const { counted } = stateOf(client);
   if (counted.has(comment.id)) return;
   counted.add(comment.id);
   client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
-    list?.data.some((t) => t.id === ticketId) ? withRows(list, list.data.map((t) => (t.id === ticketId ? { ...t, commentCount: t.commentCount + 1 } : t)), list.total) : list,
+    list?.data.some((t) => t.id === ticketId)
+      ? withRows(
+          list,
+          list.data.map((t) => (t.id === ticketId ? { ...t, commentCount: t.commentCount + 1 } : t)),
+          list.total,
+        )
+      : list,
   );
 }
 
@@ -136,7 +145,13 @@ const newer = (incoming: Ticket, cached: { version: number }) => incoming.versio
 /** The ticket takes its row's place in every cached page that holds an older copy. */
 function replaceRows(client: QueryClient, ticket: Ticket): void {
   client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
-    list?.data.some((t) => t.id === ticket.id && newer(ticket, t)) ? withRows(list, list.data.map((t) => (t.id === ticket.id ? ticket : t)), list.total) : list,
+    list?.data.some((t) => t.id === ticket.id && newer(ticket, t))
+      ? withRows(
+          list,
+          list.data.map((t) => (t.id === ticket.id ? ticket : t)),
+          list.total,
+        )
+      : list,
   );
 }
 
@@ -176,7 +191,12 @@ export function olderCommentsLoaded(client: QueryClient, ticketId: number, older
 }
 
 /** Both envelope arrays carry the same page. */
-const withRows = (list: TicketListResponse, rows: Ticket[], total: number): TicketListResponse => ({ ...list, tickets: rows, data: rows, total });
+const withRows = (list: TicketListResponse, rows: Ticket[], total: number): TicketListResponse => ({
+  ...list,
+  tickets: rows,
+  data: rows,
+  total,
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // A ticket moving between filters, pages and counts: `before` absent for a new ticket, `after` for a deleted one.
@@ -219,12 +239,14 @@ function update<T>(client: QueryClient, query: Query, move: (data: T) => Moved<T
 }
 
 /** Filters this cache can evaluate itself; a search (server-side matching) and `mine` (who am I) it cannot. */
-const matchesKnownFilters = (filters: TicketFilters, t: Ticket) => (!filters.status || t.status === filters.status) && (!filters.priority || t.priority === filters.priority);
+const matchesKnownFilters = (filters: TicketFilters, t: Ticket) =>
+  (!filters.status || t.status === filters.status) && (!filters.priority || t.priority === filters.priority);
 const opaqueFieldsOf = (filters: TicketFilters): (keyof TicketPrevious)[] => [
   ...(filters.search ? (['title', 'description'] as const) : []),
   ...(filters.mine ? (['assignedAgent'] as const) : []),
 ];
-const differs = (a: Ticket, b: Ticket, fields: (keyof TicketPrevious)[]) => fields.some((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+const differs = (a: Ticket, b: Ticket, fields: (keyof TicketPrevious)[]) =>
+  fields.some((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
 
 /**
  * One cached page after the change, or REFETCH when it depends on rows this cache does not hold: a row
@@ -232,7 +254,12 @@ const differs = (a: Ticket, b: Ticket, fields: (keyof TicketPrevious)[]) => fiel
  * whether the ticket matches a search. A change that keeps the row where it was in the sort (every
  * status or priority change under the default newest-first order) never needs the server.
  */
-export function movedPage(list: TicketListResponse, params: TicketQuery, before: Ticket | undefined, after: Ticket | undefined): Moved<TicketListResponse> {
+export function movedPage(
+  list: TicketListResponse,
+  params: TicketQuery,
+  before: Ticket | undefined,
+  after: Ticket | undefined,
+): Moved<TicketListResponse> {
   const order = comparatorFor(params.sort);
   const id = after?.id ?? before?.id;
   const rows = list.data;
@@ -259,7 +286,14 @@ export function movedPage(list: TicketListResponse, params: TicketQuery, before:
     const stays =
       (previousRow ? order(previousRow, incoming) < 0 : list.page === 1 || order(cached, incoming) <= 0) &&
       (nextRow ? order(incoming, nextRow) < 0 : !moreAfter || order(incoming, cached) <= 0);
-    if (stays) return incoming === cached ? list : withRows(list, rows.map((t) => (t.id === id ? incoming : t)), total);
+    if (stays)
+      return incoming === cached
+        ? list
+        : withRows(
+            list,
+            rows.map((t) => (t.id === id ? incoming : t)),
+            total,
+          );
   }
 
   // Off this page a row stays out of sight if nothing it is filtered or sorted by changed.
@@ -333,14 +367,20 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const COUNTED: (keyof TicketStats)[] = ['total', 'open', 'in_progress', 'resolved', 'closed', 'urgent'];
 
 /** The count cards after the change; the previous status and priority say which counts it leaves. */
-export function movedCounts(response: TicketStatsResponse, filters: TicketFilters, before: Ticket | undefined, after: Ticket | undefined): Moved<TicketStatsResponse> {
+export function movedCounts(
+  response: TicketStatsResponse,
+  filters: TicketFilters,
+  before: Ticket | undefined,
+  after: Ticket | undefined,
+): Moved<TicketStatsResponse> {
   const wasCounted = before !== undefined && matchesKnownFilters(filters, before);
   const isCounted = after !== undefined && matchesKnownFilters(filters, after);
   if (!wasCounted && !isCounted) return response;
   const opaque = opaqueFieldsOf(filters);
   if (opaque.length > 0) {
     // Whether the ticket is counted at all is the server's call; unless nothing that counts changed.
-    const unchanged = before && after && before.status === after.status && before.priority === after.priority && !differs(before, after, opaque);
+    const unchanged =
+      before && after && before.status === after.status && before.priority === after.priority && !differs(before, after, opaque);
     return unchanged ? response : REFETCH;
   }
   const stats = { ...response.stats };

@@ -16,11 +16,13 @@ import { http } from './http';
 
 export const ticketsApi = {
   list: (query: TicketQuery, signal?: AbortSignal) => http.get<TicketListResponse>('/tickets', { query: ticketQueryParams(query), signal }),
-  stats: (filters: TicketFilters = {}, signal?: AbortSignal) => http.get<TicketStatsResponse>('/tickets/stats', { query: ticketQueryParams(filters), signal }),
+  stats: (filters: TicketFilters = {}, signal?: AbortSignal) =>
+    http.get<TicketStatsResponse>('/tickets/stats', { query: ticketQueryParams(filters), signal }),
   get: (id: number, signal?: AbortSignal) => http.get<TicketResponse>(`/tickets/${id}`, { signal }),
   create: (body: { title: string; description: string; priority: Priority }) => http.post<TicketMessageResponse>('/tickets', body),
   update: (id: number, body: UpdateTicketBody) => http.put<TicketMessageResponse>(`/tickets/${id}`, body),
   remove: (id: number) => http.delete<MessageResponse>(`/tickets/${id}`),
   comment: (id: number, content: string) => http.post<CommentResponse>(`/tickets/${id}/comments`, { content }),
-  olderComments: (id: number, before: number) => http.get<TicketCommentsResponse>(`/tickets/${id}/comments`, { query: { before: String(before) } }),
+  olderComments: (id: number, before: number) =>
+    http.get<TicketCommentsResponse>(`/tickets/${id}/comments`, { query: { before: String(before) } }),
 };

@@ -10,7 +10,8 @@ export interface StaffInput {
 
 export const usersApi = {
   profile: (signal?: AbortSignal) => http.get<UserResponse>('/users/profile', { signal }),
-  updatePreferences: (email_notifications: NotificationPreference) => http.put<UserMessageResponse>('/users/preferences', { email_notifications }),
+  updatePreferences: (email_notifications: NotificationPreference) =>
+    http.put<UserMessageResponse>('/users/preferences', { email_notifications }),
   list: (role?: Role, signal?: AbortSignal) => http.get<UsersResponse>('/users', { query: { role }, signal }),
   create: (body: StaffInput) => http.post<UserMessageResponse>('/users', body),
   update: (id: number, body: Partial<StaffInput>) => http.put<UserMessageResponse>(`/users/${id}`, body),

@@ -9,7 +9,7 @@ export const PRIORITY_COLORS: Record<Priority, string> = { low: 'green', medium:
 
 export function StatusChip({ status, ...props }: { status: TicketStatus } & BadgeProps) {
   return (
-    <Badge color={STATUS_COLORS[status] ?? 'red'} variant="light" data-status={status} {...props}>
+    <Badge color={STATUS_COLORS[status]} variant="light" data-status={status} {...props}>
       {labelOf(status)}
     </Badge>
   );

@@ -111,7 +111,12 @@ export function TicketFilters({ query, onChange, sorts }: TicketFiltersProps) {
             allowDeselect={false}
           />
         )}
-        <Button variant="default" leftSection={<IconFilterOff size={16} />} onClick={clear} disabled={!hasTicketFilters(query) && !sorted && !text.trim()}>
+        <Button
+          variant="default"
+          leftSection={<IconFilterOff size={16} />}
+          onClick={clear}
+          disabled={!hasTicketFilters(query) && !sorted && !text.trim()}
+        >
           Clear Filters
         </Button>
       </SimpleGrid>

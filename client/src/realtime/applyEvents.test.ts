@@ -8,11 +8,26 @@ import { wantsLiveUpdates } from './useRealtime';
 describe('helpful-count', () => {
   it('sets the count on article cards and the open article', () => {
     const client = new QueryClient();
-    const article = (id: number): Article => ({ id, title: 'VPN', content: 'Install the VPN client first.', category: 'technical', keywords: [], helpfulCount: 1, creator: null, createdAt: '', updatedAt: '' });
-    client.setQueryData<ArticleListResponse>(queryKeys.knowledge.list({}), { success: true, data: { articles: [article(1), article(2)], total: 2 } });
+    const article = (id: number): Article => ({
+      id,
+      title: 'VPN',
+      content: 'Install the VPN client first.',
+      category: 'technical',
+      keywords: [],
+      helpfulCount: 1,
+      creator: null,
+      createdAt: '',
+      updatedAt: '',
+    });
+    client.setQueryData<ArticleListResponse>(queryKeys.knowledge.list({}), {
+      success: true,
+      data: { articles: [article(1), article(2)], total: 2 },
+    });
     client.setQueryData<ArticleResponse>(queryKeys.knowledge.detail(1), { success: true, article: article(1) });
     applyHelpfulCount(client, { articleId: 1, helpfulCount: 9 });
-    expect(client.getQueryData<ArticleListResponse>(queryKeys.knowledge.list({}))?.data.articles.map((a) => a.helpfulCount)).toEqual([9, 1]);
+    expect(client.getQueryData<ArticleListResponse>(queryKeys.knowledge.list({}))?.data.articles.map((a) => a.helpfulCount)).toEqual([
+      9, 1,
+    ]);
     expect(client.getQueryData<ArticleResponse>(queryKeys.knowledge.detail(1))?.article.helpfulCount).toBe(9);
   });
 });

@@ -14,7 +14,8 @@ import type { HelpdeskSocket } from './socket';
 export const UNAVAILABLE_RETRY_MS = 5_000;
 
 /** Signed-out visitors only have live data in the knowledge base (helpful counts). */
-export const wantsLiveUpdates = (token: string | null, path: string): boolean => token !== null || path === '/knowledge' || path.startsWith('/knowledge/');
+export const wantsLiveUpdates = (token: string | null, path: string): boolean =>
+  token !== null || path === '/knowledge' || path.startsWith('/knowledge/');
 
 /**
  * Keeps one socket open for the current session and reopens it when the session changes (login,

@@ -12,10 +12,10 @@ describe('route guards', () => {
     fakeServer({ 'GET /auth/verify': () => ({ body: { success: true, user: testUser() } }) });
     // Hold the verification open to see the check text.
     const realFetch = globalThis.fetch;
-    globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
+    globalThis.fetch = async (...args: Parameters<typeof fetch>) => {
       await pending;
       return realFetch(...args);
-    }) as typeof fetch;
+    };
     renderApp('/settings', { user: testUser() });
     expect(await screen.findByText('Checking authentication...')).toBeInTheDocument();
     answer(undefined);
@@ -30,7 +30,12 @@ describe('route guards', () => {
   });
 
   it('clears a stored session the server refuses and goes to /login', async () => {
-    fakeServer({ 'GET /auth/verify': { status: 401, body: { success: false, message: 'Your session is invalid or has expired. Please log in again.' } } });
+    fakeServer({
+      'GET /auth/verify': {
+        status: 401,
+        body: { success: false, message: 'Your session is invalid or has expired. Please log in again.' },
+      },
+    });
     renderApp('/dashboard', { user: testUser() });
     await waitFor(() => expect(window.location.pathname).toBe('/login'));
     expect(localStorage.getItem('token')).toBeNull();

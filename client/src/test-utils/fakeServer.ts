@@ -18,23 +18,25 @@ export interface FakeServer {
  */
 export function fakeServer(routes: Record<string, Handler>): FakeServer {
   const server: FakeServer = { calls: [] };
+  const respond = (input: string, init: RequestInit): Response => {
+    const url = new URL(input, 'http://localhost');
+    const method = (init.method ?? 'GET').toUpperCase();
+    const path = url.pathname.replace(/^\/api/, '');
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    const headers = new Headers(init.headers);
+    server.calls.push({ key: `${method} ${path}${url.search}`, body, headers });
+    const handler = routes[`${method} ${path}`];
+    if (!handler) throw new Error(`fakeServer: no answer for ${method} ${path}`);
+    const answer = typeof handler === 'function' ? handler({ url, body, headers }) : handler;
+    return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  };
+  // Like fetch, an error (an unlisted call) comes back as a rejected promise, never as a throw at the call.
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(input, 'http://localhost');
-      const method = (init.method ?? 'GET').toUpperCase();
-      const path = url.pathname.replace(/^\/api/, '');
-      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-      const headers = new Headers(init.headers);
-      server.calls.push({ key: `${method} ${path}${url.search}`, body, headers });
-      const handler = routes[`${method} ${path}`];
-      if (!handler) throw new Error(`fakeServer: no answer for ${method} ${path}`);
-      const answer = typeof handler === 'function' ? handler({ url, body, headers }) : handler;
-      return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
-        status: answer.status ?? 200,
-        headers: { 'Content-Type': 'application/json' },
-      });
-    }),
+    vi.fn((input: string, init: RequestInit = {}) => new Promise<Response>((resolve) => resolve(respond(input, init)))),
   );
   return server;
 }

@@ -15,7 +15,15 @@ import {
 const QUERIES: TicketQuery[] = [
   DEFAULT_TICKET_QUERY,
   { ...DEFAULT_TICKET_QUERY, page: 3 },
-  { ...DEFAULT_TICKET_QUERY, status: 'in_progress', priority: 'urgent', search: 'printer on floor 3 & more', sort: { field: 'priority', descending: true }, page: 2, limit: 25 },
+  {
+    ...DEFAULT_TICKET_QUERY,
+    status: 'in_progress',
+    priority: 'urgent',
+    search: 'printer on floor 3 & more',
+    sort: { field: 'priority', descending: true },
+    page: 2,
+    limit: 25,
+  },
   { ...DEFAULT_TICKET_QUERY, mine: true, sort: { field: 'createdAt', descending: false }, limit: 100 },
   { ...DEFAULT_TICKET_QUERY, sort: { field: 'updatedAt', descending: true } },
 ];
@@ -37,7 +45,14 @@ describe('TicketQuery', () => {
     expect(ticketQueryToUrl(DEFAULT_TICKET_QUERY)).toBe('');
     const url = 'search=printer&status=open&priority=high&sort=-priority&page=2&limit=25';
     const query = ticketQueryFromUrl(`?${url}`);
-    expect(query).toEqual({ status: 'open', priority: 'high', search: 'printer', sort: { field: 'priority', descending: true }, page: 2, limit: 25 });
+    expect(query).toEqual({
+      status: 'open',
+      priority: 'high',
+      search: 'printer',
+      sort: { field: 'priority', descending: true },
+      page: 2,
+      limit: 25,
+    });
     expect(ticketQueryToUrl(query)).toBe(url);
     expect(ticketQueryParams(DEFAULT_TICKET_QUERY)).toEqual({ sort: '-createdAt', page: '1', limit: '10' });
   });

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { FORM_STATUSES, PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus, type Priority, type TicketSortField, type TicketStatus } from '../enums.js';
+import {
+  FORM_STATUSES,
+  PRIORITIES,
+  TICKET_SORT_FIELDS,
+  TICKET_STATUSES,
+  normalizeStatus,
+  type Priority,
+  type TicketSortField,
+  type TicketStatus,
+} from '../enums.js';
 import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketStats } from '../entities.js';
 import { boundedText, idParam, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
@@ -60,7 +69,13 @@ export const updateTicketBody = z.object({
     .transform((s) => (s === '' ? null : s))
     .nullable()
     .optional(),
-  assignedAgentId: z.number({ error: V.assignedAgentInvalid }).int(V.assignedAgentInvalid).positive(V.assignedAgentInvalid).max(2_147_483_647, V.assignedAgentInvalid).nullable().optional(),
+  assignedAgentId: z
+    .number({ error: V.assignedAgentInvalid })
+    .int(V.assignedAgentInvalid)
+    .positive(V.assignedAgentInvalid)
+    .max(2_147_483_647, V.assignedAgentInvalid)
+    .nullable()
+    .optional(),
 });
 export type UpdateTicketBody = z.infer<typeof updateTicketBody>;
 
@@ -116,7 +131,9 @@ export const formatTicketSort = ({ field, descending }: TicketSort): string => (
 
 const sort = optionalQuery(
   z.string().refine((s) => (TICKET_SORT_FIELDS as readonly string[]).includes(s.replace(/^-/, '')), V.sortInvalid),
-).transform((s): TicketSort => (s === undefined ? { ...DEFAULT_TICKET_SORT } : { field: s.replace(/^-/, '') as TicketSortField, descending: s.startsWith('-') }));
+).transform((s): TicketSort =>
+  s === undefined ? { ...DEFAULT_TICKET_SORT } : { field: s.replace(/^-/, '') as TicketSortField, descending: s.startsWith('-') },
+);
 
 export const ticketFiltersQuery = z.object({
   status: optionalQuery(status),
@@ -171,9 +188,14 @@ export function ticketQueryFromUrl(search: string, pageSizes?: readonly number[]
 }
 
 /** Any change but to the page itself starts again from page 1: an old page number means nothing under new filters, sort or size. */
-export const changeTicketQuery = (query: TicketQuery, change: Partial<TicketQuery>): TicketQuery => ({ ...query, ...change, page: change.page ?? 1 });
+export const changeTicketQuery = (query: TicketQuery, change: Partial<TicketQuery>): TicketQuery => ({
+  ...query,
+  ...change,
+  page: change.page ?? 1,
+});
 
-export const hasTicketFilters = ({ status, priority, search, mine }: TicketFilters): boolean => Boolean(status || priority || search || mine);
+export const hasTicketFilters = ({ status, priority, search, mine }: TicketFilters): boolean =>
+  Boolean(status || priority || search || mine);
 
 /** `?before=<id>` of the older comments or history of a ticket. */
 export const olderQuery = z.object({ before: idParam });

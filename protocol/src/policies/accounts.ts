@@ -8,7 +8,11 @@ import { isAdmin, isStaff, type Actor } from './actor.js';
  * session; agent unless the server closed agent signup, which an admin still may do.
  * Returns the refusal, or undefined.
  */
-export function registrationRefusal(actor: Pick<Actor, 'role'> | undefined | null, role: Role, agentSignup: AgentSignup): string | undefined {
+export function registrationRefusal(
+  actor: Pick<Actor, 'role'> | undefined | null,
+  role: Role,
+  agentSignup: AgentSignup,
+): string | undefined {
   const admin = actor != null && isAdmin(actor);
   if (role === 'admin' && !admin) return MESSAGES.auth.adminOnlyAdmin;
   if (role === 'agent' && agentSignup === 'closed' && !admin) return MESSAGES.auth.adminOnlyAgent;

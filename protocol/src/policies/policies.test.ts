@@ -3,7 +3,14 @@ import type { Role } from '../enums.js';
 import { isAdmin, isStaff, type Actor } from './actor.js';
 import { canChangeRoleOf, canDeleteAccount, canManageArticles, canManageUsers, registrableRoles, registrationRefusal } from './accounts.js';
 import { wantsNotice } from './notifications.js';
-import { canCommentOnTicket, canDeleteTicket, canSetTicketStatus, canViewTicket, editableTicketFields, visibleTicketScope } from './tickets.js';
+import {
+  canCommentOnTicket,
+  canDeleteTicket,
+  canSetTicketStatus,
+  canViewTicket,
+  editableTicketFields,
+  visibleTicketScope,
+} from './tickets.js';
 
 const actor = (id: number, role: Role): Actor => ({ id, role, name: `${role} ${id}` });
 const ticketOf = (userId: number) => ({ userId });

@@ -25,7 +25,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | 'memory' };
+/** A PGlite `dataDir` is a directory, or the string 'memory' for a database that lives only in this process. */
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -69,7 +70,12 @@ function resolveMigrationsDir(): string {
 function openPostgres(url: string): Database {
   // JIT compiles big plans for ~200 ms that the bounded queries never earn back; the timeout is the
   // safety net for a plan gone wrong (migrations use their own connection, without it).
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000, options: `-c jit=off -c statement_timeout=${STATEMENT_TIMEOUT_MS}` });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    options: `-c jit=off -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+  });
   // A dropped connection must not crash the process: the pool reports idle ones here, and a client
   // checked out for a transaction emits on itself (pg-pool removes its listener while lent). The
   // running query fails with the same error, and the pool discards the broken client on release.
@@ -96,7 +102,7 @@ function openPostgres(url: string): Database {
   };
 }
 
-async function openPglite(dataDir: string | 'memory'): Promise<Database> {
+async function openPglite(dataDir: string): Promise<Database> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema }) as unknown as Db;

@@ -10,7 +10,14 @@ import type { Mailer } from './transport.js';
 export function subscribeTicketNotifications({ db, bus, mailer, publicUrl }: { db: Db; bus: EventBus; mailer: Mailer; publicUrl: string }) {
   const ownerOf = async (ticketId: number) => {
     const [row] = await db
-      .select({ id: tickets.id, title: tickets.title, ownerName: users.name, email: users.email, preference: users.emailNotifications, deletedAt: users.deletedAt })
+      .select({
+        id: tickets.id,
+        title: tickets.title,
+        ownerName: users.name,
+        email: users.email,
+        preference: users.emailNotifications,
+        deletedAt: users.deletedAt,
+      })
       .from(tickets)
       .innerJoin(users, eq(users.id, tickets.userId))
       .where(eq(tickets.id, ticketId));

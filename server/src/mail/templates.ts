@@ -8,8 +8,8 @@ const STATUS_LABELS: Record<TicketStatus, string> = {
   closed: 'Closed',
 };
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
 /** Plain text plus the same lines as simple HTML; user-written text is always escaped. */
 function compose(to: string, subject: string, lines: string[], link?: { href: string; label: string }): MailMessage {
@@ -26,7 +26,11 @@ export const passwordResetMail = ({ to, name, link }: { to: string; name: string
   compose(
     to,
     'Reset your HelpDesk System password',
-    [`Hello ${name},`, 'We received a request to reset your password. The link below works once and expires in 1 hour.', 'If you did not ask for this, you can ignore this email.'],
+    [
+      `Hello ${name},`,
+      'We received a request to reset your password. The link below works once and expires in 1 hour.',
+      'If you did not ask for this, you can ignore this email.',
+    ],
     { href: link, label: 'Reset your password' },
   );
 
@@ -37,11 +41,22 @@ interface TicketMailInput {
   ticketUrl: string;
 }
 
-export const statusChangedMail = ({ to, name, ticket, ticketUrl, from, status, by }: TicketMailInput & { from: TicketStatus; status: TicketStatus; by: string }) =>
+export const statusChangedMail = ({
+  to,
+  name,
+  ticket,
+  ticketUrl,
+  from,
+  status,
+  by,
+}: TicketMailInput & { from: TicketStatus; status: TicketStatus; by: string }) =>
   compose(
     to,
     `Ticket #${ticket.id} is now ${STATUS_LABELS[status]}`,
-    [`Hello ${name},`, `${by} changed the status of your ticket #${ticket.id} "${ticket.title}" from ${STATUS_LABELS[from]} to ${STATUS_LABELS[status]}.`],
+    [
+      `Hello ${name},`,
+      `${by} changed the status of your ticket #${ticket.id} "${ticket.title}" from ${STATUS_LABELS[from]} to ${STATUS_LABELS[status]}.`,
+    ],
     { href: ticketUrl, label: 'View your ticket' },
   );
 

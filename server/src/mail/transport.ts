@@ -49,7 +49,10 @@ export function createMailer({ smtpUrl, from, outboxDir, logger, retries = 4, re
     const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
     await writeFile(file, info.message as Buffer);
     // The link's secret stays in the .eml only: logs travel further than DATA_DIR.
-    log.info({ to: message.to, subject: message.subject, file, text: message.text.replace(/([?&]token=)[^\s&#]+/g, '$1[redacted]') }, 'mail written to outbox');
+    log.info(
+      { to: message.to, subject: message.subject, file, text: message.text.replace(/([?&]token=)[^\s&#]+/g, '$1[redacted]') },
+      'mail written to outbox',
+    );
   };
 
   const track = (job: Promise<void>) => {

@@ -15,24 +15,29 @@ const bearer = (header: string | undefined): string | undefined => {
  * valid, so an expired session is reported rather than silently treated as anonymous.
  */
 export function authentication(accounts: AccountService) {
-  const resolve = (mode: 'required' | 'optional'): Middleware<AppState> =>
+  /** The actor a sent Authorization header stands for; a missing or invalid one is a 401. */
+  const authenticate = async (header: string | undefined): Promise<Actor> => {
+    const token = bearer(header);
+    if (!token) throw new UnauthorizedError(MESSAGES.auth.authRequired);
+    const session = await accounts.resolveSession(token);
+    if (!session) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
+    return session.actor;
+  };
+  const resolve =
+    (mode: 'required' | 'optional'): Middleware<AppState> =>
     async (ctx, next) => {
       const header = ctx.get('authorization') || undefined;
-      const token = bearer(header);
-      if (!header && mode === 'optional') return next();
-      if (!token) throw new UnauthorizedError(MESSAGES.auth.authRequired);
-      const session = await accounts.resolveSession(token);
-      if (!session) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
-      ctx.state.actor = session.actor;
-      return next();
+      if (header || mode === 'required') ctx.state.actor = await authenticate(header);
+      await next();
     };
-  const required = resolve('required');
   /** Signed in and allowed by the policy; checked before the body, so outsiders learn nothing from a 400. */
-  const allow = (policy: (actor: Actor) => boolean, message: string): Middleware<AppState> =>
-    (ctx, next) =>
-      required(ctx, async () => {
-        if (!policy(ctx.state.actor!)) throw new ForbiddenError(message);
-        await next();
-      });
-  return { required, optional: resolve('optional'), allow };
+  const allow =
+    (policy: (actor: Actor) => boolean, message: string): Middleware<AppState> =>
+    async (ctx, next) => {
+      const actor = await authenticate(ctx.get('authorization') || undefined);
+      ctx.state.actor = actor;
+      if (!policy(actor)) throw new ForbiddenError(message);
+      await next();
+    };
+  return { required: resolve('required'), optional: resolve('optional'), allow };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
 const INDEX = '<!doctype html><div id="root"></div>';
@@ -23,7 +24,7 @@ describe('the web client on the API port', () => {
     server = await startTestServer({ CLIENT_DIR: clientDir });
   });
   afterAll(async () => {
-    await server?.close();
+    await ifSetUp(server)?.close();
     await rm(clientDir, { recursive: true, force: true });
   });
 

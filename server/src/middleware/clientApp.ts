@@ -12,24 +12,33 @@ export function clientApp(root: string): Middleware {
   const index = path.join(root, 'index.html');
   const available = existsSync(index);
   return async (ctx, next) => {
-    if (!available || !['GET', 'HEAD'].includes(ctx.method) || isServerPath(ctx.path)) return next();
+    if (!available || !['GET', 'HEAD'].includes(ctx.method) || isServerPath(ctx.path)) {
+      await next();
+      return;
+    }
     const asset = ctx.path.startsWith('/assets/');
     try {
       await send(ctx, ctx.path, { root, index: false, gzip: true, brotli: true, immutable: asset, maxAge: asset ? 31_536_000_000 : 0 });
       if (ctx.status !== 404) return;
     } catch (error) {
       // A path send refuses (undecodable, or climbing out of the root) is answered as not found.
-      if (isRefused(error)) return next();
+      if (isRefused(error)) {
+        await next();
+        return;
+      }
       if (!isMissing(error)) throw error;
     }
     // A missing hashed asset must stay a 404, or a stale tab would parse HTML as JavaScript.
-    if (asset) return next();
+    if (asset) {
+      await next();
+      return;
+    }
     ctx.set('Cache-Control', 'no-cache');
     await send(ctx, 'index.html', { root, gzip: true, brotli: true });
   };
 }
 
 const isServerPath = (p: string) => p === '/api' || p.startsWith('/api/') || p.startsWith('/socket.io');
-const statusOf = (error: unknown) => (typeof error === 'object' && error !== null && 'status' in error ? (error as { status: unknown }).status : undefined);
+const statusOf = (error: unknown) => (typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined);
 const isMissing = (error: unknown) => statusOf(error) === 404;
 const isRefused = (error: unknown) => statusOf(error) === 400 || statusOf(error) === 403;

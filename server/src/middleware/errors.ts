@@ -22,7 +22,8 @@ function fromHttpError(error: HttpLikeError): { status: number; message: string 
   const status = error.status ?? error.statusCode;
   if (error.type === 'entity.too.large' || status === 413) return { status: 413, message: MESSAGES.http.bodyTooLarge };
   // co-body rethrows JSON.parse's own error (a SyntaxError, or a RangeError for absurd nesting) as a 400.
-  if (status === 400 && (error instanceof SyntaxError || error instanceof RangeError)) return { status: 400, message: MESSAGES.http.malformedJson };
+  if (status === 400 && (error instanceof SyntaxError || error instanceof RangeError))
+    return { status: 400, message: MESSAGES.http.malformedJson };
   if (status === 415) return { status: 415, message: MESSAGES.http.notJson };
   if (status === 404 || status === 403) return { status: 404, message: MESSAGES.http.notFound };
   if (status !== undefined && status >= 400 && status < 500) return { status, message: MESSAGES.http.badRequest };
@@ -32,8 +33,9 @@ function fromHttpError(error: HttpLikeError): { status: number; message: string 
 /**
  * Outermost: every failure becomes the `{success:false, message}` envelope of docs/api.md#errors. Unknown errors are
  * logged with their stack and answered with a generic 500; no internals ever reach a response.
+ * It does not rely on requestLog having run (tests mount it alone), hence the Partial state and the fallback logger.
  */
-export function errorHandler(logger: Logger): Middleware<AppState> {
+export function errorHandler(logger: Logger): Middleware<Partial<AppState>> {
   return async (ctx, next) => {
     try {
       await next();

@@ -83,7 +83,10 @@ const LIMIT_MESSAGES: Record<keyof RateLimitRules, string> = {
 };
 
 export function createLimiters(rules: RateLimitRules, store: LimiterStore = memoryStore): Limiters {
-  const entries = (Object.keys(LIMIT_MESSAGES) as Array<keyof RateLimitRules>).map((name) => [name, createLimiter(rules[name], LIMIT_MESSAGES[name], store(name, rules[name]))]);
+  const entries = (Object.keys(LIMIT_MESSAGES) as Array<keyof RateLimitRules>).map((name) => [
+    name,
+    createLimiter(rules[name], LIMIT_MESSAGES[name], store(name, rules[name])),
+  ]);
   return Object.fromEntries(entries) as Limiters;
 }
 

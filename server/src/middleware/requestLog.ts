@@ -17,7 +17,10 @@ export function requestLog(logger: Logger): Middleware<AppState> {
     } finally {
       const ms = Math.round((performance.now() - started) * 10) / 10;
       const level = ctx.status >= 500 ? 'error' : 'info';
-      ctx.state.log[level]({ method: ctx.method, url: loggableUrl(ctx.originalUrl), status: ctx.status, ms, userId: ctx.state.actor?.id }, 'request');
+      ctx.state.log[level](
+        { method: ctx.method, url: loggableUrl(ctx.originalUrl), status: ctx.status, ms, userId: ctx.state.actor?.id },
+        'request',
+      );
     }
   };
 }

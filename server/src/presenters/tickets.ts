@@ -31,7 +31,7 @@ export const presentTicket = ({ ticket, ownerName, agentName, editorName, commen
   user: { id: ticket.userId, name: ownerName ?? '' },
   assignedAgent: ref(ticket.assignedAgentId, agentName),
   updatedBy: ref(ticket.updatedById, editorName),
-  commentCount: Number(commentCount),
+  commentCount,
   version: ticket.version,
   createdAt: ticket.createdAt.toISOString(),
   updatedAt: ticket.updatedAt.toISOString(),
@@ -61,7 +61,16 @@ export const presentTicketDetail = (row: TicketRow, comments: CommentRow[], hist
   history: history.map(presentHistoryEntry),
 });
 
-const CHANGEABLE = ['title', 'description', 'priority', 'status', 'resolutionNotes', 'assignedAgent', 'updatedBy', 'updatedAt'] as const satisfies readonly (keyof TicketPrevious)[];
+const CHANGEABLE = [
+  'title',
+  'description',
+  'priority',
+  'status',
+  'resolutionNotes',
+  'assignedAgent',
+  'updatedBy',
+  'updatedAt',
+] as const satisfies readonly (keyof TicketPrevious)[];
 
 /** The fields a write changed, with the values they had before it. */
 export function previousOf(before: Ticket, after: Ticket): TicketPrevious {
@@ -69,5 +78,5 @@ export function previousOf(before: Ticket, after: Ticket): TicketPrevious {
   for (const field of CHANGEABLE) {
     if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) previous[field] = before[field];
   }
-  return previous as TicketPrevious;
+  return previous;
 }

@@ -15,13 +15,19 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
   const by = (actor: ActorRef) => ({ id: actor.id, name: actor.name });
   const offs = [
     bus.subscribe('ticket.created', ({ ownerId, actor, ticket }) => {
-      out().to(ticketRooms(ownerId)).emit('ticket-changed', { action: 'created', ticket, by: by(actor) });
+      out()
+        .to(ticketRooms(ownerId))
+        .emit('ticket-changed', { action: 'created', ticket, by: by(actor) });
     }),
     bus.subscribe('ticket.updated', ({ ownerId, actor, ticket, previous, history }) => {
-      out().to(ticketRooms(ownerId)).emit('ticket-changed', { action: 'updated', ticket, by: by(actor), previous, history });
+      out()
+        .to(ticketRooms(ownerId))
+        .emit('ticket-changed', { action: 'updated', ticket, by: by(actor), previous, history });
     }),
     bus.subscribe('ticket.deleted', ({ ticketId, ownerId, actor, previous }) => {
-      out().to(ticketRooms(ownerId)).emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: by(actor), previous });
+      out()
+        .to(ticketRooms(ownerId))
+        .emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: by(actor), previous });
     }),
     bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history }) => {
       out().to(ticketRooms(ownerId)).emit('comment-added', { ticketId, comment, history });

@@ -1,12 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES, ROOMS, type TicketChangedEvent } from '@helpdesk/protocol';
 import { parseSettings } from '../settings.js';
-import { ADMIN_ENV, createCast, createTicket, logIn, signUp, type Account } from '../../test/factories.js';
+import { ADMIN_ENV, createCast, createTicket, insertUser, logIn, type Account } from '../../test/factories.js';
+import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
-import { QUIET_MS, socketClients } from '../../test/socketClients.js';
+import { sentinel, socketClients, type Listener } from '../../test/socketClients.js';
 
 describe('realtime delivery (Socket.IO)', () => {
   let t: TestServer;
@@ -15,6 +15,8 @@ describe('realtime delivery (Socket.IO)', () => {
   const sockets = socketClients();
   const listen = (token?: string) => sockets.listen(t.url, token);
   const refusedHandshake = (auth: Record<string, unknown>) => sockets.refusedHandshake(t.url, auth);
+  /** Returns once anything the last request sent these sockets has arrived (see `sentinel`). */
+  const quiet = (...listeners: Listener[]) => sentinel(t.api, cast.admin.token, listeners);
 
   /** The everyone-in-the-room cast: owner, other user, agent, admin and an anonymous visitor. */
   const listenAll = async () => {
@@ -25,12 +27,12 @@ describe('realtime delivery (Socket.IO)', () => {
       listen(cast.admin.token),
       listen(),
     ]);
-    return { owner: owner!, other: other!, agent: agent!, admin: admin!, anonymous: anonymous! };
+    return { owner: owner, other: other, agent: agent, admin: admin, anonymous: anonymous };
   };
 
   beforeAll(async () => {
     t = await startTestServer(ADMIN_ENV);
-    cast = await createCast(t.api);
+    cast = await createCast(t);
   });
 
   afterEach(() => {
@@ -39,7 +41,7 @@ describe('realtime delivery (Socket.IO)', () => {
 
   afterAll(async () => {
     sockets.closeAll();
-    await t?.close();
+    await ifSetUp(t)?.close();
   });
 
   describe('ticket-changed', () => {
@@ -57,7 +59,7 @@ describe('realtime delivery (Socket.IO)', () => {
         expect(Object.keys(event.by).sort()).toEqual(['id', 'name']);
       }
 
-      await sleep(QUIET_MS);
+      await quiet(...Object.values(l));
       expect(l.other.events['ticket-changed']).toEqual([]);
       expect(l.anonymous.events['ticket-changed']).toEqual([]);
       // Each receiver got it exactly once, even staff sockets that are in two rooms.
@@ -67,7 +69,11 @@ describe('realtime delivery (Socket.IO)', () => {
     it('announces an update by staff, with the updated Ticket and the actor, to the owner and staff only', async () => {
       const ticket = await createTicket(t.api, cast.owner.token);
       const l = await listenAll();
-      const res = await t.api.put(`/tickets/${ticket.id}`, { status: 'in_progress', resolutionNotes: 'Looking into it' }, { token: cast.agent.token });
+      const res = await t.api.put(
+        `/tickets/${ticket.id}`,
+        { status: 'in_progress', resolutionNotes: 'Looking into it' },
+        { token: cast.agent.token },
+      );
       expect(res.status).toBe(200);
       const isUpdate = (e: TicketChangedEvent) => e.ticket.id === ticket.id && e.action === 'updated';
 
@@ -92,7 +98,7 @@ describe('realtime delivery (Socket.IO)', () => {
         });
       }
 
-      await sleep(QUIET_MS);
+      await quiet(...Object.values(l));
       expect(l.other.events['ticket-changed']).toEqual([]);
       expect(l.anonymous.events['ticket-changed']).toEqual([]);
     });
@@ -103,7 +109,9 @@ describe('realtime delivery (Socket.IO)', () => {
       const res = await t.api.put(`/tickets/${ticket.id}`, { title: 'Edited by the owner', priority: 'high' }, { token: cast.owner.token });
       expect(res.status).toBe(200);
 
-      const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', (e) => e.ticket.id === ticket.id)));
+      const received = await Promise.all(
+        [l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', (e) => e.ticket.id === ticket.id)),
+      );
       const { history } = (await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token })).body.ticket;
       for (const event of received) {
         expect(event).toEqual({
@@ -114,7 +122,7 @@ describe('realtime delivery (Socket.IO)', () => {
           history: history.slice(1),
         });
       }
-      await sleep(QUIET_MS);
+      await quiet(...Object.values(l));
       expect(l.other.events['ticket-changed']).toEqual([]);
       expect(l.anonymous.events['ticket-changed']).toEqual([]);
     });
@@ -125,11 +133,18 @@ describe('realtime delivery (Socket.IO)', () => {
       const res = await t.api.delete(`/tickets/${ticket.id}`, { token: cast.owner.token });
       expect(res.status).toBe(200);
 
-      const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', (e) => e.ticket.id === ticket.id)));
+      const received = await Promise.all(
+        [l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', (e) => e.ticket.id === ticket.id)),
+      );
       for (const event of received) {
-        expect(event).toEqual({ action: 'deleted', ticket: { id: ticket.id }, by: { id: cast.owner.user.id, name: cast.owner.user.name }, previous: ticket });
+        expect(event).toEqual({
+          action: 'deleted',
+          ticket: { id: ticket.id },
+          by: { id: cast.owner.user.id, name: cast.owner.user.name },
+          previous: ticket,
+        });
       }
-      await sleep(QUIET_MS);
+      await quiet(...Object.values(l));
       expect(l.other.events['ticket-changed']).toEqual([]);
       expect(l.anonymous.events['ticket-changed']).toEqual([]);
     });
@@ -138,7 +153,7 @@ describe('realtime delivery (Socket.IO)', () => {
       const l = await listenAll();
       const theirs = await createTicket(t.api, cast.other.token, { title: "Other user's own ticket" });
       await Promise.all([l.other, l.agent, l.admin].map((x) => x.next('ticket-changed', (e) => e.ticket.id === theirs.id)));
-      await sleep(QUIET_MS);
+      await quiet(...Object.values(l));
       expect(l.owner.events['ticket-changed']).toEqual([]);
       expect(l.anonymous.events['ticket-changed']).toEqual([]);
     });
@@ -148,7 +163,7 @@ describe('realtime delivery (Socket.IO)', () => {
       const l = await listenAll();
       const res = await t.api.put(`/tickets/${ticket.id}`, { priority: 'low' }, { token: cast.agent.token });
       expect(res.status).toBe(200);
-      await sleep(QUIET_MS);
+      await quiet(...Object.values(l));
       for (const x of Object.values(l)) expect(x.events['ticket-changed']).toEqual([]);
     });
   });
@@ -171,7 +186,7 @@ describe('realtime delivery (Socket.IO)', () => {
           author: { id: cast.agent.user.id, name: cast.agent.user.name, role: 'agent' },
         });
       }
-      await sleep(QUIET_MS);
+      await quiet(...Object.values(l));
       expect(l.other.events['comment-added']).toEqual([]);
       expect(l.anonymous.events['comment-added']).toEqual([]);
     });
@@ -184,10 +199,11 @@ describe('realtime delivery (Socket.IO)', () => {
 
       const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('comment-added', (e) => e.ticketId === ticket.id)));
       const detail = (await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token })).body.ticket;
-      for (const event of received) expect(event).toEqual({ ticketId: ticket.id, comment: res.body.comment, history: detail.history.at(-1) });
+      for (const event of received)
+        expect(event).toEqual({ ticketId: ticket.id, comment: res.body.comment, history: detail.history.at(-1) });
       // A comment is not a change of the ticket.
       expect(detail.version).toBe(ticket.version);
-      await sleep(QUIET_MS);
+      await quiet(...Object.values(l));
       expect(l.other.events['comment-added']).toEqual([]);
       expect(l.anonymous.events['comment-added']).toEqual([]);
     });
@@ -199,7 +215,7 @@ describe('realtime delivery (Socket.IO)', () => {
       expect(intruder.status).toBe(404);
       const blank = await t.api.post(`/tickets/${ticket.id}/comments`, { content: '   ' }, { token: cast.agent.token });
       expect(blank.status).toBe(400);
-      await sleep(QUIET_MS);
+      await quiet(...Object.values(l));
       for (const x of Object.values(l)) expect(x.events['comment-added']).toEqual([]);
     });
   });
@@ -225,7 +241,9 @@ describe('realtime delivery (Socket.IO)', () => {
       // A signed-in vote counts too, and everyone sees the new number.
       const signedIn = await t.api.post(`/knowledge/${articleId}/helpful`, undefined, { token: cast.other.token });
       expect(signedIn.body.helpfulCount).toBe(2);
-      const second = await Promise.all(Object.values(l).map((x) => x.next('helpful-count', (e) => e.articleId === articleId && e.helpfulCount === 2)));
+      const second = await Promise.all(
+        Object.values(l).map((x) => x.next('helpful-count', (e) => e.articleId === articleId && e.helpfulCount === 2)),
+      );
       for (const event of second) expect(event).toEqual({ articleId, helpfulCount: 2 });
 
       // Helpful votes carry no ticket data.
@@ -254,7 +272,7 @@ describe('realtime delivery (Socket.IO)', () => {
 
     it('caps the live sockets of one user, refusing the rest with a clear message until one closes', async () => {
       const cap = parseSettings({}).maxSocketsPerUser;
-      const account = await signUp(t.api, { name: 'Many Tabs' });
+      const account = await insertUser(t, { name: 'Many Tabs' });
       // All at once, so handshakes finishing together must still count each other.
       const attempts = await Promise.allSettled(Array.from({ length: cap + 3 }, () => listen(account.token)));
       const connected = attempts.flatMap((a) => (a.status === 'fulfilled' ? [a.value] : []));
@@ -276,8 +294,8 @@ describe('realtime delivery (Socket.IO)', () => {
   });
 
   describe('revocation', () => {
-    it("disconnects every socket of a deleted user, and refuses their token afterwards, leaving others connected", async () => {
-      const victim = await signUp(t.api, { role: 'agent', name: 'Leaving Agent' });
+    it('disconnects every socket of a deleted user, and refuses their token afterwards, leaving others connected', async () => {
+      const victim = await insertUser(t, { role: 'agent', name: 'Leaving Agent' });
       const first = await listen(victim.token);
       const second = await listen(victim.token);
       const bystander = await listen(cast.agent.token);
@@ -287,13 +305,13 @@ describe('realtime delivery (Socket.IO)', () => {
       expect(await first.disconnected()).toBe('io server disconnect');
       expect(await second.disconnected()).toBe('io server disconnect');
 
-      await sleep(QUIET_MS);
+      await quiet(bystander);
       expect(bystander.socket.connected).toBe(true);
       expect(await refusedHandshake({ token: victim.token })).toBe(MESSAGES.auth.sessionInvalid);
     });
 
     it("tells the owner live when a deleted agent's ticket is released", async () => {
-      const leaving = await signUp(t.api, { role: 'agent', name: 'Departing Agent' });
+      const leaving = await insertUser(t, { role: 'agent', name: 'Departing Agent' });
       const ticket = await createTicket(t.api, cast.owner.token);
       await t.api.put(`/tickets/${ticket.id}`, { status: 'in_progress' }, { token: leaving.token });
       const owner = await listen(cast.owner.token);
@@ -314,7 +332,7 @@ describe('realtime delivery (Socket.IO)', () => {
     });
 
     it("disconnects a user's sockets when an admin changes their password", async () => {
-      const target = await signUp(t.api, { role: 'agent', name: 'Password Changed Agent' });
+      const target = await insertUser(t, { role: 'agent', name: 'Password Changed Agent' });
       const l = await listen(target.token);
       const bystander = await listen(cast.owner.token);
 
@@ -331,7 +349,7 @@ describe('realtime delivery (Socket.IO)', () => {
     });
 
     it("disconnects a user's sockets when they reset their password", async () => {
-      const target: Account = await signUp(t.api, { name: 'Forgetful Fran' });
+      const target: Account = await insertUser(t, { name: 'Forgetful Fran' });
       const l = await listen(target.token);
 
       const requested = await t.api.post('/auth/request-password-reset', { email: target.user.email });
@@ -340,7 +358,7 @@ describe('realtime delivery (Socket.IO)', () => {
       const token = await resetTokenFromOutbox(t.dataDir, target.user.email);
 
       // Still connected until the reset actually happens.
-      await sleep(50);
+      await quiet(l);
       expect(l.socket.connected).toBe(true);
 
       const res = await t.api.post('/auth/reset-password', { token, newPassword: 'Brand9New!' });
@@ -359,7 +377,9 @@ async function resetTokenFromOutbox(dataDir: string, email: string): Promise<str
     const raw = await readFile(path.join(outbox, file), 'utf8');
     if (!raw.toLowerCase().includes(email.toLowerCase())) continue;
     // Undo quoted-printable soft breaks and escapes before looking for the link.
-    const decoded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    const decoded = raw
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
     const match = /http:\/\/helpdesk\.test\/reset-password\?token=([A-Za-z0-9._~%-]+)/.exec(decoded);
     if (match) return decodeURIComponent(match[1]!);
   }

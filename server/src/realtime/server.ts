@@ -26,32 +26,55 @@ const MAX_TIMER_MS = 2_147_483_647;
  * Socket.IO on the HTTP server's port. The handshake token decides the rooms (docs/api.md#real-time-events): everyone
  * joins `public`, a signed-in user `user:<id>`, staff also `staff`. A socket never outlives its token.
  */
-export function attachRealtime(httpServer: HttpServer, accounts: AccountService, fanout: Fanout, logger: Logger, options: RealtimeOptions): RealtimeServer {
-  const io: RealtimeServer = new Server(httpServer, { path: '/socket.io', serveClient: false, ...(fanout.adapter && { adapter: fanout.adapter }) });
+export function attachRealtime(
+  httpServer: HttpServer,
+  accounts: AccountService,
+  fanout: Fanout,
+  logger: Logger,
+  options: RealtimeOptions,
+): RealtimeServer {
+  const io: RealtimeServer = new Server(httpServer, {
+    path: '/socket.io',
+    serveClient: false,
+    ...(fanout.adapter && { adapter: fanout.adapter }),
+  });
   const log = logger.child({ component: 'realtime' });
 
-  io.use(async (socket, next) => {
-    const token: unknown = socket.handshake.auth?.token;
-    if (token === undefined || token === null || token === '') return next();
+  const handshake = async (socket: RealtimeSocket, next: (error?: Error) => void) => {
+    const token: unknown = socket.handshake.auth.token;
+    if (token === undefined || token === null || token === '') {
+      next();
+      return;
+    }
     try {
       const session = typeof token === 'string' ? await accounts.resolveSession(token) : undefined;
-      if (!session) return next(new Error(MESSAGES.auth.sessionInvalid));
+      if (!session) {
+        next(new Error(MESSAGES.auth.sessionInvalid));
+        return;
+      }
       // The user's room holds exactly their live sockets here, so nothing needs undoing on disconnect.
       // Joined now rather than on "connection" so handshakes completing in the same tick count each
       // other; Socket.IO removes a socket from its rooms if the handshake fails after this.
       const room = ROOMS.user(session.actor.id);
-      if ((io.of('/').adapter.rooms.get(room)?.size ?? 0) >= options.maxSocketsPerUser) return next(new Error(MESSAGES.auth.tooManyConnections));
+      if ((io.of('/').adapter.rooms.get(room)?.size ?? 0) >= options.maxSocketsPerUser) {
+        next(new Error(MESSAGES.auth.tooManyConnections));
+        return;
+      }
       void socket.join(room);
       socket.data.actor = session.actor;
       expireWithToken(socket, session.expiresAt);
       next();
     } catch (error) {
       // The client retries later on "unavailable"; anything else is a bug worth a stack trace.
-      if (isDatabaseUnavailable(error)) return next(new Error(MESSAGES.http.unavailable));
+      if (isDatabaseUnavailable(error)) {
+        next(new Error(MESSAGES.http.unavailable));
+        return;
+      }
       log.error({ err: error }, 'socket handshake failed');
       next(new Error(MESSAGES.http.internal));
     }
-  });
+  };
+  io.use((socket, next) => void handshake(socket, next));
 
   io.on('connection', (socket) => {
     const { actor } = socket.data;
@@ -72,10 +95,13 @@ export function resyncLocalSockets(io: RealtimeServer): void {
 }
 
 function expireWithToken(socket: RealtimeSocket, expiresAt: number) {
-  const timer = setTimeout(() => {
-    if (Date.now() >= expiresAt) socket.disconnect(true);
-    else expireWithToken(socket, expiresAt);
-  }, Math.min(Math.max(0, expiresAt - Date.now()), MAX_TIMER_MS));
+  const timer = setTimeout(
+    () => {
+      if (Date.now() >= expiresAt) socket.disconnect(true);
+      else expireWithToken(socket, expiresAt);
+    },
+    Math.min(Math.max(0, expiresAt - Date.now()), MAX_TIMER_MS),
+  );
   timer.unref();
   socket.once('disconnect', () => clearTimeout(timer));
 }

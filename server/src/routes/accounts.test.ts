@@ -21,7 +21,14 @@ describe('accounts and support-agent management', () => {
     const email = uniqueEmail();
     const res = await t.api.post('/auth/register', { name: 'Nia New', email: `  ${email.toUpperCase()} `, password: STRONG_PASSWORD });
     expect(res.status).toBe(201);
-    expect(res.body.user).toEqual({ id: expect.any(Number), name: 'Nia New', email, role: 'user', email_notifications: 'all', createdAt: expect.any(String) });
+    expect(res.body.user).toEqual({
+      id: expect.any(Number),
+      name: 'Nia New',
+      email,
+      role: 'user',
+      email_notifications: 'all',
+      createdAt: expect.any(String),
+    });
     const verify = await t.api.get('/auth/verify', { token: res.body.token });
     expect(verify.body).toEqual({ success: true, user: res.body.user });
     const profile = await t.api.get('/users/profile', { token: res.body.token });
@@ -43,7 +50,11 @@ describe('accounts and support-agent management', () => {
   it('saves the notification preference', async () => {
     const account = await signUp(t.api);
     const res = await t.api.put('/users/preferences', { email_notifications: 'important' }, { token: account.token });
-    expect(res.body).toMatchObject({ success: true, message: 'Email preferences updated successfully!', user: { email_notifications: 'important' } });
+    expect(res.body).toMatchObject({
+      success: true,
+      message: 'Email preferences updated successfully!',
+      user: { email_notifications: 'important' },
+    });
     expect((await t.api.get('/users/profile', { token: account.token })).body.user.email_notifications).toBe('important');
   });
 
@@ -66,7 +77,11 @@ describe('accounts and support-agent management', () => {
       const email = uniqueEmail('agent');
       const created = await t.api.post('/users', { name: 'Ada Agent', email, password: STRONG_PASSWORD }, { token: admin.token });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ success: true, message: 'Support agent created successfully', user: { name: 'Ada Agent', email, role: 'agent' } });
+      expect(created.body).toMatchObject({
+        success: true,
+        message: 'Support agent created successfully',
+        user: { name: 'Ada Agent', email, role: 'agent' },
+      });
       const id = created.body.user.id as number;
 
       const list = await t.api.get('/users?role=agent', { token: admin.token });
@@ -74,7 +89,11 @@ describe('accounts and support-agent management', () => {
       expect(list.body.users.every((u: User) => u.role === 'agent')).toBe(true);
 
       const renamed = await t.api.put(`/users/${id}`, { name: 'Ada Lovelace', email, password: '' }, { token: admin.token });
-      expect(renamed.body).toMatchObject({ success: true, message: 'Support agent updated successfully', user: { name: 'Ada Lovelace', email } });
+      expect(renamed.body).toMatchObject({
+        success: true,
+        message: 'Support agent updated successfully',
+        user: { name: 'Ada Lovelace', email },
+      });
       await logIn(t.api, email, STRONG_PASSWORD); // blank password kept the old one
 
       const deleted = await t.api.delete(`/users/${id}`, { token: admin.token });
@@ -84,7 +103,7 @@ describe('accounts and support-agent management', () => {
       expect((await t.api.delete(`/users/${id}`, { token: admin.token })).status).toBe(404);
     });
 
-    it('revokes a deleted agent\'s token, releases their tickets and keeps their comments', async () => {
+    it("revokes a deleted agent's token, releases their tickets and keeps their comments", async () => {
       const agent = await signUp(t.api, { role: 'agent', name: 'Gone Gary' });
       const owner = await signUp(t.api);
       const ticket = await createTicket(t.api, owner.token);
@@ -102,7 +121,7 @@ describe('accounts and support-agent management', () => {
       expect(after.comments.map((c: { author: { name: string } }) => c.author.name)).toEqual(['Gone Gary']);
     });
 
-    it('lets a deleted account\'s email be used again', async () => {
+    it("lets a deleted account's email be used again", async () => {
       const email = uniqueEmail('reuse');
       const first = await t.api.post('/users', { name: 'First', email, password: STRONG_PASSWORD }, { token: admin.token });
       await t.api.delete(`/users/${first.body.user.id}`, { token: admin.token });
@@ -111,7 +130,7 @@ describe('accounts and support-agent management', () => {
       expect(second.body.user.id).not.toBe(first.body.user.id);
     });
 
-    it('ends an agent\'s sessions when an admin sets a new password', async () => {
+    it("ends an agent's sessions when an admin sets a new password", async () => {
       const agent = await signUp(t.api, { role: 'agent' });
       await t.api.put(`/users/${agent.user.id}`, { password: 'Changed123!' }, { token: admin.token });
       expect((await t.api.get('/auth/verify', { token: agent.token })).status).toBe(401);
@@ -119,9 +138,17 @@ describe('accounts and support-agent management', () => {
     });
 
     it('creates admins only on request and never plain users', async () => {
-      const asAdmin = await t.api.post('/users', { name: 'Second Admin', email: uniqueEmail('admin'), password: STRONG_PASSWORD, role: 'admin' }, { token: admin.token });
+      const asAdmin = await t.api.post(
+        '/users',
+        { name: 'Second Admin', email: uniqueEmail('admin'), password: STRONG_PASSWORD, role: 'admin' },
+        { token: admin.token },
+      );
       expect(asAdmin.body.user.role).toBe('admin');
-      const asUser = await t.api.post('/users', { name: 'Plain', email: uniqueEmail(), password: STRONG_PASSWORD, role: 'user' }, { token: admin.token });
+      const asUser = await t.api.post(
+        '/users',
+        { name: 'Plain', email: uniqueEmail(), password: STRONG_PASSWORD, role: 'user' },
+        { token: admin.token },
+      );
       expect(asUser.status).toBe(400);
       expect(asUser.body.message).toBe('Role must be agent or admin');
     });

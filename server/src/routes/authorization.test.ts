@@ -1,14 +1,25 @@
 /**
- * Authorization matrix of CONTRACT §4: every route × every kind of caller → the HTTP status the
- * contract promises. The matrix is ONE table (ROWS); the tests are generated from it, and a guard
- * test checks that the table covers every route of CONTRACT §4 and every route the server registers,
+ * Authorization matrix of docs/api.md#endpoints: every route × every kind of caller → the HTTP status
+ * documented there. The matrix is ONE table (ROWS); the tests are generated from it, and a guard
+ * test checks that the table covers every documented route and every route the server registers,
  * so a new route cannot ship without a row.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Article, type Ticket, type TicketDetail } from '@helpdesk/protocol';
-import { ADMIN_ENV, STRONG_PASSWORD, createCast, createTicket, logIn, signUp, uniqueEmail, TEST_ADMIN, type Account } from '../../test/factories.js';
+import {
+  ADMIN_ENV,
+  STRONG_PASSWORD,
+  createCast,
+  createTicket,
+  insertUser,
+  sessionOf,
+  uniqueEmail,
+  TEST_ADMIN,
+  type Account,
+} from '../../test/factories.js';
+import { ifSetUp } from '../../test/hooks.js';
 import type { ApiClient, ApiResponse } from '../../test/http.js';
 import { registeredRoutes } from '../../test/routes.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
@@ -41,7 +52,7 @@ interface Ctx {
 }
 
 interface Row {
-  /** `METHOD /path` as CONTRACT §4 writes it (without /api). */
+  /** `METHOD /path` as docs/api.md#endpoints writes it (without /api). */
   route: string;
   /** Distinguishes several rows of one route (owner fields vs staff fields). */
   name: string;
@@ -56,7 +67,7 @@ interface Row {
   after?: (c: Ctx, res: ApiResponse) => Promise<void> | void;
 }
 
-// Literal texts of CONTRACT §4, hard-coded so a wrong constant in protocol/ is caught as well.
+// Literal texts of docs/api.md#endpoints, hard-coded so a wrong constant in protocol/ is caught as well.
 const ONLY_ADMINS_CREATE_ADMINS = 'Only administrators can create admin accounts';
 const ONLY_ADMINS_CREATE_AGENTS = 'Only administrators can create agent accounts';
 const RESET_REQUESTED = 'If an account with that email exists, a password reset link has been sent.';
@@ -73,7 +84,13 @@ const signedIn = (status: number): Record<Caller, number> => ({ ...all(status), 
 const adminOnly = (status: number): Record<Caller, number> => ({ anonymous: 401, owner: 403, other: 403, agent: 403, admin: status });
 const staffOnly = (status: number): Record<Caller, number> => ({ anonymous: 401, owner: 403, other: 403, agent: status, admin: status });
 /** Ticket routes: the owner and staff may, another user gets 404 (never 403), anonymous 401. */
-const ticketAccess = (owner: number, staff: number, admin = staff): Record<Caller, number> => ({ anonymous: 401, owner, other: 404, agent: staff, admin });
+const ticketAccess = (owner: number, staff: number, admin = staff): Record<Caller, number> => ({
+  anonymous: 401,
+  owner,
+  other: 404,
+  agent: staff,
+  admin,
+});
 
 let t: TestServer;
 let cast: Cast;
@@ -88,13 +105,17 @@ async function freshTicket(): Promise<Fixture> {
 }
 
 async function freshArticle(): Promise<Fixture> {
-  const res = await api().post('/knowledge', { title: 'Fixture article', content: 'Content of a fixture article.', category: 'general', keywords: ['fixture'] }, { token: cast.admin.token });
+  const res = await api().post(
+    '/knowledge',
+    { title: 'Fixture article', content: 'Content of a fixture article.', category: 'general', keywords: ['fixture'] },
+    { token: cast.admin.token },
+  );
   if (res.status !== 201) throw new Error(`article fixture failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { articleId: res.body.article.id };
 }
 
 async function freshAgent(): Promise<Fixture> {
-  return { target: await signUp(api(), { role: 'agent', name: 'Target Agent' }) };
+  return { target: await insertUser(t, { role: 'agent', name: 'Target Agent' }) };
 }
 
 /** Decodes the quoted-printable / base64 parts of an .eml well enough to find a link in it. */
@@ -122,7 +143,7 @@ async function requestResetToken(server: TestServer, email: string): Promise<str
 }
 
 async function freshResetToken(): Promise<Fixture> {
-  const target = await signUp(api(), { name: 'Reset Target' });
+  const target = await insertUser(t, { name: 'Reset Target' });
   return { target, resetToken: await requestResetToken(t, target.user.email) };
 }
 
@@ -133,19 +154,17 @@ const ownerSeesTicket = async (c: Ctx, stillThere: boolean) => {
 };
 
 /** After a PUT on a fresh ticket: a success changed the field, a refusal changed nothing. */
-const ticketField =
-  <K extends keyof TicketDetail>(field: K, changedTo: (c: Ctx) => unknown, original: unknown) =>
-  async (c: Ctx, res: ApiResponse) => {
-    const ticket = (await ownerSeesTicket(c, true))!;
-    if (res.status === 200) {
-      expect(ticket[field]).toEqual(changedTo(c));
-      expect(ticket.updatedBy).toEqual({ id: c.me!.user.id, name: c.me!.user.name });
-    } else {
-      expect(ticket[field]).toEqual(original);
-      expect(ticket.updatedBy).toBeNull();
-      expect(ticket.history.map((h) => h.type)).toEqual(['created']);
-    }
-  };
+const ticketField = (field: keyof TicketDetail, changedTo: (c: Ctx) => unknown, original: unknown) => async (c: Ctx, res: ApiResponse) => {
+  const ticket = (await ownerSeesTicket(c, true))!;
+  if (res.status === 200) {
+    expect(ticket[field]).toEqual(changedTo(c));
+    expect(ticket.updatedBy).toEqual({ id: c.me!.user.id, name: c.me!.user.name });
+  } else {
+    expect(ticket[field]).toEqual(original);
+    expect(ticket.updatedBy).toBeNull();
+    expect(ticket.history.map((h) => h.type)).toEqual(['created']);
+  }
+};
 
 const SEARCH_WORD = 'Matrixshared';
 
@@ -224,7 +243,12 @@ const ROWS: Row[] = [
     body: () => ({ email_notifications: 'important' }),
     expect: signedIn(200),
     after: (c, res) => {
-      if (c.me) expect(res.body).toMatchObject({ success: true, user: { id: c.me.user.id, email_notifications: 'important' }, message: MESSAGES.users.preferencesUpdated });
+      if (c.me)
+        expect(res.body).toMatchObject({
+          success: true,
+          user: { id: c.me.user.id, email_notifications: 'important' },
+          message: MESSAGES.users.preferencesUpdated,
+        });
     },
   },
   {
@@ -247,7 +271,8 @@ const ROWS: Row[] = [
     expect: adminOnly(201),
     denied: { 403: ADMIN_ONLY },
     after: (_c, res) => {
-      if (res.status === 201) expect(res.body).toMatchObject({ success: true, user: { role: 'agent' }, message: MESSAGES.users.agentCreated });
+      if (res.status === 201)
+        expect(res.body).toMatchObject({ success: true, user: { role: 'agent' }, message: MESSAGES.users.agentCreated });
     },
   },
   {
@@ -530,7 +555,7 @@ const ROWS: Row[] = [
   },
 ];
 
-/** Every call of CONTRACT §4, written out by hand from the contract. */
+/** Every call of docs/api.md#endpoints, written out by hand from that page. */
 const CONTRACT_ROUTES = [
   'POST /auth/register',
   'POST /auth/login',
@@ -571,16 +596,18 @@ function expectError(res: ApiResponse, status: number, message: string) {
 
 beforeAll(async () => {
   t = await startTestServer(ADMIN_ENV);
-  cast = await createCast(t.api);
-  sharedTicket = await createTicket(t.api, cast.owner.token, { title: `${SEARCH_WORD} printer jam`, description: 'Paper jams on every print job.' });
+  cast = await createCast(t);
+  sharedTicket = await createTicket(t.api, cast.owner.token, {
+    title: `${SEARCH_WORD} printer jam`,
+    description: 'Paper jams on every print job.',
+  });
   const { articleId } = await freshArticle();
   sharedArticle = (await t.api.get(`/knowledge/${articleId}`)).body.article;
 });
-afterAll(() => t?.close());
+afterAll(() => ifSetUp(t)?.close());
 
-describe('authorization matrix (CONTRACT §4)', () => {
-
-  it('has a row for every route of CONTRACT §4', () => {
+describe('authorization matrix (docs/api.md#endpoints)', () => {
+  it('has a row for every documented route', () => {
     expect(new Set(ROWS.map((r) => r.route))).toEqual(new Set(CONTRACT_ROUTES));
     for (const row of ROWS) expect(row.route.startsWith(`${row.method} `)).toBe(true);
   });
@@ -612,16 +639,18 @@ describe('authorization matrix (CONTRACT §4)', () => {
   }
 });
 
-describe('who may create which role (CONTRACT §4 register)', () => {
-
+describe('who may create which role (docs/api.md#auth-endpoints)', () => {
   const register = (role: string, as?: string) =>
     t.api.post('/auth/register', { name: `New ${role}`, email: uniqueEmail(role), password: STRONG_PASSWORD, role }, { token: as });
 
-  it.each(['anonymous', 'owner', 'agent'] as const)('role admin from %s → 403 "Only administrators can create admin accounts"', async (caller) => {
-    const res = await register('admin', accountOf(caller)?.token);
-    expectError(res, 403, ONLY_ADMINS_CREATE_ADMINS);
-    expect(MESSAGES.auth.adminOnlyAdmin).toBe(ONLY_ADMINS_CREATE_ADMINS);
-  });
+  it.each(['anonymous', 'owner', 'agent'] as const)(
+    'role admin from %s → 403 "Only administrators can create admin accounts"',
+    async (caller) => {
+      const res = await register('admin', accountOf(caller)?.token);
+      expectError(res, 403, ONLY_ADMINS_CREATE_ADMINS);
+      expect(MESSAGES.auth.adminOnlyAdmin).toBe(ONLY_ADMINS_CREATE_ADMINS);
+    },
+  );
 
   it('role admin with an admin token → 201 admin account', async () => {
     const res = await register('admin', cast.admin.token);
@@ -655,7 +684,7 @@ describe('who may create which role (CONTRACT §4 register)', () => {
     let closedAdmin: Account;
     beforeAll(async () => {
       closed = await startTestServer({ ...ADMIN_ENV, AGENT_SIGNUP: 'closed' });
-      closedAdmin = await logIn(closed.api, TEST_ADMIN.email, TEST_ADMIN.password);
+      closedAdmin = await sessionOf(closed, TEST_ADMIN.email, TEST_ADMIN.password);
     });
     afterAll(() => closed.close());
 
@@ -672,7 +701,7 @@ describe('who may create which role (CONTRACT §4 register)', () => {
     });
 
     it('role agent with a user token → 403 as well', async () => {
-      const user = await signUp(closed.api, { name: 'Closed User' });
+      const user = await insertUser(closed, { name: 'Closed User' });
       expectError(await registerOn('agent', user.token), 403, ONLY_ADMINS_CREATE_AGENTS);
     });
 
@@ -693,7 +722,6 @@ describe('who may create which role (CONTRACT §4 register)', () => {
 });
 
 describe('ticket access details', () => {
-
   it("another user's ticket answers exactly like a ticket that does not exist", async () => {
     const ticket = await createTicket(t.api, cast.owner.token);
     const missing = 2_000_000_000;
@@ -714,14 +742,22 @@ describe('ticket access details', () => {
 
   it('a staff member who owns the ticket may edit both owner and staff fields', async () => {
     const ticket = await createTicket(t.api, cast.agent.token, { title: 'Agent own ticket' });
-    const res = await t.api.put(`/tickets/${ticket.id}`, { title: 'Agent renamed own ticket', resolutionNotes: 'Fixed it myself.' }, { token: cast.agent.token });
+    const res = await t.api.put(
+      `/tickets/${ticket.id}`,
+      { title: 'Agent renamed own ticket', resolutionNotes: 'Fixed it myself.' },
+      { token: cast.agent.token },
+    );
     expect(res.status).toBe(200);
     expect(res.body.ticket).toMatchObject({ title: 'Agent renamed own ticket', resolutionNotes: 'Fixed it myself.' });
   });
 
   it('an owner mixing allowed and forbidden fields gets 403 and nothing changes', async () => {
     const ticket = await createTicket(t.api, cast.owner.token, { title: 'Mixed fields ticket' });
-    const res = await t.api.put(`/tickets/${ticket.id}`, { title: 'Should not stick', resolutionNotes: 'Nope' }, { token: cast.owner.token });
+    const res = await t.api.put(
+      `/tickets/${ticket.id}`,
+      { title: 'Should not stick', resolutionNotes: 'Nope' },
+      { token: cast.owner.token },
+    );
     expectError(res, 403, MESSAGES.tickets.fieldForbidden('resolutionNotes'));
     const after = await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token });
     expect(after.body.ticket).toMatchObject({ title: 'Mixed fields ticket', resolutionNotes: null });
@@ -737,7 +773,9 @@ describe('ticket access details', () => {
     const mine = await createTicket(t.api, cast.owner.token, { title: 'Scopecheck owner ticket' });
     const theirs = await createTicket(t.api, cast.other.token, { title: 'Scopecheck other ticket' });
     const ids = async (account: Account) =>
-      ((await t.api.get('/tickets?search=Scopecheck&limit=100', { token: account.token })).body.tickets as Ticket[]).map((x) => x.id).sort((a, b) => a - b);
+      ((await t.api.get('/tickets?search=Scopecheck&limit=100', { token: account.token })).body.tickets as Ticket[])
+        .map((x) => x.id)
+        .sort((a, b) => a - b);
     expect(await ids(cast.owner)).toEqual([mine.id]);
     expect(await ids(cast.other)).toEqual([theirs.id]);
     expect(await ids(cast.agent)).toEqual([mine.id, theirs.id].sort((a, b) => a - b));

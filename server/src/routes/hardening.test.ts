@@ -9,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@helpdesk/protocol';
-import { ADMIN_ENV, createCast, createTicket, signUp, uniqueEmail, STRONG_PASSWORD } from '../../test/factories.js';
+import { ADMIN_ENV, createCast, createTicket, insertUser, signUp, uniqueEmail, STRONG_PASSWORD } from '../../test/factories.js';
+import { ifSetUp } from '../../test/hooks.js';
 import { createApiClient } from '../../test/http.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { createLogger } from '../lib/logger.js';
@@ -32,9 +33,9 @@ const logs = capturedLogger();
 
 beforeAll(async () => {
   t = await startTestServer(ADMIN_ENV, { logger: logs.logger });
-  cast = await createCast(t.api);
+  cast = await createCast(t);
 });
-afterAll(() => t?.close());
+afterAll(() => ifSetUp(t)?.close());
 
 describe('text the database cannot store', () => {
   const expectRefused = (res: { status: number; body: any }, field: string, label: string) => {
@@ -48,13 +49,33 @@ describe('text the database cannot store', () => {
     const ticket = await createTicket(t.api, cast.owner.token);
     const owner = { token: cast.owner.token };
     const staff = { token: cast.agent.token };
-    expectRefused(await t.api.post('/tickets', { title: `Title ${bad}`, description: 'A long enough description.' }, owner), 'title', 'Title');
-    expectRefused(await t.api.post('/tickets', { title: 'Fine title', description: `Description ${bad}` }, owner), 'description', 'Description');
+    expectRefused(
+      await t.api.post('/tickets', { title: `Title ${bad}`, description: 'A long enough description.' }, owner),
+      'title',
+      'Title',
+    );
+    expectRefused(
+      await t.api.post('/tickets', { title: 'Fine title', description: `Description ${bad}` }, owner),
+      'description',
+      'Description',
+    );
     expectRefused(await t.api.put(`/tickets/${ticket.id}`, { title: `Edited ${bad}` }, owner), 'title', 'Title');
-    expectRefused(await t.api.put(`/tickets/${ticket.id}`, { resolutionNotes: `Notes ${bad}` }, staff), 'resolutionNotes', 'Resolution notes');
+    expectRefused(
+      await t.api.put(`/tickets/${ticket.id}`, { resolutionNotes: `Notes ${bad}` }, staff),
+      'resolutionNotes',
+      'Resolution notes',
+    );
     expectRefused(await t.api.post(`/tickets/${ticket.id}/comments`, { content: `Comment ${bad}` }, owner), 'content', 'Comment');
-    expectRefused(await t.api.post('/auth/register', { name: `Name ${bad}`, email: uniqueEmail(), password: STRONG_PASSWORD }), 'name', 'Name');
-    expectRefused(await t.api.post('/users', { name: `Name ${bad}`, email: uniqueEmail(), password: STRONG_PASSWORD }, { token: cast.admin.token }), 'name', 'Name');
+    expectRefused(
+      await t.api.post('/auth/register', { name: `Name ${bad}`, email: uniqueEmail(), password: STRONG_PASSWORD }),
+      'name',
+      'Name',
+    );
+    expectRefused(
+      await t.api.post('/users', { name: `Name ${bad}`, email: uniqueEmail(), password: STRONG_PASSWORD }, { token: cast.admin.token }),
+      'name',
+      'Name',
+    );
     const article = { title: 'Article title', content: 'Article content long enough.', category: 'general', keywords: ['fine'] };
     expectRefused(await t.api.post('/knowledge', { ...article, title: `Title ${bad}` }, staff), 'title', 'Title');
     expectRefused(await t.api.post('/knowledge', { ...article, content: `Content ${bad}` }, staff), 'content', 'Content');
@@ -77,7 +98,10 @@ describe('text the database cannot store', () => {
   });
 
   it('keeps emoji and other well-formed text', async () => {
-    const ticket = await createTicket(t.api, cast.owner.token, { title: 'Printer 🔥 on fire', description: 'Smoke 💨 and “quotes” and 日本語.' });
+    const ticket = await createTicket(t.api, cast.owner.token, {
+      title: 'Printer 🔥 on fire',
+      description: 'Smoke 💨 and “quotes” and 日本語.',
+    });
     expect(ticket.title).toBe('Printer 🔥 on fire');
   });
 
@@ -87,7 +111,9 @@ describe('text the database cannot store', () => {
     const app = new Koa();
     app.use(errorHandler(logger));
     app.use(async () => {
-      await t.server.database.db.execute(sql`select ${'$argon2id$v=19$m=19456,t=2,p=1$SECRETHASH'}::text as hash, ${'victim@example.test'}::text as email, ${'a\u0000b'}::text as bad`);
+      await t.server.database.db.execute(
+        sql`select ${'$argon2id$v=19$m=19456,t=2,p=1$SECRETHASH'}::text as hash, ${'victim@example.test'}::text as email, ${'a\u0000b'}::text as bad`,
+      );
     });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -131,7 +157,11 @@ describe('bodies that are not JSON', () => {
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
     expect(withCharset.status).toBe(201);
-    const { body } = await t.api.post('/knowledge', { title: 'Helpful article', content: 'Content long enough.' }, { token: cast.agent.token });
+    const { body } = await t.api.post(
+      '/knowledge',
+      { title: 'Helpful article', content: 'Content long enough.' },
+      { token: cast.agent.token },
+    );
     expect((await t.api.post(`/knowledge/${body.article.id}/helpful`)).status).toBe(200);
   });
 
@@ -147,7 +177,11 @@ describe('editing a ticket created with a long title', () => {
 
   it('accepts every edit that leaves the long title as it is', async () => {
     const ticket = await createTicket(t.api, cast.owner.token, { title: longTitle });
-    const res = await t.api.put(`/tickets/${ticket.id}`, { title: longTitle, description: 'A brand new description.', priority: 'high', status: 'open' }, { token: cast.owner.token });
+    const res = await t.api.put(
+      `/tickets/${ticket.id}`,
+      { title: longTitle, description: 'A brand new description.', priority: 'high', status: 'open' },
+      { token: cast.owner.token },
+    );
     expect(res.status).toBe(200);
     expect(res.body.ticket).toMatchObject({ title: longTitle, description: 'A brand new description.', priority: 'high' });
   });
@@ -156,7 +190,10 @@ describe('editing a ticket created with a long title', () => {
     const ticket = await createTicket(t.api, cast.owner.token, { title: longTitle });
     const tooLong = await t.api.put(`/tickets/${ticket.id}`, { title: `${longTitle.slice(0, 150)} changed` }, { token: cast.owner.token });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body).toMatchObject({ message: MESSAGES.validation.titleTooLongEdit, errors: { title: MESSAGES.validation.titleTooLongEdit } });
+    expect(tooLong.body).toMatchObject({
+      message: MESSAGES.validation.titleTooLongEdit,
+      errors: { title: MESSAGES.validation.titleTooLongEdit },
+    });
     const beyondAnyTitle = await t.api.put(`/tickets/${ticket.id}`, { title: 'y'.repeat(201) }, { token: cast.owner.token });
     expect(beyondAnyTitle.status).toBe(400);
     const shortened = await t.api.put(`/tickets/${ticket.id}`, { title: 'Short and sweet' }, { token: cast.owner.token });
@@ -167,7 +204,7 @@ describe('editing a ticket created with a long title', () => {
 
 describe('a password-reset request', () => {
   it('answers before it looks the email up, so a known email answers as fast as an unknown one', async () => {
-    const account = await signUp(t.api, { name: 'Known Kim' });
+    const account = await insertUser(t, { name: 'Known Kim' });
     // Hold the users table: any lookup made before answering would wait for the release.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -214,7 +251,12 @@ describe('AGENT_SIGNUP on a real deployment', () => {
     const closed = await startTestServer(pg, { logger: quiet.logger });
     try {
       expect((await closed.api.get('/config')).body).toEqual({ success: true, agentSignup: 'closed' });
-      const res = await closed.api.post('/auth/register', { name: 'Self Agent', email: uniqueEmail(), password: STRONG_PASSWORD, role: 'agent' });
+      const res = await closed.api.post('/auth/register', {
+        name: 'Self Agent',
+        email: uniqueEmail(),
+        password: STRONG_PASSWORD,
+        role: 'agent',
+      });
       expect(res.status).toBe(403);
       expect(res.body.message).toBe(MESSAGES.auth.adminOnlyAgent);
       expect(quiet.lines.join('\n')).not.toContain(AGENT_SIGNUP_OPEN_WARNING);
@@ -225,7 +267,9 @@ describe('AGENT_SIGNUP on a real deployment', () => {
     const loud = capturedLogger();
     const open = await startTestServer({ ...pg, AGENT_SIGNUP: 'open' }, { logger: loud.logger });
     try {
-      const warning = loud.lines.map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => l.msg === AGENT_SIGNUP_OPEN_WARNING);
+      const warning = loud.lines
+        .map((l) => JSON.parse(l) as { level: number; msg: string })
+        .find((l) => l.msg === AGENT_SIGNUP_OPEN_WARNING);
       expect(warning?.level).toBe(40);
       await signUp(createApiClient(open.url), { role: 'agent' });
     } finally {

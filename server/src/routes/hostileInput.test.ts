@@ -10,13 +10,28 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ENV, createCast, createTicket } from '../../test/factories.js';
+import { ifSetUp } from '../../test/hooks.js';
 import { registeredRoutes } from '../../test/routes.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
 /** Every field name any route reads; each hostile body sets all of them. */
 const FIELDS = [
-  'title', 'description', 'priority', 'status', 'resolutionNotes', 'assignedAgentId', 'content', 'name', 'email',
-  'password', 'newPassword', 'token', 'role', 'email_notifications', 'category', 'keywords',
+  'title',
+  'description',
+  'priority',
+  'status',
+  'resolutionNotes',
+  'assignedAgentId',
+  'content',
+  'name',
+  'email',
+  'password',
+  'newPassword',
+  'token',
+  'role',
+  'email_notifications',
+  'category',
+  'keywords',
 ];
 const everyField = (value: unknown) => Object.fromEntries(FIELDS.map((f) => [f, value]));
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -53,7 +68,11 @@ const BODY_VARIANTS: Variant[] = [
   { name: 'invalid UTF-8', raw: '{"title":"\xff\xfe"}', type: 'application/json' },
   { name: 'plain text', raw: 'title=hello', type: 'text/plain' },
   { name: 'a form', raw: 'title=hello&description=world', type: 'application/x-www-form-urlencoded' },
-  { name: 'multipart', raw: '--x\r\nContent-Disposition: form-data; name="title"\r\n\r\nhi\r\n--x--', type: 'multipart/form-data; boundary=x' },
+  {
+    name: 'multipart',
+    raw: '--x\r\nContent-Disposition: form-data; name="title"\r\n\r\nhi\r\n--x--',
+    type: 'multipart/form-data; boundary=x',
+  },
   { name: 'JSON in an unknown charset', raw: '{}', type: 'application/json; charset=klingon' },
   { name: 'an unknown content type', raw: '{}', type: 'application/x-unknown' },
 ];
@@ -83,14 +102,18 @@ beforeAll(async () => {
   clientDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-hostile-'));
   await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><div id="root"></div>');
   t = await startTestServer({ ...ADMIN_ENV, CLIENT_DIR: clientDir });
-  const cast = await createCast(t.api);
+  const cast = await createCast(t);
   const ticket = await createTicket(t.api, cast.owner.token);
-  const article = await t.api.post('/knowledge', { title: 'Hostile fixture', content: 'An article for hostile input.', category: 'general' }, { token: cast.admin.token });
+  const article = await t.api.post(
+    '/knowledge',
+    { title: 'Hostile fixture', content: 'An article for hostile input.', category: 'general' },
+    { token: cast.admin.token },
+  );
   ids = { ticket: ticket.id, article: article.body.article.id, user: cast.other.user.id };
   tokens = { anonymous: undefined, admin: cast.admin.token, owner: cast.owner.token };
 });
 afterAll(async () => {
-  await t?.close();
+  await ifSetUp(t)?.close();
   await rm(clientDir, { recursive: true, force: true });
 });
 
@@ -118,7 +141,10 @@ function expectHandled(res: Awaited<ReturnType<typeof send>>, what: string) {
 }
 
 const withIds = (route: string) =>
-  route.replace('/tickets/:id', `/tickets/${ids.ticket}`).replace('/knowledge/:id', `/knowledge/${ids.article}`).replace('/users/:id', `/users/${ids.user}`);
+  route
+    .replace('/tickets/:id', `/tickets/${ids.ticket}`)
+    .replace('/knowledge/:id', `/knowledge/${ids.article}`)
+    .replace('/users/:id', `/users/${ids.user}`);
 
 describe('hostile input on every route', () => {
   it('finds the routes to attack', () => {
@@ -132,8 +158,10 @@ describe('hostile input on every route', () => {
         const [method, template] = route.split(' ') as [string, string];
         if (method === 'DELETE') continue;
         const url = `/api${withIds(template)}`;
-        for (const variant of BODY_VARIANTS) expectHandled(await send(method, url, tokens[caller], variant), `${caller} ${route} with ${variant.name}`);
-        for (const variant of QUERY_VARIANTS) expectHandled(await send(method, `${url}?${variant.query}`, tokens[caller]), `${caller} ${route} with ${variant.name}`);
+        for (const variant of BODY_VARIANTS)
+          expectHandled(await send(method, url, tokens[caller], variant), `${caller} ${route} with ${variant.name}`);
+        for (const variant of QUERY_VARIANTS)
+          expectHandled(await send(method, `${url}?${variant.query}`, tokens[caller]), `${caller} ${route} with ${variant.name}`);
       }
     }, 120_000);
 
@@ -141,7 +169,10 @@ describe('hostile input on every route', () => {
       for (const route of registeredRoutes(t.server).filter((r) => r.includes(':id'))) {
         const [method, template] = route.split(' ') as [string, string];
         for (const id of BAD_IDS) {
-          const res = await send(method, `/api${template.replace(':id', id)}`, tokens[caller], { name: 'valid', body: { title: 'Valid title', content: 'Valid content here' } });
+          const res = await send(method, `/api${template.replace(':id', id)}`, tokens[caller], {
+            name: 'valid',
+            body: { title: 'Valid title', content: 'Valid content here' },
+          });
           expectHandled(res, `${caller} ${route} with id ${id}`);
           if (res.status !== 401 && res.status !== 403) expect([400, 404], `${caller} ${route} with id ${id}`).toContain(res.status);
         }

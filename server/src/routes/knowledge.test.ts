@@ -10,15 +10,30 @@ describe('knowledge base API', () => {
 
   beforeAll(async () => {
     t = await startTestServer(ADMIN_ENV, { rateLimits: { helpfulAnonymous: { points: 3, durationSeconds: 60 } } });
-    ({ agent, owner, other } = await createCast(t.api));
+    ({ agent, owner, other } = await createCast(t));
     const create = async (body: object) => (await t.api.post('/knowledge', body, { token: agent.token })).body.article as Article;
-    vpn = await create({ title: 'Fixing VPN errors', content: 'Remove the stored certificate and sign in again.', category: 'technical', keywords: ['vpn', 'Network', 'network', ' ', 'remote', 'certificate'] });
-    billing = await create({ title: 'Updating billing details', content: 'Open a ticket in the billing category with the new address.', category: 'billing', keywords: ['invoice'] });
+    vpn = await create({
+      title: 'Fixing VPN errors',
+      content: 'Remove the stored certificate and sign in again.',
+      category: 'technical',
+      keywords: ['vpn', 'Network', 'network', ' ', 'remote', 'certificate'],
+    });
+    billing = await create({
+      title: 'Updating billing details',
+      content: 'Open a ticket in the billing category with the new address.',
+      category: 'billing',
+      keywords: ['invoice'],
+    });
   });
   afterAll(() => t.close());
 
   it('creates articles with cleaned keywords and the creator', () => {
-    expect(vpn).toMatchObject({ category: 'technical', keywords: ['vpn', 'Network', 'remote', 'certificate'], helpfulCount: 0, creator: { id: agent.user.id, name: 'Agent Smith' } });
+    expect(vpn).toMatchObject({
+      category: 'technical',
+      keywords: ['vpn', 'Network', 'remote', 'certificate'],
+      helpfulCount: 0,
+      creator: { id: agent.user.id, name: 'Agent Smith' },
+    });
   });
 
   it('lists newest first without a token, with the total', async () => {
@@ -64,11 +79,15 @@ describe('knowledge base API', () => {
   });
 
   it('lets staff edit and delete articles', async () => {
-    const created = (await t.api.post('/knowledge', { title: 'Temporary', content: 'Will be edited and removed.' }, { token: agent.token })).body.article as Article;
+    const created = (await t.api.post('/knowledge', { title: 'Temporary', content: 'Will be edited and removed.' }, { token: agent.token }))
+      .body.article as Article;
     expect(created).toMatchObject({ category: 'general', keywords: [] });
     const edited = await t.api.put(`/knowledge/${created.id}`, { title: 'Temporary note', keywords: ['temp'] }, { token: agent.token });
     expect(edited.body.article).toMatchObject({ title: 'Temporary note', content: 'Will be edited and removed.', keywords: ['temp'] });
-    expect((await t.api.delete(`/knowledge/${created.id}`, { token: agent.token })).body).toEqual({ success: true, message: 'Article deleted successfully' });
+    expect((await t.api.delete(`/knowledge/${created.id}`, { token: agent.token })).body).toEqual({
+      success: true,
+      message: 'Article deleted successfully',
+    });
     expect((await t.api.get(`/knowledge/${created.id}`)).status).toBe(404);
   });
 });

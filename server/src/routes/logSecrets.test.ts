@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRONG_PASSWORD, signUp } from '../../test/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { ifSetUp } from '../../test/hooks.js';
 import { createApiClient } from '../../test/http.js';
 import { startServerProcess, type ServerProcess } from '../../test/serverProcess.js';
 
@@ -39,8 +40,8 @@ describe('the log of a server process', () => {
     });
   });
   afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
+    await ifSetUp(server)?.stop();
+    await ifSetUp(database)?.drop();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -53,7 +54,8 @@ describe('the log of a server process', () => {
 
     expect((await api.post('/auth/request-password-reset', { email: account.user.email })).status).toBe(200);
     let token: string | undefined;
-    for (let i = 0; i < 50 && !token; i++) token = await resetTokenFromOutbox(dataDir).catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)));
+    for (let i = 0; i < 50 && !token; i++)
+      token = await resetTokenFromOutbox(dataDir).catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)));
     expect(token).toBeDefined();
     // The link as the browser opens it, then the form's submissions: a wrong token and the right one.
     await fetch(`${server.url}/reset-password?token=${encodeURIComponent(token!)}`);
@@ -64,7 +66,16 @@ describe('the log of a server process', () => {
     const log = server.output();
     expect(log).toContain('mail written to outbox');
     expect(log).toContain('/api/auth/reset-password');
-    for (const secret of [token!, encodeURIComponent(token!), account.token, login.body.token, STRONG_PASSWORD, 'Wrong-Guess1!', 'Quiet9$New', '$argon2']) {
+    for (const secret of [
+      token!,
+      encodeURIComponent(token!),
+      account.token,
+      login.body.token,
+      STRONG_PASSWORD,
+      'Wrong-Guess1!',
+      'Quiet9$New',
+      '$argon2',
+    ]) {
       expect(log).not.toContain(secret);
     }
   });

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { LIMITS, MESSAGES, type TicketStats } from '@helpdesk/protocol';
 import { ADMIN_ENV, createCast, createTicket, signUp, type Account } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
+import { ifSetUp } from '../../test/hooks.js';
 
 /** A small deterministic generator, so a failing sequence can be replayed. */
 function random(seed: number) {
@@ -18,9 +19,9 @@ describe('maintained counts, bounded lists and paged threads', () => {
 
   beforeAll(async () => {
     t = await startTestServer(ADMIN_ENV);
-    ({ admin, agent, owner, other } = await createCast(t.api));
+    ({ admin, agent, owner, other } = await createCast(t));
   });
-  afterAll(() => t.close());
+  afterAll(async () => ifSetUp(t)?.close());
 
   /** The cards as count(*) computes them, straight from the tickets. */
   async function directStats(where: string): Promise<TicketStats> {
@@ -30,7 +31,8 @@ describe('maintained counts, bounded lists and paged threads', () => {
         count(*) filter (where status = 'resolved')::int as resolved, count(*) filter (where status = 'closed')::int as closed,
         count(*) filter (where priority = 'urgent')::int as urgent from tickets where ${where}`),
     );
-    const row = (result as unknown as { rows: TicketStats[] }).rows[0]!;
+    const [row] = (result as { rows: TicketStats[] }).rows;
+    if (!row) throw new Error('count(*) returned no row');
     return row;
   }
 
@@ -59,7 +61,11 @@ describe('maintained counts, bounded lists and paged threads', () => {
   it('keeps every card and list total equal to count(*) through creates, updates, deletes and an agent deleted', async () => {
     const next = random(42);
     const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
-    const agents = [agent, await signUp(t.api, { role: 'agent', name: 'Agent Two' }), await signUp(t.api, { role: 'agent', name: 'Agent Gone' })];
+    const agents = [
+      agent,
+      await signUp(t.api, { role: 'agent', name: 'Agent Two' }),
+      await signUp(t.api, { role: 'agent', name: 'Agent Gone' }),
+    ];
     const users = [owner, other];
     const ids: number[] = [];
     for (let step = 0; step < 60; step++) {
@@ -71,7 +77,11 @@ describe('maintained counts, bounded lists and paged threads', () => {
         const id = ids.splice(Math.floor(next() * ids.length), 1)[0]!;
         expect((await t.api.delete(`/tickets/${id}`, { token: admin.token })).status).toBe(200);
       } else {
-        const body = [{ status: pick(['open', 'in_progress', 'resolved', 'closed']) }, { priority: pick(['low', 'medium', 'high', 'urgent']) }, { assignedAgentId: pick([...agents.map((a) => a.user.id), null]) }][action - 1];
+        const body = [
+          { status: pick(['open', 'in_progress', 'resolved', 'closed']) },
+          { priority: pick(['low', 'medium', 'high', 'urgent']) },
+          { assignedAgentId: pick([...agents.map((a) => a.user.id), null]) },
+        ][action - 1];
         expect((await t.api.put(`/tickets/${pick(ids)}`, body, { token: pick(agents.slice(0, 2)).token })).status).toBe(200);
       }
     }
@@ -80,8 +90,10 @@ describe('maintained counts, bounded lists and paged threads', () => {
     for (const id of ids.slice(0, 3)) await t.api.put(`/tickets/${id}`, { assignedAgentId: gone.user.id }, { token: admin.token });
     expect((await t.api.delete(`/users/${gone.user.id}`, { token: admin.token })).status).toBe(200);
     await expectCountsExact(agents.slice(0, 2), users);
-    const left = (await t.server.database.db.execute(sql`select coalesce(sum(n), 0)::int as n from ticket_counts where agent_id = ${gone.user.id}`)) as unknown as { rows: { n: number }[] };
-    expect(left.rows[0]!.n).toBe(0);
+    const left: unknown = await t.server.database.db.execute(
+      sql`select coalesce(sum(n), 0)::int as n from ticket_counts where agent_id = ${gone.user.id}`,
+    );
+    expect((left as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
   });
 
   it('answers a page past the end at once, empty, with the total', async () => {
@@ -93,7 +105,9 @@ describe('maintained counts, bounded lists and paged threads', () => {
 
   it('refuses a page deeper than the bound with a message saying what to do', async () => {
     await t.server.database.db.execute(
-      sql.raw(`insert into tickets (title, description, user_id) select 'Bulk ' || g, 'Bulk ticket body', ${owner.user.id} from generate_series(1, ${LIMITS.ticketList.depth + 20}) g`),
+      sql.raw(
+        `insert into tickets (title, description, user_id) select 'Bulk ' || g, 'Bulk ticket body', ${owner.user.id} from generate_series(1, ${LIMITS.ticketList.depth + 20}) g`,
+      ),
     );
     const deep = await t.api.get(`/tickets?page=${LIMITS.ticketList.depth / 10 + 1}&limit=10`, { token: admin.token });
     expect(deep.status).toBe(400);
@@ -128,7 +142,9 @@ describe('maintained counts, bounded lists and paged threads', () => {
 
     const older = await t.api.get(`/tickets/${ticket.id}/comments?before=${detail.comments[0].id}`, { token: owner.token });
     expect(older.body).toMatchObject({ success: true, hasMore: false });
-    expect(older.body.comments.map((c: { content: string }) => c.content)).toEqual(Array.from({ length: 10 }, (_, i) => `Comment ${i + 1}`));
+    expect(older.body.comments.map((c: { content: string }) => c.content)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Comment ${i + 1}`),
+    );
     const history = await t.api.get(`/tickets/${ticket.id}/history?before=${detail.history[0].id}`, { token: owner.token });
     expect(history.body.history.map((h: { type: string }) => h.type)).toEqual(['created', ...Array(10).fill('comment')]);
     expect(history.body.hasMore).toBe(false);

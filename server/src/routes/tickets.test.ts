@@ -9,15 +9,20 @@ describe('tickets API', () => {
 
   beforeAll(async () => {
     t = await startTestServer(ADMIN_ENV);
-    ({ admin, agent, owner, other } = await createCast(t.api));
+    ({ admin, agent, owner, other } = await createCast(t));
   });
   afterAll(() => t.close());
 
-  const detail = async (id: number, token = owner.token): Promise<TicketDetail> => (await t.api.get(`/tickets/${id}`, { token })).body.ticket;
+  const detail = async (id: number, token = owner.token): Promise<TicketDetail> =>
+    (await t.api.get(`/tickets/${id}`, { token })).body.ticket;
 
   describe('create', () => {
     it('creates an open ticket with medium priority by default and a created history entry', async () => {
-      const res = await t.api.post('/tickets', { title: '  Laptop will not boot  ', description: 'Black screen after the update.' }, { token: owner.token });
+      const res = await t.api.post(
+        '/tickets',
+        { title: '  Laptop will not boot  ', description: 'Black screen after the update.' },
+        { token: owner.token },
+      );
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ success: true, message: 'Ticket created successfully' });
       const ticket: Ticket = res.body.ticket;
@@ -33,7 +38,9 @@ describe('tickets API', () => {
       });
       expect(new Date(ticket.createdAt).toISOString()).toBe(ticket.createdAt);
       const full = await detail(ticket.id);
-      expect(full.history).toEqual([expect.objectContaining({ type: 'created', from: null, to: 'open', actor: { id: owner.user.id, name: 'Owner Olive' } })]);
+      expect(full.history).toEqual([
+        expect.objectContaining({ type: 'created', from: null, to: 'open', actor: { id: owner.user.id, name: 'Owner Olive' } }),
+      ]);
       expect(full.comments).toEqual([]);
     });
   });
@@ -41,7 +48,11 @@ describe('tickets API', () => {
   describe('update', () => {
     it('records each real change in the history, sets updatedBy, and ignores no-op updates', async () => {
       const ticket = await createTicket(t.api, owner.token);
-      const edit = await t.api.put(`/tickets/${ticket.id}`, { title: 'Printer still on fire', priority: 'high', status: 'open' }, { token: owner.token });
+      const edit = await t.api.put(
+        `/tickets/${ticket.id}`,
+        { title: 'Printer still on fire', priority: 'high', status: 'open' },
+        { token: owner.token },
+      );
       expect(edit.status).toBe(200);
       expect(edit.body).toMatchObject({ success: true, message: 'Ticket updated successfully!' });
       expect(edit.body.ticket).toMatchObject({ title: 'Printer still on fire', priority: 'high', updatedBy: { id: owner.user.id } });
@@ -59,7 +70,11 @@ describe('tickets API', () => {
     it('counts versions: 1 at creation, +1 per write however many fields it changes, none for a no-op or a comment', async () => {
       const ticket = await createTicket(t.api, owner.token);
       expect(ticket.version).toBe(1);
-      const edit = await t.api.put(`/tickets/${ticket.id}`, { title: 'Printer on fire again', description: 'Flames this time, not smoke.', priority: 'urgent' }, { token: owner.token });
+      const edit = await t.api.put(
+        `/tickets/${ticket.id}`,
+        { title: 'Printer on fire again', description: 'Flames this time, not smoke.', priority: 'urgent' },
+        { token: owner.token },
+      );
       expect(edit.body.ticket.version).toBe(2);
       const same = await t.api.put(`/tickets/${ticket.id}`, { priority: 'urgent' }, { token: owner.token });
       expect(same.body.ticket.version).toBe(2);
@@ -78,7 +93,11 @@ describe('tickets API', () => {
       const ticket = await createTicket(t.api, owner.token);
       const res = await t.api.put(`/tickets/${ticket.id}`, { status: 'in-progress' }, { token: agent.token });
       expect(res.status).toBe(200);
-      expect(res.body.ticket).toMatchObject({ status: 'in_progress', assignedAgent: { id: agent.user.id, name: 'Agent Smith' }, updatedBy: { id: agent.user.id } });
+      expect(res.body.ticket).toMatchObject({
+        status: 'in_progress',
+        assignedAgent: { id: agent.user.id, name: 'Agent Smith' },
+        updatedBy: { id: agent.user.id },
+      });
       const types = (await detail(ticket.id)).history.map((h) => [h.type, h.from, h.to]);
       expect(types).toContainEqual(['status', 'open', 'in_progress']);
       expect(types).toContainEqual(['assigned', null, 'Agent Smith']);
@@ -86,7 +105,11 @@ describe('tickets API', () => {
 
     it('lets staff resolve with notes, close, reassign and unassign', async () => {
       const ticket = await createTicket(t.api, owner.token);
-      const resolved = await t.api.put(`/tickets/${ticket.id}`, { status: 'resolved', resolutionNotes: 'Replaced the fuser.' }, { token: agent.token });
+      const resolved = await t.api.put(
+        `/tickets/${ticket.id}`,
+        { status: 'resolved', resolutionNotes: 'Replaced the fuser.' },
+        { token: agent.token },
+      );
       expect(resolved.body.ticket).toMatchObject({ status: 'resolved', resolutionNotes: 'Replaced the fuser.' });
       const closed = await t.api.put(`/tickets/${ticket.id}`, { status: 'closed', assignedAgentId: admin.user.id }, { token: agent.token });
       expect(closed.body.ticket).toMatchObject({ status: 'closed', assignedAgent: { id: admin.user.id } });
@@ -126,7 +149,10 @@ describe('tickets API', () => {
       const ticket = await createTicket(t.api, owner.token);
       const first = await t.api.post(`/tickets/${ticket.id}/comments`, { content: '  It smells of toner.  ' }, { token: owner.token });
       expect(first.status).toBe(201);
-      expect(first.body).toMatchObject({ success: true, comment: { ticketId: ticket.id, content: 'It smells of toner.', author: { id: owner.user.id, name: 'Owner Olive', role: 'user' } } });
+      expect(first.body).toMatchObject({
+        success: true,
+        comment: { ticketId: ticket.id, content: 'It smells of toner.', author: { id: owner.user.id, name: 'Owner Olive', role: 'user' } },
+      });
       await t.api.post(`/tickets/${ticket.id}/comments`, { content: 'On my way with an extinguisher.' }, { token: agent.token });
       const full = await detail(ticket.id);
       expect(full.commentCount).toBe(2);
@@ -156,7 +182,11 @@ describe('tickets API', () => {
 
     beforeAll(async () => {
       // A separate owner so counts are exact regardless of the other tests.
-      const res = await t.api.post('/auth/register', { name: 'Lister Lou', email: `lister.${Date.now()}@example.test`, password: 'Secret123!' });
+      const res = await t.api.post('/auth/register', {
+        name: 'Lister Lou',
+        email: `lister.${Date.now()}@example.test`,
+        password: 'Secret123!',
+      });
       viewer = { token: res.body.token, user: res.body.user, password: 'Secret123!' };
       const specs = [
         { title: 'VPN drops every hour', priority: 'high' },
@@ -187,7 +217,8 @@ describe('tickets API', () => {
     });
 
     it('filters by status (including the in-progress spelling), priority and case-insensitive search', async () => {
-      const ids = async (query: string) => (await t.api.get(`/tickets?${query}`, { token: viewer.token })).body.tickets.map((x: Ticket) => x.id);
+      const ids = async (query: string) =>
+        (await t.api.get(`/tickets?${query}`, { token: viewer.token })).body.tickets.map((x: Ticket) => x.id);
       expect(await ids('status=in-progress')).toEqual([mine[0]!.id]);
       expect(await ids('status=open&priority=urgent')).toEqual([mine[4]!.id, mine[2]!.id]);
       expect(await ids('search=VPN')).toEqual([mine[4]!.id, mine[0]!.id]);
@@ -197,7 +228,8 @@ describe('tickets API', () => {
     });
 
     it('sorts by priority either way', async () => {
-      const priorities = async (sort: string) => (await t.api.get(`/tickets?sort=${sort}`, { token: viewer.token })).body.tickets.map((x: Ticket) => x.priority);
+      const priorities = async (sort: string) =>
+        (await t.api.get(`/tickets?sort=${sort}`, { token: viewer.token })).body.tickets.map((x: Ticket) => x.priority);
       expect(await priorities('-priority')).toEqual(['urgent', 'urgent', 'high', 'medium', 'low']);
       expect(await priorities('priority')).toEqual(['low', 'medium', 'high', 'urgent', 'urgent']);
     });
@@ -209,7 +241,7 @@ describe('tickets API', () => {
       expect(filtered.body.stats).toMatchObject({ total: 2, open: 1, in_progress: 1, urgent: 1 });
     });
 
-    it('lets staff see everyone\'s tickets and narrow to their own assignments', async () => {
+    it("lets staff see everyone's tickets and narrow to their own assignments", async () => {
       const all = await t.api.get('/tickets?limit=100', { token: admin.token });
       expect(all.body.total).toBeGreaterThan(5);
       const owners = new Set(all.body.tickets.map((x: Ticket) => x.user.id));

@@ -1,8 +1,26 @@
-import { MESSAGES, commentBody, createTicketBody, idParam, olderQuery, ticketFiltersQuery, ticketListQuery, updateTicketBody } from '@helpdesk/protocol';
+import {
+  MESSAGES,
+  commentBody,
+  createTicketBody,
+  idParam,
+  olderQuery,
+  ticketFiltersQuery,
+  ticketListQuery,
+  updateTicketBody,
+} from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, createRouter } from './router.js';
-import type { CommentResponse, MessageResponse, TicketListResponse, TicketMessageResponse, TicketResponse, TicketStatsResponse, TicketCommentsResponse, TicketHistoryResponse } from '@helpdesk/protocol';
+import type {
+  CommentResponse,
+  MessageResponse,
+  TicketListResponse,
+  TicketMessageResponse,
+  TicketResponse,
+  TicketStatsResponse,
+  TicketCommentsResponse,
+  TicketHistoryResponse,
+} from '@helpdesk/protocol';
 
 export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
@@ -10,7 +28,15 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
   router.get('/tickets', auth.required, async (ctx) => {
     const query = parseInput(ticketListQuery, ctx.query);
     const { tickets, total, totalCapped } = await services.tickets.list(actorOf(ctx), query);
-    ctx.body = { success: true, tickets, data: tickets, total, ...(totalCapped && { totalCapped }), page: query.page, limit: query.limit } satisfies TicketListResponse;
+    ctx.body = {
+      success: true,
+      tickets,
+      data: tickets,
+      total,
+      ...(totalCapped && { totalCapped }),
+      page: query.page,
+      limit: query.limit,
+    } satisfies TicketListResponse;
   });
 
   router.get('/tickets/stats', auth.required, async (ctx) => {

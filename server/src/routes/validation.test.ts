@@ -1,18 +1,28 @@
 /**
- * Every validation message of SPEC §5 and CONTRACT §4, word for word, through real HTTP: a 400 whose
+ * Every validation message of docs/product.md#validation and docs/api.md#errors, word for word, through real HTTP: a 400 whose
  * `message` is the text and whose `errors[field]` is the same text. The texts are hard-coded here as
- * the documents write them (TEXT), and a first test checks that protocol's MESSAGES carry the same
+ * the docs write them (TEXT), and a first test checks that protocol's MESSAGES carry the same
  * words, so a wrong constant fails twice: once here and once in the HTTP answer.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Ticket } from '@helpdesk/protocol';
-import { ADMIN_ENV, STRONG_PASSWORD, TEST_ADMIN, createTicket, logIn, signUp, uniqueEmail, type Account } from '../../test/factories.js';
+import {
+  ADMIN_ENV,
+  STRONG_PASSWORD,
+  TEST_ADMIN,
+  createTicket,
+  insertUser,
+  sessionOf,
+  uniqueEmail,
+  type Account,
+} from '../../test/factories.js';
+import { ifSetUp } from '../../test/hooks.js';
 import type { ApiResponse } from '../../test/http.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
-/** SPEC §5 / CONTRACT §4 texts (and, where the documents give only a bound, protocol's wording of it). */
+/** The documented texts (and, where the docs give only a bound, protocol's wording of it). */
 const TEXT = {
   nameRequired: 'Name is required',
   emailRequired: 'Email is required',
@@ -123,14 +133,14 @@ let ownerTicket: Ticket;
 
 beforeAll(async () => {
   t = await startTestServer(ADMIN_ENV);
-  admin = await logIn(t.api, TEST_ADMIN.email, TEST_ADMIN.password);
-  owner = await signUp(t.api, { name: 'Owner Olive' });
-  agent = await signUp(t.api, { role: 'agent', name: 'Agent Smith' });
+  admin = await sessionOf(t, TEST_ADMIN.email, TEST_ADMIN.password);
+  owner = await insertUser(t, { name: 'Owner Olive' });
+  agent = await insertUser(t, { role: 'agent', name: 'Agent Smith' });
   ownerTicket = await createTicket(t.api, owner.token, { title: 'Validation target ticket' });
 });
-afterAll(() => t?.close());
+afterAll(() => ifSetUp(t)?.close());
 
-it('protocol MESSAGES carry the SPEC/CONTRACT texts word for word', () => {
+it('protocol MESSAGES carry the documented texts word for word', () => {
   for (const key of Object.keys(TEXT) as (keyof typeof TEXT)[]) expect({ key, text: CONSTANTS[key] }).toEqual({ key, text: TEXT[key] });
 });
 
@@ -184,7 +194,12 @@ describe('POST /auth/login', () => {
   it.each([
     { case: 'bad email format', body: { email: 'not-an-email', password: STRONG_PASSWORD }, field: 'email', text: TEXT.emailInvalid },
     { case: 'missing email', body: { password: STRONG_PASSWORD }, field: 'email', text: TEXT.emailRequired },
-    { case: 'password of 5 characters', body: { email: 'someone@example.test', password: 'Ab1!x' }, field: 'password', text: TEXT.passwordTooShort },
+    {
+      case: 'password of 5 characters',
+      body: { email: 'someone@example.test', password: 'Ab1!x' },
+      field: 'password',
+      text: TEXT.passwordTooShort,
+    },
     { case: 'missing password', body: { email: 'someone@example.test' }, field: 'password', text: TEXT.passwordRequired },
   ])('$case → 400 $text', async ({ body, field, text }) => {
     expectInvalid(await t.api.post('/auth/login', body), field, text);
@@ -195,7 +210,11 @@ describe('POST /auth/login', () => {
   });
 
   it('an unknown email → 401 with the same answer', async () => {
-    expectError(await t.api.post('/auth/login', { email: uniqueEmail('unknown'), password: STRONG_PASSWORD }), 401, TEXT.invalidCredentials);
+    expectError(
+      await t.api.post('/auth/login', { email: uniqueEmail('unknown'), password: STRONG_PASSWORD }),
+      401,
+      TEXT.invalidCredentials,
+    );
   });
 
   it('login checks only the length, not the strength rule (older accounts)', async () => {
@@ -216,8 +235,18 @@ describe('POST /tickets', () => {
     { case: 'missing description', patch: { description: undefined }, field: 'description', text: TEXT.descriptionRequired },
     { case: 'blank description', patch: { description: '    ' }, field: 'description', text: TEXT.descriptionRequired },
     { case: 'description of 9 characters', patch: { description: 'Too short' }, field: 'description', text: TEXT.descriptionTooShort },
-    { case: 'description of 9 characters padded', patch: { description: '   123456789    ' }, field: 'description', text: TEXT.descriptionTooShort },
-    { case: 'description of 2001 characters', patch: { description: 'd'.repeat(2001) }, field: 'description', text: TEXT.descriptionTooLong },
+    {
+      case: 'description of 9 characters padded',
+      patch: { description: '   123456789    ' },
+      field: 'description',
+      text: TEXT.descriptionTooShort,
+    },
+    {
+      case: 'description of 2001 characters',
+      patch: { description: 'd'.repeat(2001) },
+      field: 'description',
+      text: TEXT.descriptionTooLong,
+    },
     { case: 'unknown priority', patch: { priority: 'critical' }, field: 'priority', text: TEXT.priorityInvalid },
   ])('$case → 400 $text', async ({ patch, field, text }) => {
     expectInvalid(await t.api.post('/tickets', { ...valid, ...patch }, { token: owner.token }), field, text);
@@ -232,7 +261,11 @@ describe('POST /tickets', () => {
       expect(res.status).toBe(201);
       expect(res.body.ticket).toMatchObject(body);
     }
-    const padded = await t.api.post('/tickets', { title: '  Padded title  ', description: '  Padded description  ' }, { token: owner.token });
+    const padded = await t.api.post(
+      '/tickets',
+      { title: '  Padded title  ', description: '  Padded description  ' },
+      { token: owner.token },
+    );
     expect(padded.body.ticket).toMatchObject({ title: 'Padded title', description: 'Padded description' });
   });
 
@@ -250,10 +283,25 @@ describe('PUT /tickets/:id', () => {
     { case: 'empty title', body: { title: '' }, field: 'title', text: TEXT.titleRequired },
     { case: 'title of 2 characters after trimming', body: { title: '   ab   ' }, field: 'title', text: TEXT.titleTooShortEdit },
     { case: 'title of 101 characters', body: { title: 'T'.repeat(101) }, field: 'title', text: TEXT.titleTooLongEdit },
-    { case: 'title of 150 characters (fine on create, too long on edit)', body: { title: 'T'.repeat(150) }, field: 'title', text: TEXT.titleTooLongEdit },
+    {
+      case: 'title of 150 characters (fine on create, too long on edit)',
+      body: { title: 'T'.repeat(150) },
+      field: 'title',
+      text: TEXT.titleTooLongEdit,
+    },
     { case: 'empty description', body: { description: '' }, field: 'description', text: TEXT.descriptionRequired },
-    { case: 'description of 9 characters after trimming', body: { description: '    123456789    ' }, field: 'description', text: TEXT.descriptionTooShort },
-    { case: 'description of 2001 characters', body: { description: 'd'.repeat(2001) }, field: 'description', text: TEXT.descriptionTooLong },
+    {
+      case: 'description of 9 characters after trimming',
+      body: { description: '    123456789    ' },
+      field: 'description',
+      text: TEXT.descriptionTooShort,
+    },
+    {
+      case: 'description of 2001 characters',
+      body: { description: 'd'.repeat(2001) },
+      field: 'description',
+      text: TEXT.descriptionTooLong,
+    },
     { case: 'unknown priority', body: { priority: 'critical' }, field: 'priority', text: TEXT.priorityInvalid },
     { case: 'unknown status', body: { status: 'pending' }, field: 'status', text: TEXT.statusInvalid },
   ])('owner: $case → 400 $text', async ({ body, field, text }) => {
@@ -276,8 +324,18 @@ describe('PUT /tickets/:id', () => {
   });
 
   it.each([
-    { case: 'resolution notes of 5001 characters', body: { resolutionNotes: 'n'.repeat(5001) }, field: 'resolutionNotes', text: TEXT.resolutionNotesTooLong },
-    { case: 'assignedAgentId that is not a number', body: { assignedAgentId: 'Agent Smith' }, field: 'assignedAgentId', text: TEXT.assignedAgentInvalid },
+    {
+      case: 'resolution notes of 5001 characters',
+      body: { resolutionNotes: 'n'.repeat(5001) },
+      field: 'resolutionNotes',
+      text: TEXT.resolutionNotesTooLong,
+    },
+    {
+      case: 'assignedAgentId that is not a number',
+      body: { assignedAgentId: 'Agent Smith' },
+      field: 'assignedAgentId',
+      text: TEXT.assignedAgentInvalid,
+    },
     { case: 'assignedAgentId 0', body: { assignedAgentId: 0 }, field: 'assignedAgentId', text: TEXT.assignedAgentInvalid },
     { case: 'unknown status', body: { status: 'done' }, field: 'status', text: TEXT.statusInvalid },
   ])('staff: $case → 400 $text', async ({ body, field, text }) => {
@@ -328,11 +386,17 @@ describe('POST /tickets/:id/comments', () => {
   });
 
   it('content over 5000 characters → 400', async () => {
-    expectInvalid(await t.api.post(`/tickets/${ownerTicket.id}/comments`, { content: 'c'.repeat(5001) }, { token: owner.token }), 'content', TEXT.commentTooLong);
+    expectInvalid(
+      await t.api.post(`/tickets/${ownerTicket.id}/comments`, { content: 'c'.repeat(5001) }, { token: owner.token }),
+      'content',
+      TEXT.commentTooLong,
+    );
   });
 
   it('accepts 5000 characters and trims the content', async () => {
-    expect((await t.api.post(`/tickets/${ownerTicket.id}/comments`, { content: 'c'.repeat(5000) }, { token: owner.token })).status).toBe(201);
+    expect((await t.api.post(`/tickets/${ownerTicket.id}/comments`, { content: 'c'.repeat(5000) }, { token: owner.token })).status).toBe(
+      201,
+    );
     const res = await t.api.post(`/tickets/${ownerTicket.id}/comments`, { content: '   Thanks!   ' }, { token: owner.token });
     expect(res.status).toBe(201);
     expect(res.body.comment.content).toBe('Thanks!');
@@ -365,7 +429,11 @@ async function requestResetToken(email: string): Promise<string> {
 
 describe('POST /auth/reset-password', () => {
   it('an unknown token → 400 "Invalid or expired reset token"', async () => {
-    expectInvalid(await t.api.post('/auth/reset-password', { token: 'not-a-real-token', newPassword: 'Changed456!' }), 'token', TEXT.resetInvalid);
+    expectInvalid(
+      await t.api.post('/auth/reset-password', { token: 'not-a-real-token', newPassword: 'Changed456!' }),
+      'token',
+      TEXT.resetInvalid,
+    );
   });
 
   it('a missing token → 400 "Reset token is required"', async () => {
@@ -381,7 +449,7 @@ describe('POST /auth/reset-password', () => {
   });
 
   it('a real token survives a rejected weak password, works once, then is invalid', async () => {
-    const account = await signUp(t.api, { name: 'Reset Person' });
+    const account = await insertUser(t, { name: 'Reset Person' });
     const token = await requestResetToken(account.user.email);
     expectInvalid(await t.api.post('/auth/reset-password', { token, newPassword: 'weakpass' }), 'newPassword', TEXT.passwordWeak);
     const done = await t.api.post('/auth/reset-password', { token, newPassword: 'Changed456!' });
@@ -399,7 +467,11 @@ describe('PUT /users/preferences', () => {
     { case: 'missing value', body: {} },
     { case: 'boolean value', body: { email_notifications: true } },
   ])('$case → 400 "Email notifications must be one of all, important, none"', async ({ body }) => {
-    expectInvalid(await t.api.put('/users/preferences', body, { token: owner.token }), 'email_notifications', TEXT.notificationPreferenceInvalid);
+    expectInvalid(
+      await t.api.put('/users/preferences', body, { token: owner.token }),
+      'email_notifications',
+      TEXT.notificationPreferenceInvalid,
+    );
   });
 
   it('a valid value is stored', async () => {
@@ -429,13 +501,25 @@ describe('GET /tickets query', () => {
     expectInvalid(await t.api.get(`/tickets?${query}`, { token: owner.token }), field, text);
   });
 
-  it.each(['limit=1', 'limit=100', 'page=1', 'page=5', 'sort=createdAt', 'sort=-createdAt', 'sort=updatedAt', 'sort=-updatedAt', 'sort=priority', 'sort=-priority', 'status=in-progress', 'status=closed', 'priority=urgent', 'limit=&page=&sort=&status='])(
-    '?%s is accepted',
-    async (query) => {
-      const res = await t.api.get(`/tickets?${query}`, { token: owner.token });
-      expect({ status: res.status, body: res.body }).toMatchObject({ status: 200, body: { success: true } });
-    },
-  );
+  it.each([
+    'limit=1',
+    'limit=100',
+    'page=1',
+    'page=5',
+    'sort=createdAt',
+    'sort=-createdAt',
+    'sort=updatedAt',
+    'sort=-updatedAt',
+    'sort=priority',
+    'sort=-priority',
+    'status=in-progress',
+    'status=closed',
+    'priority=urgent',
+    'limit=&page=&sort=&status=',
+  ])('?%s is accepted', async (query) => {
+    const res = await t.api.get(`/tickets?${query}`, { token: owner.token });
+    expect({ status: res.status, body: res.body }).toMatchObject({ status: 200, body: { success: true } });
+  });
 
   it('echoes page and limit, defaulting to 1 and 10', async () => {
     expect((await t.api.get('/tickets', { token: owner.token })).body).toMatchObject({ page: 1, limit: 10 });
@@ -456,13 +540,21 @@ describe('users administration', () => {
   });
 
   it('PUT /users/:id with the same email (any case) is fine', async () => {
-    const res = await t.api.put(`/users/${agent.user.id}`, { name: 'Agent Smith Jr', email: ` ${agent.user.email.toUpperCase()} ` }, { token: admin.token });
+    const res = await t.api.put(
+      `/users/${agent.user.id}`,
+      { name: 'Agent Smith Jr', email: ` ${agent.user.email.toUpperCase()} ` },
+      { token: admin.token },
+    );
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ name: 'Agent Smith Jr', email: agent.user.email });
   });
 
   it('PUT /users/:id with a weak password → 400 with the signup rule', async () => {
-    expectInvalid(await t.api.put(`/users/${agent.user.id}`, { password: 'weakpass' }, { token: admin.token }), 'password', TEXT.passwordWeak);
+    expectInvalid(
+      await t.api.put(`/users/${agent.user.id}`, { password: 'weakpass' }, { token: admin.token }),
+      'password',
+      TEXT.passwordWeak,
+    );
   });
 
   it('PUT /users/:id changing your own role → 400 "You cannot change your own role"', async () => {
@@ -470,18 +562,34 @@ describe('users administration', () => {
   });
 
   it('POST /users with role user → 400 "Role must be agent or admin"', async () => {
-    const res = await t.api.post('/users', { name: 'Not Staff', email: uniqueEmail('notstaff'), password: STRONG_PASSWORD, role: 'user' }, { token: admin.token });
+    const res = await t.api.post(
+      '/users',
+      { name: 'Not Staff', email: uniqueEmail('notstaff'), password: STRONG_PASSWORD, role: 'user' },
+      { token: admin.token },
+    );
     expectInvalid(res, 'role', TEXT.staffRoleInvalid);
   });
 
   it('POST /users with an existing email → 409 "An account with this email already exists"', async () => {
-    const res = await t.api.post('/users', { name: 'Twin', email: owner.user.email.toUpperCase(), password: STRONG_PASSWORD }, { token: admin.token });
+    const res = await t.api.post(
+      '/users',
+      { name: 'Twin', email: owner.user.email.toUpperCase(), password: STRONG_PASSWORD },
+      { token: admin.token },
+    );
     expectError(res, 409, TEXT.duplicateEmail);
   });
 
   it('POST /users with a bad email / weak password → 400', async () => {
-    expectInvalid(await t.api.post('/users', { name: 'X', email: 'nope', password: STRONG_PASSWORD }, { token: admin.token }), 'email', TEXT.emailInvalid);
-    expectInvalid(await t.api.post('/users', { name: 'X', email: uniqueEmail('x'), password: 'secret' }, { token: admin.token }), 'password', TEXT.passwordWeak);
+    expectInvalid(
+      await t.api.post('/users', { name: 'X', email: 'nope', password: STRONG_PASSWORD }, { token: admin.token }),
+      'email',
+      TEXT.emailInvalid,
+    );
+    expectInvalid(
+      await t.api.post('/users', { name: 'X', email: uniqueEmail('x'), password: 'secret' }, { token: admin.token }),
+      'password',
+      TEXT.passwordWeak,
+    );
   });
 
   it('DELETE own admin account → 400 "You cannot delete your own account", and the admin still works', async () => {

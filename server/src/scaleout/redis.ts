@@ -28,7 +28,11 @@ export function connectRedis(url: string, role: RedisRole, logger: Logger): Redi
   redis.on('close', () => {
     if (!up) return;
     up = false;
-    log.warn(role === 'events' ? 'redis connection lost: live events reach this process only until it returns' : 'redis connection lost: rate limits count per process until it returns');
+    log.warn(
+      role === 'events'
+        ? 'redis connection lost: live events reach this process only until it returns'
+        : 'redis connection lost: rate limits count per process until it returns',
+    );
   });
   redis.on('error', (error) => log.debug({ err: error }, 'redis error'));
   return redis;

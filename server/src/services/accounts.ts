@@ -1,5 +1,12 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { MESSAGES, registrationRefusal, type LoginBody, type NotificationPreference, type RegisterBody, type User } from '@helpdesk/protocol';
+import {
+  MESSAGES,
+  registrationRefusal,
+  type LoginBody,
+  type NotificationPreference,
+  type RegisterBody,
+  type User,
+} from '@helpdesk/protocol';
 import { users } from '../db/schema/index.js';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import { verifyAgainstDummy, verifyPassword } from '../lib/passwords.js';

@@ -5,6 +5,7 @@ import { NotFoundError } from '../lib/errors.js';
 import { presentArticle, type ArticleRow } from '../presenters/articles.js';
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
+import { returnedRow } from '../db/rows.js';
 import { containsPattern } from '../db/search.js';
 
 export type KnowledgeService = ReturnType<typeof createKnowledgeService>;
@@ -23,7 +24,7 @@ export function createKnowledgeService({ db, withTransaction }: ServiceContext) 
   const load = async (id: number): Promise<Article> => {
     const [row] = await selectArticles().where(eq(articles.id, id));
     if (!row) throw new NotFoundError(MESSAGES.knowledge.notFound);
-    return presentArticle(row as ArticleRow);
+    return presentArticle(row);
   };
 
   return {
@@ -38,16 +39,22 @@ export function createKnowledgeService({ db, withTransaction }: ServiceContext) 
           .orderBy(desc(articles.createdAt), desc(articles.id))
           .limit(query.limit)
           .offset((query.page - 1) * query.limit),
-        db.select({ n: sql<number>`count(*)::int` }).from(articles).where(where),
+        db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(articles)
+          .where(where),
       ]);
-      return { articles: (rows as ArticleRow[]).map(presentArticle), total: Number(count?.n ?? 0) };
+      return { articles: (rows as ArticleRow[]).map(presentArticle), total: count?.n ?? 0 };
     },
 
     get: load,
 
     async create(actor: Actor, input: CreateArticleBody): Promise<Article> {
-      const [row] = await db.insert(articles).values({ ...input, creatorId: actor.id }).returning({ id: articles.id });
-      return load(row!.id);
+      const inserted = await db
+        .insert(articles)
+        .values({ ...input, creatorId: actor.id })
+        .returning({ id: articles.id });
+      return load(returnedRow(inserted, 'the article insert').id);
     },
 
     async update(id: number, input: UpdateArticleBody): Promise<Article> {
@@ -71,16 +78,21 @@ export function createKnowledgeService({ db, withTransaction }: ServiceContext) 
         const [exists] = await tx.select({ count: articles.helpfulCount }).from(articles).where(eq(articles.id, id));
         if (!exists) throw new NotFoundError(MESSAGES.knowledge.notFound);
         if (actor) {
-          const inserted = await tx.insert(articleVotes).values({ articleId: id, userId: actor.id }).onConflictDoNothing().returning({ id: articleVotes.articleId });
+          const inserted = await tx
+            .insert(articleVotes)
+            .values({ articleId: id, userId: actor.id })
+            .onConflictDoNothing()
+            .returning({ id: articleVotes.articleId });
           if (inserted.length === 0) return exists.count;
         }
-        const [row] = await tx
+        const updated = await tx
           .update(articles)
           .set({ helpfulCount: sql`${articles.helpfulCount} + 1` })
           .where(eq(articles.id, id))
           .returning({ count: articles.helpfulCount });
-        emit('article.helpful', { articleId: id, helpfulCount: row!.count });
-        return row!.count;
+        const { count } = returnedRow(updated, 'the helpful count update');
+        emit('article.helpful', { articleId: id, helpfulCount: count });
+        return count;
       });
     },
   };

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@helpdesk/protocol';
 import { passwordResets } from '../db/schema/index.js';
 import { sha256 } from '../lib/tokens.js';
-import { ADMIN_ENV, signUp, uniqueEmail, type Account } from '../../test/factories.js';
+import { ADMIN_ENV, insertUser, uniqueEmail, type Account } from '../../test/factories.js';
+import { ifSetUp } from '../../test/hooks.js';
 import { parseEml, startMailReceiver, type MailReceiver } from '../../test/mailReceiver.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
@@ -30,8 +31,8 @@ describe('password reset through a real SMTP server', () => {
     t = await startTestServer({ ...ADMIN_ENV, SMTP_URL: smtp.url }, { rateLimits: { resetPerEmail: RESET_RATE } });
   });
   afterAll(async () => {
-    await t?.close();
-    await smtp?.close();
+    await ifSetUp(t)?.close();
+    await ifSetUp(smtp)?.close();
   });
 
   const requestReset = (email: string) => t.api.post('/auth/request-password-reset', { email });
@@ -48,7 +49,7 @@ describe('password reset through a real SMTP server', () => {
   };
 
   it('answers the same for a known and an unknown email, and mails only the known one', async () => {
-    const known = await signUp(t.api, { name: 'Known Kim' });
+    const known = await insertUser(t, { name: 'Known Kim' });
     const unknownEmail = uniqueEmail('nobody');
 
     const a = await requestReset(known.user.email);
@@ -74,7 +75,7 @@ describe('password reset through a real SMTP server', () => {
   });
 
   it('matches the email case-insensitively, after trimming', async () => {
-    const account = await signUp(t.api, { name: 'Casey Case' });
+    const account = await insertUser(t, { name: 'Casey Case' });
     const res = await requestReset(`  ${account.user.email.toUpperCase()} `);
     expect(res.status).toBe(200);
     await t.server.mailer.idle();
@@ -82,7 +83,7 @@ describe('password reset through a real SMTP server', () => {
   });
 
   it('resets the password once: new password works, old one and old sessions do not, the link is spent', async () => {
-    const account = await signUp(t.api, { name: 'Reset Rita' });
+    const account = await insertUser(t, { name: 'Reset Rita' });
     const token = await mailedToken(account);
 
     // Before the reset the old session still works.
@@ -119,7 +120,7 @@ describe('password reset through a real SMTP server', () => {
   });
 
   it('refuses an expired token', async () => {
-    const account = await signUp(t.api, { name: 'Late Larry' });
+    const account = await insertUser(t, { name: 'Late Larry' });
     const token = await mailedToken(account);
     // Age the link past its hour directly in the database.
     await t.server.database.db
@@ -133,7 +134,7 @@ describe('password reset through a real SMTP server', () => {
   });
 
   it('applies the signup password rules and keeps the link usable after a refused password', async () => {
-    const account = await signUp(t.api, { name: 'Weak Walter' });
+    const account = await insertUser(t, { name: 'Weak Walter' });
     const token = await mailedToken(account);
 
     const weak = await t.api.post('/auth/reset-password', { token, newPassword: 'alllowercase' });
@@ -151,7 +152,7 @@ describe('password reset through a real SMTP server', () => {
   });
 
   it('a newer link makes the older one invalid once it is used', async () => {
-    const account = await signUp(t.api, { name: 'Double Dora' });
+    const account = await insertUser(t, { name: 'Double Dora' });
     const first = await mailedToken(account);
     const second = await mailedToken(account);
     expect(second).not.toBe(first);
@@ -167,15 +168,21 @@ describe('password reset through a real SMTP server', () => {
   });
 
   it('checks the token before hashing: made-up tokens are refused without a single password hash', async () => {
-    const account = await signUp(t.api, { name: 'Patient Pat' });
+    const account = await insertUser(t, { name: 'Patient Pat' });
     const token = await mailedToken(account);
     // argon2 is the library the server hashes with, in this process: its calls are the evidence.
     const hash = vi.spyOn(argon2, 'hash');
     try {
       const bogus = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => t.api.post('/auth/reset-password', { token: `made-up-token-${i}-${'x'.repeat(40)}`, newPassword: 'NewSecret9$' })),
+        Array.from({ length: 20 }, (_, i) =>
+          t.api.post('/auth/reset-password', { token: `made-up-token-${i}-${'x'.repeat(40)}`, newPassword: 'NewSecret9$' }),
+        ),
       );
-      for (const res of bogus) expect({ status: res.status, body: res.body }).toMatchObject({ status: 400, body: { success: false, message: MESSAGES.auth.resetInvalid } });
+      for (const res of bogus)
+        expect({ status: res.status, body: res.body }).toMatchObject({
+          status: 400,
+          body: { success: false, message: MESSAGES.auth.resetInvalid },
+        });
       expect(hash).not.toHaveBeenCalled();
 
       // The same observation sees the one hash a real link costs.
@@ -187,7 +194,7 @@ describe('password reset through a real SMTP server', () => {
   });
 
   it('lets exactly one of several simultaneous submissions of one link through', async () => {
-    const account = await signUp(t.api, { name: 'Racing Rae' });
+    const account = await insertUser(t, { name: 'Racing Rae' });
     const token = await mailedToken(account);
     const passwords = ['Race1$Pass', 'Race2$Pass', 'Race3$Pass', 'Race4$Pass', 'Race5$Pass'];
     const results = await Promise.all(passwords.map((newPassword) => t.api.post('/auth/reset-password', { token, newPassword })));
@@ -201,7 +208,7 @@ describe('password reset through a real SMTP server', () => {
   });
 
   it('rate limits reset requests per email after the configured number', async () => {
-    const account = await signUp(t.api, { name: 'Spammy Sam' });
+    const account = await insertUser(t, { name: 'Spammy Sam' });
     for (let i = 0; i < RESET_RATE.points; i++) expect((await requestReset(account.user.email)).status).toBe(200);
 
     const limited = await requestReset(account.user.email);
@@ -214,7 +221,7 @@ describe('password reset through a real SMTP server', () => {
     expect(smtp.to(account.user.email)).toHaveLength(RESET_RATE.points);
 
     // Another address is not affected.
-    const neighbour = await signUp(t.api, { name: 'Neighbour Ned' });
+    const neighbour = await insertUser(t, { name: 'Neighbour Ned' });
     expect((await requestReset(neighbour.user.email)).status).toBe(200);
   });
 
@@ -235,10 +242,10 @@ describe('password reset without SMTP_URL (outbox)', () => {
   beforeAll(async () => {
     t = await startTestServer(ADMIN_ENV);
   });
-  afterAll(() => t?.close());
+  afterAll(() => ifSetUp(t)?.close());
 
   it('writes the mail as an .eml file in DATA_DIR/outbox, with a working link', async () => {
-    const account = await signUp(t.api, { name: 'Offline Olga' });
+    const account = await insertUser(t, { name: 'Offline Olga' });
     const res = await t.api.post('/auth/request-password-reset', { email: account.user.email });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('If an account with that email exists, a password reset link has been sent.');

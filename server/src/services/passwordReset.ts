@@ -33,7 +33,8 @@ export function createPasswordResetService({ db, withTransaction, mailer, settin
     },
 
     async reset(token: string, newPassword: string): Promise<void> {
-      const usable = () => and(eq(passwordResets.tokenHash, sha256(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date()));
+      const usable = () =>
+        and(eq(passwordResets.tokenHash, sha256(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date()));
       // A read first: hashing costs ~100 ms of CPU, which a bogus token must not be able to buy.
       const [pending] = await db.select({ id: passwordResets.id }).from(passwordResets).where(usable()).limit(1);
       if (!pending) throw new ValidationError(MESSAGES.auth.resetInvalid, { token: MESSAGES.auth.resetInvalid });

@@ -25,6 +25,7 @@ import {
 } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
 import { isForeignKeyViolation } from '../db/errors.js';
+import { returnedRow } from '../db/rows.js';
 import { ticketComments, tickets } from '../db/schema/index.js';
 import { actorRef } from '../events/bus.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
@@ -98,22 +99,37 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
       const { total, capped } = await count(actor, query);
       const offset = (query.page - 1) * query.limit;
       if (!capped && offset >= total) return { tickets: [], total, totalCapped: false };
-      if (offset >= LIMITS.ticketList.depth) throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), { page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth) });
+      if (offset >= LIMITS.ticketList.depth)
+        throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), {
+          page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth),
+        });
       const rows = await findTicketRows(db, ticketConditions(scopeFor(actor, query.mine), query), query);
       return { tickets: rows.map(presentTicket), total, totalCapped: capped };
     },
 
     async stats(actor: Actor, filters: TicketFilters): Promise<{ stats: TicketStats; totalCapped: boolean }> {
       const scope = scopeFor(actor, filters.mine);
-      if (filters.search) return ticketStatsCapped(db, ticketConditions(scope, filters), LIMITS.ticketList.countCap).then(({ stats, capped }) => ({ stats, totalCapped: capped }));
-      if (scope.ownerId === undefined) return { stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: filters.status, priority: filters.priority }), totalCapped: false };
+      if (filters.search)
+        return ticketStatsCapped(db, ticketConditions(scope, filters), LIMITS.ticketList.countCap).then(({ stats, capped }) => ({
+          stats,
+          totalCapped: capped,
+        }));
+      if (scope.ownerId === undefined)
+        return {
+          stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: filters.status, priority: filters.priority }),
+          totalCapped: false,
+        };
       return { stats: await ticketStats(db, ticketConditions(scope, filters)), totalCapped: false };
     },
 
     async get(actor: Actor, id: number): Promise<TicketDetail> {
       const row = await loadVisible(actor, id);
       const [comments, history] = await Promise.all([findComments(db, id, THREAD_PAGE), findHistory(db, id, THREAD_PAGE)]);
-      return { ...presentTicketDetail(row, comments.rows, history.rows), hasOlderComments: comments.hasMore, hasOlderHistory: history.hasMore };
+      return {
+        ...presentTicketDetail(row, comments.rows, history.rows),
+        hasOlderComments: comments.hasMore,
+        hasOlderHistory: history.hasMore,
+      };
     },
 
     /** Older comments of a ticket the actor may see, before the comment `before`. */
@@ -131,7 +147,9 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
 
     async create(actor: Actor, input: CreateTicketBody): Promise<Ticket> {
       return withTransaction(async (tx, emit) => {
-        const ticket = presentTicket(await insertTicketRow(tx, { title: input.title, description: input.description, priority: input.priority, userId: actor.id }));
+        const ticket = presentTicket(
+          await insertTicketRow(tx, { title: input.title, description: input.description, priority: input.priority, userId: actor.id }),
+        );
         await insertHistory(tx, actor, [{ ticketId: ticket.id, type: 'created', to: ticket.status }]);
         emit('ticket.created', { ticketId: ticket.id, ownerId: actor.id, actor: actorRef(actor), ticket });
         return ticket;
@@ -163,11 +181,15 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
 
         const set: Partial<typeof tickets.$inferInsert> = {};
         const changes: Change[] = [];
-        const edited = (['title', 'description'] as const).filter((f) => input[f] !== undefined && input[f] !== current[f]);
-        if (edited.length > 0) {
-          for (const f of edited) set[f] = input[f]!;
-          changes.push({ type: 'edited', from: null, to: edited.join(',') });
+        const edited: Array<'title' | 'description'> = [];
+        for (const f of ['title', 'description'] as const) {
+          const value = input[f];
+          if (value !== undefined && value !== current[f]) {
+            set[f] = value;
+            edited.push(f);
+          }
         }
+        if (edited.length > 0) changes.push({ type: 'edited', from: null, to: edited.join(',') });
         if (input.priority !== undefined && input.priority !== current.priority) {
           set.priority = input.priority;
           changes.push({ type: 'priority', from: current.priority, to: input.priority });
@@ -189,9 +211,13 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
         // Nothing changes, so nothing is written or announced, and the version stays.
         if (changes.length === 0) return before;
 
-        const [row] = await updateTicketRows(tx, eq(tickets.id, id), { ...set, updatedById: actor.id, updatedAt: new Date() });
-        const ticket = presentTicket(row!);
-        const history = await insertHistory(tx, actor, changes.map((c) => ({ ticketId: id, ...c })));
+        const rows = await updateTicketRows(tx, eq(tickets.id, id), { ...set, updatedById: actor.id, updatedAt: new Date() });
+        const ticket = presentTicket(returnedRow(rows, 'the ticket update'));
+        const history = await insertHistory(
+          tx,
+          actor,
+          changes.map((c) => ({ ticketId: id, ...c })),
+        );
         emit('ticket.updated', {
           ticketId: id,
           ownerId: current.userId,
@@ -221,10 +247,23 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
       if (!canCommentOnTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
       // A comment is not a change of the ticket: its version stays.
       return withTransaction(async (tx, emit) => {
-        const [inserted] = await tx.insert(ticketComments).values({ ticketId: id, authorId: actor.id, content }).returning();
-        const comment = presentComment({ comment: inserted!, author: { id: actor.id, name: actor.name, role: actor.role } });
-        const [history] = await insertHistory(tx, actor, [{ ticketId: id, type: 'comment', to: String(comment.id) }]);
-        emit('comment.added', { ticketId: id, ownerId: row.ticket.userId, commentId: comment.id, actor: actorRef(actor), comment, history: history! });
+        const inserted = await tx.insert(ticketComments).values({ ticketId: id, authorId: actor.id, content }).returning();
+        const comment = presentComment({
+          comment: returnedRow(inserted, 'the comment insert'),
+          author: { id: actor.id, name: actor.name, role: actor.role },
+        });
+        const history = returnedRow(
+          await insertHistory(tx, actor, [{ ticketId: id, type: 'comment', to: String(comment.id) }]),
+          'the comment history insert',
+        );
+        emit('comment.added', {
+          ticketId: id,
+          ownerId: row.ticket.userId,
+          commentId: comment.id,
+          actor: actorRef(actor),
+          comment,
+          history,
+        });
         return comment;
       }).catch((error: unknown) => {
         if (isForeignKeyViolation(error)) throw new NotFoundError(MESSAGES.tickets.notFound);

@@ -5,6 +5,7 @@ import { users } from '../db/schema/index.js';
 import { ConflictError } from '../lib/errors.js';
 import { hashPassword } from '../lib/passwords.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { returnedRow } from '../db/rows.js';
 
 export type UserRecord = typeof users.$inferSelect;
 
@@ -28,8 +29,8 @@ export async function createUserRecord(db: Db, input: { name: string; email: str
   if (await findActiveUserByEmail(db, input.email)) throw new ConflictError(MESSAGES.auth.duplicateEmail);
   const passwordHash = await hashPassword(input.password);
   try {
-    const [row] = await db.insert(users).values({ name: input.name, email: input.email, passwordHash, role: input.role }).returning();
-    return row!;
+    const rows = await db.insert(users).values({ name: input.name, email: input.email, passwordHash, role: input.role }).returning();
+    return returnedRow(rows, 'the user insert');
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError(MESSAGES.auth.duplicateEmail);
     throw error;

@@ -1,5 +1,13 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { MESSAGES, canChangeRoleOf, canDeleteAccount, type CreateStaffBody, type Role, type UpdateStaffBody, type User } from '@helpdesk/protocol';
+import {
+  MESSAGES,
+  canChangeRoleOf,
+  canDeleteAccount,
+  type CreateStaffBody,
+  type Role,
+  type UpdateStaffBody,
+  type User,
+} from '@helpdesk/protocol';
 import { tickets, users } from '../db/schema/index.js';
 import { actorRef } from '../events/bus.js';
 import { NotFoundError, ValidationError } from '../lib/errors.js';
@@ -40,7 +48,8 @@ export function createUserService({ db, withTransaction }: ServiceContext) {
 
     async update(actor: Actor, id: number, input: UpdateStaffBody): Promise<User> {
       const current = await findActive(id);
-      if (input.email !== undefined && input.email !== current.email) throw new ValidationError(MESSAGES.users.emailLocked, { email: MESSAGES.users.emailLocked });
+      if (input.email !== undefined && input.email !== current.email)
+        throw new ValidationError(MESSAGES.users.emailLocked, { email: MESSAGES.users.emailLocked });
       if (input.role !== undefined && input.role !== current.role && !canChangeRoleOf(actor, current)) {
         throw new ValidationError(MESSAGES.users.cannotChangeOwnRole, { role: MESSAGES.users.cannotChangeOwnRole });
       }

@@ -36,27 +36,96 @@ export async function seedDemo(db: Db, services: Services): Promise<boolean> {
   const ticket = (owner: Actor, title: string, description: string, priority: 'low' | 'medium' | 'high' | 'urgent') =>
     services.tickets.create(owner, { title, description, priority });
 
-  const vpn = await ticket(jordan, 'Cannot connect to the office VPN', 'Since this morning the VPN client says "authentication failed" although my password works everywhere else.', 'high');
+  const vpn = await ticket(
+    jordan,
+    'Cannot connect to the office VPN',
+    'Since this morning the VPN client says "authentication failed" although my password works everywhere else.',
+    'high',
+  );
   await services.tickets.update(agent, vpn.id, { status: 'in_progress' });
-  await services.tickets.addComment(agent, vpn.id, 'Thanks for reporting this. I reset your VPN certificate; please try again and let me know.');
+  await services.tickets.addComment(
+    agent,
+    vpn.id,
+    'Thanks for reporting this. I reset your VPN certificate; please try again and let me know.',
+  );
 
-  const invoice = await ticket(jordan, 'Invoice shows the wrong billing address', 'My last two invoices still show our old office address. We moved in March.', 'medium');
+  const invoice = await ticket(
+    jordan,
+    'Invoice shows the wrong billing address',
+    'My last two invoices still show our old office address. We moved in March.',
+    'medium',
+  );
   await services.tickets.update(agent, invoice.id, { status: 'in_progress' });
-  await services.tickets.update(agent, invoice.id, { status: 'resolved', resolutionNotes: 'Billing address updated; the corrected invoices were sent by email.' });
+  await services.tickets.update(agent, invoice.id, {
+    status: 'resolved',
+    resolutionNotes: 'Billing address updated; the corrected invoices were sent by email.',
+  });
 
-  await ticket(jordan, 'Feature request: dark mode', 'It would be great if the customer portal had a dark mode for late-night work.', 'low');
-  await ticket(riley, 'Production checkout is down', 'Customers get a 500 error on the payment step since 09:12. This is costing us sales.', 'urgent');
-  const password = await ticket(riley, 'Password reset email never arrives', 'I requested a reset link three times but nothing shows up, not even in spam.', 'high');
+  await ticket(
+    jordan,
+    'Feature request: dark mode',
+    'It would be great if the customer portal had a dark mode for late-night work.',
+    'low',
+  );
+  await ticket(
+    riley,
+    'Production checkout is down',
+    'Customers get a 500 error on the payment step since 09:12. This is costing us sales.',
+    'urgent',
+  );
+  const password = await ticket(
+    riley,
+    'Password reset email never arrives',
+    'I requested a reset link three times but nothing shows up, not even in spam.',
+    'high',
+  );
   await services.tickets.addComment(riley, password.id, 'I also checked with our IT team; the mail server is not blocking you.');
-  const export_ = await ticket(riley, 'How do I export my data?', 'Is there a way to export all my tickets as CSV for our quarterly report?', 'low');
-  await services.tickets.update(agent, export_.id, { status: 'closed', resolutionNotes: 'Answered with the export guide from the knowledge base.' });
+  const export_ = await ticket(
+    riley,
+    'How do I export my data?',
+    'Is there a way to export all my tickets as CSV for our quarterly report?',
+    'low',
+  );
+  await services.tickets.update(agent, export_.id, {
+    status: 'closed',
+    resolutionNotes: 'Answered with the export guide from the knowledge base.',
+  });
 
-  const article = (title: string, category: 'general' | 'technical' | 'billing' | 'account' | 'other', keywords: string[], content: string) =>
-    services.knowledge.create(agent, { title, category, keywords, content });
-  await article('Getting started with HelpDesk', 'general', ['start', 'tickets', 'overview', 'help'], 'Create a ticket from your dashboard with New Ticket. Describe the problem, pick a priority and follow the status on the ticket page; you get an email when support replies or resolves it.');
-  await article('Fixing VPN authentication errors', 'technical', ['vpn', 'network', 'certificate', 'remote'], 'If the VPN client reports "authentication failed", sign out of the client, remove the stored certificate and sign in again. If it persists, open a ticket with the exact error text.');
-  await article('Updating your billing address', 'billing', ['invoice', 'address', 'billing'], 'Billing details are changed by our billing team. Open a ticket in the billing category with the new address; future invoices use it from the next cycle.');
-  await article('Resetting your password', 'account', ['password', 'login', 'reset', 'email', 'security'], 'Use Forgot Password? on the login page and enter your email. The link in the email works once and expires after one hour. Check your spam folder if it does not arrive.');
-  await article('Exporting your data', 'other', ['export', 'csv'], 'Ask support for a CSV export of your tickets by opening a ticket; exports are usually ready within one business day.');
+  const article = (
+    title: string,
+    category: 'general' | 'technical' | 'billing' | 'account' | 'other',
+    keywords: string[],
+    content: string,
+  ) => services.knowledge.create(agent, { title, category, keywords, content });
+  await article(
+    'Getting started with HelpDesk',
+    'general',
+    ['start', 'tickets', 'overview', 'help'],
+    'Create a ticket from your dashboard with New Ticket. Describe the problem, pick a priority and follow the status on the ticket page; you get an email when support replies or resolves it.',
+  );
+  await article(
+    'Fixing VPN authentication errors',
+    'technical',
+    ['vpn', 'network', 'certificate', 'remote'],
+    'If the VPN client reports "authentication failed", sign out of the client, remove the stored certificate and sign in again. If it persists, open a ticket with the exact error text.',
+  );
+  await article(
+    'Updating your billing address',
+    'billing',
+    ['invoice', 'address', 'billing'],
+    'Billing details are changed by our billing team. Open a ticket in the billing category with the new address; future invoices use it from the next cycle.',
+  );
+  await article(
+    'Resetting your password',
+    'account',
+    ['password', 'login', 'reset', 'email', 'security'],
+    'Use Forgot Password? on the login page and enter your email. The link in the email works once and expires after one hour. Check your spam folder if it does not arrive.',
+  );
+  await article(
+    'Exporting your data',
+    'other',
+    ['export', 'csv'],
+    'Ask support for a CSV export of your tickets by opening a ticket; exports are usually ready within one business day.',
+  );
   return true;
 }

@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type TicketChangedEvent } from '@helpdesk/protocol';
 import { createTicket, logIn, signUp, TEST_ADMIN, type Account } from '../factories.js';
-import { QUIET_MS, socketClients } from '../socketClients.js';
+import { ifSetUp } from '../hooks.js';
+import { sentinel, socketClients } from '../socketClients.js';
 import { startCluster, type Cluster } from './cluster.js';
 
 /**
@@ -30,7 +30,7 @@ describe('two server processes behind one Redis', () => {
   afterEach(() => sockets.closeAll());
   afterAll(async () => {
     sockets.closeAll();
-    await cluster?.stop();
+    await ifSetUp(cluster)?.stop();
   });
 
   it('migrates and seeds once when both start together', async () => {
@@ -70,13 +70,13 @@ describe('two server processes behind one Redis', () => {
     const created = await createTicket(a.api, owner.token, { title: 'Printer jams across processes' });
     const isIt = (e: TicketChangedEvent) => e.action === 'created' && e.ticket.id === created.id;
     for (const listener of [ownerOnB, agentOnB, adminOnA]) {
-      const event = await listener!.next('ticket-changed', isIt);
+      const event = await listener.next('ticket-changed', isIt);
       expect(event.ticket).toMatchObject({ id: created.id, title: 'Printer jams across processes', user: { id: owner.user.id } });
       expect(event.by).toEqual({ id: owner.user.id, name: 'Owner Olive' });
     }
-    await sleep(QUIET_MS);
-    expect(otherOnB!.events['ticket-changed']).toEqual([]);
-    expect(anonymousOnB!.events['ticket-changed']).toEqual([]);
+    await sentinel(a.api, agent.token, [otherOnB, anonymousOnB]);
+    expect(otherOnB.events['ticket-changed']).toEqual([]);
+    expect(anonymousOnB.events['ticket-changed']).toEqual([]);
   });
 
   it('delivers an update and a comment made through B to the owner on A, and not to another user', async () => {
@@ -84,16 +84,16 @@ describe('two server processes behind one Redis', () => {
     const [ownerOnA, otherOnA] = await Promise.all([sockets.listen(a.url, owner.token), sockets.listen(a.url, other.token)]);
 
     expect((await b.api.put(`/tickets/${ticket.id}`, { status: 'in_progress' }, { token: agent.token })).status).toBe(200);
-    const updated = await ownerOnA!.next('ticket-changed', (e) => e.action === 'updated' && e.ticket.id === ticket.id);
+    const updated = await ownerOnA.next('ticket-changed', (e) => e.action === 'updated' && e.ticket.id === ticket.id);
     expect(updated.ticket).toMatchObject({ status: 'in_progress', assignedAgent: { id: agent.user.id } });
 
     expect((await b.api.post(`/tickets/${ticket.id}/comments`, { content: 'Resetting it now.' }, { token: agent.token })).status).toBe(201);
-    const comment = await ownerOnA!.next('comment-added', (e) => e.ticketId === ticket.id);
+    const comment = await ownerOnA.next('comment-added', (e) => e.ticketId === ticket.id);
     expect(comment.comment.content).toBe('Resetting it now.');
 
-    await sleep(QUIET_MS);
-    expect(otherOnA!.events['ticket-changed']).toEqual([]);
-    expect(otherOnA!.events['comment-added']).toEqual([]);
+    await sentinel(b.api, agent.token, [otherOnA]);
+    expect(otherOnA.events['ticket-changed']).toEqual([]);
+    expect(otherOnA.events['comment-added']).toEqual([]);
   });
 
   it('delivers public helpful counts from A to an anonymous visitor on B', async () => {
@@ -115,7 +115,7 @@ describe('two server processes behind one Redis', () => {
     const onB = await sockets.listen(b.url, leaving.token);
     expect((await a.api.delete(`/users/${leaving.user.id}`, { token: admin.token })).status).toBe(200);
     expect(await onB.disconnected()).toBe('io server disconnect');
-    expect((await sockets.refusedHandshake(b.url, { token: leaving.token }))).toBe(MESSAGES.auth.sessionInvalid);
+    expect(await sockets.refusedHandshake(b.url, { token: leaving.token })).toBe(MESSAGES.auth.sessionInvalid);
   });
 
   it('spends one sign-in budget across both processes', async () => {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@helpdesk/protocol';
 import { signUp, type Account } from '../factories.js';
+import { ifSetUp } from '../hooks.js';
 import type { ApiResponse } from '../http.js';
 import { socketClients } from '../socketClients.js';
 import { startTcpProxy, upstreamOf, type TcpProxy } from '../tcpProxy.js';
@@ -31,8 +32,8 @@ describe('when PostgreSQL drops and returns', () => {
 
   afterAll(async () => {
     sockets.closeAll();
-    await cluster?.stop();
-    await proxy?.close();
+    await ifSetUp(cluster)?.stop();
+    await ifSetUp(proxy)?.close();
   });
 
   it('answers 503 while it is away, recovers on its own, and keeps every acknowledged write', async () => {
@@ -43,7 +44,9 @@ describe('when PostgreSQL drops and returns', () => {
     const writers = [...cluster.nodes, ...cluster.nodes, ...cluster.nodes].map(async (node, n) => {
       for (let i = 0; writing; i++) {
         const title = `Outage write ${n}-${i}`;
-        const response = await node.api.post('/tickets', { title, description: 'Written while the database may be away.' }, { token: user.token }).catch((e: Error) => e);
+        const response = await node.api
+          .post('/tickets', { title, description: 'Written while the database may be away.' }, { token: user.token })
+          .catch((e: unknown) => e as Error);
         writes.push({ title, response });
         await sleep(5);
       }
@@ -68,7 +71,11 @@ describe('when PostgreSQL drops and returns', () => {
     proxy.restore();
     const recoveredAfter = writes.length;
     await expect.poll(async () => (await a.api.get('/health')).status, { timeout: 15_000 }).toBe(200);
-    await expect.poll(() => writes.slice(recoveredAfter).filter((w) => !(w.response instanceof Error) && w.response.status === 201).length, { timeout: 15_000 }).toBeGreaterThan(10);
+    await expect
+      .poll(() => writes.slice(recoveredAfter).filter((w) => !(w.response instanceof Error) && w.response.status === 201).length, {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(10);
     writing = false;
     await Promise.all(writers);
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@helpdesk/protocol';
 import { DEFAULT_RATE_LIMITS } from '../../src/middleware/rateLimit.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../factories.js';
+import { ifSetUp } from '../hooks.js';
 import type { ApiResponse } from '../http.js';
 import { startCluster, type Cluster, type Node } from './cluster.js';
 
@@ -22,7 +23,7 @@ describe('per-address budgets across two processes behind one Redis', () => {
     cluster = await startCluster();
     [a, b] = cluster.nodes as [Node, Node];
   });
-  afterAll(() => cluster?.stop());
+  afterAll(() => ifSetUp(cluster)?.stop());
 
   it('spends one failed sign-in budget over all emails across both processes', async () => {
     const spray = (node: Node) => node.api.post('/auth/login', { email: uniqueEmail('sprayed'), password: 'Spring2024!' });
@@ -31,7 +32,8 @@ describe('per-address budgets across two processes behind one Redis', () => {
   });
 
   it('spends one sign-up budget across both processes', async () => {
-    const register = (node: Node) => node.api.post('/auth/register', { name: 'Bulk Bob', email: uniqueEmail('bulk'), password: STRONG_PASSWORD });
+    const register = (node: Node) =>
+      node.api.post('/auth/register', { name: 'Bulk Bob', email: uniqueEmail('bulk'), password: STRONG_PASSWORD });
     for (const node of alternating(DEFAULT_RATE_LIMITS.signupPerAddress.points)) expect((await register(node)).status).toBe(201);
     for (const node of [a, b]) expectRefused(await register(node), MESSAGES.auth.tooManySignups);
   });

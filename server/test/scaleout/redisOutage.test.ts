@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type TicketChangedEvent } from '@helpdesk/protocol';
 import { createTicket, logIn, signUp, TEST_ADMIN, type Account } from '../factories.js';
+import { ifSetUp } from '../hooks.js';
 import { QUIET_MS, socketClients, type Listener } from '../socketClients.js';
 import { startTcpProxy, upstreamOf, type TcpProxy } from '../tcpProxy.js';
 import { sharedServices, startCluster, type Cluster } from './cluster.js';
@@ -33,8 +34,8 @@ describe('when Redis drops and returns', () => {
 
   afterAll(async () => {
     sockets.closeAll();
-    await cluster?.stop();
-    await proxy?.close();
+    await ifSetUp(cluster)?.stop();
+    await ifSetUp(proxy)?.close();
   });
 
   /** Retries until an event from A reaches a fresh socket on B: the stream readers reconnect on their own schedule. */
@@ -75,12 +76,14 @@ describe('when Redis drops and returns', () => {
     await Promise.all([createdEvent(staffOnA, before.id), createdEvent(staffOnB, before.id)]);
 
     proxy.cut();
+    // A real wait: time for the processes to see their Redis connections close, which no event tells the test.
     await sleep(300);
     const started = Date.now();
     const during = await createTicket(a.api, owner.token, { title: 'During the outage' });
     expect(Date.now() - started).toBeLessThan(2_000);
     // The emitting process delivers at once; the other cannot hear it without Redis.
     await createdEvent(staffOnA, during.id, 1_000);
+    // A real wait, not a sentinel: with Redis away nothing B's socket gets is ordered after A's emits.
     await sleep(QUIET_MS);
     expect(staffOnB.events['ticket-changed'].map((e) => e.ticket.id)).not.toContain(during.id);
     // Rate-limited routes fall back to per-process counting instead of failing.

@@ -38,7 +38,13 @@ export function AppLayout({ children }: { children: ReactNode }) {
               </Anchor>
               <Group gap={4} visibleFrom="sm" ml="md" component="nav" aria-label="Main">
                 {items.map((item) => (
-                  <Anchor key={item.href} component={Link} href={item.href} className={classes.link} data-active={isActive(location, item) || undefined}>
+                  <Anchor
+                    key={item.href}
+                    component={Link}
+                    href={item.href}
+                    className={classes.link}
+                    data-active={isActive(location, item) || undefined}
+                  >
                     {item.label}
                   </Anchor>
                 ))}
@@ -66,7 +72,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <AppShell.Navbar p="md" aria-label="Mobile navigation">
         <Stack gap={4}>
           {items.map((item) => (
-            <NavLink key={item.href} component={Link} href={item.href} label={item.label} active={isActive(location, item)} onClick={close} />
+            <NavLink
+              key={item.href}
+              component={Link}
+              href={item.href}
+              label={item.label}
+              active={isActive(location, item)}
+              onClick={close}
+            />
           ))}
         </Stack>
       </AppShell.Navbar>

@@ -4,9 +4,29 @@ import { navItems } from './navigation';
 describe('top navigation by role (docs/product.md#navigation)', () => {
   it.each([
     [null, [['Knowledge Base', '/knowledge']]],
-    [{ role: 'user' as const }, [['Dashboard', '/dashboard'], ['Knowledge Base', '/knowledge']]],
-    [{ role: 'agent' as const }, [['Dashboard', '/agent-dashboard'], ['Tickets', '/tickets'], ['Knowledge Base', '/knowledge']]],
-    [{ role: 'admin' as const }, [['Dashboard', '/agent-dashboard'], ['Knowledge Base', '/knowledge'], ['Support Management', '/support-management']]],
+    [
+      { role: 'user' as const },
+      [
+        ['Dashboard', '/dashboard'],
+        ['Knowledge Base', '/knowledge'],
+      ],
+    ],
+    [
+      { role: 'agent' as const },
+      [
+        ['Dashboard', '/agent-dashboard'],
+        ['Tickets', '/tickets'],
+        ['Knowledge Base', '/knowledge'],
+      ],
+    ],
+    [
+      { role: 'admin' as const },
+      [
+        ['Dashboard', '/agent-dashboard'],
+        ['Knowledge Base', '/knowledge'],
+        ['Support Management', '/support-management'],
+      ],
+    ],
   ])('%o sees its items in order', (user, expected) => {
     expect(navItems(user).map((item) => [item.label, item.href])).toEqual(expected);
   });

@@ -16,7 +16,10 @@ export const PREFERENCE_TEXT = {
 } as const;
 
 const OPTIONS: Record<NotificationPreference, { label: string; description: string }> = {
-  all: { label: 'All notifications', description: 'An email for every status change and every reply from our support team on your tickets.' },
+  all: {
+    label: 'All notifications',
+    description: 'An email for every status change and every reply from our support team on your tickets.',
+  },
   important: { label: 'Important only', description: 'An email only when one of your tickets is resolved or closed.' },
   none: { label: 'None', description: 'No emails about your tickets. You can still follow them here at any time.' },
 };
@@ -58,7 +61,13 @@ export function NotificationPreferences({ saved }: { saved: NotificationPreferen
       >
         <Stack gap="sm" mt="sm">
           {NOTIFICATION_PREFERENCES.map((preference) => (
-            <Radio key={preference} value={preference} label={OPTIONS[preference].label} description={OPTIONS[preference].description} disabled={save.isPending} />
+            <Radio
+              key={preference}
+              value={preference}
+              label={OPTIONS[preference].label}
+              description={OPTIONS[preference].description}
+              disabled={save.isPending}
+            />
           ))}
         </Stack>
       </Radio.Group>

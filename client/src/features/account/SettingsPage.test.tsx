@@ -24,7 +24,10 @@ describe('/settings', () => {
   });
 
   it('says when the preferences cannot be loaded', async () => {
-    fakeServer({ 'GET /auth/verify': base['GET /auth/verify'], 'GET /users/profile': { status: 400, body: { success: false, message: 'nope' } } });
+    fakeServer({
+      'GET /auth/verify': base['GET /auth/verify'],
+      'GET /users/profile': { status: 400, body: { success: false, message: 'nope' } },
+    });
     renderApp('/settings', { user: me });
     expect(await screen.findByText('Failed to load preferences')).toBeInTheDocument();
     expect(screen.queryByRole('radio')).not.toBeInTheDocument();
@@ -35,7 +38,11 @@ describe('/settings', () => {
     const server = fakeServer({
       ...base,
       'PUT /users/preferences': ({ body }) => ({
-        body: { success: true, user: withPreference((body as { email_notifications: NotificationPreference }).email_notifications), message: 'Email preferences updated successfully!' },
+        body: {
+          success: true,
+          user: withPreference((body as { email_notifications: NotificationPreference }).email_notifications),
+          message: 'Email preferences updated successfully!',
+        },
       }),
     });
     renderApp('/settings', { user: me });
@@ -47,15 +54,23 @@ describe('/settings', () => {
     expect(screen.getByRole('radio', { name: 'Important only' })).toBeChecked();
     expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ email_notifications: 'important' });
 
-    act(() => vi.advanceTimersByTime(2500));
+    act(() => {
+      vi.advanceTimersByTime(2500);
+    });
     expect(screen.getByText('Email preferences updated successfully!')).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(600));
+    act(() => {
+      vi.advanceTimersByTime(600);
+    });
     await waitFor(() => expect(screen.queryByText('Email preferences updated successfully!')).not.toBeInTheDocument());
     expect(screen.getByRole('radio', { name: 'Important only' })).toBeChecked();
   });
 
   it.each([
-    [400, { success: false, message: 'Email notifications must be one of all, important, none' }, 'Email notifications must be one of all, important, none'],
+    [
+      400,
+      { success: false, message: 'Email notifications must be one of all, important, none' },
+      'Email notifications must be one of all, important, none',
+    ],
     [500, { success: false, message: 'boom' }, 'Failed to update preferences'],
   ])('a %i answer shows the right message and puts the radio back', async (status, body, message) => {
     fakeServer({ ...base, 'PUT /users/preferences': { status, body } });

@@ -1,13 +1,14 @@
 import { apiTestForm, type LoginBody } from '@helpdesk/protocol';
-import { Alert, Badge, Button, Code, Group, PasswordInput, ScrollArea, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, PasswordInput, ScrollArea, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertCircle, IconApi, IconAt, IconCircleCheck, IconLock, IconPlugConnected } from '@tabler/icons-react';
+import { IconAlertCircle, IconApi, IconCircleCheck, IconLock, IconPlugConnected } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { isApiError } from '../../api/ApiError';
 import { authApi } from '../../api/auth';
 import { API_BASE } from '../../api/http';
 import { AuthCard } from './AuthCard';
 import { schemaResolver } from '../../lib/schemaResolver';
+import { EmailInput } from './EmailInput';
 
 /** What a failed test call tells the person checking the connection. */
 function FailureDetails({ error }: { error: unknown }) {
@@ -50,7 +51,7 @@ export default function ApiTestPage() {
       <form onSubmit={form.onSubmit((values) => test.mutate(values))} noValidate>
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <TextInput label="Email" type="email" autoComplete="off" placeholder="you@example.com" leftSection={<IconAt size={16} />} {...form.getInputProps('email')} />
+            <EmailInput autoComplete="off" {...form.getInputProps('email')} />
             <PasswordInput label="Password" autoComplete="off" leftSection={<IconLock size={16} />} {...form.getInputProps('password')} />
           </SimpleGrid>
           <Button type="submit" loading={test.isPending} leftSection={<IconPlugConnected size={18} />}>

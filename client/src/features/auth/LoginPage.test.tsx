@@ -53,9 +53,17 @@ describe('/login', () => {
 
   it.each([
     [401, { success: false, message: 'Invalid credentials' }, 'Invalid credentials, please try again.'],
-    [500, { success: false, message: 'Something went wrong on our side. Please try again later.' }, 'An unexpected error occurred. Please try again later.'],
+    [
+      500,
+      { success: false, message: 'Something went wrong on our side. Please try again later.' },
+      'An unexpected error occurred. Please try again later.',
+    ],
     [503, undefined, 'An unexpected error occurred. Please try again later.'],
-    [429, { success: false, message: 'Too many login attempts. Please try again later.' }, 'Too many login attempts. Please try again later.'],
+    [
+      429,
+      { success: false, message: 'Too many login attempts. Please try again later.' },
+      'Too many login attempts. Please try again later.',
+    ],
     [429, undefined, 'Login failed. Please try again.'],
     [200, { success: true, user: testUser() }, 'Invalid login response'],
     [200, { success: true, token: 'only-a-token' }, 'Invalid login response'],

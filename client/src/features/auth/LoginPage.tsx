@@ -1,7 +1,7 @@
 import { loginBody, type LoginBody } from '@helpdesk/protocol';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAt, IconInfoCircle, IconLock, IconLogin } from '@tabler/icons-react';
+import { IconInfoCircle, IconLock, IconLogin } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -12,6 +12,7 @@ import { clearSession, setSession, signOutReasonAtom } from '../../state/session
 import { AuthCard } from './AuthCard';
 import { LOGIN_TEXT, loginErrorMessage, sessionFrom } from './authErrors';
 import { schemaResolver } from '../../lib/schemaResolver';
+import { EmailInput } from './EmailInput';
 
 export const SESSION_NOTICE = {
   expired: 'Your session has expired. Please log in again.',
@@ -72,14 +73,7 @@ export default function LoginPage() {
       {login.isError && <ErrorAlert message={loginErrorMessage(login.error)} />}
       <form onSubmit={form.onSubmit((values) => login.mutate(values))} noValidate>
         <Stack gap="md">
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            placeholder="you@example.com"
-            leftSection={<IconAt size={16} />}
-            {...form.getInputProps('email')}
-          />
+          <EmailInput {...form.getInputProps('email')} />
           <PasswordInput
             label="Password"
             autoComplete="current-password"

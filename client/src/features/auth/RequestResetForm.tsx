@@ -1,7 +1,7 @@
 import { requestPasswordResetBody, type RequestPasswordResetBody } from '@helpdesk/protocol';
-import { Alert, Button, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAt, IconCircleCheck, IconMailForward } from '@tabler/icons-react';
+import { IconCircleCheck, IconMailForward } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { screenMessage } from '../../api/ApiError';
 import { authApi } from '../../api/auth';
@@ -9,6 +9,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthCard } from './AuthCard';
 import { BackToLoginLink } from './BackToLoginLink';
 import { schemaResolver } from '../../lib/schemaResolver';
+import { EmailInput } from './EmailInput';
 
 export const RESET_REQUEST_TEXT = {
   sent: 'If an account with that email exists, a password reset link has been sent.',
@@ -40,7 +41,7 @@ export function RequestResetForm() {
           {request.isError && <ErrorAlert message={screenMessage(request.error, RESET_REQUEST_TEXT.failed)} />}
           <form onSubmit={form.onSubmit((values) => request.mutate(values))} noValidate>
             <Stack gap="md">
-              <TextInput label="Email" type="email" autoComplete="email" placeholder="you@example.com" leftSection={<IconAt size={16} />} {...form.getInputProps('email')} />
+              <EmailInput {...form.getInputProps('email')} />
               <Button type="submit" fullWidth size="md" loading={request.isPending} leftSection={<IconMailForward size={18} />}>
                 Send Reset Link
               </Button>

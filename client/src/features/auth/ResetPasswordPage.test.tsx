@@ -29,7 +29,9 @@ describe('/reset-password without a token', () => {
 
   it('sends the request and says a link is on its way', async () => {
     const server = fakeServer({
-      'POST /auth/request-password-reset': { body: { success: true, message: 'If an account with that email exists, a password reset link has been sent.' } },
+      'POST /auth/request-password-reset': {
+        body: { success: true, message: 'If an account with that email exists, a password reset link has been sent.' },
+      },
     });
     renderApp('/reset-password');
     await requestLink('ada@example.com');
@@ -40,7 +42,11 @@ describe('/reset-password without a token', () => {
 
   it.each([
     [500, { success: false, message: 'boom' }, 'Error requesting password reset'],
-    [429, { success: false, message: 'Too many password reset requests. Please try again later.' }, 'Too many password reset requests. Please try again later.'],
+    [
+      429,
+      { success: false, message: 'Too many password reset requests. Please try again later.' },
+      'Too many password reset requests. Please try again later.',
+    ],
     [400, { success: false, message: 'Invalid email format' }, 'Invalid email format'],
   ])('a %i answer shows the right message', async (status, body, message) => {
     fakeServer({ 'POST /auth/request-password-reset': { status, body } });
@@ -82,16 +88,22 @@ describe('/reset-password?token=…', () => {
   it('sets the password, says so, and goes to /login after 3 seconds', async () => {
     // Fake clocks that still tick with real time, so the page's own waits keep working.
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const server = fakeServer({ 'POST /auth/reset-password': { body: { success: true, message: 'Password has been reset successfully.' } } });
+    const server = fakeServer({
+      'POST /auth/reset-password': { body: { success: true, message: 'Password has been reset successfully.' } },
+    });
     renderApp('/reset-password?token=tok-123');
     await choose('Newpass1!', 'Newpass1!');
     expect(await screen.findByText('Password has been reset successfully. Redirecting to login...')).toBeInTheDocument();
     expect(server.calls[0]).toMatchObject({ key: 'POST /auth/reset-password', body: { token: 'tok-123', newPassword: 'Newpass1!' } });
 
     // The message stays for the full 3 s before the redirect.
-    act(() => vi.advanceTimersByTime(2500));
+    act(() => {
+      vi.advanceTimersByTime(2500);
+    });
     expect(window.location.pathname).toBe('/reset-password');
-    act(() => vi.advanceTimersByTime(600));
+    act(() => {
+      vi.advanceTimersByTime(600);
+    });
     await waitFor(() => expect(window.location.pathname).toBe('/login'));
     expect(await screen.findByRole('heading', { name: 'HelpDesk Login' })).toBeInTheDocument();
   });

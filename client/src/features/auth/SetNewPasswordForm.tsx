@@ -50,8 +50,19 @@ export function SetNewPasswordForm({ token }: { token: string }) {
           {reset.isError && <ErrorAlert message={screenMessage(reset.error, RESET_TEXT.failed)} />}
           <form onSubmit={form.onSubmit((values) => reset.mutate(values))} noValidate>
             <Stack gap="md">
-              <PasswordInput label="New Password" autoComplete="new-password" leftSection={<IconLock size={16} />} description={PASSWORD_HINT} {...form.getInputProps('newPassword')} />
-              <PasswordInput label="Confirm Password" autoComplete="new-password" leftSection={<IconLock size={16} />} {...form.getInputProps('confirmPassword')} />
+              <PasswordInput
+                label="New Password"
+                autoComplete="new-password"
+                leftSection={<IconLock size={16} />}
+                description={PASSWORD_HINT}
+                {...form.getInputProps('newPassword')}
+              />
+              <PasswordInput
+                label="Confirm Password"
+                autoComplete="new-password"
+                leftSection={<IconLock size={16} />}
+                {...form.getInputProps('confirmPassword')}
+              />
               <Button type="submit" fullWidth size="md" loading={reset.isPending} leftSection={<IconKey size={18} />}>
                 Reset Password
               </Button>

@@ -81,7 +81,10 @@ describe('/signup', () => {
 
   it('signs a visitor up without sending the confirmation, then goes home', async () => {
     const created = testUser({ id: 9, name: 'Jane Agent', email: 'jane@example.com', role: 'agent' });
-    const server = fakeServer({ ...config(), 'POST /auth/register': { status: 201, body: { success: true, token: 'new-token', user: created } } });
+    const server = fakeServer({
+      ...config(),
+      'POST /auth/register': { status: 201, body: { success: true, token: 'new-token', user: created } },
+    });
     renderApp('/signup');
     await fill({ name: 'Jane Agent', email: 'jane@example.com', password: 'Secret123!', confirm: 'Secret123!' });
     await pickRole('Agent');
@@ -94,7 +97,10 @@ describe('/signup', () => {
 
   it('lets a signed-in admin create an admin account and stay signed in as themselves', async () => {
     const created = testUser({ id: 10, name: 'Second Admin', email: 'second@example.com', role: 'admin' });
-    const server = fakeServer({ ...signedInAdmin(), 'POST /auth/register': { status: 201, body: { success: true, token: 'their-token', user: created } } });
+    const server = fakeServer({
+      ...signedInAdmin(),
+      'POST /auth/register': { status: 201, body: { success: true, token: 'their-token', user: created } },
+    });
     renderApp('/signup', { user: admin, token: 'admin-token' });
     await waitFor(async () => expect(await roleOptions()).toEqual(['User', 'Agent', 'Admin']));
     await userEvent.setup().keyboard('{Escape}');

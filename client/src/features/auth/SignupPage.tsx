@@ -1,7 +1,15 @@
-import { canManageUsers, registrableRoles, registrationRefusal, signupForm, type AgentSignup, type Role, type User } from '@helpdesk/protocol';
+import {
+  canManageUsers,
+  registrableRoles,
+  registrationRefusal,
+  signupForm,
+  type AgentSignup,
+  type Role,
+  type User,
+} from '@helpdesk/protocol';
 import { Anchor, Button, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
-import { IconAt, IconLock, IconUser, IconUserPlus, IconUsersGroup } from '@tabler/icons-react';
+import { IconLock, IconUser, IconUserPlus, IconUsersGroup } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link, useLocation } from 'wouter';
@@ -18,6 +26,7 @@ import { AuthCard } from './AuthCard';
 import { PASSWORD_HINT } from './passwordHint';
 import { SIGNUP_TEXT, sessionFrom, signupErrorMessage } from './authErrors';
 import { schemaResolver } from '../../lib/schemaResolver';
+import { EmailInput } from './EmailInput';
 
 type SignupValues = {
   name: string;
@@ -77,7 +86,11 @@ export default function SignupPage() {
   return (
     <AuthCard
       title="Create Account"
-      subtitle={isAdmin ? 'Create an account for a teammate. You stay signed in as yourself.' : 'Join the HelpDesk System to raise and follow support tickets.'}
+      subtitle={
+        isAdmin
+          ? 'Create an account for a teammate. You stay signed in as yourself.'
+          : 'Join the HelpDesk System to raise and follow support tickets.'
+      }
       icon={<IconUserPlus size={28} />}
       width={560}
       footer={
@@ -98,8 +111,14 @@ export default function SignupPage() {
       {signup.isError && <ErrorAlert message={signupErrorMessage(signup.error)} />}
       <form onSubmit={form.onSubmit((values) => signup.mutate(values))} noValidate>
         <Stack gap="md">
-          <TextInput label="Full Name" autoComplete="name" placeholder="Jane Doe" leftSection={<IconUser size={16} />} {...form.getInputProps('name')} />
-          <TextInput label="Email" type="email" autoComplete="email" placeholder="you@example.com" leftSection={<IconAt size={16} />} {...form.getInputProps('email')} />
+          <TextInput
+            label="Full Name"
+            autoComplete="name"
+            placeholder="Jane Doe"
+            leftSection={<IconUser size={16} />}
+            {...form.getInputProps('name')}
+          />
+          <EmailInput {...form.getInputProps('email')} />
           <Select
             label="Role"
             data={roleOptions(creator, agentSignup)}
@@ -109,8 +128,18 @@ export default function SignupPage() {
             {...form.getInputProps('role')}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <PasswordInput label="Password" autoComplete="new-password" leftSection={<IconLock size={16} />} {...form.getInputProps('password')} />
-            <PasswordInput label="Confirm Password" autoComplete="new-password" leftSection={<IconLock size={16} />} {...form.getInputProps('confirmPassword')} />
+            <PasswordInput
+              label="Password"
+              autoComplete="new-password"
+              leftSection={<IconLock size={16} />}
+              {...form.getInputProps('password')}
+            />
+            <PasswordInput
+              label="Confirm Password"
+              autoComplete="new-password"
+              leftSection={<IconLock size={16} />}
+              {...form.getInputProps('confirmPassword')}
+            />
           </SimpleGrid>
           <Text size="xs" c="dimmed" mt={-8}>
             {PASSWORD_HINT}

@@ -89,13 +89,19 @@ describe('ArticleDetailPage', () => {
   });
 
   it("says 'Failed to load article' when loading fails", async () => {
-    fakeServer({ 'GET /knowledge/7': { status: 503, body: { success: false, message: 'The service is temporarily unavailable. Please try again shortly.' } } });
+    fakeServer({
+      'GET /knowledge/7': {
+        status: 503,
+        body: { success: false, message: 'The service is temporarily unavailable. Please try again shortly.' },
+      },
+    });
     renderApp('/knowledge/7');
     expect(await screen.findByText('Failed to load article', {}, { timeout: 8000 })).toBeInTheDocument();
   });
 
   it('never turns HTML or script URLs in the content into elements', async () => {
-    const hostile = 'Intro\n\n<script>window.hacked = true</script>\n\n<img src="x" onerror="window.hacked = true">\n\n[click me](javascript:alert(1))';
+    const hostile =
+      'Intro\n\n<script>window.hacked = true</script>\n\n<img src="x" onerror="window.hacked = true">\n\n[click me](javascript:alert(1))';
     fakeServer({ 'GET /knowledge/7': articleBody({ content: hostile }) });
     renderApp('/knowledge/7');
     const content = await screen.findByTestId('markdown-content');

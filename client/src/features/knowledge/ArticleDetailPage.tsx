@@ -38,7 +38,13 @@ function ArticleView({ article }: { article: Article }) {
               <Group justify="space-between" align="flex-start">
                 <Group gap="xs">
                   <CategoryChip category={article.category} size="lg" />
-                  <Badge variant="light" color="teal" size="lg" leftSection={<IconThumbUp size={14} aria-hidden />} data-testid="helpful-count">
+                  <Badge
+                    variant="light"
+                    color="teal"
+                    size="lg"
+                    leftSection={<IconThumbUp size={14} aria-hidden />}
+                    data-testid="helpful-count"
+                  >
                     {helpfulText(article.helpfulCount)}
                   </Badge>
                 </Group>
@@ -82,9 +88,6 @@ function ArticleView({ article }: { article: Article }) {
 
 function StaffActions({ article }: { article: Article }) {
   const remove = useDeleteArticle(article.id);
-  const askToDelete = () =>
-    confirmDelete({ title: T.deleteTitle, question: T.deleteConfirm, onConfirm: () => remove.mutate() });
-  return (
-    <EditDeleteButtons editHref={`/knowledge/${article.id}/edit`} onDelete={askToDelete} deleting={remove.isPending} />
-  );
+  const askToDelete = () => confirmDelete({ title: T.deleteTitle, question: T.deleteConfirm, onConfirm: () => remove.mutate() });
+  return <EditDeleteButtons editHref={`/knowledge/${article.id}/edit`} onDelete={askToDelete} deleting={remove.isPending} />;
 }

@@ -49,7 +49,13 @@ describe('ArticleEditorPage', () => {
   });
 
   it('creates an article, then opens it with a success message', async () => {
-    const saved = testArticle({ id: 12, title: 'Setting up VPN', category: 'technical', keywords: ['vpn', 'remote'], content: 'Install the **client** and sign in.' });
+    const saved = testArticle({
+      id: 12,
+      title: 'Setting up VPN',
+      category: 'technical',
+      keywords: ['vpn', 'remote'],
+      content: 'Install the **client** and sign in.',
+    });
     const server = await openNewEditor({
       'POST /knowledge': { status: 201, body: { success: true, article: saved } },
       'GET /knowledge/12': { body: { success: true, article: saved } },
@@ -63,13 +69,20 @@ describe('ArticleEditorPage', () => {
 
     await waitFor(() => expect(window.location.pathname).toBe('/knowledge/12'));
     const post = server.calls.find((c) => c.key === 'POST /knowledge');
-    expect(post?.body).toEqual({ title: 'Setting up VPN', category: 'technical', keywords: ['vpn', 'remote'], content: 'Install the **client** and sign in.' });
+    expect(post?.body).toEqual({
+      title: 'Setting up VPN',
+      category: 'technical',
+      keywords: ['vpn', 'remote'],
+      content: 'Install the **client** and sign in.',
+    });
     expect(await screen.findByText('Article created successfully')).toBeInTheDocument();
     expect(await screen.findByRole('heading', { level: 1, name: 'Setting up VPN' })).toBeInTheDocument();
   });
 
   it("shows the server's message when saving is refused", async () => {
-    await openNewEditor({ 'POST /knowledge': { status: 409, body: { success: false, message: 'An article with this title already exists' } } });
+    await openNewEditor({
+      'POST /knowledge': { status: 409, body: { success: false, message: 'An article with this title already exists' } },
+    });
     await userEvent.type(screen.getByLabelText(/^Title/), 'Duplicate title');
     await userEvent.type(screen.getByLabelText(/^Content/), 'Long enough content here.');
     await userEvent.click(screen.getByRole('button', { name: 'Create Article' }));
@@ -89,7 +102,13 @@ describe('ArticleEditorPage', () => {
   });
 
   it('edits an existing article from its saved values', async () => {
-    const original = testArticle({ id: 7, title: 'Old title', category: 'billing', keywords: ['invoice'], content: 'Original content text.' });
+    const original = testArticle({
+      id: 7,
+      title: 'Old title',
+      category: 'billing',
+      keywords: ['invoice'],
+      content: 'Original content text.',
+    });
     const server = fakeServer({
       ...verified,
       'GET /knowledge/7': () => ({ body: { success: true, article: original } }),
@@ -107,7 +126,12 @@ describe('ArticleEditorPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
 
     await waitFor(() => expect(window.location.pathname).toBe('/knowledge/7'));
-    expect(server.calls.find((c) => c.key === 'PUT /knowledge/7')?.body).toEqual({ title: 'New title', category: 'billing', keywords: ['invoice'], content: 'Original content text.' });
+    expect(server.calls.find((c) => c.key === 'PUT /knowledge/7')?.body).toEqual({
+      title: 'New title',
+      category: 'billing',
+      keywords: ['invoice'],
+      content: 'Original content text.',
+    });
     expect(await screen.findByText('Article updated successfully')).toBeInTheDocument();
   });
 

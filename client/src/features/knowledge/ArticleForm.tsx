@@ -69,7 +69,13 @@ export function ArticleForm({ article }: { article?: Article }) {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {save.isError && <ErrorAlert message={screenMessage(save.error, T.saveFallback)} error={save.error} />}
-          <TextInput label="Title" withAsterisk description={`${A.title.min}-${A.title.max} characters`} maxLength={A.title.max} {...form.getInputProps('title')} />
+          <TextInput
+            label="Title"
+            withAsterisk
+            description={`${A.title.min}-${A.title.max} characters`}
+            maxLength={A.title.max}
+            {...form.getInputProps('title')}
+          />
           <Group grow align="flex-start" gap="md" wrap="wrap">
             <NativeSelect label="Category" withAsterisk data={CATEGORY_OPTIONS} miw={200} {...form.getInputProps('category')} />
             <TagsInput

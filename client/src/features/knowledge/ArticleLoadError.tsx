@@ -21,7 +21,11 @@ export function ArticleLoadError({ error }: { error: unknown }) {
       <BackToKnowledgeBase />
       {statusOf(error) === 404 ? (
         <Card withBorder radius="md">
-          <EmptyState title={T.notFound} description="It may have been removed, or the link is not quite right." icon={<IconFileOff size={30} />} />
+          <EmptyState
+            title={T.notFound}
+            description="It may have been removed, or the link is not quite right."
+            icon={<IconFileOff size={30} />}
+          />
         </Card>
       ) : (
         <ErrorAlert message={T.loadArticleFailed} error={error} />

@@ -1,7 +1,7 @@
 import { LIMITS } from '@helpdesk/protocol';
 import { Button, Group, NativeSelect, Paper, TextInput } from '@mantine/core';
 import { IconCategory, IconFilterOff, IconSearch } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { CATEGORY_OPTIONS, isCategory } from './CategoryChip';
 import type { KnowledgeFilters } from './useKnowledgeFilters';
 
@@ -19,10 +19,14 @@ interface Props {
  */
 export function KnowledgeFilterBar({ filters, onApply, onClear }: Props) {
   const [draft, setDraft] = useState(filters.search);
-  // Back, Forward and shared links change the applied search under the box.
-  useEffect(() => setDraft(filters.search), [filters.search]);
+  // Back, Forward and shared links change the applied search under the box: the box then shows it.
+  const [shownSearch, setShownSearch] = useState(filters.search);
+  if (shownSearch !== filters.search) {
+    setShownSearch(filters.search);
+    setDraft(filters.search);
+  }
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     onApply({ search: draft.trim() });
   };

@@ -19,8 +19,22 @@ describe('KnowledgeListPage', () => {
     fakeServer({
       'GET /knowledge': {
         body: listBody([
-          testArticle({ id: 7, title: 'Fox article', content: LONG_CONTENT, category: 'technical', keywords: ['one', 'two', 'three', 'four', 'five'], creator: null, helpfulCount: 3 }),
-          testArticle({ id: 8, title: 'Billing cycle', category: 'billing', keywords: ['invoice'], creator: { id: 3, name: 'Grace Hopper' } }),
+          testArticle({
+            id: 7,
+            title: 'Fox article',
+            content: LONG_CONTENT,
+            category: 'technical',
+            keywords: ['one', 'two', 'three', 'four', 'five'],
+            creator: null,
+            helpfulCount: 3,
+          }),
+          testArticle({
+            id: 8,
+            title: 'Billing cycle',
+            category: 'billing',
+            keywords: ['invoice'],
+            creator: { id: 3, name: 'Grace Hopper' },
+          }),
         ]),
       },
     });
@@ -29,8 +43,8 @@ describe('KnowledgeListPage', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Knowledge Base' })).toBeInTheDocument();
     const fox = await screen.findByRole('article', { name: 'Fox article' });
     expect(within(fox).getByText('Technical')).toBeInTheDocument();
-    // Markdown markers gone, cut at 100 characters with an ellipsis (SPEC §9).
-    const excerpt = within(fox).getByTestId('article-excerpt').textContent ?? '';
+    // Markdown markers gone, cut at 100 characters with an ellipsis (docs/product.md#limits).
+    const excerpt = within(fox).getByTestId('article-excerpt').textContent;
     expect(excerpt).toBe('Getting started The quick brown fox jumps over the lazy dog while the cat watches from a distance, a...');
     expect(excerpt).toHaveLength(100 + '...'.length);
     expect(within(fox).getByText('Unknown')).toBeInTheDocument();
@@ -63,7 +77,7 @@ describe('KnowledgeListPage', () => {
     const voted = await screen.findByRole('button', { name: 'Helpful (4)' });
     expect(voted).toHaveAttribute('aria-pressed', 'true');
     expect(server.calls.map((c) => c.key)).toContain('POST /knowledge/7/helpful');
-    // SPEC §4: on success the article is reloaded.
+    // On success the article is reloaded (docs/product.md#article-page).
     await waitFor(() => {
       const after = server.calls.map((c) => c.key);
       expect(after.slice(after.indexOf('POST /knowledge/7/helpful') + 1).some((k) => k.startsWith('GET /knowledge?'))).toBe(true);
@@ -77,7 +91,10 @@ describe('KnowledgeListPage', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     fakeServer({
       'GET /knowledge': { body: listBody([testArticle({ id: 7, title: 'Fox article', helpfulCount: 3 })]) },
-      'POST /knowledge/7/helpful': { status: 429, body: { success: false, message: 'Too many helpful votes from this address. Please try again later.' } },
+      'POST /knowledge/7/helpful': {
+        status: 429,
+        body: { success: false, message: 'Too many helpful votes from this address. Please try again later.' },
+      },
     });
     renderApp('/knowledge');
     await userEvent.click(await screen.findByRole('button', { name: 'Helpful (3)' }));
@@ -106,7 +123,9 @@ describe('KnowledgeListPage', () => {
   });
 
   it('shows the load failure', async () => {
-    fakeServer({ 'GET /knowledge': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } } });
+    fakeServer({
+      'GET /knowledge': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } },
+    });
     renderApp('/knowledge');
     // The query client retries server errors twice before giving up.
     expect(await screen.findByText('Failed to load knowledge articles', {}, { timeout: 8000 })).toBeInTheDocument();
@@ -143,7 +162,11 @@ describe('KnowledgeListPage', () => {
     expect(box).toHaveValue('invoice');
     const category = screen.getByLabelText('Category');
     expect(within(category).getByRole('option', { name: 'All categories' })).toHaveValue('');
-    expect(within(category).getAllByRole('option').map((o) => o.textContent)).toEqual(['All categories', 'General', 'Technical', 'Billing', 'Account', 'Other']);
+    expect(
+      within(category)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All categories', 'General', 'Technical', 'Billing', 'Account', 'Other']);
 
     await userEvent.selectOptions(category, 'billing');
     await waitFor(() => expect(new URLSearchParams(window.location.search).get('category')).toBe('billing'));

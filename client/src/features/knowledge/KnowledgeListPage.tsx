@@ -79,7 +79,12 @@ export default function KnowledgeListPage() {
           </SimpleGrid>
           {pages > 1 && (
             <Center>
-              <Pagination total={pages} value={Math.min(filters.page, pages)} onChange={(page) => apply({ ...filters, page })} aria-label="Pages" />
+              <Pagination
+                total={pages}
+                value={Math.min(filters.page, pages)}
+                onChange={(page) => apply({ ...filters, page })}
+                aria-label="Pages"
+              />
             </Center>
           )}
         </Stack>

@@ -1,6 +1,6 @@
 import type { Article } from '@helpdesk/protocol';
 
-/** Test data: an article as the server presents it (CONTRACT §3). */
+/** Test data: an article as the server presents it (docs/api.md#entities). */
 export const testArticle = (overrides: Partial<Article> = {}): Article => ({
   id: 1,
   title: 'How to reset your password',

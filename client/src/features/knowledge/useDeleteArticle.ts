@@ -16,8 +16,10 @@ export function useDeleteArticle(id: number) {
     onSuccess: ({ message }) => {
       navigate('/knowledge');
       // Cached lists drop the card at once; everything else is fetched afresh when next shown.
-      client.setQueriesData<ArticleListResponse>({ queryKey: queryKeys.knowledge.lists }, (list) =>
-        list && { ...list, data: { articles: list.data.articles.filter((a) => a.id !== id), total: Math.max(0, list.data.total - 1) } },
+      client.setQueriesData<ArticleListResponse>(
+        { queryKey: queryKeys.knowledge.lists },
+        (list) =>
+          list && { ...list, data: { articles: list.data.articles.filter((a) => a.id !== id), total: Math.max(0, list.data.total - 1) } },
       );
       void client.invalidateQueries({ queryKey: queryKeys.knowledge.all, refetchType: 'none' });
       notifySuccess(message);

@@ -39,8 +39,10 @@ function agentServer(rows: Ticket[] | ((url: URL) => FakeResponse), extra: Param
   });
 }
 
-const listCalls = (server: ReturnType<typeof fakeServer>) => server.calls.filter((call) => call.key.startsWith('GET /tickets?') || call.key === 'GET /tickets');
-const lastListQuery = (server: ReturnType<typeof fakeServer>) => new URL(listCalls(server).at(-1)?.key.replace('GET ', 'http://x') ?? 'http://x').searchParams;
+const listCalls = (server: ReturnType<typeof fakeServer>) =>
+  server.calls.filter((call) => call.key.startsWith('GET /tickets?') || call.key === 'GET /tickets');
+const lastListQuery = (server: ReturnType<typeof fakeServer>) =>
+  new URL(listCalls(server).at(-1)?.key.replace('GET ', 'http://x') ?? 'http://x').searchParams;
 const rowOf = (id: number) => {
   const row = document.querySelector(`tr[data-ticket-id="${id}"]`);
   if (!(row instanceof HTMLElement)) throw new Error(`no row for ticket #${id}`);
@@ -123,7 +125,12 @@ describe('/agent-dashboard', () => {
   });
 
   it('offers Start and Reply on open, Resolve and Reply in progress, and none of them on resolved or closed tickets', async () => {
-    agentServer([ticket({ id: 1, status: 'open' }), ticket({ id: 2, status: 'in_progress' }), ticket({ id: 3, status: 'resolved' }), ticket({ id: 4, status: 'closed' })]);
+    agentServer([
+      ticket({ id: 1, status: 'open' }),
+      ticket({ id: 2, status: 'in_progress' }),
+      ticket({ id: 3, status: 'resolved' }),
+      ticket({ id: 4, status: 'closed' }),
+    ]);
     renderApp('/agent-dashboard', { user: agent });
     await waitFor(() => rowOf(4));
     const names = (id: number) => Array.from(rowOf(id).querySelectorAll('a, button'), (el) => el.getAttribute('aria-label'));
@@ -156,7 +163,11 @@ describe('/agent-dashboard', () => {
     await waitFor(() => expect(lastListQuery(server).get('search')).toBe('printer'));
     expect(lastListQuery(server).get('page')).toBe('1');
     // Debounced: the server is asked for the finished word, not for every letter.
-    expect(listCalls(server).filter((c) => c.key.includes('search=')).map((c) => new URL(`http://x${c.key.slice(4)}`).searchParams.get('search'))).toEqual(['printer']);
+    expect(
+      listCalls(server)
+        .filter((c) => c.key.includes('search='))
+        .map((c) => new URL(`http://x${c.key.slice(4)}`).searchParams.get('search')),
+    ).toEqual(['printer']);
   });
 
   it('keeps the filters and page when the agent comes back to the dashboard', async () => {
@@ -196,7 +207,19 @@ describe('/agent-dashboard', () => {
 
   it('ignores a blank quick reply and posts a real one as a comment', async () => {
     const server = agentServer([ticket({ id: 5 })], {
-      'POST /tickets/5/comments': ({ body }) => ({ status: 201, body: { success: true, comment: { id: 1, ticketId: 5, content: (body as { content: string }).content, author: { id: 9, name: 'Agent Smith', role: 'agent' }, createdAt: '2026-01-05T11:00:00.000Z' } } }),
+      'POST /tickets/5/comments': ({ body }) => ({
+        status: 201,
+        body: {
+          success: true,
+          comment: {
+            id: 1,
+            ticketId: 5,
+            content: (body as { content: string }).content,
+            author: { id: 9, name: 'Agent Smith', role: 'agent' },
+            createdAt: '2026-01-05T11:00:00.000Z',
+          },
+        },
+      }),
     });
     renderApp('/agent-dashboard', { user: agent });
     const user = userEvent.setup();
@@ -210,12 +233,19 @@ describe('/agent-dashboard', () => {
     await user.type(box, '  We are on it  ');
     await user.click(screen.getByRole('button', { name: 'Send Reply' }));
     expect(await screen.findByText('Reply sent')).toBeInTheDocument();
-    expect(server.calls.filter((c) => c.key.startsWith('POST'))).toMatchObject([{ key: 'POST /tickets/5/comments', body: { content: 'We are on it' } }]);
+    expect(server.calls.filter((c) => c.key.startsWith('POST'))).toMatchObject([
+      { key: 'POST /tickets/5/comments', body: { content: 'We are on it' } },
+    ]);
     await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Your response' })).not.toBeInTheDocument());
   });
 
   it("says 'Failed to add comment' when the reply is refused, keeping the text", async () => {
-    agentServer([ticket({ id: 5 })], { 'POST /tickets/5/comments': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } } });
+    agentServer([ticket({ id: 5 })], {
+      'POST /tickets/5/comments': {
+        status: 500,
+        body: { success: false, message: 'Something went wrong on our side. Please try again later.' },
+      },
+    });
     renderApp('/agent-dashboard', { user: agent });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Quick reply to ticket #5' }));
@@ -259,7 +289,9 @@ describe('/agent-dashboard', () => {
   });
 
   it("says 'Failed to update ticket status' and keeps the row when the change is refused", async () => {
-    agentServer([ticket({ id: 7, status: 'open' })], { 'PUT /tickets/7': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } } });
+    agentServer([ticket({ id: 7, status: 'open' })], {
+      'PUT /tickets/7': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } },
+    });
     renderApp('/agent-dashboard', { user: agent });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Start ticket #7' }));
     expect(await screen.findByText('Failed to update ticket status')).toBeInTheDocument();
@@ -276,7 +308,9 @@ describe('/agent-dashboard', () => {
     const server = fakeServer({ 'GET /auth/verify': { body: { success: true, user: testUser() } } });
     renderApp('/agent-dashboard', { user: testUser() });
     expect(
-      await screen.findByText("You don't have permission to access this page. Please contact an administrator if you believe this is an error."),
+      await screen.findByText(
+        "You don't have permission to access this page. Please contact an administrator if you believe this is an error.",
+      ),
     ).toBeInTheDocument();
     expect(server.calls.map((c) => c.key)).toEqual(['GET /auth/verify']);
   });

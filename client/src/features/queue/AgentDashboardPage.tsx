@@ -75,13 +75,26 @@ function AgentDashboard({ name }: { name: string }) {
             skeletonRows={Math.min(ticketQuery.limit, 5)}
             onReply={setReplyTo}
             onQuickStatus={changeStatus}
-            pendingId={statusChange.isPending ? (statusChange.variables?.id ?? null) : null}
+            pendingId={statusChange.isPending ? statusChange.variables.id : null}
           />
-          <TablePager page={ticketQuery.page} limit={ticketQuery.limit} total={list.data?.total ?? 0} totalCapped={list.data?.totalCapped} onPage={setPage} onLimit={(limit) => change({ limit })} />
+          <TablePager
+            page={ticketQuery.page}
+            limit={ticketQuery.limit}
+            total={list.data?.total ?? 0}
+            totalCapped={list.data?.totalCapped}
+            onPage={setPage}
+            onLimit={(limit) => change({ limit })}
+          />
         </Paper>
       )}
 
-      <QuickReplyModal key={replyTo?.id ?? 'closed'} ticket={replyTo} sending={reply.isPending} onSend={sendReply} onClose={() => setReplyTo(null)} />
+      <QuickReplyModal
+        key={replyTo?.id ?? 'closed'}
+        ticket={replyTo}
+        sending={reply.isPending}
+        onSend={sendReply}
+        onClose={() => setReplyTo(null)}
+      />
     </Stack>
   );
 }

@@ -5,6 +5,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { formatDate } from '../../lib/dates';
 import { truncate } from '../../lib/text';
+import { descriptionOf, ownerName } from './ticketText';
 import { TicketRowActions, type RowActionHandlers } from './TicketRowActions';
 
 export const NO_TICKETS = 'No tickets found';
@@ -24,7 +25,13 @@ interface AgentTicketTableProps extends RowActionHandlers {
 export function AgentTicketTable({ rows, stale, filtered, skeletonRows, ...actions }: AgentTicketTableProps) {
   return (
     <Table.ScrollContainer minWidth={920} type="native">
-      <Table verticalSpacing="sm" highlightOnHover style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 150ms' }} aria-label="Tickets" aria-busy={stale}>
+      <Table
+        verticalSpacing="sm"
+        highlightOnHover
+        style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 150ms' }}
+        aria-label="Tickets"
+        aria-busy={stale}
+      >
         <Table.Thead>
           <Table.Tr>
             {COLUMNS.map((column) => (
@@ -38,14 +45,24 @@ export function AgentTicketTable({ rows, stale, filtered, skeletonRows, ...actio
             <Table.Tr>
               <Table.Td colSpan={COLUMNS.length}>
                 {filtered ? (
-                  <EmptyState title={NO_MATCHES} description="Try a different search or clear the filters." icon={<IconFilterSearch size={30} />} />
+                  <EmptyState
+                    title={NO_MATCHES}
+                    description="Try a different search or clear the filters."
+                    icon={<IconFilterSearch size={30} />}
+                  />
                 ) : (
-                  <EmptyState title={NO_TICKETS} description="New tickets will appear here as soon as they are raised." icon={<IconInbox size={30} />} />
+                  <EmptyState
+                    title={NO_TICKETS}
+                    description="New tickets will appear here as soon as they are raised."
+                    icon={<IconInbox size={30} />}
+                  />
                 )}
               </Table.Td>
             </Table.Tr>
           )}
-          {rows?.map((ticket) => <TicketRow key={ticket.id} ticket={ticket} {...actions} />)}
+          {rows?.map((ticket) => (
+            <TicketRow key={ticket.id} ticket={ticket} {...actions} />
+          ))}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
@@ -66,12 +83,12 @@ function TicketRow({ ticket, ...actions }: { ticket: Ticket } & RowActionHandler
             {ticket.title || 'No Title'}
           </Text>
           <Text size="xs" c="dimmed" lineClamp={1} data-testid="ticket-excerpt">
-            {truncate(ticket.description ?? '', LIMITS.excerpt.agentTable)}
+            {truncate(descriptionOf(ticket), LIMITS.excerpt.agentTable)}
           </Text>
         </Stack>
       </Table.Td>
       <Table.Td>
-        <Text size="sm">{ticket.user?.name || 'Unknown'}</Text>
+        <Text size="sm">{ownerName(ticket)}</Text>
       </Table.Td>
       <Table.Td>
         <StatusChip status={ticket.status} />

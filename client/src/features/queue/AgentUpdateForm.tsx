@@ -36,7 +36,8 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
   });
 
   const save = useMutation({
-    mutationFn: ({ status, resolutionNotes }: UpdateValues) => ticketsApi.update(ticket.id, { status: status as FormStatus, resolutionNotes }),
+    mutationFn: ({ status, resolutionNotes }: UpdateValues) =>
+      ticketsApi.update(ticket.id, { status: status as FormStatus, resolutionNotes }),
     onSuccess: ({ ticket: saved }) => {
       void ticketSaved(client, saved);
       redirect('/agent-dashboard', LIMITS.redirectAfterTicketSaveMs);
@@ -61,7 +62,15 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
               Closed is set by support and cannot be chosen here. Pick a status below only to reopen the ticket.
             </Alert>
           )}
-          <Select label="Status" placeholder="Choose a status" data={STATUS_OPTIONS} allowDeselect={false} withAsterisk disabled={locked} {...form.getInputProps('status')} />
+          <Select
+            label="Status"
+            placeholder="Choose a status"
+            data={STATUS_OPTIONS}
+            allowDeselect={false}
+            withAsterisk
+            disabled={locked}
+            {...form.getInputProps('status')}
+          />
           <Textarea
             label="Resolution Notes"
             description="Optional. What was found or done; the user sees these notes on their ticket."

@@ -82,7 +82,9 @@ describe('/agent/ticket/:id/update', () => {
 
   it("sends only status and resolution notes, says 'Ticket updated successfully!' and returns to the dashboard", async () => {
     const server = updateServer(detail(), {
-      'PUT /tickets/7': ({ body }) => ({ body: { success: true, ticket: { ...detail(), ...(body as object) }, message: 'Ticket updated successfully!' } }),
+      'PUT /tickets/7': ({ body }) => ({
+        body: { success: true, ticket: { ...detail(), ...(body as object) }, message: 'Ticket updated successfully!' },
+      }),
     });
     renderApp('/agent/ticket/7/update', { user: agent });
     await screen.findByRole('textbox', { name: 'Status' });
@@ -92,13 +94,18 @@ describe('/agent/ticket/:id/update', () => {
     await user.click(screen.getByRole('button', { name: 'Update Ticket' }));
 
     expect(await screen.findByText('Ticket updated successfully!')).toBeInTheDocument();
-    expect(server.calls.find((c) => c.key === 'PUT /tickets/7')?.body).toEqual({ status: 'resolved', resolutionNotes: 'Replaced the VPN client.' });
+    expect(server.calls.find((c) => c.key === 'PUT /tickets/7')?.body).toEqual({
+      status: 'resolved',
+      resolutionNotes: 'Replaced the VPN client.',
+    });
     expect(screen.getByRole('button', { name: 'Update Ticket' })).toBeDisabled();
     await waitFor(() => expect(window.location.pathname).toBe('/agent-dashboard'), { timeout: 4000 });
   });
 
   it("says 'Failed to update ticket' when the server refuses, and stays", async () => {
-    updateServer(detail(), { 'PUT /tickets/7': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } } });
+    updateServer(detail(), {
+      'PUT /tickets/7': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } },
+    });
     renderApp('/agent/ticket/7/update', { user: agent });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Update Ticket' }));
     expect(await screen.findByText('Failed to update ticket')).toBeInTheDocument();
@@ -125,7 +132,9 @@ describe('/agent/ticket/:id/update', () => {
   });
 
   it("says 'Failed to load ticket details' when the ticket cannot be read", async () => {
-    updateServer(detail(), { 'GET /tickets/7': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } } });
+    updateServer(detail(), {
+      'GET /tickets/7': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } },
+    });
     renderApp('/agent/ticket/7/update', { user: agent });
     expect(await screen.findByText('Failed to load ticket details', {}, { timeout: 8000 })).toBeInTheDocument();
   });

@@ -28,7 +28,9 @@ export default function AgentUpdatePage({ id }: { id: number }) {
       </Group>
 
       {query.isPending && <PageLoader label="Loading ticket..." />}
-      {query.isError && !ticket && <ErrorAlert message={statusOf(query.error) === 404 ? TICKET_NOT_FOUND : LOAD_DETAILS_FAILED} error={query.error} />}
+      {query.isError && !ticket && (
+        <ErrorAlert message={statusOf(query.error) === 404 ? TICKET_NOT_FOUND : LOAD_DETAILS_FAILED} error={query.error} />
+      )}
       {ticket && (
         <Grid gutter="lg">
           <Grid.Col span={{ base: 12, md: 6 }}>

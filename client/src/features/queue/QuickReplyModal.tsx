@@ -1,7 +1,7 @@
 import { LIMITS, type Ticket } from '@helpdesk/protocol';
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 
 interface QuickReplyModalProps {
   /** The ticket being answered; null keeps the modal closed. */
@@ -20,14 +20,20 @@ export function QuickReplyModal({ ticket, sending, onSend, onClose }: QuickReply
   const [content, setContent] = useState('');
   const blank = content.trim() === '';
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!ticket || blank || sending) return;
     onSend(ticket, content.trim());
   };
 
   return (
-    <Modal opened={ticket !== null} onClose={onClose} title={ticket ? `Quick Reply — Ticket #${ticket.id}` : 'Quick Reply'} centered size="lg">
+    <Modal
+      opened={ticket !== null}
+      onClose={onClose}
+      title={ticket ? `Quick Reply — Ticket #${ticket.id}` : 'Quick Reply'}
+      centered
+      size="lg"
+    >
       <form onSubmit={submit}>
         <Stack gap="md">
           {ticket && (

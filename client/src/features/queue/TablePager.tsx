@@ -25,7 +25,15 @@ export function TablePager({ page, limit, total, totalCapped, onPage, onLimit }:
           <Text size="sm" c="dimmed" component="label" htmlFor="agent-rows-per-page" style={{ whiteSpace: 'nowrap' }}>
             Rows per page
           </Text>
-          <Select id="agent-rows-per-page" data={PAGE_SIZE_OPTIONS} value={String(limit)} onChange={(value) => value && onLimit(Number(value))} allowDeselect={false} w={76} size="xs" />
+          <Select
+            id="agent-rows-per-page"
+            data={PAGE_SIZE_OPTIONS}
+            value={String(limit)}
+            onChange={(value) => value && onLimit(Number(value))}
+            allowDeselect={false}
+            w={76}
+            size="xs"
+          />
         </Group>
         <Text size="sm" c="dimmed" data-testid="showing-range" style={{ whiteSpace: 'nowrap' }}>
           {total === 0 ? 'No tickets to show' : `Showing ${from}–${to} of ${formatTotal(total, totalCapped)}`}

@@ -3,6 +3,7 @@ import { Card, Divider, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { formatDateTime } from '../../lib/dates';
+import { ownerName } from './ticketText';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -33,7 +34,7 @@ export function TicketInfoPanel({ ticket }: { ticket: TicketDetail }) {
         <Text style={{ whiteSpace: 'pre-wrap' }}>{ticket.description}</Text>
         <Divider />
         <SimpleGrid cols={2} spacing="md" verticalSpacing="md">
-          <Fact label="Submitted by">{ticket.user?.name || 'Unknown'}</Fact>
+          <Fact label="Submitted by">{ownerName(ticket)}</Fact>
           <Fact label="Created">{formatDateTime(ticket.createdAt)}</Fact>
           <Fact label="Priority">
             <PriorityChip priority={ticket.priority} />

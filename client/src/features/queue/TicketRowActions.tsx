@@ -23,7 +23,13 @@ export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: 
         </ActionIcon>
       </Tooltip>
       <Tooltip label="Update">
-        <ActionIcon component={Link} href={`/agent/ticket/${ticket.id}/update`} variant="subtle" color="blue" aria-label={`Update ticket #${ticket.id}`}>
+        <ActionIcon
+          component={Link}
+          href={`/agent/ticket/${ticket.id}/update`}
+          variant="subtle"
+          color="blue"
+          aria-label={`Update ticket #${ticket.id}`}
+        >
           <IconEdit size={18} />
         </ActionIcon>
       </Tooltip>
@@ -36,14 +42,26 @@ export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: 
       )}
       {next === 'in_progress' && (
         <Tooltip label="Start">
-          <ActionIcon variant="light" color="orange" aria-label={`Start ticket #${ticket.id}`} loading={pending} onClick={() => onQuickStatus(ticket, next)}>
+          <ActionIcon
+            variant="light"
+            color="orange"
+            aria-label={`Start ticket #${ticket.id}`}
+            loading={pending}
+            onClick={() => onQuickStatus(ticket, next)}
+          >
             <IconPlayerPlay size={18} />
           </ActionIcon>
         </Tooltip>
       )}
       {next === 'resolved' && (
         <Tooltip label="Resolve">
-          <ActionIcon variant="light" color="green" aria-label={`Resolve ticket #${ticket.id}`} loading={pending} onClick={() => onQuickStatus(ticket, next)}>
+          <ActionIcon
+            variant="light"
+            color="green"
+            aria-label={`Resolve ticket #${ticket.id}`}
+            loading={pending}
+            onClick={() => onQuickStatus(ticket, next)}
+          >
             <IconCircleCheck size={18} />
           </ActionIcon>
         </Tooltip>

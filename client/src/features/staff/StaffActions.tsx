@@ -19,7 +19,14 @@ export function StaffActions({ agent, viewer, onEdit, onDelete }: StaffActionHan
         </ActionIcon>
       </Tooltip>
       <Tooltip label={deletable ? 'Delete' : MESSAGES.users.cannotDeleteSelf}>
-        <ActionIcon variant="light" size="lg" color="red" aria-label={`Delete ${agent.name}`} disabled={!deletable} onClick={() => onDelete(agent)}>
+        <ActionIcon
+          variant="light"
+          size="lg"
+          color="red"
+          aria-label={`Delete ${agent.name}`}
+          disabled={!deletable}
+          onClick={() => onDelete(agent)}
+        >
           <IconTrash size={18} />
         </ActionIcon>
       </Tooltip>

@@ -36,7 +36,13 @@ function StaffForm({ agent, onClose }: { agent: User | null; onClose: () => void
     >
       <Stack gap="md">
         {save.isError && <ErrorAlert message={screenMessage(save.error, STAFF_TEXT.saveFailed)} />}
-        <TextInput label="Full Name" placeholder="Jane Doe" leftSection={<IconUser size={16} />} data-autofocus {...form.getInputProps('name')} />
+        <TextInput
+          label="Full Name"
+          placeholder="Jane Doe"
+          leftSection={<IconUser size={16} />}
+          data-autofocus
+          {...form.getInputProps('name')}
+        />
         <TextInput
           label="Email"
           type="email"
@@ -70,7 +76,14 @@ function StaffForm({ agent, onClose }: { agent: User | null; onClose: () => void
 export function StaffDialog({ state, onClose }: { state: StaffDialogState; onClose: () => void }) {
   const { agent } = state;
   return (
-    <Modal opened={state.opened} onClose={onClose} title={agent ? 'Edit Support Agent' : 'Add Support Agent'} centered radius="lg" size="md">
+    <Modal
+      opened={state.opened}
+      onClose={onClose}
+      title={agent ? 'Edit Support Agent' : 'Add Support Agent'}
+      centered
+      radius="lg"
+      size="md"
+    >
       <StaffForm key={state.opening} agent={agent} onClose={onClose} />
     </Modal>
   );

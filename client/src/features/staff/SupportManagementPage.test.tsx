@@ -2,7 +2,7 @@ import type { User } from '@helpdesk/protocol';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp, testUser } from '../../test-utils/renderApp';
 
@@ -12,7 +12,7 @@ const jones = testUser({ id: 3, name: 'Agent Jones', email: 'jones@example.com',
 const verify = (user: User) => ({ 'GET /auth/verify': { body: { success: true, user } } });
 const list = (users: User[]) => ({ 'GET /users': { body: { success: true, users } } });
 
-const openPage = async (routes: Parameters<typeof fakeServer>[0], user: User = admin) => {
+const openPage = (routes: Parameters<typeof fakeServer>[0], user: User = admin) => {
   const server = fakeServer({ ...verify(user), ...routes });
   renderApp('/support-management', { user });
   return server;
@@ -23,17 +23,23 @@ describe('/support-management', () => {
   beforeEach(() => notifications.clean());
 
   it('tells a non-admin they may not be here, without asking for the list', async () => {
-    const server = await openPage({}, smith);
+    const server = openPage({}, smith);
     expect(
-      await screen.findByText("You don't have permission to access this page. Please contact an administrator if you believe this is an error."),
+      await screen.findByText(
+        "You don't have permission to access this page. Please contact an administrator if you believe this is an error.",
+      ),
     ).toBeInTheDocument();
     expect(server.calls.map((c) => c.key)).not.toContain('GET /users?role=agent');
   });
 
   it('lists the support agents with their actions', async () => {
-    const server = await openPage(list([smith, jones]));
+    const server = openPage(list([smith, jones]));
     const table = await screen.findByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Email', 'Role', 'Actions']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Name', 'Email', 'Role', 'Actions']);
     expect(within(table).getByText('Agent Smith')).toBeInTheDocument();
     expect(within(table).getByText('jones@example.com')).toBeInTheDocument();
     expect(within(table).getAllByText('Agent').length).toBe(2);
@@ -43,39 +49,41 @@ describe('/support-management', () => {
   });
 
   it('shows cards instead of the table on a phone', async () => {
-    const desktop = window.matchMedia;
-    window.matchMedia = ((query: string) => ({ ...desktop(query), matches: query.includes('max-width') })) as typeof window.matchMedia;
+    const desktop = window.matchMedia.bind(window);
+    const phone = vi
+      .spyOn(window, 'matchMedia')
+      .mockImplementation((query) => Object.assign(desktop(query), { matches: query.includes('max-width') }));
     try {
-      await openPage(list([smith]));
+      openPage(list([smith]));
       expect(await screen.findByTestId('agent-row-2')).toHaveTextContent('smith@example.com');
       expect(screen.queryByRole('table')).not.toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Edit Agent Smith' })).toBeEnabled();
     } finally {
-      window.matchMedia = desktop;
+      phone.mockRestore();
     }
   });
 
   it('shows the empty state', async () => {
-    await openPage(list([]));
+    openPage(list([]));
     expect(await screen.findByText('No support agents found')).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
   it('shows the load failure', async () => {
-    await openPage({ 'GET /users': { status: 400, body: { success: false, message: 'nope' } } });
+    openPage({ 'GET /users': { status: 400, body: { success: false, message: 'nope' } } });
     expect(await screen.findByText('Failed to fetch support agents')).toBeInTheDocument();
   });
 
   it('never lets someone delete their own row', async () => {
     const self = { ...admin, role: 'admin' as const };
-    await openPage(list([self, smith]));
+    openPage(list([self, smith]));
     expect(await screen.findByRole('button', { name: 'Delete Root Admin' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Delete Agent Smith' })).toBeEnabled();
   });
 
   it('validates a new agent, then creates one with the agent role', async () => {
     let agents = [smith];
-    const server = await openPage({
+    const server = openPage({
       'GET /users': () => list(agents)['GET /users'],
       'POST /users': ({ body }) => {
         const created = testUser({ id: 4, ...(body as object), role: 'agent' });
@@ -102,13 +110,21 @@ describe('/support-management', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add Agent' }));
     expect(await screen.findByText('Support agent created successfully')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(server.calls.find((c) => c.key === 'POST /users')?.body).toEqual({ name: 'Agent Brown', email: 'brown@example.com', password: 'Secret123!', role: 'agent' });
+    expect(server.calls.find((c) => c.key === 'POST /users')?.body).toEqual({
+      name: 'Agent Brown',
+      email: 'brown@example.com',
+      password: 'Secret123!',
+      role: 'agent',
+    });
     // The list is fetched again and shows the newcomer.
     expect(await screen.findByText('Agent Brown')).toBeInTheDocument();
   });
 
   it('keeps the dialog open with the server message when the email is taken', async () => {
-    await openPage({ ...list([smith]), 'POST /users': { status: 409, body: { success: false, message: 'An account with this email already exists' } } });
+    openPage({
+      ...list([smith]),
+      'POST /users': { status: 409, body: { success: false, message: 'An account with this email already exists' } },
+    });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Add Support Agent' }));
     const dialog = await screen.findByRole('dialog');
@@ -120,7 +136,7 @@ describe('/support-management', () => {
   });
 
   it('falls back to "An error occurred" when a save fails without a reason', async () => {
-    await openPage({ ...list([smith]), 'PUT /users/2': { status: 500, body: { success: false, message: 'boom' } } });
+    openPage({ ...list([smith]), 'PUT /users/2': { status: 500, body: { success: false, message: 'boom' } } });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Edit Agent Smith' }));
     const dialog = await screen.findByRole('dialog');
@@ -129,9 +145,11 @@ describe('/support-management', () => {
   });
 
   it('edits with the email locked and the password optional, sending only what changes', async () => {
-    const server = await openPage({
+    const server = openPage({
       ...list([smith]),
-      'PUT /users/2': ({ body }) => ({ body: { success: true, user: { ...smith, ...(body as object) }, message: 'Support agent updated successfully' } }),
+      'PUT /users/2': ({ body }) => ({
+        body: { success: true, user: { ...smith, ...(body as object) }, message: 'Support agent updated successfully' },
+      }),
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Edit Agent Smith' }));
@@ -149,7 +167,7 @@ describe('/support-management', () => {
   });
 
   it('checks a new password on edit and sends it when given', async () => {
-    const server = await openPage({
+    const server = openPage({
       ...list([smith]),
       'PUT /users/2': { body: { success: true, user: smith, message: 'Support agent updated successfully' } },
     });
@@ -167,7 +185,7 @@ describe('/support-management', () => {
 
   it('asks before deleting, and deletes only on confirmation', async () => {
     let agents = [smith, jones];
-    const server = await openPage({
+    const server = openPage({
       'GET /users': () => list(agents)['GET /users'],
       'DELETE /users/3': () => {
         agents = [smith];
@@ -188,7 +206,7 @@ describe('/support-management', () => {
   });
 
   it('says so when a delete fails', async () => {
-    await openPage({ ...list([smith]), 'DELETE /users/2': { status: 500, body: { success: false, message: 'boom' } } });
+    openPage({ ...list([smith]), 'DELETE /users/2': { status: 500, body: { success: false, message: 'boom' } } });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Delete Agent Smith' }));
     await user.click(await screen.findByRole('button', { name: 'Delete' }));

@@ -38,7 +38,13 @@ function AgentList({ onEdit }: { onEdit: (agent: User) => void }) {
   }
   if (agents.isError) return <ErrorAlert message={STAFF_TEXT.loadFailed} error={agents.error} />;
   if (agents.data.users.length === 0) {
-    return <EmptyState title={STAFF_TEXT.empty} description="Add a support agent to start resolving tickets together." icon={<IconUsers size={30} />} />;
+    return (
+      <EmptyState
+        title={STAFF_TEXT.empty}
+        description="Add a support agent to start resolving tickets together."
+        icon={<IconUsers size={30} />}
+      />
+    );
   }
   const List = phone ? StaffCards : StaffTable;
   return <List agents={agents.data.users} viewer={me} onEdit={onEdit} onDelete={askToDelete} />;

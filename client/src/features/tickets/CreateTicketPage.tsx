@@ -81,7 +81,12 @@ export default function CreateTicketPage() {
             <form onSubmit={submit} noValidate>
               <Stack gap="md">
                 <SaveFeedback done={done} successText={TICKET_TEXT.created} error={create.error} failureText={TICKET_TEXT.createFailed} />
-                <TicketTitleInput limits={LIMITS.ticketTitle.create} placeholder="e.g. Cannot log in to the billing portal" disabled={done} {...form.getInputProps('title')} />
+                <TicketTitleInput
+                  limits={LIMITS.ticketTitle.create}
+                  placeholder="e.g. Cannot log in to the billing portal"
+                  disabled={done}
+                  {...form.getInputProps('title')}
+                />
                 <CountedTextarea
                   label="Description"
                   description={`What happened, what you expected, and the steps to reproduce it (at least ${DESCRIPTION.min} characters)`}

@@ -69,7 +69,9 @@ describe('edit ticket page', () => {
   it('saves title, description, priority and status, says so, and opens the ticket after 2 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const server = await openEdit({
-      'PUT /tickets/7': { body: { success: true, ticket: aTicket({ title: 'Printer still on fire' }), message: 'Ticket updated successfully!' } },
+      'PUT /tickets/7': {
+        body: { success: true, ticket: aTicket({ title: 'Printer still on fire' }), message: 'Ticket updated successfully!' },
+      },
     });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     await screen.findByDisplayValue('Printer is on fire');

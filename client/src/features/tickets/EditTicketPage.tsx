@@ -1,4 +1,13 @@
-import { editableTicketFields, editTicketForm, isFormStatus, LIMITS, type Priority, type TicketDetail, type TicketStatus, type UpdateTicketBody } from '@helpdesk/protocol';
+import {
+  editableTicketFields,
+  editTicketForm,
+  isFormStatus,
+  LIMITS,
+  type Priority,
+  type TicketDetail,
+  type TicketStatus,
+  type UpdateTicketBody,
+} from '@helpdesk/protocol';
 import { Alert, Button, Group, Paper, SimpleGrid, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconDeviceFloppy, IconLock } from '@tabler/icons-react';
@@ -70,7 +79,12 @@ function EditForm({ ticket }: { ticket: TicketDetail }) {
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <PrioritySelect description="How much does this block your work?" disabled={done} {...form.getInputProps('priority')} />
-            <StatusSelect current={ticket.status} description="Closed tickets are handled by support" disabled={done} {...form.getInputProps('status')} />
+            <StatusSelect
+              current={ticket.status}
+              description="Closed tickets are handled by support"
+              disabled={done}
+              {...form.getInputProps('status')}
+            />
           </SimpleGrid>
           <Group justify="flex-end" gap="sm">
             <Button component={Link} href={`/ticket/${ticket.id}`} variant="default">
@@ -111,7 +125,11 @@ export default function EditTicketPage({ id }: { id: number }) {
 
   return (
     <Stack gap="lg" maw={860}>
-      <PageHeader back={<BackLink href={`/ticket/${id}`} label="Back to Ticket" />} title={`Edit Ticket #${id}`} subtitle="Update the details of your request." />
+      <PageHeader
+        back={<BackLink href={`/ticket/${id}`} label="Back to Ticket" />}
+        title={`Edit Ticket #${id}`}
+        subtitle="Update the details of your request."
+      />
       {body}
     </Stack>
   );

@@ -13,7 +13,17 @@ export function BackLink({ href, label = 'Back' }: { href: string; label?: strin
 }
 
 /** Title row of a ticket screen: optional back link above, subtitle below, actions at the right. */
-export function PageHeader({ title, subtitle, back, actions }: { title: ReactNode; subtitle?: ReactNode; back?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  back,
+  actions,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  back?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <Stack gap={6}>
       {back && <div>{back}</div>}

@@ -10,7 +10,15 @@ import classes from './TicketCard.module.css';
 /** A recent ticket on the user dashboard (docs/product.md#user-dashboard); the whole card opens the ticket. */
 export function TicketCard({ ticket }: { ticket: Ticket }) {
   return (
-    <Card component={Link} href={`/ticket/${ticket.id}`} withBorder radius="md" padding="lg" className={classes.card} data-testid="ticket-card">
+    <Card
+      component={Link}
+      href={`/ticket/${ticket.id}`}
+      withBorder
+      radius="md"
+      padding="lg"
+      className={classes.card}
+      data-testid="ticket-card"
+    >
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs" mb="xs">
         <Text fw={600} lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
           {ticket.title}

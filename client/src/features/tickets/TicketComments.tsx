@@ -103,7 +103,17 @@ function OlderComments({ ticketId, oldestId }: { ticketId: number; oldestId: num
 }
 
 /** The conversation on a ticket; `canComment` for staff and the owner (docs/api.md#ticket-endpoints). */
-export function TicketComments({ ticketId, comments, hasOlder = false, canComment }: { ticketId: number; comments: Comment[]; hasOlder?: boolean; canComment: boolean }) {
+export function TicketComments({
+  ticketId,
+  comments,
+  hasOlder = false,
+  canComment,
+}: {
+  ticketId: number;
+  comments: Comment[];
+  hasOlder?: boolean;
+  canComment: boolean;
+}) {
   return (
     <Stack gap="md">
       {hasOlder && comments[0] && <OlderComments ticketId={ticketId} oldestId={comments[0].id} />}

@@ -7,7 +7,21 @@ import { createQueryClient } from '../../api/queryClient';
 import { applyTicketChanged } from '../../api/ticketCache';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
-import { allowForLazyPages, aComment, aDetail, admin, agent, aHistoryEntry, aTicket, detailBody, failure, listBody, owner, statsBody, verified } from './testFixtures';
+import {
+  allowForLazyPages,
+  aComment,
+  aDetail,
+  admin,
+  agent,
+  aHistoryEntry,
+  aTicket,
+  detailBody,
+  failure,
+  listBody,
+  owner,
+  statsBody,
+  verified,
+} from './testFixtures';
 
 allowForLazyPages();
 
@@ -144,8 +158,16 @@ describe('ticket detail page', () => {
     const server = await openTicket({
       'GET /tickets/7': () => detailBody(ticket),
       'POST /tickets/7/comments': ({ body }) => {
-        const comment = aComment({ id: 2, content: (body as { content: string }).content, author: { id: owner.id, name: owner.name, role: 'user' } });
-        ticket = { ...ticket, comments: [...ticket.comments, comment], history: [...ticket.history, aHistoryEntry({ id: 9, type: 'comment', to: '2' })] };
+        const comment = aComment({
+          id: 2,
+          content: (body as { content: string }).content,
+          author: { id: owner.id, name: owner.name, role: 'user' },
+        });
+        ticket = {
+          ...ticket,
+          comments: [...ticket.comments, comment],
+          history: [...ticket.history, aHistoryEntry({ id: 9, type: 'comment', to: '2' })],
+        };
         return { status: 201, body: { success: true, comment } };
       },
     });
@@ -187,7 +209,9 @@ describe('ticket detail page', () => {
     fakeServer({ ...verified(owner), 'GET /tickets/7': failure(404, 'Ticket not found') });
     renderApp('/ticket/7', { user: owner });
     expect(await screen.findByText('Ticket not found')).toBeInTheDocument();
-    expect(screen.getAllByRole('link', { name: 'Back to Dashboard' }).every((link) => link.getAttribute('href') === '/dashboard')).toBe(true);
+    expect(screen.getAllByRole('link', { name: 'Back to Dashboard' }).every((link) => link.getAttribute('href') === '/dashboard')).toBe(
+      true,
+    );
   });
 
   it('says "Failed to load ticket details" when loading fails otherwise', async () => {
@@ -201,7 +225,14 @@ describe('ticket detail page', () => {
     fakeServer({ ...verified(owner), 'GET /tickets/7': detailBody(aDetail()) });
     renderApp('/ticket/7', { user: owner, queryClient });
     await screen.findByRole('heading', { name: '#7 Printer is on fire' });
-    act(() => applyTicketChanged(queryClient, { action: 'deleted', ticket: { id: 7 }, by: { id: agent.id, name: agent.name }, previous: aTicket() }));
+    act(() =>
+      applyTicketChanged(queryClient, {
+        action: 'deleted',
+        ticket: { id: 7 },
+        by: { id: agent.id, name: agent.name },
+        previous: aTicket(),
+      }),
+    );
     expect(await screen.findByText('Ticket not found')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: '#7 Printer is on fire' })).not.toBeInTheDocument();
   });
@@ -214,7 +245,13 @@ describe('ticket detail page', () => {
     const reads = server.calls.length;
     const actor = { id: agent.id, name: agent.name };
     const entry = aHistoryEntry({ id: 2, type: 'status', from: 'open', to: 'resolved', actor, createdAt: '2026-03-01T11:00:00.000Z' });
-    const event: TicketChangedEvent = { action: 'updated', ticket: aTicket({ status: 'resolved', version: 2 }), by: actor, previous: { status: 'open' }, history: [entry] };
+    const event: TicketChangedEvent = {
+      action: 'updated',
+      ticket: aTicket({ status: 'resolved', version: 2 }),
+      by: actor,
+      previous: { status: 'open' },
+      history: [entry],
+    };
     act(() => applyTicketChanged(queryClient, event));
     await waitFor(() => expect(statusChip()).toHaveAttribute('data-status', 'resolved'));
     expect(await screen.findByText('Status changed from Open to Resolved')).toBeInTheDocument();

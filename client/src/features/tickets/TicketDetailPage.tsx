@@ -1,4 +1,12 @@
-import { canCommentOnTicket, canDeleteTicket, editableTicketFields, isStaff, type OwnedTicket, type TicketDetail, type User } from '@helpdesk/protocol';
+import {
+  canCommentOnTicket,
+  canDeleteTicket,
+  editableTicketFields,
+  isStaff,
+  type OwnedTicket,
+  type TicketDetail,
+  type User,
+} from '@helpdesk/protocol';
 import { Button, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { confirmDelete } from '../../lib/confirmDelete';
 import { IconRefresh } from '@tabler/icons-react';

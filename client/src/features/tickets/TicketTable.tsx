@@ -31,7 +31,14 @@ export function TicketTable({ tickets, showOwner }: { tickets: Ticket[]; showOwn
                 </Text>
               </Table.Td>
               <Table.Td maw={420}>
-                <Anchor component={Link} href={`/ticket/${ticket.id}`} fw={500} size="sm" lineClamp={1} onClick={(event: MouseEvent) => event.stopPropagation()}>
+                <Anchor
+                  component={Link}
+                  href={`/ticket/${ticket.id}`}
+                  fw={500}
+                  size="sm"
+                  lineClamp={1}
+                  onClick={(event: MouseEvent) => event.stopPropagation()}
+                >
                   {ticket.title}
                 </Anchor>
               </Table.Td>

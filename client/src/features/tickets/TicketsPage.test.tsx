@@ -12,7 +12,8 @@ const tickets = Array.from({ length: 10 }, (_, i) => aTicket({ id: i + 1, title:
 function openList(path = '/tickets', routes: Parameters<typeof fakeServer>[0] = {}, user = owner) {
   const server = fakeServer({
     ...verified(user),
-    'GET /tickets': ({ url }) => listBody(tickets, 42, Number(url.searchParams.get('page') ?? 1), Number(url.searchParams.get('limit') ?? 10)),
+    'GET /tickets': ({ url }) =>
+      listBody(tickets, 42, Number(url.searchParams.get('page') ?? 1), Number(url.searchParams.get('limit') ?? 10)),
     ...routes,
   });
   renderApp(path, { user });
@@ -44,7 +45,14 @@ describe('tickets page', () => {
   it('reads filters and page from the URL, so a reload keeps them', async () => {
     const server = openList('/tickets?status=open&priority=high&search=printer&sort=-priority&page=2&limit=25');
     await screen.findByRole('link', { name: 'Ticket number 1' });
-    expect(Object.fromEntries(lastListQuery(server))).toMatchObject({ status: 'open', priority: 'high', search: 'printer', sort: '-priority', page: '2', limit: '25' });
+    expect(Object.fromEntries(lastListQuery(server))).toMatchObject({
+      status: 'open',
+      priority: 'high',
+      search: 'printer',
+      sort: '-priority',
+      page: '2',
+      limit: '25',
+    });
     expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('printer');
     expect(screen.getByRole('textbox', { name: 'Status' })).toHaveValue('Open');
     expect(screen.getByRole('textbox', { name: 'Sort by' })).toHaveValue('Priority');
@@ -77,7 +85,14 @@ describe('tickets page', () => {
     await user.type(screen.getByRole('textbox', { name: 'Search' }), 'printer');
     await waitFor(() => expect(urlQuery().get('search')).toBe('printer'));
     expect(urlQuery().get('page')).toBeNull();
-    await waitFor(() => expect(Object.fromEntries(lastListQuery(server))).toMatchObject({ search: 'printer', status: 'in_progress', priority: 'urgent', page: '1' }));
+    await waitFor(() =>
+      expect(Object.fromEntries(lastListQuery(server))).toMatchObject({
+        search: 'printer',
+        status: 'in_progress',
+        priority: 'urgent',
+        page: '1',
+      }),
+    );
   });
 
   it('steps back to the last page when the asked page is past the end', async () => {

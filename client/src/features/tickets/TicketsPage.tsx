@@ -33,7 +33,17 @@ function TicketRows({ tickets, showOwner }: { tickets: Ticket[]; showOwner: bool
   );
 }
 
-function Pager({ state, total, totalCapped, onChange }: { state: TicketQuery; total: number; totalCapped?: boolean; onChange: (change: Partial<TicketQuery>) => void }) {
+function Pager({
+  state,
+  total,
+  totalCapped,
+  onChange,
+}: {
+  state: TicketQuery;
+  total: number;
+  totalCapped?: boolean;
+  onChange: (change: Partial<TicketQuery>) => void;
+}) {
   const pages = Math.max(1, Math.ceil(total / state.limit));
   const first = (state.page - 1) * state.limit + 1;
   const last = Math.min(total, state.page * state.limit);
@@ -104,7 +114,7 @@ export default function TicketsPage() {
     content = (
       <>
         <TicketRows tickets={tickets} showOwner={staff} />
-        <Pager state={state} total={list.data?.total ?? 0} totalCapped={list.data?.totalCapped} onChange={update} />
+        <Pager state={state} total={list.data.total} totalCapped={list.data.totalCapped} onChange={update} />
       </>
     );
   }

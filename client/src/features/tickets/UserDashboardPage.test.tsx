@@ -61,7 +61,10 @@ describe('user dashboard', () => {
     openDashboard({});
     expect(await screen.findByText('No tickets yet')).toBeInTheDocument();
     expect(screen.getByText('Create your first support ticket to get started')).toBeInTheDocument();
-    expect(within(screen.getByTestId('empty-state')).getByRole('link', { name: 'Create Ticket' })).toHaveAttribute('href', '/create-ticket');
+    expect(within(screen.getByTestId('empty-state')).getByRole('link', { name: 'Create Ticket' })).toHaveAttribute(
+      'href',
+      '/create-ticket',
+    );
   });
 
   it('shows the failure in words and an empty list', async () => {

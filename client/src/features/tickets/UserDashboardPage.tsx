@@ -39,7 +39,11 @@ export default function UserDashboardPage() {
 
   return (
     <Stack gap="xl">
-      <PageHeader title={`Welcome, ${user?.name ?? ''}!`} subtitle="Here is an overview of your support tickets." actions={<NewTicketButton />} />
+      <PageHeader
+        title={`Welcome, ${user?.name ?? ''}!`}
+        subtitle="Here is an overview of your support tickets."
+        actions={<NewTicketButton />}
+      />
 
       {failure && <ErrorAlert message={failure.message} />}
 

@@ -1,5 +1,15 @@
 import { FORM_STATUSES, PRIORITIES } from '@helpdesk/protocol';
-import { Alert, Select, Text, TextInput, Textarea, type ComboboxItem, type SelectProps, type TextInputProps, type TextareaProps } from '@mantine/core';
+import {
+  Alert,
+  Select,
+  Text,
+  TextInput,
+  Textarea,
+  type ComboboxItem,
+  type SelectProps,
+  type TextInputProps,
+  type TextareaProps,
+} from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { saveFailureMessage } from './failures';
@@ -37,12 +47,28 @@ export function CountedTextarea({ max, ...props }: TextareaProps & { max: number
 /** The ticket title with its length rule in the help text (create 5-200, edit 3-100). */
 export function TicketTitleInput({ limits, ...props }: TextInputProps & { limits: { min: number; max: number } }) {
   return (
-    <CountedTextInput label="Title" description={`A short summary of the issue (${limits.min}-${limits.max} characters)`} withAsterisk {...props} max={limits.max} />
+    <CountedTextInput
+      label="Title"
+      description={`A short summary of the issue (${limits.min}-${limits.max} characters)`}
+      withAsterisk
+      {...props}
+      max={limits.max}
+    />
   );
 }
 
 /** Above a ticket form: the screen's success text once saved, or the save's failure message. */
-export function SaveFeedback({ done, successText, error, failureText }: { done: boolean; successText: string; error: unknown; failureText: string }) {
+export function SaveFeedback({
+  done,
+  successText,
+  error,
+  failureText,
+}: {
+  done: boolean;
+  successText: string;
+  error: unknown;
+  failureText: string;
+}) {
   if (done) {
     return (
       <Alert color="green" variant="light" icon={<IconCircleCheck />} role="status">

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, ilike, inArray, lt, or, sql, type 
 import { alias } from 'drizzle-orm/pg-core';
 import type { HistoryEntry, TicketFilters, TicketQuery, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
+import { returnedRow } from '../rows.js';
 import { containsPattern } from '../search.js';
 import { ticketComments, ticketCounts, ticketHistory, tickets, users } from '../schema/index.js';
 import { presentHistoryEntry, type CommentRow, type HistoryRow, type TicketRow } from '../../presenters/tickets.js';
@@ -26,7 +27,13 @@ const selectTickets = (db: Db) => db.select(ticketSelection).from(tickets);
 
 /** The same row as a RETURNING list (flat: RETURNING takes no nested objects), so a write needs no read after it. */
 const returnedTicket = { ...getTableColumns(tickets), ...derived };
-const asTicketRow = ({ ownerName, agentName, editorName, commentCount, ...ticket }: TicketRow['ticket'] & Omit<TicketRow, 'ticket'>): TicketRow => ({
+const asTicketRow = ({
+  ownerName,
+  agentName,
+  editorName,
+  commentCount,
+  ...ticket
+}: TicketRow['ticket'] & Omit<TicketRow, 'ticket'>): TicketRow => ({
   ticket,
   ownerName,
   agentName,
@@ -66,7 +73,11 @@ function orderOf(sort: TicketQuery['sort']): SQL[] {
  * The page's ids come first, from an index in the list's order; names and comment counts are then
  * looked up for those rows only, so a deep page costs no more subselects than the first.
  */
-export async function findTicketRows(db: Db, where: SQL | undefined, { page, limit, sort }: Pick<TicketQuery, 'page' | 'limit' | 'sort'>): Promise<TicketRow[]> {
+export async function findTicketRows(
+  db: Db,
+  where: SQL | undefined,
+  { page, limit, sort }: Pick<TicketQuery, 'page' | 'limit' | 'sort'>,
+): Promise<TicketRow[]> {
   const order = orderOf(sort);
   const pageIds = db
     .select({ id: tickets.id })
@@ -75,19 +86,29 @@ export async function findTicketRows(db: Db, where: SQL | undefined, { page, lim
     .orderBy(...order)
     .limit(limit)
     .offset((page - 1) * limit);
-  return selectTickets(db).where(inArray(tickets.id, pageIds)).orderBy(...order);
+  return selectTickets(db)
+    .where(inArray(tickets.id, pageIds))
+    .orderBy(...order);
 }
 
 export async function countTickets(db: Db, where: SQL | undefined): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(where);
-  return Number(row?.n ?? 0);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(tickets)
+    .where(where);
+  return row?.n ?? 0;
 }
 
 /** Counts matches up to `cap` + 1, so a common word stops early; more than `cap` answers the cap. */
 export async function countTicketsCapped(db: Db, where: SQL | undefined, cap: number): Promise<{ total: number; capped: boolean }> {
-  const matches = db.select({ one: sql`1`.as('one') }).from(tickets).where(where).limit(cap + 1).as('matches');
+  const matches = db
+    .select({ one: sql`1`.as('one') })
+    .from(tickets)
+    .where(where)
+    .limit(cap + 1)
+    .as('matches');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(matches);
-  const n = Number(row?.n ?? 0);
+  const n = row?.n ?? 0;
   return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
 }
 
@@ -103,16 +124,20 @@ const statColumns = (count: (condition?: SQL) => SQL<number>) => ({
 /** The count cards in one pass over the visible tickets (a user's own: an index-only scan). */
 export async function ticketStats(db: Db, where: SQL | undefined) {
   const count = (condition?: SQL) => (condition ? sql<number>`count(*) filter (where ${condition})::int` : sql<number>`count(*)::int`);
-  const [row] = await db.select(statColumns(count)).from(tickets).where(where);
-  return row!;
+  const rows = await db.select(statColumns(count)).from(tickets).where(where);
+  return returnedRow(rows, 'the ticket stats aggregate');
 }
 
 /** The same cards over at most `cap` + 1 matches of a search. */
 export async function ticketStatsCapped(db: Db, where: SQL | undefined, cap: number) {
-  const matches = db.select({ status: tickets.status, priority: tickets.priority }).from(tickets).where(where).limit(cap + 1).as('matches');
-  const count = (condition?: SQL) =>
-    sql<number>`least(count(*) ${condition ? sql`filter (where ${condition})` : sql``}, ${cap})::int`;
-  const [row] = await db
+  const matches = db
+    .select({ status: tickets.status, priority: tickets.priority })
+    .from(tickets)
+    .where(where)
+    .limit(cap + 1)
+    .as('matches');
+  const count = (condition?: SQL) => sql<number>`least(count(*) ${condition ? sql`filter (where ${condition})` : sql``}, ${cap})::int`;
+  const rows = await db
     .select({
       total: count(),
       open: count(sql`${matches.status} = 'open'`),
@@ -123,7 +148,7 @@ export async function ticketStatsCapped(db: Db, where: SQL | undefined, cap: num
       n: sql<number>`count(*)::int`,
     })
     .from(matches);
-  const { n, ...stats } = row!;
+  const { n, ...stats } = returnedRow(rows, 'the capped ticket stats aggregate');
   return { stats, capped: n > cap };
 }
 
@@ -131,7 +156,7 @@ export async function ticketStatsCapped(db: Db, where: SQL | undefined, cap: num
 export async function countedStats(db: Db, filters: { assignedAgentId?: number; status?: string; priority?: string }) {
   const c = ticketCounts;
   const sum = (condition?: SQL) => sql<number>`coalesce(sum(${c.n}) ${condition ? sql`filter (where ${condition})` : sql``}, 0)::int`;
-  const [row] = await db
+  const rows = await db
     .select({
       total: sum(),
       open: sum(eq(c.status, 'open')),
@@ -148,7 +173,7 @@ export async function countedStats(db: Db, filters: { assignedAgentId?: number; 
         filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
       ),
     );
-  return row!;
+  return returnedRow(rows, 'the maintained ticket counts');
 }
 
 /** `lock` holds the row (FOR UPDATE) until the transaction ends, so what was read is what gets changed. */
@@ -158,11 +183,12 @@ export async function findTicketRow(db: Db, id: number, lock = false): Promise<T
   return row;
 }
 
-export const lockTicketRows = (db: Db, where: SQL): Promise<TicketRow[]> => selectTickets(db).where(where).orderBy(asc(tickets.id)).for('update', { of: tickets });
+export const lockTicketRows = (db: Db, where: SQL): Promise<TicketRow[]> =>
+  selectTickets(db).where(where).orderBy(asc(tickets.id)).for('update', { of: tickets });
 
 export async function insertTicketRow(db: Db, values: typeof tickets.$inferInsert): Promise<TicketRow> {
-  const [row] = await db.insert(tickets).values(values).returning(returnedTicket);
-  return asTicketRow(row!);
+  const rows = await db.insert(tickets).values(values).returning(returnedTicket);
+  return asTicketRow(returnedRow(rows, 'the ticket insert'));
 }
 
 /** Every write that changes a ticket goes through here: it counts as one more version, whatever it changed. */
@@ -187,7 +213,9 @@ export async function insertHistory(db: Db, actor: UserRef, entries: NewHistoryE
   if (entries.length === 0) return [];
   const rows = await db
     .insert(ticketHistory)
-    .values(entries.map((e) => ({ ticketId: e.ticketId, type: e.type, fromValue: e.from ?? null, toValue: e.to ?? null, actorId: actor.id })))
+    .values(
+      entries.map((e) => ({ ticketId: e.ticketId, type: e.type, fromValue: e.from ?? null, toValue: e.to ?? null, actorId: actor.id })),
+    )
     .returning();
   return rows.map((entry) => presentHistoryEntry({ entry, actor: { id: actor.id, name: actor.name } }));
 }

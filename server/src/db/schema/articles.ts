@@ -12,7 +12,10 @@ export const articles = pgTable(
     title: text('title').notNull(),
     content: text('content').notNull(),
     category: categoryEnum('category').notNull().default('general'),
-    keywords: text('keywords').array().notNull().default(sql`'{}'::text[]`),
+    keywords: text('keywords')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     // Kept as a counter so lists don't count votes per row; votes below make it idempotent per user.
     helpfulCount: integer('helpful_count').notNull().default(0),
     creatorId: integer('creator_id').references(() => users.id, { onDelete: 'set null' }),

@@ -27,7 +27,9 @@ export const users = pgTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex('users_email_active_key').on(t.email).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('users_email_active_key')
+      .on(t.email)
+      .where(sql`${t.deletedAt} is null`),
     index('users_role_idx').on(t.role),
   ],
 );
