@@ -615,6 +615,18 @@ async function step(db: Db, name: string, statements: string[], superuser: boole
   );
 }
 
+/** The seed's statements run for minutes: on PostgreSQL they get a connection without the app pool's statement timeout. */
+async function seedWithoutTimeout(target: DatabaseTarget, appDb: Db): Promise<void> {
+  if (target.kind !== 'postgres') return seed(appDb);
+  const client = new pg.Client({ connectionString: target.url });
+  await client.connect();
+  try {
+    await seed(drizzlePg({ client, schema }) as unknown as Db);
+  } finally {
+    await client.end();
+  }
+}
+
 async function seed(db: Db): Promise<void> {
   const started = performance.now();
   const [su] = await rowsOf<{ on: string }>(db, `select current_setting('is_superuser') as on`);
@@ -719,7 +731,7 @@ async function prepare(place: Place): Promise<{ facts: DatasetFacts; built: bool
     if (!reuse) {
       await phase('create database', () => place.recreate());
       database = await phase('open + migrate (app migrations)', () => openDatabase(place.target));
-      await seed(database.db);
+      await seedWithoutTimeout(place.target, database.db);
     }
     const found = await phase('data set facts', () => facts(database!.db));
     const [version] = await rowsOf<{ v: string }>(database!.db, `select current_setting('server_version') as v`);
