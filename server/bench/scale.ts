@@ -621,7 +621,7 @@ async function seedWithoutTimeout(target: DatabaseTarget, appDb: Db): Promise<vo
   const client = new pg.Client({ connectionString: target.url });
   await client.connect();
   try {
-    await seed(drizzlePg({ client, schema }) as unknown as Db);
+    await seed(drizzlePg({ client, schema }));
   } finally {
     await client.end();
   }
@@ -1035,11 +1035,11 @@ async function openExplainer(place: Place): Promise<Explainer> {
   }
   const services = createServices({
     db,
-    withTransaction: () => Promise.reject(new Error('the scale bench only reads')),
+    withTransaction: Object.assign(() => Promise.reject(new Error('the scale bench only reads')), { ended: () => 0 }),
     tokens: createTokenService(BENCH_JWT_SECRET, 3600),
     mailer: undefined as unknown as Mailer,
     logger: createLogger('silent'),
-    settings: { agentSignup: 'closed', publicUrl: 'http://localhost' },
+    settings: { agentSignup: 'closed', publicUrl: 'http://localhost', redisUrl: undefined },
   });
   return {
     services,

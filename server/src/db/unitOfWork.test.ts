@@ -93,4 +93,13 @@ describe('unit of work', () => {
     expect(late).toThrow(/after its unit of work ended/);
     expect(published).toEqual([]);
   });
+
+  it('counts every unit of work that ended, committed or rolled back, for readers that keep answers', async () => {
+    const withTransaction = createUnitOfWork(database.db, recordingBus().bus);
+    expect(withTransaction.ended()).toBe(0);
+    await withTransaction((tx) => insertUser(tx));
+    expect(withTransaction.ended()).toBe(1);
+    await expect(withTransaction(() => Promise.reject(new Error('rolled back')))).rejects.toThrow('rolled back');
+    expect(withTransaction.ended()).toBe(2);
+  });
 });

@@ -4,7 +4,7 @@ import type { ticketComments, ticketHistory, tickets } from '../db/schema/index.
 type Ref = UserRef | null;
 
 export interface TicketRow {
-  ticket: typeof tickets.$inferSelect;
+  ticket: Omit<typeof tickets.$inferSelect, 'searchText'>;
   ownerName: string | null;
   agentName: string | null;
   editorName: string | null;

@@ -41,12 +41,15 @@ describe('maintained counts, bounded lists and paged threads', () => {
     for (const status of ['open', 'in_progress', 'resolved', 'closed']) cases.push([admin, `status=${status}`, `status = '${status}'`]);
     for (const priority of ['low', 'urgent']) cases.push([admin, `priority=${priority}`, `priority = '${priority}'`]);
     cases.push([admin, 'status=open&priority=high', `status = 'open' and priority = 'high'`]);
+    cases.push([admin, 'search=PRINTER', `search_text like '%printer%'`]);
+    cases.push([admin, 'search=printer&status=resolved', `search_text like '%printer%' and status = 'resolved'`]);
     for (const a of agents) {
       cases.push([a, 'mine=1', `assigned_agent_id = ${a.user.id}`]);
       cases.push([a, 'mine=1&status=in_progress', `assigned_agent_id = ${a.user.id} and status = 'in_progress'`]);
     }
     for (const u of users) {
       cases.push([u, '', `user_id = ${u.user.id}`]);
+      cases.push([u, 'search=fire', `user_id = ${u.user.id} and search_text like '%fire%'`]);
       cases.push([u, 'status=open', `user_id = ${u.user.id} and status = 'open'`]);
     }
     for (const [account, query, where] of cases) {
@@ -94,6 +97,29 @@ describe('maintained counts, bounded lists and paged threads', () => {
       sql`select coalesce(sum(n), 0)::int as n from ticket_counts where agent_id = ${gone.user.id}`,
     );
     expect((left as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+  });
+
+  it("keeps a search's kept count right through each write: create, edit, status change and delete", async () => {
+    const word = 'Quagmirecount';
+    const counts = async () => {
+      const [list, stats] = await Promise.all([
+        t.api.get(`/tickets?search=${word}`, { token: admin.token }),
+        t.api.get(`/tickets/stats?search=${word}`, { token: admin.token }),
+      ]);
+      expect(list.body.total).toBe(stats.body.stats.total);
+      return stats.body.stats as TicketStats;
+    };
+    expect((await counts()).total).toBe(0);
+    const ticket = await createTicket(t.api, owner.token, { title: `${word} in the title` });
+    expect(await counts()).toMatchObject({ total: 1, open: 1, in_progress: 0 });
+    await t.api.put(`/tickets/${ticket.id}`, { status: 'in_progress' }, { token: agent.token });
+    expect(await counts()).toMatchObject({ total: 1, open: 0, in_progress: 1 });
+    await t.api.put(`/tickets/${ticket.id}`, { title: 'Nothing to find here' }, { token: owner.token });
+    expect((await counts()).total).toBe(0);
+    await t.api.put(`/tickets/${ticket.id}`, { description: `Now ${word.toUpperCase()} is in the description` }, { token: owner.token });
+    expect((await counts()).total).toBe(1);
+    expect((await t.api.delete(`/tickets/${ticket.id}`, { token: admin.token })).status).toBe(200);
+    expect((await counts()).total).toBe(0);
   });
 
   it('answers a page past the end at once, empty, with the total', async () => {

@@ -14,5 +14,5 @@ export interface ServiceContext {
   tokens: TokenService;
   mailer: Mailer;
   logger: Logger;
-  settings: Pick<Settings, 'agentSignup' | 'publicUrl'>;
+  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl'>;
 }

@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import {
   canCommentOnTicket,
   canDeleteTicket,
@@ -32,10 +33,10 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js
 import { presentComment, presentHistoryEntry, presentTicket, presentTicketDetail, previousOf } from '../presenters/tickets.js';
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
+import { createReadMemo } from './readMemo.js';
 import {
   countedStats,
   countTickets,
-  countTicketsCapped,
   findComments,
   findHistory,
   findTicketRow,
@@ -59,7 +60,11 @@ interface Change {
   to: string | null;
 }
 
-export function createTicketService({ db, withTransaction }: ServiceContext) {
+const dialect = new PgDialect();
+/** Distinct recent searches kept; each entry is a handful of numbers. */
+const SEARCH_MEMO_ENTRIES = 500;
+
+export function createTicketService({ db, withTransaction, settings }: ServiceContext) {
   const scopeFor = (actor: Actor, mine = false) => ({
     ...visibleTicketScope(actor),
     ...(mine && isStaff(actor) ? { assignedAgentId: actor.id } : {}),
@@ -82,10 +87,26 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
     return { id: user.id, name: user.name };
   };
 
+  /**
+   * A search's cards and its list's total come from one pass over at most the cap's worth of matches,
+   * kept until this process's next write, keyed by the exact SQL of the conditions.
+   */
+  const searchMemo = createReadMemo<{ stats: TicketStats; capped: boolean }>(withTransaction.ended, {
+    enabled: !settings.redisUrl,
+    size: SEARCH_MEMO_ENTRIES,
+  });
+  const cappedSearchStats = (where: SQL | undefined) => {
+    const { sql: text, params } = where ? dialect.sqlToQuery(where) : { sql: '', params: [] };
+    return searchMemo(JSON.stringify([text, params]), () => ticketStatsCapped(db, where, LIMITS.ticketList.countCap));
+  };
+
   /** Staff without a search read the maintained counters; a user's own tickets an index; a search counts up to the cap. */
   const count = async (actor: Actor, query: TicketFilters): Promise<{ total: number; capped: boolean }> => {
     const scope = scopeFor(actor, query.mine);
-    if (query.search) return countTicketsCapped(db, ticketConditions(scope, query), LIMITS.ticketList.countCap);
+    if (query.search) {
+      const { stats, capped } = await cappedSearchStats(ticketConditions(scope, query));
+      return { total: stats.total, capped };
+    }
     if (scope.ownerId === undefined) {
       const stats = await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: query.status, priority: query.priority });
       return { total: stats.total, capped: false };
@@ -109,11 +130,10 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
 
     async stats(actor: Actor, filters: TicketFilters): Promise<{ stats: TicketStats; totalCapped: boolean }> {
       const scope = scopeFor(actor, filters.mine);
-      if (filters.search)
-        return ticketStatsCapped(db, ticketConditions(scope, filters), LIMITS.ticketList.countCap).then(({ stats, capped }) => ({
-          stats,
-          totalCapped: capped,
-        }));
+      if (filters.search) {
+        const { stats, capped } = await cappedSearchStats(ticketConditions(scope, filters));
+        return { stats, totalCapped: capped };
+      }
       if (scope.ownerId === undefined)
         return {
           stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: filters.status, priority: filters.priority }),

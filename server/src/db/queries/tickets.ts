@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { HistoryEntry, TicketFilters, TicketQuery, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
@@ -21,12 +21,14 @@ const derived = {
   editorName: nameOf('updated_by_id'),
   commentCount: sql<number>`(select count(*)::int from ${ticketComments} c where c.ticket_id = ${outer('id')})`,
 };
-const ticketSelection = { ticket: tickets, ...derived };
+// search_text repeats title and description for the index; no reader needs it back.
+const { searchText, ...ticketColumns } = getTableColumns(tickets);
+const ticketSelection = { ticket: ticketColumns, ...derived };
 
 const selectTickets = (db: Db) => db.select(ticketSelection).from(tickets);
 
 /** The same row as a RETURNING list (flat: RETURNING takes no nested objects), so a write needs no read after it. */
-const returnedTicket = { ...getTableColumns(tickets), ...derived };
+const returnedTicket = { ...ticketColumns, ...derived };
 const asTicketRow = ({
   ownerName,
   agentName,
@@ -41,9 +43,6 @@ const asTicketRow = ({
   commentCount,
 });
 
-/** Mirrors the expression of tickets_search_trgm_idx so the index serves it. */
-const searchable = sql`(${tickets.title} || ' ' || ${tickets.description})`;
-
 export interface TicketScope {
   ownerId?: number;
   assignedAgentId?: number;
@@ -55,7 +54,8 @@ export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters
     scope.assignedAgentId !== undefined ? eq(tickets.assignedAgentId, scope.assignedAgentId) : undefined,
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
-    filters.search ? ilike(searchable, containsPattern(filters.search)) : undefined,
+    // lower() of the pattern in SQL, so text and pattern are folded by the same rules.
+    filters.search ? sql`${searchText} like lower(${containsPattern(filters.search)})` : undefined,
   );
 }
 
@@ -97,19 +97,6 @@ export async function countTickets(db: Db, where: SQL | undefined): Promise<numb
     .from(tickets)
     .where(where);
   return row?.n ?? 0;
-}
-
-/** Counts matches up to `cap` + 1, so a common word stops early; more than `cap` answers the cap. */
-export async function countTicketsCapped(db: Db, where: SQL | undefined, cap: number): Promise<{ total: number; capped: boolean }> {
-  const matches = db
-    .select({ one: sql`1`.as('one') })
-    .from(tickets)
-    .where(where)
-    .limit(cap + 1)
-    .as('matches');
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(matches);
-  const n = row?.n ?? 0;
-  return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
 }
 
 const statColumns = (count: (condition?: SQL) => SQL<number>) => ({

@@ -24,6 +24,11 @@ export const tickets = pgTable(
     updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
     // Bumped by every write that changes the ticket, so a client can tell an older copy from a newer one.
     version: integer('version').notNull().default(1),
+    // Lower-cased once at write time: LIKE on it rechecks a trigram match several times faster than
+    // ILIKE on the two columns, which lower-cases every candidate row again (docs/decisions.md#scale).
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(title || ' ' || description)`),
     ...timestamps,
   },
   (t) => [
@@ -38,8 +43,8 @@ export const tickets = pgTable(
     index('tickets_priority_created_desc_idx').on(t.priority, t.createdAt.desc().nullsFirst(), t.id),
     index('tickets_created_idx').on(t.createdAt, t.id),
     index('tickets_updated_idx').on(t.updatedAt, t.id),
-    // Case-insensitive substring search over title and description (ILIKE uses trigram GIN).
-    index('tickets_search_trgm_idx').using('gin', sql`(${t.title} || ' ' || ${t.description}) gin_trgm_ops`),
+    // Case-insensitive substring search over title and description (LIKE on search_text uses trigram GIN).
+    index('tickets_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
 
