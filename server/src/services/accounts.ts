@@ -13,6 +13,7 @@ import { verifyAgainstDummy, verifyPassword } from '../lib/passwords.js';
 import { presentUser } from '../presenters/users.js';
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
+import { createReadMemo } from './readMemo.js';
 import { createUserRecord, findActiveUserByEmail, findActiveUserById } from './userRecords.js';
 
 export interface Session {
@@ -28,14 +29,26 @@ export interface ResolvedSession {
 
 export type AccountService = ReturnType<typeof createAccountService>;
 
-export function createAccountService({ db, tokens, settings }: ServiceContext) {
-  /** Runs on every authenticated request and handshake: only what a session needs. */
-  const sessionUser = (id: number) =>
+/** Signed-in accounts whose session row is kept between requests; each entry is a few short fields. */
+const SESSION_MEMO_ENTRIES = 10_000;
+
+export function createAccountService({ db, withTransaction, tokens, settings }: ServiceContext) {
+  const readSessionUser = (id: number) =>
     db
       .select({ id: users.id, name: users.name, email: users.email, role: users.role, tokenVersion: users.tokenVersion })
       .from(users)
       .where(and(eq(users.id, id), isNull(users.deletedAt)))
       .then((rows) => rows[0]);
+  /**
+   * Runs on every authenticated request and handshake, so the row is kept until this process's next
+   * write: every revocation (password, role, deletion) is such a write, so it still takes effect on
+   * the very next request (services/readMemo.ts).
+   */
+  const sessionMemo = createReadMemo<Awaited<ReturnType<typeof readSessionUser>>>(withTransaction.ended, {
+    enabled: !settings.redisUrl,
+    size: SESSION_MEMO_ENTRIES,
+  });
+  const sessionUser = (id: number) => sessionMemo(String(id), () => readSessionUser(id));
 
   const findByEmail = (email: string) => findActiveUserByEmail(db, email);
 
