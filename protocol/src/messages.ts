@@ -106,6 +106,7 @@ export const MESSAGES = {
     bodyTooLarge: 'Request body is too large',
     internal: 'Something went wrong on our side. Please try again later.',
     unavailable: 'The service is temporarily unavailable. Please try again shortly.',
+    tooSlow: 'This request took too long to answer. Narrow the search or filters and try again.',
   },
   /** What the client shows (docs/product.md#error-messages); kept here so tests on both sides can assert them. */
   client: {

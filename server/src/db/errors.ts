@@ -22,6 +22,9 @@ export const isForeignKeyViolation = (error: unknown) => sqlState(error, (c) => 
  */
 export const isInvalidData = (error: unknown) => sqlState(error, (c) => c.startsWith('22'));
 
+/** The statement ran past the pool's statement timeout (or was cancelled): too costly a request, not a bug. */
+export const isStatementCancelled = (error: unknown) => sqlState(error, (c) => c === '57014');
+
 /**
  * True when an error means "the database cannot be reached right now" rather than "this query is
  * wrong": the pool could not connect, the connection was cut, or the server is shutting down or full.

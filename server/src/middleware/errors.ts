@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { MESSAGES, type ErrorResponse } from '@helpdesk/protocol';
-import { isDatabaseUnavailable, isInvalidData } from '../db/errors.js';
+import { isDatabaseUnavailable, isInvalidData, isStatementCancelled } from '../db/errors.js';
 import { AppError, TooManyRequestsError } from '../lib/errors.js';
 import { loggableUrl, type Logger } from '../lib/logger.js';
 import type { AppState } from './state.js';
@@ -57,6 +57,14 @@ export function errorHandler(logger: Logger): Middleware<Partial<AppState>> {
         (ctx.state.log ?? logger).warn({ err: error, method: ctx.method, url: loggableUrl(ctx.originalUrl) }, 'database refused the input');
         ctx.status = 400;
         ctx.body = { success: false, message: MESSAGES.http.invalidData } satisfies ErrorResponse;
+        return;
+      }
+      if (isStatementCancelled(error)) {
+        // Bounded queries make this rare; what remains is a request costlier than the bound, which the
+        // caller can narrow. A 400, since no input may earn a 5xx.
+        (ctx.state.log ?? logger).warn({ err: error, method: ctx.method, url: loggableUrl(ctx.originalUrl) }, 'statement timed out');
+        ctx.status = 400;
+        ctx.body = { success: false, message: MESSAGES.http.tooSlow } satisfies ErrorResponse;
         return;
       }
       if (isDatabaseUnavailable(error)) {

@@ -105,30 +105,56 @@ describe('text the database cannot store', () => {
     expect(ticket.title).toBe('Printer 🔥 on fire');
   });
 
-  it('is a 400 even if a schema misses it, and the log never carries the query values', async () => {
-    // The second line of defence: a real database error for a NUL, through the real error middleware.
+  /** A handler's error through the real error middleware, with what it logged. */
+  async function throughErrorHandler(handler: () => Promise<unknown>) {
     const { lines, logger } = capturedLogger();
     const app = new Koa();
     app.use(errorHandler(logger));
     app.use(async () => {
-      await t.server.database.db.execute(
-        sql`select ${'$argon2id$v=19$m=19456,t=2,p=1$SECRETHASH'}::text as hash, ${'victim@example.test'}::text as email, ${'a\u0000b'}::text as bad`,
-      );
+      await handler();
     });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const { port } = server.address() as { port: number };
       const res = await fetch(`http://127.0.0.1:${port}/`);
-      expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ success: false, message: MESSAGES.http.invalidData });
+      return { status: res.status, body: (await res.json()) as unknown, logged: lines.join('\n') };
     } finally {
       server.close();
     }
-    const logged = lines.join('\n');
+  }
+
+  it('is a 400 even if a schema misses it, and the log never carries the query values', async () => {
+    // The second line of defence: a real database error for a NUL, through the real error middleware.
+    const { status, body, logged } = await throughErrorHandler(() =>
+      t.server.database.db.execute(
+        sql`select ${'$argon2id$v=19$m=19456,t=2,p=1$SECRETHASH'}::text as hash, ${'victim@example.test'}::text as email, ${'a\u0000b'}::text as bad`,
+      ),
+    );
+    expect(status).toBe(400);
+    expect(body).toEqual({ success: false, message: MESSAGES.http.invalidData });
     expect(logged).toContain('database refused the input');
     expect(logged).not.toContain('SECRETHASH');
     expect(logged).not.toContain('victim@example.test');
+  });
+
+  it('stops any statement after a second of database time and answers a 400 saying to narrow the request', async () => {
+    const { db, kind } = t.server.database;
+    // PostgreSQL cancels by itself; PGlite has no timer, so there the same SQLSTATE is raised by hand.
+    const slow =
+      kind === 'postgres'
+        ? sql`select pg_sleep(1.5)`
+        : sql.raw(`do $$ begin raise exception 'canceling statement due to statement timeout' using errcode = '57014'; end $$`);
+    if (kind === 'postgres') {
+      const shown = (await db.execute(sql`show statement_timeout`)) as unknown as { rows: { statement_timeout: string }[] };
+      expect(shown.rows[0]!.statement_timeout).toBe('1s');
+    }
+    const started = performance.now();
+    const { status, body, logged } = await throughErrorHandler(() => db.execute(slow));
+    expect(performance.now() - started).toBeLessThan(1_400);
+    expect(status).toBe(400);
+    expect(body).toEqual({ success: false, message: MESSAGES.http.tooSlow });
+    expect(logged).toContain('statement timed out');
   });
 
   it('left no 500 and no secret in the server log', () => {
