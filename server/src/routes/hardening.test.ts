@@ -118,7 +118,7 @@ describe('text the database cannot store', () => {
     try {
       const { port } = server.address() as { port: number };
       const res = await fetch(`http://127.0.0.1:${port}/`);
-      return { status: res.status, body: (await res.json()) as unknown, logged: lines.join('\n') };
+      return { status: res.status, body: await res.json(), logged: lines.join('\n') };
     } finally {
       server.close();
     }
@@ -146,8 +146,8 @@ describe('text the database cannot store', () => {
         ? sql`select pg_sleep(1.5)`
         : sql.raw(`do $$ begin raise exception 'canceling statement due to statement timeout' using errcode = '57014'; end $$`);
     if (kind === 'postgres') {
-      const shown = (await db.execute(sql`show statement_timeout`)) as unknown as { rows: { statement_timeout: string }[] };
-      expect(shown.rows[0]!.statement_timeout).toBe('1s');
+      const shown: unknown = await db.execute(sql`show statement_timeout`);
+      expect((shown as { rows: { statement_timeout: string }[] }).rows[0]!.statement_timeout).toBe('1s');
     }
     const started = performance.now();
     const { status, body, logged } = await throughErrorHandler(() => db.execute(slow));
