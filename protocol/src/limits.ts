@@ -29,6 +29,24 @@ export const LIMITS = {
   snackbarMs: 6000,
   preferenceMessageMs: 3000,
   passwordResetTtlMs: 60 * 60 * 1000,
+  /** People one comment may mention. */
+  mentions: { max: 20 },
+  /** A notification's excerpt of the text that caused it. */
+  notificationExcerpt: 140,
+  /** Newest notifications the panel lists. */
+  notificationPage: 50,
+  presence: {
+    /** A viewer not heard of for this long is gone (a closed tab, a killed process). */
+    ttlMs: 30_000,
+    /** How often a socket's presence is refreshed, and stale viewers swept, well inside the TTL. */
+    heartbeatMs: 10_000,
+    /** Changes within this window go out as one `presence` event per ticket. */
+    batchMs: 250,
+    /** A socket's typing signals are taken at most once per this window. */
+    typingThrottleMs: 1_000,
+    /** A typing flag with no refresh for this long is dropped (a lost "stopped typing"). */
+    typingTtlMs: 6_000,
+  },
 } as const;
 
 /** Local storage keys of the session (docs/product.md#sessions). */
