@@ -36,10 +36,13 @@ export const LIMITS = {
   /** Newest notifications the panel lists. */
   notificationPage: 50,
   presence: {
-    /** A viewer not heard of for this long is gone (a closed tab, a killed process). */
-    ttlMs: 30_000,
-    /** How often a socket's presence is refreshed, and stale viewers swept, well inside the TTL. */
-    heartbeatMs: 10_000,
+    /**
+     * A viewer not heard of for this long is gone (a killed process); refreshed and swept every
+     * quarter of it, so a ghost is cleared within 1.25 × this, inside the promised 30 s.
+     */
+    ttlMs: 20_000,
+    /** Tickets one socket may be present on at once. */
+    maxTicketsPerSocket: 20,
     /** Changes within this window go out as one `presence` event per ticket. */
     batchMs: 250,
     /** A socket's typing signals are taken at most once per this window. */

@@ -119,7 +119,10 @@ describe('working a ticket together (docs/api.md#internal-notes)', () => {
       await note(ticket, 'Mail-less internal note');
       await post(ticket, { content: 'Mailed public reply' }, agent);
       await t.server.mailer.idle();
-      const mails = smtp.to(owner.user.email).map((m) => m.text).join('\n');
+      const mails = smtp
+        .to(owner.user.email)
+        .map((m) => m.text)
+        .join('\n');
       expect(mails).toContain('Mailed public reply');
       expect(mails).not.toContain('Mail-less internal note');
     });
@@ -175,7 +178,9 @@ describe('working a ticket together (docs/api.md#internal-notes)', () => {
       const ticket = await createTicket(t.api, owner.token);
       expect((await t.api.put(`/tickets/${ticket.id}`, { assignedAgentId: quiet.user.id }, { token: agent.token })).status).toBe(200);
       const list = await notifications(quiet);
-      expect(list.notifications).toEqual([expect.objectContaining({ type: 'assigned', ticketId: ticket.id, by: expect.objectContaining({ id: agent.user.id }) })]);
+      expect(list.notifications).toEqual([
+        expect.objectContaining({ type: 'assigned', ticketId: ticket.id, by: expect.objectContaining({ id: agent.user.id }) }),
+      ]);
 
       const self = await createTicket(t.api, owner.token);
       expect((await t.api.put(`/tickets/${self.id}`, { status: 'in_progress' }, { token: quiet.token })).status).toBe(200);
@@ -268,7 +273,11 @@ describe('working a ticket together (docs/api.md#internal-notes)', () => {
       expect(first.status).toBe(200);
       expect(first.body.ticket.version).toBe(2);
 
-      const stale = await t.api.put(`/tickets/${ticket.id}`, { priority: 'low', status: 'in_progress', expectedVersion: 1 }, { token: colleague.token });
+      const stale = await t.api.put(
+        `/tickets/${ticket.id}`,
+        { priority: 'low', status: 'in_progress', expectedVersion: 1 },
+        { token: colleague.token },
+      );
       expect(stale.status).toBe(409);
       expect(stale.body).toEqual({ success: false, message: CONFLICT, ticket: first.body.ticket });
       const now = await detail(ticket.id, agent.token);

@@ -247,6 +247,12 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
       return { stats: await ticketStats(db, ticketConditions(scope, filters)), totalCapped: false };
     },
 
+    /** Whether the ticket exists and the actor may read it (presence asks before announcing anyone on it). */
+    async canRead(actor: Actor, id: number): Promise<boolean> {
+      const row = await findTicketRow(db, id);
+      return Boolean(row && canViewTicket(actor, row.ticket));
+    },
+
     async get(actor: Actor, id: number): Promise<TicketDetail> {
       const row = await loadVisible(actor, id);
       const audience = audienceOf(actor);
@@ -342,7 +348,9 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
             : []),
         ]);
         const ticket =
-          status === undefined ? undefined : await applyUpdate(tx, emit, actor, id, { status }, internal ? {} : { replyAsResolution: content });
+          status === undefined
+            ? undefined
+            : await applyUpdate(tx, emit, actor, id, { status }, internal ? {} : { replyAsResolution: content });
         return { comment, ...(ticket && { ticket }) };
       }).catch((error: unknown) => {
         if (isForeignKeyViolation(error)) throw new NotFoundError(MESSAGES.tickets.notFound);
