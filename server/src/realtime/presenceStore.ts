@@ -117,8 +117,9 @@ export function redisPresenceStore(redis: Redis, keyPrefix: string, ttlMs: numbe
         else stale.push(socketId);
       }
       if (stale.length > 0) await redis.hdel(keyOf(ticketId), ...stale);
-      if (live.length === 0) await redis.srem(ticketsKey, String(ticketId));
-      return { entries: live, pruned: stale.length > 0 };
+      // The hash expires on its own when nobody refreshed it (every writer died): still a change to announce.
+      const unlisted = live.length === 0 ? await redis.srem(ticketsKey, String(ticketId)) : 0;
+      return { entries: live, pruned: stale.length > 0 || unlisted > 0 };
     },
     async tickets() {
       return (await redis.smembers(ticketsKey)).map(Number).filter((n) => Number.isInteger(n) && n > 0);
