@@ -494,6 +494,21 @@ const ROWS: Row[] = [
     },
   },
 
+  {
+    route: 'GET /users/staff',
+    name: 'staff directory',
+    method: 'GET',
+    path: () => '/users/staff',
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+    after: (c, res) => {
+      if (res.status !== 200) return;
+      const ids = res.body.staff.map((s: { id: number }) => s.id);
+      expect(ids).toContain(c.cast.agent.user.id);
+      expect(ids).not.toContain(c.cast.owner.user.id);
+      expect(Object.keys(res.body.staff[0]).sort()).toEqual(['id', 'name']);
+    },
+  },
   // ---- Notifications (each person's own) ----
   {
     route: 'GET /notifications',
@@ -629,6 +644,7 @@ const CONTRACT_ROUTES = [
   'GET /health',
   'GET /notifications',
   'POST /notifications/read',
+  'GET /users/staff',
 ];
 
 const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);
