@@ -87,11 +87,20 @@ export function attachPresence(
   const applyTyping = (socketId: string, state: SocketPresence, ticketId: number, typing: boolean) => {
     const entry = state.tickets.get(ticketId);
     // Typing is only heard from a page the socket is on (and so was allowed to open).
-    if (!entry || entry.typing === typing) return;
-    state.lastTypingAt = Date.now();
+    if (!entry) return;
+    const now = Date.now();
+    state.lastTypingAt = now;
+    if (entry.typing === typing) {
+      // Still typing: only the flag's age is renewed, which nobody needs to be told about.
+      if (typing) {
+        entry.typingAt = now;
+        safely('refresh', () => store.put(ticketId, socketId, { ...entry, seenAt: now }));
+      }
+      return;
+    }
     entry.typing = typing;
-    entry.typingAt = state.lastTypingAt;
-    put(socketId, ticketId, { ...entry, seenAt: Date.now() });
+    entry.typingAt = now;
+    put(socketId, ticketId, { ...entry, seenAt: now });
   };
 
   io.on('connection', (socket) => {

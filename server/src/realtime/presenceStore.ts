@@ -40,36 +40,38 @@ export function viewersOf(entries: PresenceEntry[], now: number, typingTtlMs: nu
 
 export function memoryPresenceStore(ttlMs: number): PresenceStore {
   const tickets = new Map<number, Map<string, PresenceEntry>>();
+  const read = (ticketId: number, now: number) => {
+    const entries = tickets.get(ticketId);
+    if (!entries) return { entries: [], pruned: false };
+    let pruned = false;
+    for (const [socketId, e] of entries) {
+      if (now - e.seenAt > ttlMs) {
+        entries.delete(socketId);
+        pruned = true;
+      }
+    }
+    if (entries.size === 0) tickets.delete(ticketId);
+    return { entries: [...entries.values()], pruned };
+  };
   return {
-    async put(ticketId, socketId, entry) {
+    put: (ticketId, socketId, entry) => {
       let entries = tickets.get(ticketId);
-      if (!entries) tickets.set(ticketId, (entries = new Map()));
+      if (!entries) tickets.set(ticketId, (entries = new Map<string, PresenceEntry>()));
       entries.set(socketId, entry);
+      return Promise.resolve();
     },
-    async touch(list) {
+    touch: (list) => {
       for (const { ticketId, socketId, entry } of list) tickets.get(ticketId)?.set(socketId, entry);
+      return Promise.resolve();
     },
-    async remove(ticketId, socketId) {
+    remove: (ticketId, socketId) => {
       const entries = tickets.get(ticketId);
       entries?.delete(socketId);
       if (entries?.size === 0) tickets.delete(ticketId);
+      return Promise.resolve();
     },
-    async read(ticketId, now) {
-      const entries = tickets.get(ticketId);
-      if (!entries) return { entries: [], pruned: false };
-      let pruned = false;
-      for (const [socketId, e] of entries) {
-        if (now - e.seenAt > ttlMs) {
-          entries.delete(socketId);
-          pruned = true;
-        }
-      }
-      if (entries.size === 0) tickets.delete(ticketId);
-      return { entries: [...entries.values()], pruned };
-    },
-    async tickets() {
-      return [...tickets.keys()];
-    },
+    read: (ticketId, now) => Promise.resolve(read(ticketId, now)),
+    tickets: () => Promise.resolve([...tickets.keys()]),
   };
 }
 

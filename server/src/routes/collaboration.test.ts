@@ -97,7 +97,9 @@ describe('working a ticket together (docs/api.md#internal-notes)', () => {
       const ownerDetail = await detail(ticket.id, owner.token);
       const oldestEntry = ownerDetail.history[0]!;
       const ownerHistory = await t.api.get(`/tickets/${ticket.id}/history?before=${oldestEntry.id}`, { token: owner.token });
-      const olderTos = ownerHistory.body.history.filter((h: { type: string }) => h.type === 'comment').map((h: { to: string }) => h.to);
+      const olderTos: string[] = ownerHistory.body.history
+        .filter((h: { type: string }) => h.type === 'comment')
+        .map((h: { to: string }) => h.to);
       expect(olderTos).toContain(String(first.body.comment.id));
       const staffHistory = await t.api.get(`/tickets/${ticket.id}/history?before=${oldestEntry.id}`, { token: agent.token });
       expect(staffHistory.body.history.filter((h: { type: string }) => h.type === 'comment')).toHaveLength(olderTos.length + 1);
