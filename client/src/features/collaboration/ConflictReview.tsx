@@ -40,7 +40,16 @@ export function ConflictReview({ message, base, current, mine, busy, onReapply, 
   const theirs = Object.keys(LABELS).filter((f) => JSON.stringify(base[f as keyof Ticket]) !== JSON.stringify(current[f as keyof Ticket]));
   const fields = [...new Set([...theirs, ...Object.keys(mine).filter((f) => f in LABELS)])];
   return (
-    <Alert color="orange" variant="light" icon={<IconAlertTriangle />} title={CONFLICT_TEXT.title} role="alert" data-testid="conflict">
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconAlertTriangle />}
+      title={CONFLICT_TEXT.title}
+      role="alert"
+      data-testid="conflict"
+      // The default orange title is too faint on its tint (contrast ≥ 4.5:1).
+      styles={{ title: { color: 'var(--mantine-color-text)' } }}
+    >
       <Stack gap="sm">
         <Text size="sm">{message}</Text>
         {current.updatedBy && (
@@ -80,7 +89,7 @@ export function ConflictReview({ message, base, current, mine, busy, onReapply, 
           <Button variant="default" leftSection={<IconArrowBackUp size={16} />} onClick={onDiscard} disabled={busy}>
             {CONFLICT_TEXT.discard}
           </Button>
-          <Button color="orange" leftSection={<IconRepeat size={16} />} onClick={onReapply} loading={busy}>
+          <Button leftSection={<IconRepeat size={16} />} onClick={onReapply} loading={busy}>
             {CONFLICT_TEXT.reapply}
           </Button>
         </Group>

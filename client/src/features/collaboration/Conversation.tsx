@@ -1,6 +1,7 @@
-import { Badge, Group, Loader, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+import { Group, Loader, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { fromNow } from '../../lib/dates';
 import { useTicket } from '../tickets/useTicket';
+import { NoteBadge } from './NoteBadge';
 
 /** How many of the latest comments a quick reply shows above its box. */
 const SHOWN = 5;
@@ -29,11 +30,7 @@ export function Conversation({ ticketId }: { ticketId: number }) {
                   <Text size="xs" fw={700}>
                     {c.author.name}
                   </Text>
-                  {c.internal && (
-                    <Badge size="xs" color="yellow.9">
-                      Internal note
-                    </Badge>
-                  )}
+                  {c.internal && <NoteBadge />}
                   <Text size="xs" c="dimmed">
                     {fromNow(c.createdAt)}
                   </Text>

@@ -1,6 +1,6 @@
 import { LIMITS, commentBody, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
 import { Alert, Button, Group, List, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
-import { IconCircleCheck, IconLock, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
+import { IconCircleCheck, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
@@ -15,6 +15,7 @@ import { TICKET_TEXT } from '../tickets/texts';
 import { baselineOf, collisionSince, type Collision } from './collision';
 import { MentionTextarea } from './MentionTextarea';
 import { mentionedIds } from './mentions';
+import { NoteBadge } from './NoteBadge';
 import { TypingIndicator } from './TypingIndicator';
 import { useTypingSignal } from './usePresence';
 
@@ -111,14 +112,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
             { value: 'note', label: 'Internal note' },
           ]}
         />
-        {note && (
-          <Group gap={4} c="yellow.9">
-            <IconLock size={14} aria-hidden />
-            <Text size="xs" c="yellow.9" fw={600}>
-              Staff only
-            </Text>
-          </Group>
-        )}
+        {note && <NoteBadge label="Staff only" />}
       </Group>
       {send.isError && <ErrorAlert message={screenMessage(send.error, TICKET_TEXT.commentFailed)} error={send.error} />}
       <MentionTextarea

@@ -17,7 +17,7 @@ export function TicketViewers({ ticketId, size = 'sm' }: { ticketId: number; siz
     <Tooltip label={`Viewing now: ${names}`} withArrow>
       <Avatar.Group spacing="xs" role="img" aria-label={`Also viewing: ${names}`} data-testid={`viewers-${ticketId}`}>
         {viewers.slice(0, SHOWN).map((v) => (
-          <Avatar key={v.id} size={size} radius="xl" color="teal" variant="filled" aria-hidden>
+          <Avatar key={v.id} size={size} radius="xl" color="teal.9" variant="filled" aria-hidden>
             {initialsOf(v.name)}
           </Avatar>
         ))}

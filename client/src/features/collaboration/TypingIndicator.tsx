@@ -10,7 +10,7 @@ export function TypingIndicator({ ticketId }: { ticketId: number }) {
     .filter((v) => v.typing)
     .map((v) => v.name);
   return (
-    <Text size="sm" c="dimmed" fs="italic" aria-live="polite" mih={20}>
+    <Text size="sm" c="gray.7" fs="italic" aria-live="polite" mih={20}>
       {typists.length > 0 ? typingText(typists) : ''}
     </Text>
   );

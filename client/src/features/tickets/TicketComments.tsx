@@ -1,7 +1,7 @@
 import { commentBody, LIMITS, type Comment, type Role } from '@helpdesk/protocol';
 import { Avatar, Badge, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconLock, IconMessagePlus } from '@tabler/icons-react';
+import { IconMessagePlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { screenMessage } from '../../api/ApiError';
@@ -11,6 +11,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDateTime, fromNow } from '../../lib/dates';
 import { labelOf } from '../../lib/text';
 import { initialsOf } from '../collaboration/initials';
+import { NoteBadge } from '../collaboration/NoteBadge';
 import { TICKET_TEXT } from './texts';
 import { schemaResolver } from '../../lib/schemaResolver';
 
@@ -46,11 +47,7 @@ function CommentItem({ comment }: { comment: Comment }) {
           <Badge size="xs" variant="light" color={ROLE_COLORS[author.role]}>
             {labelOf(author.role)}
           </Badge>
-          {note && (
-            <Badge size="xs" variant="filled" color="yellow.9" leftSection={<IconLock size={10} aria-hidden />}>
-              Internal note
-            </Badge>
-          )}
+          {note && <NoteBadge />}
           <Text size="xs" c="dimmed" title={formatDateTime(comment.createdAt)}>
             {fromNow(comment.createdAt)}
           </Text>
