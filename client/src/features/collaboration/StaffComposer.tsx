@@ -1,5 +1,5 @@
 import { LIMITS, commentBody, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
-import { Alert, Button, Group, List, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
@@ -16,10 +16,10 @@ import { baselineOf, collisionSince, type Collision } from './collision';
 import { MentionTextarea } from './MentionTextarea';
 import { mentionedIds } from './mentions';
 import { NoteBadge } from './NoteBadge';
+import { ReplyModeSwitch, type ReplyMode } from './ReplyModeSwitch';
 import { TypingIndicator } from './TypingIndicator';
 import { useTypingSignal } from './usePresence';
 
-type Mode = 'reply' | 'note';
 interface Send {
   content: string;
   internal: boolean;
@@ -52,7 +52,7 @@ export function useStaffDirectory(enabled = true) {
 export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   const client = useQueryClient();
   const me = useAtomValue(userAtom);
-  const [mode, setMode] = useState<Mode>('reply');
+  const [mode, setMode] = useState<ReplyMode>('reply');
   const [content, setContent] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [picked, setPicked] = useState<UserRef[]>([]);
@@ -103,15 +103,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="xs">
-        <SegmentedControl
-          aria-label="Reply type"
-          value={mode}
-          onChange={(value) => setMode(value as Mode)}
-          data={[
-            { value: 'reply', label: 'Reply' },
-            { value: 'note', label: 'Internal note' },
-          ]}
-        />
+        <ReplyModeSwitch value={mode} onChange={setMode} />
         {note && <NoteBadge label="Staff only" />}
       </Group>
       {send.isError && <ErrorAlert message={screenMessage(send.error, TICKET_TEXT.commentFailed)} error={send.error} />}

@@ -1,10 +1,9 @@
 import { LIMITS, type Ticket } from '@helpdesk/protocol';
-import { Button, Group, Modal, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useState, type SubmitEvent } from 'react';
 import { Conversation } from '../collaboration/Conversation';
-
-type Mode = 'reply' | 'note';
+import { ReplyModeSwitch, type ReplyMode } from '../collaboration/ReplyModeSwitch';
 
 interface QuickReplyModalProps {
   /** The ticket being answered; null keeps the modal closed. */
@@ -22,7 +21,7 @@ interface QuickReplyModalProps {
  */
 export function QuickReplyModal({ ticket, sending, onSend, onClose }: QuickReplyModalProps) {
   const [content, setContent] = useState('');
-  const [mode, setMode] = useState<Mode>('reply');
+  const [mode, setMode] = useState<ReplyMode>('reply');
   const blank = content.trim() === '';
   const note = mode === 'note';
 
@@ -48,15 +47,7 @@ export function QuickReplyModal({ ticket, sending, onSend, onClose }: QuickReply
             </Text>
           )}
           {ticket && <Conversation ticketId={ticket.id} />}
-          <SegmentedControl
-            aria-label="Reply type"
-            value={mode}
-            onChange={(value) => setMode(value as Mode)}
-            data={[
-              { value: 'reply', label: 'Reply' },
-              { value: 'note', label: 'Internal note' },
-            ]}
-          />
+          <ReplyModeSwitch value={mode} onChange={setMode} />
           <Textarea
             label={note ? 'Internal note (staff only)' : 'Your response'}
             placeholder={note ? 'Write a note for the team...' : 'Type a reply to the customer...'}
