@@ -47,6 +47,8 @@ export const commentSchema = z.object({
   ticketId: z.number().int(),
   content: z.string(),
   author: userRefSchema.extend({ role: roleSchema }),
+  /** A note among staff: never shown, counted, sent or mailed to the ticket's owner. */
+  internal: z.boolean(),
   createdAt: timestamp,
 });
 export type Comment = z.infer<typeof commentSchema>;
@@ -93,3 +95,24 @@ export const ticketStatsSchema = z.object({
   urgent: z.number().int(),
 });
 export type TicketStats = z.infer<typeof ticketStatsSchema>;
+
+export const NOTIFICATION_TYPES = ['mention', 'assigned', 'reply'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const notificationSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(NOTIFICATION_TYPES),
+  ticketId: z.number().int(),
+  by: userRefSchema,
+  excerpt: z.string(),
+  createdAt: timestamp,
+  readAt: timestamp.nullable(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
+
+/** One person on a ticket page, as the staff see them. */
+export interface PresenceViewer {
+  id: number;
+  name: string;
+  typing: boolean;
+}

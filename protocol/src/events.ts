@@ -1,4 +1,4 @@
-import type { Comment, HistoryEntry, Ticket, UserRef } from './entities.js';
+import type { Comment, HistoryEntry, Notification, PresenceViewer, Ticket, UserRef } from './entities.js';
 
 /** The fields a change can touch, as they were before it. */
 export type TicketPrevious = Partial<
@@ -28,14 +28,41 @@ export interface HelpfulCountEvent {
   helpfulCount: number;
 }
 
+export interface NotificationEvent {
+  notification: Notification;
+}
+
+/** Who is on a ticket's page right now; staff only. */
+export interface PresenceEvent {
+  ticketId: number;
+  viewers: PresenceViewer[];
+}
+
 export interface ServerToClientEvents {
   'ticket-changed': (event: TicketChangedEvent) => void;
   'comment-added': (event: CommentAddedEvent) => void;
   'helpful-count': (event: HelpfulCountEvent) => void;
+  notification: (event: NotificationEvent) => void;
+  presence: (event: PresenceEvent) => void;
 }
 
-/** Clients only listen; every change goes through REST so it is validated and authorized once. */
-export type ClientToServerEvents = Record<string, never>;
+export interface TicketViewSignal {
+  ticketId: number;
+}
+export interface TicketTypingSignal {
+  ticketId: number;
+  typing: boolean;
+}
+
+/**
+ * Every change goes through REST so it is validated and authorized once; sockets only say where a
+ * person is and whether they type (presence), which the server checks against what they may read.
+ */
+export interface ClientToServerEvents {
+  'ticket:view': (signal: TicketViewSignal) => void;
+  'ticket:leave': (signal: TicketViewSignal) => void;
+  'ticket:typing': (signal: TicketTypingSignal) => void;
+}
 
 export const ROOMS = {
   public: 'public',

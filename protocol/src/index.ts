@@ -10,6 +10,8 @@ export * from './api/users.js';
 export * from './api/tickets.js';
 export * from './api/knowledge.js';
 export * from './api/system.js';
+export * from './api/notifications.js';
+export * from './api/presence.js';
 export * from './policies/actor.js';
 export * from './policies/accounts.js';
 export * from './policies/tickets.js';

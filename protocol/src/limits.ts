@@ -29,6 +29,27 @@ export const LIMITS = {
   snackbarMs: 6000,
   preferenceMessageMs: 3000,
   passwordResetTtlMs: 60 * 60 * 1000,
+  /** People one comment may mention. */
+  mentions: { max: 20 },
+  /** A notification's excerpt of the text that caused it. */
+  notificationExcerpt: 140,
+  /** Newest notifications the panel lists. */
+  notificationPage: 50,
+  presence: {
+    /**
+     * A viewer not heard of for this long is gone (a killed process); refreshed and swept every
+     * quarter of it, so a ghost is cleared within 1.25 × this, inside the promised 30 s.
+     */
+    ttlMs: 20_000,
+    /** Tickets one socket may be present on at once. */
+    maxTicketsPerSocket: 20,
+    /** Changes within this window go out as one `presence` event per ticket. */
+    batchMs: 250,
+    /** A socket's typing signals are taken at most once per this window. */
+    typingThrottleMs: 1_000,
+    /** A typing flag with no refresh for this long is dropped (a lost "stopped typing"). */
+    typingTtlMs: 6_000,
+  },
 } as const;
 
 /** Local storage keys of the session (docs/product.md#sessions). */

@@ -46,6 +46,10 @@ export const MESSAGES = {
     idInvalid: 'Id must be a positive whole number',
     apiTestCredentialsRequired: 'Email and password are required',
     nothingToUpdate: 'No changes were provided',
+    expectedVersionInvalid: 'Expected version must be a positive whole number',
+    internalInvalid: 'Internal must be true or false',
+    mentionsInvalid: 'Mentions must be a list of at most 20 user ids',
+    notificationIdsInvalid: 'Ids must be a list of notification ids',
     invalidCharacter: (field: string) =>
       `Invalid character in ${field.toLowerCase()}: text cannot contain NUL or unpaired surrogate characters`,
   },
@@ -86,6 +90,9 @@ export const MESSAGES = {
     closeForbidden: 'Only support staff can close a ticket',
     deleteForbidden: 'Only the ticket owner or an administrator can delete this ticket',
     agentNotFound: 'Assigned agent must be an existing support agent',
+    internalNoteForbidden: 'Only support staff can write internal notes',
+    mentionsStaffOnly: 'Only support staff can be mentioned',
+    versionConflict: 'This ticket was changed by someone else. Review the latest version and try again.',
     tooManyComments: 'You are posting comments too quickly. Please wait a minute and try again.',
     pageTooDeep: (rows: number) =>
       `Only the first ${rows.toLocaleString('en-US')} tickets of a list can be paged through. Narrow the filters or change the sort order to reach the others.`,

@@ -11,6 +11,8 @@
  *                                  would pipe every frame through this process's thread, next to the clients)
  *   - bare ws broadcast          : bench/wsBroadcastServer.ts sends a frame of the same bytes as the
  *                                  Socket.IO `ticket-changed` frame seen above to N plain `ws` clients
+ * Then the presence fan-out (bench/presence.ts): 100 typists and 1,000 staff sockets on 2 processes
+ * + Redis; BENCH_ONLY=presence runs that alone.
  * Each Socket.IO scenario starts fresh server processes on a fresh database (and its own Redis key
  * prefix), signs up an agent and a user, the user opens one ticket, N sockets connect with the agent's
  * token (room `staff`), then the agent changes the ticket's priority BENCH_WARMUP_UPDATES (10) times
@@ -36,6 +38,7 @@ import { createTicket, signUp } from '../test/factories.js';
 import { createApiClient } from '../test/http.js';
 import { deleteRedisKeys } from '../test/redisKeys.js';
 import { socketIoAudience, wsAudience, type Audience } from './audience.js';
+import { presenceTable, runPresenceBench } from './presence.js';
 import { startBenchServers } from './servers.js';
 import {
   DEFAULT_POSTGRES_URL,
@@ -371,11 +374,13 @@ async function main(): Promise<number> {
   );
 
   const rows: Row[] = [];
+  // BENCH_ONLY=presence runs the presence fan-out alone.
+  const presenceOnly = process.env.BENCH_ONLY === 'presence';
   const failedScenario = (scenario: string, n: number, error: unknown): Row => {
     console.error(`  ${scenario}, ${n} clients failed:`, error);
     return { ...emptyRow(scenario, n), failures: 1, notes: [(error as Error).message] };
   };
-  for (const n of CLIENTS) {
+  for (const n of presenceOnly ? [] : CLIENTS) {
     let frame: string | undefined;
     for (const scenario of SOCKET_IO_SCENARIOS) {
       try {
@@ -400,8 +405,19 @@ async function main(): Promise<number> {
   console.log(
     `payload: ticket-changed frame up to ${Math.max(0, ...frameSizes)} bytes on the wire (engine.io + socket.io framing included); latencies from just before the PUT\n`,
   );
-  printTable(rows);
-  return rows.some((r) => r.failures > 0) ? 1 : 0;
+  if (rows.length > 0) printTable(rows);
+
+  console.log(
+    "\npresence fan-out: typists switch typing on/off every second (the throttle's limit), one presence event per ticket per 250 ms batch at most",
+  );
+  let presenceFailed = false;
+  try {
+    console.log(presenceTable(await runPresenceBench(POSTGRES_URL, REDIS_URL)));
+  } catch (error) {
+    presenceFailed = true;
+    console.error('  presence fan-out failed:', error);
+  }
+  return presenceFailed || rows.some((r) => r.failures > 0) ? 1 : 0;
 }
 
 main().then(

@@ -11,6 +11,7 @@ import type { AppState } from './middleware/state.js';
 import { authRoutes } from './routes/auth.js';
 import type { RouteDeps } from './routes/deps.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { createRouter } from './routes/router.js';
 import { systemRoutes } from './routes/system.js';
 import { ticketRoutes } from './routes/tickets.js';
@@ -25,7 +26,7 @@ export interface AppOptions extends RouteDeps {
 }
 
 /** Every router under /api; tests list the registered routes from here, so none can be missed. */
-export const API_ROUTERS = [systemRoutes, authRoutes, userRoutes, ticketRoutes, knowledgeRoutes] as const;
+export const API_ROUTERS = [systemRoutes, authRoutes, userRoutes, ticketRoutes, knowledgeRoutes, notificationRoutes] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */
 export function createApp(options: AppOptions): Koa<AppState> {

@@ -15,6 +15,8 @@ import { createMailer, type Mailer } from './mail/transport.js';
 import { authentication } from './middleware/auth.js';
 import { createLimiters, DEFAULT_RATE_LIMITS, memoryStore, redisStore, type RateLimitRules } from './middleware/rateLimit.js';
 import { publishDomainEvents } from './realtime/publisher.js';
+import { attachPresence } from './realtime/presence.js';
+import { memoryPresenceStore, redisPresenceStore } from './realtime/presenceStore.js';
 import { attachRealtime, resyncLocalSockets, type RealtimeServer } from './realtime/server.js';
 import { redisFanout, singleProcess } from './scaleout/fanout.js';
 import { connectRedis } from './scaleout/redis.js';
@@ -86,7 +88,11 @@ export async function createServer(settings: Settings, options: ServerOptions = 
 
   // Several processes share Redis (REDIS_URL, docs/api.md#server-settings); one process keeps everything in memory.
   const redis = settings.redisUrl
-    ? { events: connectRedis(settings.redisUrl, 'events', logger), limits: connectRedis(settings.redisUrl, 'rate-limits', logger) }
+    ? {
+        events: connectRedis(settings.redisUrl, 'events', logger),
+        limits: connectRedis(settings.redisUrl, 'rate-limits', logger),
+        presence: connectRedis(settings.redisUrl, 'presence', logger),
+      }
     : undefined;
   const fanout = redis ? redisFanout(redis.events, settings.redisKeyPrefix) : singleProcess;
   const limiters = createLimiters(
@@ -109,12 +115,23 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const io = attachRealtime(httpServer, services.accounts, fanout, logger, { maxSocketsPerUser: settings.maxSocketsPerUser });
   fanout.onResume(() => resyncLocalSockets(io));
   const stopPublishing = publishDomainEvents(io, bus, fanout);
+  const presence = attachPresence(
+    io,
+    redis
+      ? redisPresenceStore(redis.presence, settings.redisKeyPrefix, settings.presenceTtlMs)
+      : memoryPresenceStore(settings.presenceTtlMs),
+    (actor, ticketId) => services.tickets.canRead(actor, ticketId),
+    fanout,
+    logger,
+    { ttlMs: settings.presenceTtlMs },
+  );
   const stopNotifying = subscribeTicketNotifications({ db: database.db, bus, mailer, publicUrl: settings.publicUrl });
 
   let closing: Promise<void> | undefined;
   const shutdown = async () => {
     stopPublishing();
     stopNotifying();
+    presence.stop();
     const drained = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));
     // Sockets and the Redis adapter first (io.close also stops the HTTP server accepting): open
     // sockets would keep the HTTP server from closing.
@@ -125,6 +142,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     clearTimeout(forced);
     redis?.events.disconnect();
     redis?.limits.disconnect();
+    redis?.presence.disconnect();
     await Promise.race([mailer.idle(), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
     mailer.close();
     await database.close();

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { LIMITS } from '@helpdesk/protocol';
 
 /** JWT_TTL accepts seconds or a number with a unit (`7d`, `12h`, `30m`). */
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 } as const;
@@ -42,6 +43,7 @@ const env = z
     CLIENT_DIR: optional(z.string()),
     SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().positive()).transform((v) => v ?? 10_000),
     MAX_SOCKETS_PER_USER: optional(z.coerce.number().int().positive()).transform((v) => v ?? 20),
+    PRESENCE_TTL_MS: optional(z.coerce.number().int().min(1000)),
   })
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
     // A generated secret lives in one process's DATA_DIR; the others would reject its tokens.
@@ -84,6 +86,8 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     production: e.NODE_ENV === 'production',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     maxSocketsPerUser: e.MAX_SOCKETS_PER_USER,
+    // How long a viewer of a vanished process lingers; tests shorten it (default LIMITS.presence.ttlMs).
+    presenceTtlMs: e.PRESENCE_TTL_MS ?? LIMITS.presence.ttlMs,
     clientDir: e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR,
   };
 }

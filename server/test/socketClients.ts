@@ -3,6 +3,8 @@ import type {
   ClientToServerEvents,
   CommentAddedEvent,
   HelpfulCountEvent,
+  NotificationEvent,
+  PresenceEvent,
   ServerToClientEvents,
   TicketChangedEvent,
 } from '@helpdesk/protocol';
@@ -10,7 +12,13 @@ import type { ApiClient } from './http.js';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 type EventName = keyof ServerToClientEvents;
-type Payloads = { 'ticket-changed': TicketChangedEvent; 'comment-added': CommentAddedEvent; 'helpful-count': HelpfulCountEvent };
+type Payloads = {
+  'ticket-changed': TicketChangedEvent;
+  'comment-added': CommentAddedEvent;
+  'helpful-count': HelpfulCountEvent;
+  notification: NotificationEvent;
+  presence: PresenceEvent;
+};
 
 /**
  * Long enough for a misrouted event to show up after the rightful receivers already have theirs. Only
@@ -47,7 +55,7 @@ export function socketClients() {
 
   const listen = async (url: string, token?: string): Promise<Listener> => {
     const socket = newSocket(url, token);
-    const events: Listener['events'] = { 'ticket-changed': [], 'comment-added': [], 'helpful-count': [] };
+    const events: Listener['events'] = { 'ticket-changed': [], 'comment-added': [], 'helpful-count': [], notification: [], presence: [] };
     const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
     let disconnectReason: string | undefined;
     const disconnectWaiters: ((reason: string) => void)[] = [];
@@ -63,6 +71,8 @@ export function socketClients() {
     socket.on('ticket-changed', record('ticket-changed'));
     socket.on('comment-added', record('comment-added'));
     socket.on('helpful-count', record('helpful-count'));
+    socket.on('notification', record('notification'));
+    socket.on('presence', record('presence'));
     socket.on('disconnect', (reason) => {
       disconnectReason = reason;
       disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));

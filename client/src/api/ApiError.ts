@@ -1,3 +1,4 @@
+import type { Ticket } from '@helpdesk/protocol';
 import { catalogueMessage, type Failure } from './errorCatalogue';
 
 /**
@@ -7,12 +8,15 @@ import { catalogueMessage, type Failure } from './errorCatalogue';
 export class ApiError extends Error {
   readonly failure: Failure;
   readonly fieldErrors: Record<string, string>;
+  /** The answer's whole body, for failures that carry data (a 409 carries the current ticket). */
+  readonly payload: unknown;
 
-  constructor(failure: Failure, fieldErrors: Record<string, string> = {}) {
+  constructor(failure: Failure, fieldErrors: Record<string, string> = {}, payload?: unknown) {
     super(catalogueMessage(failure));
     this.name = 'ApiError';
     this.failure = failure;
     this.fieldErrors = fieldErrors;
+    this.payload = payload;
   }
 
   get status(): number | undefined {
@@ -42,4 +46,11 @@ export function screenMessage(error: unknown, fallback: string): string {
     return error.serverMessage || fallback;
   }
   return fallback;
+}
+
+/** The current ticket of a 409 "changed by someone else" answer (docs/api.md#optimistic-concurrency). */
+export function conflictTicketOf(error: unknown): Ticket | undefined {
+  if (!isApiError(error) || error.status !== 409) return undefined;
+  const payload = error.payload as { ticket?: Ticket } | undefined;
+  return payload?.ticket && typeof payload.ticket.version === 'number' ? payload.ticket : undefined;
 }

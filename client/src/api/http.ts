@@ -54,6 +54,7 @@ export async function request<T>(method: string, url: string, options: RequestOp
   const error = new ApiError(
     { kind: 'response', status: response.status, url, serverMessage: typeof body.message === 'string' ? body.message : undefined },
     isStringRecord(body.errors) ? body.errors : {},
+    payload,
   );
   if (response.status === 401 && token) endExpiredSession();
   throw error;

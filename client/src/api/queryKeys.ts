@@ -15,6 +15,8 @@ export const queryKeys = {
   users: {
     profile: ['users', 'profile'] as const,
     staff: ['users', 'staff'] as const,
+    staffDirectory: ['users', 'staff-directory'] as const,
   },
+  notifications: ['notifications'] as const,
   config: ['config'] as const,
 };

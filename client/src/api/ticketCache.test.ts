@@ -48,6 +48,7 @@ const comment = (id: number, ticketId: number): Comment => ({
   ticketId,
   content: 'On it',
   author: { id: 2, name: 'Agent', role: 'agent' },
+  internal: false,
   createdAt: '2026-01-02T00:00:00.000Z',
 });
 

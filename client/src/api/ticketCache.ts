@@ -124,7 +124,8 @@ export function applyCommentAdded(client: QueryClient, { ticketId, comment, hist
     (detail) => detail && withHistory(withComment(detail, comment), [history]),
   );
   const { counted } = stateOf(client);
-  if (counted.has(comment.id)) return;
+  // commentCount is the conversation with the owner: internal notes are never in it (docs/decisions.md).
+  if (comment.internal || counted.has(comment.id)) return;
   counted.add(comment.id);
   client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
     list?.data.some((t) => t.id === ticketId)
@@ -177,8 +178,9 @@ function withHistory(detail: TicketResponse, entries: HistoryEntry[]): TicketRes
 function withComment(detail: TicketResponse, comment: Comment): TicketResponse {
   if (detail.ticket.comments.some((c) => c.id === comment.id)) return detail;
   const comments = [...detail.ticket.comments, comment];
-  // The detail holds only the latest comments: the count is the server's plus this one.
-  return { ...detail, ticket: { ...detail.ticket, comments, commentCount: detail.ticket.commentCount + 1 } };
+  // The detail holds only the latest comments: the count is the server's plus this one (notes are not counted).
+  const commentCount = detail.ticket.commentCount + (comment.internal ? 0 : 1);
+  return { ...detail, ticket: { ...detail.ticket, comments, commentCount } };
 }
 
 /** GET /tickets/:id/comments?before= answered: the older page goes in front of the comments already held. */

@@ -10,9 +10,17 @@ import {
   type TicketQuery,
   type TicketResponse,
   type TicketStatsResponse,
+  type TicketStatus,
   type UpdateTicketBody,
 } from '@helpdesk/protocol';
 import { http } from './http';
+
+/** What the staff composer adds to a comment: a note, the staff it names, the status it sets. */
+export interface CommentExtras {
+  internal?: boolean;
+  mentions?: number[];
+  status?: TicketStatus;
+}
 
 export const ticketsApi = {
   list: (query: TicketQuery, signal?: AbortSignal) => http.get<TicketListResponse>('/tickets', { query: ticketQueryParams(query), signal }),
@@ -22,7 +30,8 @@ export const ticketsApi = {
   create: (body: { title: string; description: string; priority: Priority }) => http.post<TicketMessageResponse>('/tickets', body),
   update: (id: number, body: UpdateTicketBody) => http.put<TicketMessageResponse>(`/tickets/${id}`, body),
   remove: (id: number) => http.delete<MessageResponse>(`/tickets/${id}`),
-  comment: (id: number, content: string) => http.post<CommentResponse>(`/tickets/${id}/comments`, { content }),
+  comment: (id: number, content: string, extra: CommentExtras = {}) =>
+    http.post<CommentResponse>(`/tickets/${id}/comments`, { content, ...extra }),
   olderComments: (id: number, before: number) =>
     http.get<TicketCommentsResponse>(`/tickets/${id}/comments`, { query: { before: String(before) } }),
 };

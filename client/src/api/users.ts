@@ -1,4 +1,12 @@
-import type { MessageResponse, NotificationPreference, Role, UserMessageResponse, UserResponse, UsersResponse } from '@helpdesk/protocol';
+import type {
+  MessageResponse,
+  NotificationPreference,
+  Role,
+  StaffDirectoryResponse,
+  UserMessageResponse,
+  UserResponse,
+  UsersResponse,
+} from '@helpdesk/protocol';
 import { http } from './http';
 
 export interface StaffInput {
@@ -12,6 +20,7 @@ export const usersApi = {
   profile: (signal?: AbortSignal) => http.get<UserResponse>('/users/profile', { signal }),
   updatePreferences: (email_notifications: NotificationPreference) =>
     http.put<UserMessageResponse>('/users/preferences', { email_notifications }),
+  staffDirectory: (signal?: AbortSignal) => http.get<StaffDirectoryResponse>('/users/staff', { signal }),
   list: (role?: Role, signal?: AbortSignal) => http.get<UsersResponse>('/users', { query: { role }, signal }),
   create: (body: StaffInput) => http.post<UserMessageResponse>('/users', body),
   update: (id: number, body: Partial<StaffInput>) => http.put<UserMessageResponse>(`/users/${id}`, body),

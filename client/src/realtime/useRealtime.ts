@@ -7,6 +7,7 @@ import { tokenAtom } from '../state/session';
 import { useSessionCheck } from '../state/useSessionCheck';
 import { applyCommentAdded, applyTicketChanged, setLiveEchoes } from '../api/ticketCache';
 import { applyHelpfulCount } from './applyEvents';
+import { applyNotification, presenceAtom, socketAtom, withPresence } from './collaboration';
 import { liveStatusAtom } from './liveStatus';
 import type { HelpdeskSocket } from './socket';
 
@@ -28,6 +29,8 @@ export function useRealtime(enabled = true): void {
   const wanted = enabled && wantsLiveUpdates(token, path);
   const client = useQueryClient();
   const setStatus = useSetAtom(liveStatusAtom);
+  const setSocket = useSetAtom(socketAtom);
+  const setPresence = useSetAtom(presenceAtom);
   const checkSession = useSessionCheck();
 
   useEffect(() => {
@@ -46,6 +49,7 @@ export function useRealtime(enabled = true): void {
     void import('./socket').then(({ openSocket }) => {
       if (closed) return;
       socket = openSocket(token);
+      setSocket(socket);
       socket.on('connect', () => {
         setStatus('connected');
         setLiveEchoes(client, true);
@@ -54,6 +58,8 @@ export function useRealtime(enabled = true): void {
       });
       socket.on('disconnect', (reason) => {
         setStatus('disconnected');
+        // What others were doing is unknown until the server sends it again after the reconnect.
+        setPresence(new Map());
         setLiveEchoes(client, false);
         missedEvents = true;
         // The server drops a revoked session's socket; asking the server ends the session properly.
@@ -71,14 +77,18 @@ export function useRealtime(enabled = true): void {
       socket.on('ticket-changed', (event) => applyTicketChanged(client, event));
       socket.on('comment-added', (event) => applyCommentAdded(client, event));
       socket.on('helpful-count', (event) => applyHelpfulCount(client, event));
+      socket.on('presence', (event) => setPresence((current) => withPresence(current, event)));
+      socket.on('notification', ({ notification }) => applyNotification(client, notification));
     });
 
     return () => {
       closed = true;
       setLiveEchoes(client, false);
+      setSocket(null);
+      setPresence(new Map());
       clearTimeout(retry);
       socket?.removeAllListeners();
       socket?.disconnect();
     };
-  }, [wanted, token, client, setStatus, checkSession]);
+  }, [wanted, token, client, setStatus, checkSession, setSocket, setPresence]);
 }

@@ -19,6 +19,7 @@ const V = MESSAGES.validation;
 
 const priority = z.enum(PRIORITIES, { error: V.priorityInvalid });
 const status = z.preprocess(normalizeStatus, z.enum(TICKET_STATUSES, { error: V.statusInvalid }));
+const optionalStatus = status.optional();
 const formStatus = z.preprocess(normalizeStatus, z.enum(FORM_STATUSES, { error: V.statusInvalid }));
 
 const createTitle = boundedText({
@@ -76,12 +77,20 @@ export const updateTicketBody = z.object({
     .max(2_147_483_647, V.assignedAgentInvalid)
     .nullable()
     .optional(),
+  /** The `version` the edit was made on; a newer one answers 409 with the current ticket (docs/api.md#optimistic-concurrency). */
+  expectedVersion: z
+    .number({ error: V.expectedVersionInvalid })
+    .int(V.expectedVersionInvalid)
+    .positive(V.expectedVersionInvalid)
+    .max(2_147_483_647, V.expectedVersionInvalid)
+    .optional(),
 });
 export type UpdateTicketBody = z.infer<typeof updateTicketBody>;
 
 export const OWNER_EDITABLE_FIELDS = ['title', 'description', 'priority', 'status'] as const;
 export const STAFF_EDITABLE_FIELDS = ['status', 'resolutionNotes', 'priority', 'assignedAgentId'] as const;
-export type TicketField = keyof UpdateTicketBody;
+/** The fields an edit changes; `expectedVersion` is a condition on the edit, not a field. */
+export type TicketField = Exclude<keyof UpdateTicketBody, 'expectedVersion'>;
 
 /** The owner's edit form: trimmed title and description, open/in_progress/resolved; see isTitleEditAllowed. */
 export const editTicketForm = (currentTitle: string) =>
@@ -205,6 +214,20 @@ export const commentBody = z.object({
     .trim()
     .min(LIMITS.comment.min, V.commentRequired)
     .max(LIMITS.comment.max, V.commentTooLong),
+  /** Staff only: a note the ticket's owner never sees. */
+  internal: z.boolean({ error: V.internalInvalid }).optional().default(false),
+  /** Staff named in the comment; each gets a notification. */
+  mentions: z
+    .array(z.number().int().positive().max(2_147_483_647), { error: V.mentionsInvalid })
+    .max(LIMITS.mentions.max, V.mentionsInvalid)
+    .optional()
+    .transform((ids) => [...new Set(ids ?? [])]),
+  /**
+   * The staff composer's "Send and mark In Progress" / "Send and resolve": the ticket's status changes
+   * in the same request, under the same rules as PUT /tickets/:id. Resolving with no resolution note
+   * yet makes this reply the note.
+   */
+  status: optionalStatus,
 });
 export type CommentBody = z.infer<typeof commentBody>;
 
@@ -248,4 +271,12 @@ export interface TicketMessageResponse {
 export interface CommentResponse {
   success: true;
   comment: Comment;
+  /** Present when the comment also changed the ticket (`status`). */
+  ticket?: Ticket;
+}
+/** The 409 of a stale `expectedVersion`: the ticket as it is now, nothing written. */
+export interface VersionConflictResponse {
+  success: false;
+  message: string;
+  ticket: Ticket;
 }

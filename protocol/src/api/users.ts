@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NOTIFICATION_PREFERENCES, ROLES, STAFF_ROLES } from '../enums.js';
-import type { User } from '../entities.js';
+import type { User, UserRef } from '../entities.js';
 import { emailField, nameField, newPasswordField, optionalQuery } from '../fields.js';
 import { MESSAGES } from '../messages.js';
 
@@ -37,6 +37,12 @@ export type UpdateStaffBody = z.infer<typeof updateStaffBody>;
 
 /** The dialog of the support-management screen: password required on create only. */
 export const staffForm = (mode: 'create' | 'edit') => (mode === 'create' ? createStaffBody : updateStaffBody);
+
+/** GET /users/staff: the staff a note may mention (names only), for every staff member. */
+export interface StaffDirectoryResponse {
+  success: true;
+  staff: UserRef[];
+}
 
 export interface UsersResponse {
   success: true;

@@ -33,3 +33,6 @@ export const canDeleteAccount = (actor: Actor, target: { id: number }): boolean 
 export const canChangeRoleOf = canDeleteAccount;
 
 export const canManageArticles = (actor: Pick<Actor, 'role'>): boolean => isStaff(actor);
+
+/** Staff see each other's names, to mention and assign; users never list anyone. */
+export const canListStaff = (actor: Pick<Actor, 'role'>): boolean => isStaff(actor);

@@ -1,6 +1,6 @@
 import type { NotificationPreference, TicketStatus } from '../enums.js';
 
-export type TicketNotice = { kind: 'status'; to: TicketStatus } | { kind: 'staff-comment' };
+export type TicketNotice = { kind: 'status'; to: TicketStatus } | { kind: 'staff-comment' } | { kind: 'mention' } | { kind: 'assigned' };
 
 const IMPORTANT_STATUSES: readonly TicketStatus[] = ['resolved', 'closed'];
 
@@ -8,5 +8,7 @@ const IMPORTANT_STATUSES: readonly TicketStatus[] = ['resolved', 'closed'];
 export function wantsNotice(preference: NotificationPreference, notice: TicketNotice): boolean {
   if (preference === 'all') return true;
   if (preference === 'none') return false;
+  // Being named in a note or handed a ticket is work waiting for you: important.
+  if (notice.kind === 'mention' || notice.kind === 'assigned') return true;
   return notice.kind === 'status' && IMPORTANT_STATUSES.includes(notice.to);
 }

@@ -29,3 +29,10 @@ export const canSetTicketStatus = (actor: Actor, status: TicketStatus): boolean 
 
 /** Which tickets a list may show the caller: their own, or all for staff. */
 export const visibleTicketScope = (actor: Actor): { ownerId?: number } => (isStaff(actor) ? {} : { ownerId: actor.id });
+
+/** Internal notes are written and read by staff only; the owner never learns they exist. */
+export const canWriteInternalNote = (actor: Actor): boolean => isStaff(actor);
+export const canSeeInternalNotes = (actor: Actor): boolean => isStaff(actor);
+
+/** Presence (who views or types on a ticket) is staff's view of staff. */
+export const canSeePresence = (actor: Actor): boolean => isStaff(actor);

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Comment, HistoryEntry, Role, Ticket, TicketPrevious, TicketStatus, UserRef } from '@helpdesk/protocol';
+import type { Comment, HistoryEntry, Notification, Role, Ticket, TicketPrevious, TicketStatus, UserRef } from '@helpdesk/protocol';
 import type { Logger } from '../lib/logger.js';
 import type { Actor } from '../services/actor.js';
 
@@ -25,6 +25,8 @@ export interface DomainEvents {
   };
   'ticket.deleted': { ticketId: number; ownerId: number; actor: ActorRef; previous: Ticket };
   'comment.added': { ticketId: number; ownerId: number; commentId: number; actor: ActorRef; comment: Comment; history: HistoryEntry };
+  /** An in-app notification for `userId` only (mention, assigned, reply). */
+  'notification.created': { userId: number; notification: Notification };
   'article.helpful': { articleId: number; helpfulCount: number };
   /** Every token and socket of this user must stop working (deletion, password change or reset). */
   'user.revoked': { userId: number };

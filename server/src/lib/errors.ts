@@ -1,3 +1,5 @@
+import type { Ticket } from '@helpdesk/protocol';
+
 /** Typed failures; the error middleware turns each into the envelope and status of docs/api.md#errors. */
 export class AppError extends Error {
   constructor(
@@ -32,6 +34,15 @@ export class NotFoundError extends AppError {
 }
 export class ConflictError extends AppError {
   constructor(message: string) {
+    super(409, message);
+  }
+}
+/** A stale `expectedVersion`: the answer carries the ticket as it is now, so the client can show both. */
+export class VersionConflictError extends AppError {
+  constructor(
+    message: string,
+    readonly ticket: Ticket,
+  ) {
     super(409, message);
   }
 }

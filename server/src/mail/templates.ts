@@ -67,3 +67,22 @@ export const staffCommentMail = ({ to, name, ticket, ticketUrl, by, content }: T
     [`Hello ${name},`, `${by} replied to your ticket #${ticket.id} "${ticket.title}":`, content],
     { href: ticketUrl, label: 'View your ticket' },
   );
+
+/** To staff: a note mentioned them, or someone else assigned them a ticket. */
+export const staffNoticeMail = ({
+  to,
+  name,
+  ticket,
+  ticketUrl,
+  kind,
+  by,
+  excerpt,
+}: TicketMailInput & { kind: 'mention' | 'assigned'; by: string; excerpt: string }) =>
+  compose(
+    to,
+    kind === 'mention' ? `${by} mentioned you on ticket #${ticket.id}` : `Ticket #${ticket.id} was assigned to you`,
+    kind === 'mention'
+      ? [`Hello ${name},`, `${by} mentioned you on ticket #${ticket.id} "${ticket.title}":`, excerpt]
+      : [`Hello ${name},`, `${by} assigned ticket #${ticket.id} "${ticket.title}" to you.`],
+    { href: ticketUrl, label: 'Open the ticket' },
+  );

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
-import { MESSAGES, type ErrorResponse } from '@helpdesk/protocol';
+import { MESSAGES, type ErrorResponse, type VersionConflictResponse } from '@helpdesk/protocol';
 import { isDatabaseUnavailable, isInvalidData, isStatementCancelled } from '../db/errors.js';
-import { AppError, TooManyRequestsError } from '../lib/errors.js';
+import { AppError, TooManyRequestsError, VersionConflictError } from '../lib/errors.js';
 import { loggableUrl, type Logger } from '../lib/logger.js';
 import type { AppState } from './state.js';
 
@@ -40,6 +40,11 @@ export function errorHandler(logger: Logger): Middleware<Partial<AppState>> {
     try {
       await next();
     } catch (error) {
+      if (error instanceof VersionConflictError) {
+        ctx.status = error.status;
+        ctx.body = { success: false, message: error.message, ticket: error.ticket } satisfies VersionConflictResponse;
+        return;
+      }
       if (error instanceof AppError) {
         ctx.status = error.status;
         ctx.body = { success: false, message: error.message, ...(error.errors && { errors: error.errors }) } satisfies ErrorResponse;

@@ -42,6 +42,7 @@ export const presentComment = ({ comment, author }: CommentRow): Comment => ({
   ticketId: comment.ticketId,
   content: comment.content,
   author: { id: author.id, name: author.name, role: author.role },
+  internal: comment.internal,
   createdAt: comment.createdAt.toISOString(),
 });
 

@@ -30,7 +30,12 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
         .emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: by(actor), previous });
     }),
     bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history }) => {
-      out().to(ticketRooms(ownerId)).emit('comment-added', { ticketId, comment, history });
+      // An internal note goes to staff alone: never to the owner's room, whoever the owner is.
+      const rooms = comment.internal ? [ROOMS.staff] : ticketRooms(ownerId);
+      out().to(rooms).emit('comment-added', { ticketId, comment, history });
+    }),
+    bus.subscribe('notification.created', ({ userId, notification }) => {
+      out().to(ROOMS.user(userId)).emit('notification', { notification });
     }),
     bus.subscribe('article.helpful', ({ articleId, helpfulCount }) => {
       out().to(ROOMS.public).emit('helpful-count', { articleId, helpfulCount });

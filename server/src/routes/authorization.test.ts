@@ -474,6 +474,63 @@ const ROWS: Row[] = [
       else expect(contents).not.toContain(`A comment by ${c.caller}`);
     },
   },
+  {
+    route: 'POST /tickets/:id/comments',
+    name: 'internal note: staff only',
+    method: 'POST',
+    path: (c) => `/tickets/${c.ticket.id}/comments`,
+    body: (c) => ({ content: `A note by ${c.caller}`, internal: true }),
+    expect: ticketAccess(403, 201),
+    denied: { 403: 'Only support staff can write internal notes', 404: TICKET_NOT_FOUND },
+    after: async (c, res) => {
+      const staffView = await api().get(`/tickets/${c.ticket.id}`, { token: c.cast.agent.token });
+      const notes = staffView.body.ticket.comments
+        .filter((x: { internal: boolean }) => x.internal)
+        .map((x: { content: string }) => x.content);
+      if (res.status === 201) expect(notes).toContain(`A note by ${c.caller}`);
+      else expect(notes).not.toContain(`A note by ${c.caller}`);
+      const ownerView = await api().get(`/tickets/${c.ticket.id}`, { token: c.cast.owner.token });
+      expect(JSON.stringify(ownerView.body)).not.toContain('A note by');
+    },
+  },
+
+  {
+    route: 'GET /users/staff',
+    name: 'staff directory',
+    method: 'GET',
+    path: () => '/users/staff',
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+    after: (c, res) => {
+      if (res.status !== 200) return;
+      const ids = res.body.staff.map((s: { id: number }) => s.id);
+      expect(ids).toContain(c.cast.agent.user.id);
+      expect(ids).not.toContain(c.cast.owner.user.id);
+      expect(Object.keys(res.body.staff[0]).sort()).toEqual(['id', 'name']);
+    },
+  },
+  // ---- Notifications (each person's own) ----
+  {
+    route: 'GET /notifications',
+    name: 'own notifications',
+    method: 'GET',
+    path: () => '/notifications?unread=1',
+    expect: signedIn(200),
+    after: (c, res) => {
+      if (res.status === 200) expect(res.body).toMatchObject({ notifications: expect.any(Array), unread: expect.any(Number) });
+    },
+  },
+  {
+    route: 'POST /notifications/read',
+    name: 'mark own read',
+    method: 'POST',
+    path: () => '/notifications/read',
+    body: () => ({}),
+    expect: signedIn(200),
+    after: (c, res) => {
+      if (res.status === 200) expect(res.body).toEqual({ success: true, unread: 0 });
+    },
+  },
 
   // ---- Knowledge base (reads and helpful are public; writes are staff-only) ----
   {
@@ -585,6 +642,9 @@ const CONTRACT_ROUTES = [
   'DELETE /knowledge/:id',
   'GET /config',
   'GET /health',
+  'GET /notifications',
+  'POST /notifications/read',
+  'GET /users/staff',
 ];
 
 const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);

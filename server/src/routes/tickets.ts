@@ -84,12 +84,12 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
 
   router.post('/tickets/:id/comments', auth.required, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
-    const { content } = parseBody(commentBody, ctx.request.body);
+    const input = parseBody(commentBody, ctx.request.body);
     const actor = actorOf(ctx);
     await limiters.commentPerUser.consume(String(actor.id));
-    const comment = await services.tickets.addComment(actor, id, content);
+    const { comment, ticket } = await services.tickets.addComment(actor, id, input);
     ctx.status = 201;
-    ctx.body = { success: true, comment } satisfies CommentResponse;
+    ctx.body = { success: true, comment, ...(ticket && { ticket }) } satisfies CommentResponse;
   });
 
   return router;

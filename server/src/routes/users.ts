@@ -1,5 +1,6 @@
 import {
   MESSAGES,
+  canListStaff,
   canManageUsers,
   createStaffBody,
   idParam,
@@ -7,6 +8,7 @@ import {
   preferencesBody,
   updateStaffBody,
   type MessageResponse,
+  type StaffDirectoryResponse,
   type UserMessageResponse,
   type UserResponse,
   type UsersResponse,
@@ -28,6 +30,10 @@ export function userRoutes({ services, auth }: RouteDeps) {
     const { email_notifications } = parseBody(preferencesBody, ctx.request.body);
     const user = await services.accounts.updatePreferences(actorOf(ctx), email_notifications);
     ctx.body = { success: true, user, message: MESSAGES.users.preferencesUpdated } satisfies UserMessageResponse;
+  });
+
+  router.get('/users/staff', auth.allow(canListStaff, MESSAGES.http.staffOnly), async (ctx) => {
+    ctx.body = { success: true, staff: await services.users.staffDirectory() } satisfies StaffDirectoryResponse;
   });
 
   router.get('/users', admin, async (ctx) => {

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../lib/logger.js';
 
-export type RedisRole = 'events' | 'rate-limits';
+export type RedisRole = 'events' | 'rate-limits' | 'presence';
 
 /**
  * A Redis connection that reconnects on its own for as long as the process lives. Only changes of
@@ -11,7 +11,19 @@ export type RedisRole = 'events' | 'rate-limits';
  *   however long it is away. The adapter leaves some of its promises unhandled, so a command that
  *   gave up would end the process; the publisher does not wait, it checks `isRedisReady` first.
  * - `rate-limits`: commands fail fast, and the limiter then counts in memory.
+ * - `presence`: commands fail fast; presence is best-effort and catches up at the next heartbeat.
  */
+const CONNECTED: Record<RedisRole, string> = {
+  events: 'redis connected: live events reach every server process',
+  'rate-limits': 'redis connected: rate limits are shared',
+  presence: 'redis connected: presence is shared',
+};
+const LOST: Record<RedisRole, string> = {
+  events: 'redis connection lost: live events reach this process only until it returns',
+  'rate-limits': 'redis connection lost: rate limits count per process until it returns',
+  presence: 'redis connection lost: presence updates are dropped until it returns',
+};
+
 export function connectRedis(url: string, role: RedisRole, logger: Logger): Redis {
   const log = logger.child({ component: 'redis', connection: role });
   const redis = new Redis(url, {
@@ -23,16 +35,12 @@ export function connectRedis(url: string, role: RedisRole, logger: Logger): Redi
   let up = false;
   redis.on('ready', () => {
     up = true;
-    log.info(role === 'events' ? 'redis connected: live events reach every server process' : 'redis connected: rate limits are shared');
+    log.info(CONNECTED[role]);
   });
   redis.on('close', () => {
     if (!up) return;
     up = false;
-    log.warn(
-      role === 'events'
-        ? 'redis connection lost: live events reach this process only until it returns'
-        : 'redis connection lost: rate limits count per process until it returns',
-    );
+    log.warn(LOST[role]);
   });
   redis.on('error', (error) => log.debug({ err: error }, 'redis error'));
   return redis;

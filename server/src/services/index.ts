@@ -1,6 +1,7 @@
 import { createAccountService } from './accounts.js';
 import type { ServiceContext } from './context.js';
 import { createKnowledgeService } from './knowledge.js';
+import { createNotificationService } from './notifications.js';
 import { createPasswordResetService } from './passwordReset.js';
 import { createTicketService } from './tickets.js';
 import { createUserService } from './users.js';
@@ -15,5 +16,6 @@ export function createServices(context: ServiceContext) {
     users: createUserService(context),
     tickets: createTicketService(context),
     knowledge: createKnowledgeService(context),
+    notifications: createNotificationService(context),
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   MESSAGES,
   canChangeRoleOf,
@@ -7,6 +7,7 @@ import {
   type Role,
   type UpdateStaffBody,
   type User,
+  type UserRef,
 } from '@helpdesk/protocol';
 import { tickets, users } from '../db/schema/index.js';
 import { actorRef } from '../events/bus.js';
@@ -40,6 +41,15 @@ export function createUserService({ db, withTransaction }: ServiceContext) {
         .where(and(isNull(users.deletedAt), role ? eq(users.role, role) : undefined))
         .orderBy(asc(users.name), asc(users.id));
       return rows.map(presentUser);
+    },
+
+    /** Active agents and admins by name, for mentions. */
+    async staffDirectory(): Promise<UserRef[]> {
+      return db
+        .select({ id: users.id, name: users.name })
+        .from(users)
+        .where(and(isNull(users.deletedAt), inArray(users.role, ['agent', 'admin'])))
+        .orderBy(asc(users.name), asc(users.id));
     },
 
     async create(input: CreateStaffBody): Promise<User> {

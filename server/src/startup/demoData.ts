@@ -43,11 +43,13 @@ export async function seedDemo(db: Db, services: Services): Promise<boolean> {
     'high',
   );
   await services.tickets.update(agent, vpn.id, { status: 'in_progress' });
-  await services.tickets.addComment(
-    agent,
-    vpn.id,
-    'Thanks for reporting this. I reset your VPN certificate; please try again and let me know.',
-  );
+  await services.tickets.addComment(agent, vpn.id, {
+    content: 'Thanks for reporting this. I reset your VPN certificate; please try again and let me know.',
+  });
+  await services.tickets.addComment(agent, vpn.id, {
+    content: 'Internal: the certificate authority flagged this account twice this month; watch for a third time.',
+    internal: true,
+  });
 
   const invoice = await ticket(
     jordan,
@@ -79,7 +81,9 @@ export async function seedDemo(db: Db, services: Services): Promise<boolean> {
     'I requested a reset link three times but nothing shows up, not even in spam.',
     'high',
   );
-  await services.tickets.addComment(riley, password.id, 'I also checked with our IT team; the mail server is not blocking you.');
+  await services.tickets.addComment(riley, password.id, {
+    content: 'I also checked with our IT team; the mail server is not blocking you.',
+  });
   const export_ = await ticket(
     riley,
     'How do I export my data?',

@@ -4,6 +4,8 @@ import { IconHeadset } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { isStaff } from '@helpdesk/protocol';
+import { NotificationBell } from '../../features/collaboration/NotificationBell';
 import { userAtom } from '../../state/session';
 import { AccountMenu } from './AccountMenu';
 import { LiveIndicator } from './LiveIndicator';
@@ -52,6 +54,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
             </Group>
             <Group gap="sm" wrap="nowrap">
               <LiveIndicator />
+              {user && isStaff(user) && <NotificationBell />}
               {user ? (
                 <AccountMenu user={user} />
               ) : (

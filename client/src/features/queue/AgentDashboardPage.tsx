@@ -41,7 +41,8 @@ function AgentDashboard({ name }: { name: string }) {
     await Promise.allSettled([stats.refetch(), list.refetch()]);
     setRefreshing(false);
   };
-  const sendReply = (ticket: Ticket, content: string) => reply.mutate({ id: ticket.id, content }, { onSuccess: () => setReplyTo(null) });
+  const sendReply = (ticket: Ticket, content: string, internal: boolean) =>
+    reply.mutate({ id: ticket.id, content, internal }, { onSuccess: () => setReplyTo(null) });
   const changeStatus = (ticket: Ticket, status: TicketStatus) => statusChange.mutate({ id: ticket.id, status });
 
   return (

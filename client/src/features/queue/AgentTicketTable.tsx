@@ -6,6 +6,7 @@ import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { formatDate } from '../../lib/dates';
 import { truncate } from '../../lib/text';
 import { descriptionOf, ownerName } from './ticketText';
+import { TicketViewers } from '../collaboration/TicketViewers';
 import { TicketRowActions, type RowActionHandlers } from './TicketRowActions';
 
 export const NO_TICKETS = 'No tickets found';
@@ -76,6 +77,7 @@ function TicketRow({ ticket, ...actions }: { ticket: Ticket } & RowActionHandler
         <Text fw={600} c="dimmed" size="sm">
           #{ticket.id}
         </Text>
+        <TicketViewers ticketId={ticket.id} size="xs" />
       </Table.Td>
       <Table.Td maw={360}>
         <Stack gap={2}>

@@ -1,10 +1,13 @@
-import { agentUpdateForm, FORM_STATUSES, isFormStatus, LIMITS, type FormStatus, type TicketDetail } from '@helpdesk/protocol';
+import { agentUpdateForm, FORM_STATUSES, isFormStatus, LIMITS, type FormStatus, type Ticket, type TicketDetail } from '@helpdesk/protocol';
 import { Alert, Button, Card, Group, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCircleCheck, IconDeviceFloppy, IconLock } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
+import { useState } from 'react';
+import { conflictTicketOf } from '../../api/ApiError';
 import { ticketSaved } from '../../api/ticketCache';
+import { ConflictReview } from '../collaboration/ConflictReview';
 import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelledOptions } from '../../lib/text';
@@ -35,20 +38,23 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
     validate: schemaResolver(agentUpdateForm),
   });
 
+  // The version this edit is made on: a save on top of someone else's newer one is refused (409).
+  const [base, setBase] = useState<Ticket>(ticket);
   const save = useMutation({
-    mutationFn: ({ status, resolutionNotes }: UpdateValues) =>
-      ticketsApi.update(ticket.id, { status: status as FormStatus, resolutionNotes }),
+    mutationFn: ({ values: { status, resolutionNotes }, on }: { values: UpdateValues; on: Ticket }) =>
+      ticketsApi.update(ticket.id, { status: status as FormStatus, resolutionNotes, expectedVersion: on.version }),
     onSuccess: ({ ticket: saved }) => {
       void ticketSaved(client, saved);
       redirect('/agent-dashboard', LIMITS.redirectAfterTicketSaveMs);
     },
   });
+  const conflict = conflictTicketOf(save.error);
 
-  const locked = save.isPending || save.isSuccess;
+  const locked = save.isPending || save.isSuccess || conflict !== undefined;
 
   return (
     <Card withBorder padding="lg" radius="md" component="section" aria-label="Update status">
-      <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+      <form onSubmit={form.onSubmit((values) => save.mutate({ values, on: base }))} noValidate>
         <Stack gap="md">
           <Title order={4}>Update Status</Title>
           {save.isSuccess && (
@@ -56,7 +62,29 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
               Taking you back to the dashboard...
             </Alert>
           )}
-          {save.isError && <ErrorAlert message={UPDATE_FAILED} error={save.error} />}
+          {conflict ? (
+            <ConflictReview
+              message={save.error?.message ?? ''}
+              base={base}
+              current={conflict}
+              mine={{ status: form.values.status, resolutionNotes: form.values.resolutionNotes || null }}
+              busy={save.isPending}
+              onReapply={() => {
+                setBase(conflict);
+                save.mutate({ values: form.values, on: conflict });
+              }}
+              onDiscard={() => {
+                setBase(conflict);
+                form.setValues({
+                  status: isFormStatus(conflict.status) ? conflict.status : '',
+                  resolutionNotes: conflict.resolutionNotes ?? '',
+                });
+                save.reset();
+              }}
+            />
+          ) : (
+            save.isError && <ErrorAlert message={UPDATE_FAILED} error={save.error} />
+          )}
           {ticket.status === 'closed' && (
             <Alert color="gray" variant="light" icon={<IconLock />} title="This ticket is closed">
               Closed is set by support and cannot be chosen here. Pick a status below only to reopen the ticket.

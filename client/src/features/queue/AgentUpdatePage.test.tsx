@@ -97,6 +97,7 @@ describe('/agent/ticket/:id/update', () => {
     expect(server.calls.find((c) => c.key === 'PUT /tickets/7')?.body).toEqual({
       status: 'resolved',
       resolutionNotes: 'Replaced the VPN client.',
+      expectedVersion: detail().version,
     });
     expect(screen.getByRole('button', { name: 'Update Ticket' })).toBeDisabled();
     await waitFor(() => expect(window.location.pathname).toBe('/agent-dashboard'), { timeout: 4000 });

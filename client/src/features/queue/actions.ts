@@ -34,7 +34,8 @@ export function useQuickStatusChange() {
 export function useQuickReply() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, content }: { id: number; content: string }) => ticketsApi.comment(id, content),
+    mutationFn: ({ id, content, internal = false }: { id: number; content: string; internal?: boolean }) =>
+      ticketsApi.comment(id, content, { internal }),
     onSuccess: ({ comment }, { id }) => {
       void commentSaved(client, id, comment);
       notifySuccess(REPLY_SENT);

@@ -87,6 +87,7 @@ describe('edit ticket page', () => {
       description: 'Smoke comes out of the printer on floor 3.',
       priority: 'medium',
       status: 'resolved',
+      expectedVersion: 1,
     });
     await act(() => vi.advanceTimersByTimeAsync(1900));
     expect(window.location.pathname).toBe('/edit-ticket/7');

@@ -4,6 +4,7 @@ import {
   isFormStatus,
   LIMITS,
   type Priority,
+  type Ticket,
   type TicketDetail,
   type TicketStatus,
   type UpdateTicketBody,
@@ -14,7 +15,9 @@ import { IconDeviceFloppy, IconLock } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
-import { isApiError, statusOf } from '../../api/ApiError';
+import { useState } from 'react';
+import { conflictTicketOf, isApiError, statusOf } from '../../api/ApiError';
+import { ConflictReview } from '../collaboration/ConflictReview';
 import { ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -45,8 +48,11 @@ function EditForm({ ticket }: { ticket: TicketDetail }) {
     validate: (values) => schemaResolver(isFormStatus(values.status) ? ticketForm : closedTicketForm)(values),
   });
 
+  // The version this edit is made on: a save on top of someone else's newer one is refused (409).
+  const [base, setBase] = useState<Ticket>(ticket);
   const save = useMutation({
-    mutationFn: (body: UpdateTicketBody) => ticketsApi.update(ticket.id, body),
+    mutationFn: ({ body, on }: { body: UpdateTicketBody; on: Ticket }) =>
+      ticketsApi.update(ticket.id, { ...body, expectedVersion: on.version }),
     onSuccess: ({ ticket: saved }) => {
       void ticketSaved(client, saved);
       redirect(`/ticket/${ticket.id}`, LIMITS.redirectAfterTicketSaveMs);
@@ -56,18 +62,44 @@ function EditForm({ ticket }: { ticket: TicketDetail }) {
     },
   });
 
+  const conflict = conflictTicketOf(save.error);
   const done = save.isSuccess;
-  const submit = form.onSubmit((values) => {
+  const bodyOf = (values: EditValues): UpdateTicketBody => {
     // The owner's edit sends title, description, priority and status (trimmed by the schema; docs/api.md#ticket-endpoints).
     const { title, description, priority } = closedTicketForm.parse(values);
-    save.mutate(isFormStatus(values.status) ? { title, description, priority, status: values.status } : { title, description, priority });
-  });
+    return isFormStatus(values.status) ? { title, description, priority, status: values.status } : { title, description, priority };
+  };
+  const submit = form.onSubmit((values) => save.mutate({ body: bodyOf(values), on: base }));
 
   return (
     <Paper withBorder radius="md" p="lg" shadow="xs">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <SaveFeedback done={done} successText={TICKET_TEXT.updated} error={save.error} failureText={TICKET_TEXT.updateFailed} />
+          {conflict ? (
+            <ConflictReview
+              message={save.error?.message ?? ''}
+              base={base}
+              current={conflict}
+              mine={bodyOf(form.values)}
+              busy={save.isPending}
+              onReapply={() => {
+                setBase(conflict);
+                save.mutate({ body: bodyOf(form.values), on: conflict });
+              }}
+              onDiscard={() => {
+                setBase(conflict);
+                form.setValues({
+                  title: conflict.title,
+                  description: conflict.description,
+                  priority: conflict.priority,
+                  status: conflict.status,
+                });
+                save.reset();
+              }}
+            />
+          ) : (
+            <SaveFeedback done={done} successText={TICKET_TEXT.updated} error={save.error} failureText={TICKET_TEXT.updateFailed} />
+          )}
           <TicketTitleInput limits={LIMITS.ticketTitle.edit} disabled={done} {...form.getInputProps('title')} />
           <CountedTextarea
             label="Description"

@@ -2,6 +2,7 @@ import { commentBody, LIMITS, type Comment, type Role } from '@helpdesk/protocol
 import { Avatar, Badge, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconMessagePlus } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { screenMessage } from '../../api/ApiError';
 import { commentSaved, olderCommentsLoaded } from '../../api/ticketCache';
@@ -9,25 +10,34 @@ import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDateTime, fromNow } from '../../lib/dates';
 import { labelOf } from '../../lib/text';
+import { initialsOf } from '../collaboration/initials';
+import { NoteBadge } from '../collaboration/NoteBadge';
 import { TICKET_TEXT } from './texts';
 import { schemaResolver } from '../../lib/schemaResolver';
 
 const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
 
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((word) => word.charAt(0).toUpperCase())
-    .join('');
-
 function CommentItem({ comment }: { comment: Comment }) {
   const { author } = comment;
+  // Notes reach staff only (the server never sends them to the owner); tinted and labelled so no
+  // agent mistakes one for something the customer read.
+  const note = comment.internal;
   return (
-    <Group align="flex-start" gap="sm" wrap="nowrap" data-testid="comment">
+    <Group
+      align="flex-start"
+      gap="sm"
+      wrap="nowrap"
+      data-testid="comment"
+      data-internal={note || undefined}
+      p={note ? 'xs' : undefined}
+      style={
+        note
+          ? { background: 'var(--mantine-color-yellow-0)', borderLeft: '3px solid var(--mantine-color-yellow-6)', borderRadius: 4 }
+          : undefined
+      }
+    >
       <Avatar radius="xl" color={ROLE_COLORS[author.role]}>
-        {initials(author.name)}
+        {initialsOf(author.name)}
       </Avatar>
       <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
         <Group gap="xs">
@@ -37,6 +47,7 @@ function CommentItem({ comment }: { comment: Comment }) {
           <Badge size="xs" variant="light" color={ROLE_COLORS[author.role]}>
             {labelOf(author.role)}
           </Badge>
+          {note && <NoteBadge />}
           <Text size="xs" c="dimmed" title={formatDateTime(comment.createdAt)}>
             {fromNow(comment.createdAt)}
           </Text>
@@ -108,11 +119,14 @@ export function TicketComments({
   comments,
   hasOlder = false,
   canComment,
+  composer,
 }: {
   ticketId: number;
   comments: Comment[];
   hasOlder?: boolean;
   canComment: boolean;
+  /** Replaces the plain comment form (staff get the full composer). */
+  composer?: ReactNode;
 }) {
   return (
     <Stack gap="md">
@@ -130,7 +144,7 @@ export function TicketComments({
       )}
       {canComment && (
         <Paper withBorder radius="md" p="md" bg="var(--mantine-color-gray-0)">
-          <CommentForm ticketId={ticketId} />
+          {composer ?? <CommentForm ticketId={ticketId} />}
         </Paper>
       )}
     </Stack>

@@ -77,12 +77,14 @@ describe('ticket detail page', () => {
   it.each([
     ['agent', agent],
     ['admin', admin],
-  ])('gives an %s Update Status instead of Edit and Delete, and the comment box on a ticket not theirs', async (_role, user) => {
+  ])('gives an %s Update Status instead of Edit and Delete, and the staff composer on a ticket not theirs', async (_role, user) => {
     await openTicket({}, user);
     expect(screen.getByRole('link', { name: 'Update Status' })).toHaveAttribute('href', '/agent/ticket/7/update');
     expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: 'Add a comment' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Reply to the customer' })).toBeInTheDocument();
+    expect(screen.getByRole('radiogroup', { name: 'Reply type' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send and resolve' })).toBeInTheDocument();
   });
 
   it('also opens at /tickets/:id', async () => {

@@ -24,6 +24,9 @@ import { PageLoader } from '../../components/PageLoader';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { homePath } from '../../state/home';
 import { userAtom } from '../../state/session';
+import { StaffComposer } from '../collaboration/StaffComposer';
+import { TicketViewers } from '../collaboration/TicketViewers';
+import { useAnnouncePresence } from '../collaboration/usePresence';
 import { saveFailureMessage } from './failures';
 import { BackLink } from './PageHeader';
 import { TicketComments } from './TicketComments';
@@ -83,6 +86,8 @@ function TicketActions({ ticket, user }: { ticket: TicketDetail; user: User }) {
 
 function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
   const canComment = canCommentOnTicket(user, owned(ticket));
+  const staff = isStaff(user);
+  useAnnouncePresence(ticket.id, staff);
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" gap="md">
@@ -96,6 +101,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
           <Group gap="xs">
             <StatusChip status={ticket.status} size="lg" />
             <PriorityChip priority={ticket.priority} size="lg" />
+            {staff && <TicketViewers ticketId={ticket.id} size="md" />}
           </Group>
         </Stack>
         <TicketActions ticket={ticket} user={user} />
@@ -113,7 +119,13 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
               </Section>
             )}
             <Section title={`Comments (${ticket.comments.length})`}>
-              <TicketComments ticketId={ticket.id} comments={ticket.comments} hasOlder={ticket.hasOlderComments} canComment={canComment} />
+              <TicketComments
+                ticketId={ticket.id}
+                comments={ticket.comments}
+                hasOlder={ticket.hasOlderComments}
+                canComment={canComment}
+                composer={staff ? <StaffComposer ticket={ticket} /> : undefined}
+              />
             </Section>
           </Stack>
         </Grid.Col>

@@ -31,6 +31,7 @@ export const aComment = (overrides: Partial<Comment> = {}): Comment => ({
   ticketId: 7,
   content: 'Have you tried turning it off and on again?',
   author: { id: agent.id, name: agent.name, role: 'agent' },
+  internal: false,
   createdAt: '2026-03-01T10:00:00.000Z',
   ...overrides,
 });

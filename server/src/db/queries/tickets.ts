@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { HistoryEntry, TicketFilters, TicketQuery, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
@@ -19,7 +19,9 @@ const derived = {
   ownerName: nameOf('user_id'),
   agentName: nameOf('assigned_agent_id'),
   editorName: nameOf('updated_by_id'),
-  commentCount: sql<number>`(select count(*)::int from ${ticketComments} c where c.ticket_id = ${outer('id')})`,
+  // The conversation with the owner: internal notes are never counted, for anyone, so one Ticket
+  // shape can go to the owner's room and to staff alike (docs/decisions.md#internal-notes).
+  commentCount: sql<number>`(select count(*)::int from ${ticketComments} c where c.ticket_id = ${outer('id')} and not c.internal)`,
 };
 // search_text repeats title and description for the index; no reader needs it back.
 const { searchText, ...ticketColumns } = getTableColumns(tickets);
@@ -193,6 +195,7 @@ export interface NewHistoryEntry {
   type: (typeof ticketHistory.$inferInsert)['type'];
   from?: string | null;
   to?: string | null;
+  internal?: boolean;
 }
 
 /** Writes timeline entries by one actor and presents them as the ticket's history does. */
@@ -201,7 +204,14 @@ export async function insertHistory(db: Db, actor: UserRef, entries: NewHistoryE
   const rows = await db
     .insert(ticketHistory)
     .values(
-      entries.map((e) => ({ ticketId: e.ticketId, type: e.type, fromValue: e.from ?? null, toValue: e.to ?? null, actorId: actor.id })),
+      entries.map((e) => ({
+        ticketId: e.ticketId,
+        type: e.type,
+        fromValue: e.from ?? null,
+        toValue: e.to ?? null,
+        actorId: actor.id,
+        internal: e.internal ?? false,
+      })),
     )
     .returning();
   return rows.map((entry) => presentHistoryEntry({ entry, actor: { id: actor.id, name: actor.name } }));
@@ -225,10 +235,21 @@ const beforeRow = (table: typeof ticketComments | typeof ticketHistory, ticketId
 /** Up to `limit` newest rows (read newest first off the index), returned oldest first with whether older remain. */
 const newestPage = <T>(rows: T[], limit: number) => ({ rows: rows.slice(0, limit).reverse(), hasMore: rows.length > limit });
 
-export const findComments = async (db: Db, ticketId: number, limit: number, before?: number) =>
+/** Whether a read includes staff-only rows: only staff's do; an owner's never. */
+export interface ThreadAudience {
+  internal: boolean;
+}
+
+export const findComments = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) =>
   newestPage(
     await selectComments(db)
-      .where(and(eq(ticketComments.ticketId, ticketId), beforeRow(ticketComments, ticketId, before)))
+      .where(
+        and(
+          eq(ticketComments.ticketId, ticketId),
+          audience.internal ? undefined : eq(ticketComments.internal, false),
+          beforeRow(ticketComments, ticketId, before),
+        ),
+      )
       .orderBy(desc(ticketComments.createdAt), desc(ticketComments.id))
       .limit(limit + 1),
     limit,
@@ -241,13 +262,19 @@ export const findComment = (db: Db, commentId: number): Promise<CommentRow | und
 
 const historyActor = alias(users, 'actor');
 
-export const findHistory = async (db: Db, ticketId: number, limit: number, before?: number) =>
+export const findHistory = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) =>
   newestPage<HistoryRow>(
     await db
       .select({ entry: ticketHistory, actor: { id: historyActor.id, name: historyActor.name } })
       .from(ticketHistory)
       .innerJoin(historyActor, eq(historyActor.id, ticketHistory.actorId))
-      .where(and(eq(ticketHistory.ticketId, ticketId), beforeRow(ticketHistory, ticketId, before)))
+      .where(
+        and(
+          eq(ticketHistory.ticketId, ticketId),
+          audience.internal ? undefined : eq(ticketHistory.internal, false),
+          beforeRow(ticketHistory, ticketId, before),
+        ),
+      )
       .orderBy(desc(ticketHistory.createdAt), desc(ticketHistory.id))
       .limit(limit + 1),
     limit,
@@ -259,3 +286,11 @@ export const findUserRef = (db: Db, id: number) =>
     .from(users)
     .where(eq(users.id, id))
     .then((rows) => rows[0]);
+
+/** Which of `ids` are staff accounts that still exist. */
+export const findActiveStaffIds = (db: Db, ids: number[]) =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, ids), isNull(users.deletedAt), inArray(users.role, ['agent', 'admin'])))
+    .then((rows) => rows.map((r) => r.id));

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { HISTORY_TYPES, PRIORITIES, TICKET_STATUSES } from '@helpdesk/protocol';
 import { timestamps, users } from './users.js';
 
@@ -59,6 +59,8 @@ export const ticketComments = pgTable(
       .notNull()
       .references(() => users.id),
     content: text('content').notNull(),
+    // Staff-only notes: every read for a ticket's owner filters them out.
+    internal: boolean('internal').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (t) => [index('ticket_comments_ticket_idx').on(t.ticketId, t.createdAt, t.id)],
@@ -77,6 +79,8 @@ export const ticketHistory = pgTable(
     actorId: integer('actor_id')
       .notNull()
       .references(() => users.id),
+    // The timeline entry of an internal note is as hidden from the owner as the note.
+    internal: boolean('internal').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (t) => [index('ticket_history_ticket_idx').on(t.ticketId, t.createdAt, t.id)],

@@ -1,0 +1,202 @@
+import { LIMITS, commentBody, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
+import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { IconCircleCheck, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { useRef, useState } from 'react';
+import { screenMessage } from '../../api/ApiError';
+import { queryKeys } from '../../api/queryKeys';
+import { commentSaved, ticketSaved } from '../../api/ticketCache';
+import { ticketsApi } from '../../api/tickets';
+import { usersApi } from '../../api/users';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { userAtom } from '../../state/session';
+import { TICKET_TEXT } from '../tickets/texts';
+import { baselineOf, collisionSince, type Collision } from './collision';
+import { MentionTextarea } from './MentionTextarea';
+import { mentionedIds } from './mentions';
+import { NoteBadge } from './NoteBadge';
+import { ReplyModeSwitch, type ReplyMode } from './ReplyModeSwitch';
+import { TypingIndicator } from './TypingIndicator';
+import { useTypingSignal } from './usePresence';
+
+interface Send {
+  content: string;
+  internal: boolean;
+  mentions: number[];
+  status?: TicketStatus;
+}
+
+export const COMPOSER_TEXT = {
+  collisionTitle: 'This ticket changed while you were writing',
+  sendAnyway: 'Send anyway',
+  review: 'Review first',
+  noteHint: 'Only support staff see internal notes. Type @ to mention someone.',
+} as const;
+
+/** The staff list for mentions, shared by every composer on screen. */
+export function useStaffDirectory(enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.users.staffDirectory,
+    queryFn: ({ signal }) => usersApi.staffDirectory(signal),
+    enabled,
+    staleTime: 5 * 60_000,
+  }).data?.staff;
+}
+
+/**
+ * The staff reply box (docs/product.md#one-composer): Reply or Internal note, and one of Send, Send
+ * and mark In Progress, Send and resolve, each a single request. Before sending, it compares the live
+ * ticket with the one the agent started from and warns when someone else replied or changed it.
+ */
+export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
+  const client = useQueryClient();
+  const me = useAtomValue(userAtom);
+  const [mode, setMode] = useState<ReplyMode>('reply');
+  const [content, setContent] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [picked, setPicked] = useState<UserRef[]>([]);
+  const [collision, setCollision] = useState<{ found: Collision; send: Send } | null>(null);
+  const baseline = useRef(baselineOf(ticket));
+  const staff = useStaffDirectory();
+  const typing = useTypingSignal(ticket.id);
+  const note = mode === 'note';
+
+  const send = useMutation({
+    mutationFn: ({ content: text, ...extra }: Send) => ticketsApi.comment(ticket.id, text, extra),
+    onSuccess: async ({ comment, ticket: changed }) => {
+      if (changed) void ticketSaved(client, changed);
+      await commentSaved(client, ticket.id, comment);
+      setContent('');
+      setPicked([]);
+      setCollision(null);
+    },
+  });
+
+  /** After a send, or once the agent has reviewed, the live ticket is the new starting point. */
+  const rebase = () => {
+    baseline.current = baselineOf(ticket);
+  };
+
+  const submit = (status?: TicketStatus) => {
+    const parsed = commentBody.safeParse({ content });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? TICKET_TEXT.commentFailed);
+      return;
+    }
+    setError(null);
+    typing.stopped();
+    const request: Send = {
+      content: parsed.data.content,
+      internal: note,
+      mentions: note ? mentionedIds(parsed.data.content, picked) : [],
+      ...(status && { status }),
+    };
+    const found = me ? collisionSince(baseline.current, ticket, me.id) : undefined;
+    if (found) {
+      setCollision({ found, send: request });
+      return;
+    }
+    send.mutate(request, { onSuccess: rebase });
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" gap="xs">
+        <ReplyModeSwitch value={mode} onChange={setMode} />
+        {note && <NoteBadge label="Staff only" />}
+      </Group>
+      {send.isError && <ErrorAlert message={screenMessage(send.error, TICKET_TEXT.commentFailed)} error={send.error} />}
+      <MentionTextarea
+        label={note ? 'Internal note' : 'Reply to the customer'}
+        description={note ? COMPOSER_TEXT.noteHint : undefined}
+        placeholder={note ? 'Write a note for the team...' : 'Write a reply...'}
+        autosize
+        minRows={3}
+        maxRows={10}
+        maxLength={LIMITS.comment.max}
+        value={content}
+        onChange={(value) => {
+          setContent(value);
+          if (value.trim()) typing.typed();
+          else typing.stopped();
+        }}
+        onBlur={typing.stopped}
+        staff={note ? (staff ?? []).filter((s) => s.id !== me?.id) : []}
+        onMention={(person) => setPicked((list) => [...list, person])}
+        error={error}
+        styles={note ? { input: { background: 'var(--mantine-color-yellow-0)', borderColor: 'var(--mantine-color-yellow-5)' } } : undefined}
+        data-testid="composer"
+      />
+      <TypingIndicator ticketId={ticket.id} />
+      <Group justify="flex-end" gap="xs">
+        {ticket.status !== 'in_progress' && (
+          <Button
+            variant="default"
+            leftSection={<IconPlayerPlay size={16} />}
+            onClick={() => submit('in_progress')}
+            disabled={send.isPending}
+          >
+            Send and mark In Progress
+          </Button>
+        )}
+        {ticket.status !== 'resolved' && (
+          <Button
+            variant="light"
+            color="green"
+            leftSection={<IconCircleCheck size={16} />}
+            onClick={() => submit('resolved')}
+            disabled={send.isPending}
+          >
+            Send and resolve
+          </Button>
+        )}
+        <Button leftSection={note ? <IconMessage size={16} /> : <IconSend size={16} />} onClick={() => submit()} loading={send.isPending}>
+          {note ? 'Add note' : 'Send'}
+        </Button>
+      </Group>
+
+      <Modal opened={collision !== null} onClose={() => setCollision(null)} title={COMPOSER_TEXT.collisionTitle} centered size="lg">
+        {collision && (
+          <Stack gap="md">
+            {collision.found.changes.length > 0 && (
+              <Alert color="orange" variant="light" title="Changed">
+                <List size="sm">
+                  {collision.found.changes.map((change) => (
+                    <List.Item key={change}>{change}</List.Item>
+                  ))}
+                </List>
+              </Alert>
+            )}
+            {collision.found.comments.map((c) => (
+              <Alert
+                key={c.id}
+                color={c.internal ? 'yellow' : 'blue'}
+                variant="light"
+                title={`${c.author.name} ${c.internal ? 'added a note' : 'replied'}`}
+              >
+                <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} lineClamp={6}>
+                  {c.content}
+                </Text>
+              </Alert>
+            ))}
+            <Group justify="flex-end" gap="xs">
+              <Button
+                variant="default"
+                onClick={() => {
+                  rebase();
+                  setCollision(null);
+                }}
+              >
+                {COMPOSER_TEXT.review}
+              </Button>
+              <Button loading={send.isPending} onClick={() => send.mutate(collision.send, { onSuccess: rebase })}>
+                {COMPOSER_TEXT.sendAnyway}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </Stack>
+  );
+}

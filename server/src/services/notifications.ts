@@ -1,0 +1,59 @@
+import { LIMITS, type Notification, type NotificationType } from '@helpdesk/protocol';
+import type { Db } from '../db/client.js';
+import { countUnread, findNotifications, insertNotifications, markRead } from '../db/queries/notifications.js';
+import type { Emit } from '../db/unitOfWork.js';
+import type { ActorRef } from '../events/bus.js';
+import { presentNotification } from '../presenters/notifications.js';
+import type { Actor } from './actor.js';
+import type { ServiceContext } from './context.js';
+
+export type NotificationService = ReturnType<typeof createNotificationService>;
+
+export interface NotificationRequest {
+  userId: number;
+  type: NotificationType;
+  ticketId: number;
+  excerpt: string;
+}
+
+/** The start of a text, on one line, as a notification shows it. */
+export function excerptOf(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const max = LIMITS.notificationExcerpt;
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+/**
+ * Writes notifications inside the caller's unit of work, so they exist exactly when the change that
+ * caused them does, and announces each after the commit. Nobody is notified of their own action.
+ */
+export async function writeNotifications(tx: Db, emit: Emit, by: ActorRef, requests: NotificationRequest[]): Promise<void> {
+  const wanted = requests.filter((r) => r.userId !== by.id);
+  const rows = await insertNotifications(
+    tx,
+    wanted.map((r) => ({ ...r, byId: by.id })),
+  );
+  for (const row of rows) {
+    emit('notification.created', {
+      userId: row.userId,
+      notification: presentNotification({ notification: row, by: { id: by.id, name: by.name } }),
+    });
+  }
+}
+
+export function createNotificationService({ db }: ServiceContext) {
+  return {
+    async list(actor: Actor, unread: boolean): Promise<{ notifications: Notification[]; unread: number }> {
+      const [rows, count] = await Promise.all([
+        findNotifications(db, actor.id, { unread, limit: LIMITS.notificationPage }),
+        countUnread(db, actor.id),
+      ]);
+      return { notifications: rows.map(presentNotification), unread: count };
+    },
+
+    async markRead(actor: Actor, ids?: number[]): Promise<number> {
+      await markRead(db, actor.id, ids);
+      return countUnread(db, actor.id);
+    },
+  };
+}
