@@ -9,7 +9,7 @@ import { useRealtime } from './realtime/useRealtime';
 import { AppRoutes } from './routing/routes';
 import { store } from './state/store';
 import { useSessionCheck } from './state/useSessionCheck';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 /** Under Vitest, Mantine skips transitions and portals so tests see what a user would see at once. */
 const MANTINE_ENV = import.meta.env.MODE === 'test' ? 'test' : 'default';
@@ -34,7 +34,7 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
   return (
     <JotaiProvider store={store}>
       <QueryClientProvider client={queryClient}>
-        <MantineProvider theme={theme} env={MANTINE_ENV}>
+        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={MANTINE_ENV}>
           <ModalsProvider>
             <Notifications position="top-right" />
             {children}

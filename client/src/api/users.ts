@@ -1,4 +1,13 @@
-import type { MessageResponse, NotificationPreference, Role, UserMessageResponse, UserResponse, UsersResponse } from '@helpdesk/protocol';
+import type {
+  ChangePasswordBody,
+  ChangePasswordResponse,
+  MessageResponse,
+  NotificationPreference,
+  Role,
+  UserMessageResponse,
+  UserResponse,
+  UsersResponse,
+} from '@helpdesk/protocol';
 import { http } from './http';
 
 export interface StaffInput {
@@ -15,5 +24,6 @@ export const usersApi = {
   list: (role?: Role, signal?: AbortSignal) => http.get<UsersResponse>('/users', { query: { role }, signal }),
   create: (body: StaffInput) => http.post<UserMessageResponse>('/users', body),
   update: (id: number, body: Partial<StaffInput>) => http.put<UserMessageResponse>(`/users/${id}`, body),
+  changePassword: (body: ChangePasswordBody) => http.put<ChangePasswordResponse>('/users/password', body),
   remove: (id: number) => http.delete<MessageResponse>(`/users/${id}`),
 };

@@ -14,7 +14,7 @@ const initials = (name: string) =>
     .join('');
 
 /** The account menu shows name and role, then Settings and Logout (docs/product.md#navigation). */
-export function AccountMenu({ user }: { user: User }) {
+export default function AccountMenu({ user }: { user: User }) {
   const logout = useLogout();
   return (
     <Menu position="bottom-end" width={220} withArrow>
