@@ -1,6 +1,4 @@
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Provider as JotaiProvider } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
@@ -9,6 +7,7 @@ import { useRealtime } from './realtime/useRealtime';
 import { AppRoutes } from './routing/routes';
 import { store } from './state/store';
 import { useSessionCheck } from './state/useSessionCheck';
+import { OverlayHosts } from './components/OverlayHosts';
 import { cssVariablesResolver, theme } from './theme';
 
 /** Under Vitest, Mantine skips transitions and portals so tests see what a user would see at once. */
@@ -35,10 +34,8 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
     <JotaiProvider store={store}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={MANTINE_ENV}>
-          <ModalsProvider>
-            <Notifications position="top-right" />
-            {children}
-          </ModalsProvider>
+          <OverlayHosts modals={MANTINE_ENV === 'test'} />
+          {children}
         </MantineProvider>
       </QueryClientProvider>
     </JotaiProvider>

@@ -18,23 +18,24 @@ export const theme = createTheme({
 /**
  * Text-safe shades: Mantine's default shade 6 gives 2.3–3.6:1 for text on white or on the light
  * tints (blue 3.55, teal 2.55, orange and green about 3). These reach at least 4.5:1 (WCAG AA) as
- * text on white, on their own 10 % tint and under white text when filled.
+ * text on white, on their own 10 % tint and under white text when filled, hovered included.
  */
 const READABLE_BLUE = '#1864ab';
-export const READABLE: Record<string, string> = {
-  blue: READABLE_BLUE,
-  red: '#b02525',
-  green: '#1f6b30',
-  teal: '#066649',
-  orange: '#a33a0b',
-  yellow: '#7a5000',
-  cyan: '#0a6070',
-  violet: '#5f3dc4',
-  grape: '#862e9c',
-  indigo: '#364fc7',
-  pink: '#a61e4d',
-  lime: '#4a6b0f',
-  gray: '#495057',
+const READABLE_RED = '#b02525';
+export const READABLE: Record<string, { base: string; hover: string }> = {
+  blue: { base: READABLE_BLUE, hover: '#144f86' },
+  red: { base: READABLE_RED, hover: '#8f1e1e' },
+  green: { base: '#1f6b30', hover: '#185426' },
+  teal: { base: '#066649', hover: '#05523b' },
+  orange: { base: '#a33a0b', hover: '#852f09' },
+  yellow: { base: '#7a5000', hover: '#614000' },
+  cyan: { base: '#0a6070', hover: '#084d5a' },
+  violet: { base: '#5f3dc4', hover: '#4c31a0' },
+  grape: { base: '#862e9c', hover: '#6c257e' },
+  indigo: { base: '#364fc7', hover: '#2b3fa0' },
+  pink: { base: '#a61e4d', hover: '#86183e' },
+  lime: { base: '#4a6b0f', hover: '#3b560c' },
+  gray: { base: '#495057', hover: '#343a40' },
 };
 
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
@@ -42,12 +43,14 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-anchor': READABLE_BLUE,
+    '--mantine-color-error': READABLE_RED,
     ...Object.fromEntries(
-      Object.entries(READABLE).flatMap(([color, value]) => [
-        [`--mantine-color-${color}-filled`, value],
-        [`--mantine-color-${color}-light-color`, value],
-        [`--mantine-color-${color}-outline`, value],
-        [`--mantine-color-${color}-text`, value],
+      Object.entries(READABLE).flatMap(([color, { base, hover }]) => [
+        [`--mantine-color-${color}-filled`, base],
+        [`--mantine-color-${color}-filled-hover`, hover],
+        [`--mantine-color-${color}-light-color`, base],
+        [`--mantine-color-${color}-outline`, base],
+        [`--mantine-color-${color}-text`, base],
       ]),
     ),
   },

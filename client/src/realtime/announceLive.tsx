@@ -16,7 +16,7 @@ export function announceLive(notice: LiveNotice | null, path: string): void {
   if (ticketOnScreen(path) === notice.ticketId) return;
   notifications.show({
     title: notice.title,
-    color: 'blue.8',
+    color: 'blue',
     autoClose: LIMITS.snackbarMs,
     message: (
       <Text size="sm" component="span">

@@ -46,7 +46,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
                 aria-expanded={opened}
                 aria-controls="mobile-navigation"
               />
-              <Anchor component={Link} href="/" underline="never" c="inherit" className={classes.brand}>
+              <Anchor component={Link} href="/" underline="never" c="inherit" className={classes.brand} aria-label="HelpDesk System home">
                 <Group gap={8} wrap="nowrap">
                   <ThemeIcon size={32} radius="md" variant="gradient" gradient={{ from: 'blue', to: 'cyan' }}>
                     <IconHeadset size={20} />

@@ -7,7 +7,7 @@ export function LiveIndicator() {
   const status = useAtomValue(liveStatusAtom);
   if (status === 'connected') return null;
   return (
-    <Badge color={status === 'connecting' ? 'gray.7' : 'orange.9'} variant="dot" data-testid="live-indicator">
+    <Badge color={status === 'connecting' ? 'gray' : 'orange'} variant="dot" data-testid="live-indicator">
       {status === 'connecting' ? 'Connecting…' : 'Live updates paused'}
     </Badge>
   );

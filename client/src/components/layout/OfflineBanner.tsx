@@ -34,7 +34,7 @@ export function OfflineBanner() {
   if (status === 'connected' || (!overdue && !refusal)) return null;
   return (
     <Alert
-      color="orange.9"
+      color="orange"
       variant="light"
       role="alert"
       icon={<IconPlugConnectedX size={20} aria-hidden />}
@@ -47,7 +47,7 @@ export function OfflineBanner() {
           {refusal ?? OFFLINE_TEXT.waiting}
         </Text>
         {retry && (
-          <Button size="xs" variant="filled" color="orange.9" onClick={retry.retry}>
+          <Button size="xs" variant="filled" color="orange" onClick={retry.retry}>
             {OFFLINE_TEXT.retry}
           </Button>
         )}
