@@ -12,6 +12,12 @@ export const theme = createTheme({
   components: {
     Card: { defaultProps: { shadow: 'xs' } },
     Paper: { defaultProps: { shadow: 'xs' } },
+    // Icon-only close buttons get a name (Mantine leaves them unnamed).
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
+    // A dialog's <header> would be a second "banner" landmark beside the page's.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' }, attributes: { header: { role: 'presentation' } } } },
+    // Inline rather than in a portal at the end of <body>, so the tip stays inside the page's landmarks.
+    Tooltip: { defaultProps: { withinPortal: false } },
   },
 });
 
