@@ -110,12 +110,18 @@ export async function openVisitor(
   const checkVisited = async (url: string) => {
     try {
       await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
+      // A screen is checked once it has rendered its heading (or after a while without one, which axe reports).
+      await page.waitForSelector('h1', { state: 'visible', timeout: 5_000 }).catch(() => {});
       await page.waitForTimeout(SETTLE_MS);
       if (page.isClosed() || page.url() !== url) return; // moved on: the next page is checked instead
       const violations = await exclusive(() => axeViolations(page));
+      // An in-app navigation during the run means part of it saw the next page, which gets its own check.
+      if (page.url() !== url) return;
       if (violations.length > 0) found.push(describeViolations(`${journeyName}: ${url}`, violations));
     } catch (error) {
-      if (!page.isClosed()) found.push(`axe could not check ${url}: ${String(error)}`);
+      // Leaving the page mid-check (a reload, a link) is not a finding; the next page is checked.
+      const left = page.isClosed() || page.url() !== url || /Execution context was destroyed|Target .*closed/.test(String(error));
+      if (!left) found.push(`axe could not check ${url}: ${String(error)}`);
     }
   };
   page.on('framenavigated', (frame) => {

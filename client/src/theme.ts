@@ -3,8 +3,8 @@ import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 export const theme = createTheme({
   primaryColor: 'blue',
   defaultRadius: 'md',
-  // White or black text on filled colours, whichever reads better.
-  autoContrast: true,
+  // No autoContrast: it judges by Mantine's own shades, not the darker ones set below, under which
+  // white text always reads.
   // Visitors who ask their system for less motion get dialogs and menus without transitions.
   respectReducedMotion: true,
   fontFamily: 'Inter, -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif',

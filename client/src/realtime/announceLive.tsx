@@ -19,7 +19,7 @@ export function announceLive(notice: LiveNotice | null, path: string): void {
     color: 'blue',
     autoClose: LIMITS.snackbarMs,
     message: (
-      <Text size="sm" component="span">
+      <Text size="sm" component="span" c="dark.7">
         {notice.message}.{' '}
         {!notice.title.endsWith('deleted') && (
           <Anchor component={Link} href={`/ticket/${notice.ticketId}`} size="sm" fw={600}>

@@ -1,5 +1,8 @@
 import { useEffect, useRef, type RefObject } from 'react';
 
+// jsdom (component tests) has no checkVisibility.
+const isShown = (el: HTMLElement) => (typeof el.checkVisibility === 'function' ? el.checkVisibility() : true);
+
 /** Pages load as chunks and then their data; give the heading this long to appear. */
 const HEADING_WAIT_MS = 5_000;
 
@@ -18,11 +21,12 @@ export function useRouteFocus(main: RefObject<HTMLElement | null>, location: str
     const root = main.current;
     if (!root) return;
     const focusHeading = (): boolean => {
-      const heading = root.querySelector<HTMLElement>('h1');
+      // The page being left can still be in the DOM, hidden by Suspense while the next one loads.
+      const heading = Array.from(root.querySelectorAll<HTMLElement>('h1')).find(isShown);
       if (!heading) return false;
       if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
       heading.focus({ preventScroll: false });
-      return true;
+      return document.activeElement === heading;
     };
     if (focusHeading()) return;
     const observer = new MutationObserver(() => {
@@ -33,7 +37,7 @@ export function useRouteFocus(main: RefObject<HTMLElement | null>, location: str
       observer.disconnect();
       clearTimeout(timer);
     };
-    observer.observe(root, { childList: true, subtree: true });
+    observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['style'] });
     return stop;
   }, [main, location]);
 }
