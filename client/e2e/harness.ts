@@ -3,9 +3,10 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { ADMIN_ENV, TEST_ADMIN } from '../../server/test/factories';
 import { startTestServer, type TestServer } from '../../server/test/server';
+import { axeViolations, describeViolations, expectAccessible } from './accessibility';
 
 export { TEST_ADMIN };
 
@@ -70,9 +71,14 @@ export async function launchBrowser(): Promise<Browser> {
 export interface Visitor {
   context: BrowserContext;
   page: Page;
-  /** Saves a screenshot as e2e/screenshots/<journey>/<nn>-<name>.png. */
+  /** Checks the page with axe-core, then saves a screenshot as e2e/screenshots/<journey>/<nn>-<name>.png. */
   shot: (name: string) => Promise<void>;
+  /** Checks the page as it is now with axe-core; fails on any violation. */
+  checkAccessibility: (where?: string) => Promise<void>;
 }
+
+/** How long a page must stay quiet after a navigation before axe checks it. */
+const SETTLE_MS = 400;
 
 /** A fresh browser profile (its own localStorage) on the product, sized like a laptop unless told. */
 export async function openVisitor(
@@ -88,14 +94,56 @@ export async function openVisitor(
   const dir = path.join(SCREENSHOTS, journey);
   await mkdir(dir, { recursive: true });
   let count = 0;
+  const journeyName = journey;
+
+  // Every page the visitor reaches (loads and in-app navigations alike) is checked with axe-core once
+  // it has settled; whatever is found fails the test when it finishes, listed by page.
+  const found: string[] = [];
+  let checks: Promise<void> = Promise.resolve();
+  // One axe run at a time per page: axe refuses to start while another run is under way.
+  let axeLock: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = axeLock.then(run);
+    axeLock = next.catch(() => undefined);
+    return next;
+  };
+  const checkVisited = async (url: string) => {
+    try {
+      await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
+      // A screen is checked once it has rendered its heading (or after a while without one, which axe reports).
+      await page.waitForSelector('h1', { state: 'visible', timeout: 5_000 }).catch(() => {});
+      await page.waitForTimeout(SETTLE_MS);
+      if (page.isClosed() || page.url() !== url) return; // moved on: the next page is checked instead
+      const violations = await exclusive(() => axeViolations(page));
+      // An in-app navigation during the run means part of it saw the next page, which gets its own check.
+      if (page.url() !== url) return;
+      if (violations.length > 0) found.push(describeViolations(`${journeyName}: ${url}`, violations));
+    } catch (error) {
+      // Leaving the page mid-check (a reload, a link) is not a finding; the next page is checked.
+      const left = page.isClosed() || page.url() !== url || /Execution context was destroyed|Target .*closed/.test(String(error));
+      if (!left) found.push(`axe could not check ${url}: ${String(error)}`);
+    }
+  };
+  page.on('framenavigated', (frame) => {
+    if (frame !== page.mainFrame() || frame.url() === 'about:blank') return;
+    const url = frame.url();
+    checks = checks.then(() => checkVisited(url));
+  });
+  onTestFinished(async () => {
+    await checks;
+    if (found.length > 0) throw new Error(found.join('\n'));
+  });
+
   return {
     context,
     page,
     shot: async (name) => {
       count += 1;
       await page.waitForLoadState('networkidle').catch(() => {});
+      await exclusive(() => expectAccessible(page, `${journeyName} (${name}): ${page.url()}`));
       await page.screenshot({ path: path.join(dir, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: true });
     },
+    checkAccessibility: (where) => exclusive(() => expectAccessible(page, where ?? page.url())),
   };
 }
 

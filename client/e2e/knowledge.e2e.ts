@@ -35,7 +35,7 @@ const ARTICLES = [
 /** The socket is up once the header's "Connecting…" badge is gone. */
 const waitForLive = (page: Page) => page.getByTestId('live-indicator').waitFor({ state: 'detached' });
 const card = (page: Page, title: string) => page.getByRole('article', { name: title });
-const cardTitles = (page: Page) => page.locator('article h3').allTextContents();
+const cardTitles = (page: Page) => page.locator('article h2').allTextContents();
 
 describe('journey: knowledge base', () => {
   const stage = useStage();

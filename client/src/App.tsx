@@ -1,6 +1,4 @@
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Provider as JotaiProvider } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
@@ -9,7 +7,8 @@ import { useRealtime } from './realtime/useRealtime';
 import { AppRoutes } from './routing/routes';
 import { store } from './state/store';
 import { useSessionCheck } from './state/useSessionCheck';
-import { theme } from './theme';
+import { OverlayHosts } from './components/OverlayHosts';
+import { cssVariablesResolver, theme } from './theme';
 
 /** Under Vitest, Mantine skips transitions and portals so tests see what a user would see at once. */
 const MANTINE_ENV = import.meta.env.MODE === 'test' ? 'test' : 'default';
@@ -34,11 +33,9 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
   return (
     <JotaiProvider store={store}>
       <QueryClientProvider client={queryClient}>
-        <MantineProvider theme={theme} env={MANTINE_ENV}>
-          <ModalsProvider>
-            <Notifications position="top-right" />
-            {children}
-          </ModalsProvider>
+        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={MANTINE_ENV}>
+          <OverlayHosts modals={MANTINE_ENV === 'test'} />
+          {children}
         </MantineProvider>
       </QueryClientProvider>
     </JotaiProvider>

@@ -30,9 +30,10 @@ export type HistoryType = (typeof HISTORY_TYPES)[number];
 export const TICKET_SORT_FIELDS = ['createdAt', 'updatedAt', 'priority'] as const;
 export type TicketSortField = (typeof TICKET_SORT_FIELDS)[number];
 
-export const roleSchema = z.enum(ROLES);
-export const prioritySchema = z.enum(PRIORITIES);
-export const categorySchema = z.enum(CATEGORIES);
-export const notificationPreferenceSchema = z.enum(NOTIFICATION_PREFERENCES);
-export const historyTypeSchema = z.enum(HISTORY_TYPES);
-export const ticketStatusSchema = z.enum(TICKET_STATUSES);
+// Marked pure so a bundle that only needs the lists above (the client's first page) leaves zod out.
+export const roleSchema = /* @__PURE__ */ z.enum(ROLES);
+export const prioritySchema = /* @__PURE__ */ z.enum(PRIORITIES);
+export const categorySchema = /* @__PURE__ */ z.enum(CATEGORIES);
+export const notificationPreferenceSchema = /* @__PURE__ */ z.enum(NOTIFICATION_PREFERENCES);
+export const historyTypeSchema = /* @__PURE__ */ z.enum(HISTORY_TYPES);
+export const ticketStatusSchema = /* @__PURE__ */ z.enum(TICKET_STATUSES);

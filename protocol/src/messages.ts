@@ -80,6 +80,11 @@ export const MESSAGES = {
     cannotChangeOwnRole: 'You cannot change your own role',
     emailLocked: 'Email cannot be changed',
     userNotFound: 'User not found',
+    passwordChanged: 'Password changed successfully. Your other sessions have been signed out.',
+    currentPasswordRequired: 'Current password is required',
+    currentPasswordWrong: 'Current password is incorrect',
+    newPasswordSame: 'New password must be different from the current password',
+    tooManyPasswordChanges: 'Too many attempts to change the password. Please try again later.',
   },
   tickets: {
     created: 'Ticket created successfully',

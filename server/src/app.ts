@@ -6,6 +6,7 @@ import { clientApp } from './middleware/clientApp.js';
 import { errorHandler } from './middleware/errors.js';
 import { requireJsonBody } from './middleware/jsonBody.js';
 import { requestLog } from './middleware/requestLog.js';
+import { robotsTxt } from './middleware/robotsTxt.js';
 import { securityHeaders } from './middleware/securityHeaders.js';
 import type { AppState } from './middleware/state.js';
 import { authRoutes } from './routes/auth.js';
@@ -43,6 +44,7 @@ export function createApp(options: AppOptions): Koa<AppState> {
   app.use(requestLog(options.logger));
   app.use(errorHandler(options.logger));
   app.use(securityHeaders());
+  app.use(robotsTxt());
   if (options.clientDir) app.use(clientApp(options.clientDir));
   app.use(requireJsonBody());
   app.use(koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: MAX_BODY_BYTES, jsonStrict: true }));

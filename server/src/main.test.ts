@@ -19,6 +19,17 @@ describe('main: the server process on the embedded database', () => {
     const api = createApiClient(`http://127.0.0.1:${env.PORT}`);
     const first = await startServerProcess(env);
     expect(first.output()).toContain('Demo sign-in (admin): admin@helpdesk.local / Admin123!');
+    // The banner (URL, then the demo sign-ins) is the last thing printed before any request.
+    const startup = first
+      .output()
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const listening = startup.findIndex((msg) => msg.includes('listening on port'));
+    expect(listening).toBeGreaterThan(0);
+    expect(startup.slice(listening + 1).every((msg) => msg.startsWith('Demo sign-in') || msg === 'request')).toBe(true);
+    expect(startup.slice(listening + 1).filter((msg) => msg.startsWith('Demo sign-in'))).toHaveLength(4);
     expect((await api.get('/health')).body).toEqual({ status: 'ok', db: 'ok' });
     const login = await api.post('/auth/login', { email: 'agent@helpdesk.local', password: 'Agent123!' });
     expect(login.status).toBe(200);

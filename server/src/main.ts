@@ -1,6 +1,7 @@
 import { createLogger } from './lib/logger.js';
 import { createServer } from './server.js';
 import { parseSettings } from './settings.js';
+import { printStartupBanner } from './startup/banner.js';
 
 const settings = parseSettings();
 const logger = createLogger(settings.logLevel);
@@ -8,7 +9,7 @@ const logger = createLogger(settings.logLevel);
 try {
   const server = await createServer(settings, { logger });
   const url = await server.listen();
-  logger.info({ url, publicUrl: settings.publicUrl }, `HelpDesk System listening on port ${settings.port}`);
+  printStartupBanner(logger, { url, publicUrl: settings.publicUrl, seedDemo: settings.seedDemo });
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -5,7 +5,7 @@ import { createApp } from './app.js';
 import { ensureAdmin } from './startup/adminAccount.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
 import { createUnitOfWork } from './db/unitOfWork.js';
-import { DEMO_ACCOUNTS, seedDemo } from './startup/demoData.js';
+import { seedDemo } from './startup/demoData.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -82,9 +82,6 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     if (settings.seedDemo && (await seedDemo(database.db, services))) logger.info('demo data seeded');
     if (settings.admin) await ensureAdmin(database.db, settings.admin, logger);
   });
-  if (settings.seedDemo) {
-    for (const a of DEMO_ACCOUNTS) logger.info(`Demo sign-in (${a.role}): ${a.email} / ${a.password}`);
-  }
 
   // Several processes share Redis (REDIS_URL, docs/api.md#server-settings); one process keeps everything in memory.
   const redis = settings.redisUrl

@@ -26,6 +26,7 @@ export const ROOMY_TEST_LIMITS: Partial<RateLimitRules> = {
   signupPerAddress: ROOMY,
   resetSubmitPerAddress: ROOMY,
   commentPerUser: ROOMY,
+  passwordChangePerAddress: ROOMY,
 };
 
 /** The real server over real HTTP on a random loopback port, on a fresh database. */

@@ -1,6 +1,6 @@
 import { LIMITS } from '@helpdesk/protocol';
 import { navigate } from 'wouter/use-browser-location';
-import { clearSession, getToken } from '../state/session';
+import { clearSession, getToken, sessionRotation } from '../state/session';
 import { ApiError } from './ApiError';
 
 /** Every call goes to the base API path, with the stored bearer token, as JSON (docs/api.md#conventions). */
@@ -56,7 +56,8 @@ export async function request<T>(method: string, url: string, options: RequestOp
     isStringRecord(body.errors) ? body.errors : {},
     payload,
   );
-  if (response.status === 401 && token) endExpiredSession();
+  // A token replaced meanwhile (a password change, a new sign-in) failing is no reason to sign out.
+  if (response.status === 401 && token && token === getToken() && !sessionRotation()) endExpiredSession();
   throw error;
 }
 

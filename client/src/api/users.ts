@@ -1,4 +1,6 @@
 import type {
+  ChangePasswordBody,
+  ChangePasswordResponse,
   MessageResponse,
   NotificationPreference,
   Role,
@@ -24,5 +26,6 @@ export const usersApi = {
   list: (role?: Role, signal?: AbortSignal) => http.get<UsersResponse>('/users', { query: { role }, signal }),
   create: (body: StaffInput) => http.post<UserMessageResponse>('/users', body),
   update: (id: number, body: Partial<StaffInput>) => http.put<UserMessageResponse>(`/users/${id}`, body),
+  changePassword: (body: ChangePasswordBody) => http.put<ChangePasswordResponse>('/users/password', body),
   remove: (id: number) => http.delete<MessageResponse>(`/users/${id}`),
 };

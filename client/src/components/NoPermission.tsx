@@ -12,7 +12,9 @@ export function NoPermission() {
         <ThemeIcon size={56} radius="xl" variant="light" color="red">
           <IconLock size={30} />
         </ThemeIcon>
-        <Title order={2}>Access Denied</Title>
+        <Title order={1} size="h2">
+          Access Denied
+        </Title>
         <Text c="dimmed">{NO_PERMISSION_TEXT}</Text>
       </Stack>
     </Card>

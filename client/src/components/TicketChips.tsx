@@ -1,6 +1,8 @@
 import type { Priority, TicketStatus } from '@helpdesk/protocol';
 import { Badge, type BadgeProps } from '@mantine/core';
 import { labelOf } from '../lib/text';
+import classes from './TicketChips.module.css';
+import { useChangeHighlight } from './useChangeHighlight';
 
 /** Open red, in progress warning, resolved success; closed is done and muted (docs/product.md#ticket-lifecycle). */
 export const STATUS_COLORS: Record<TicketStatus, string> = { open: 'red', in_progress: 'orange', resolved: 'green', closed: 'gray' };
@@ -8,16 +10,32 @@ export const STATUS_COLORS: Record<TicketStatus, string> = { open: 'red', in_pro
 export const PRIORITY_COLORS: Record<Priority, string> = { low: 'green', medium: 'orange', high: 'red', urgent: 'red' };
 
 export function StatusChip({ status, ...props }: { status: TicketStatus } & BadgeProps) {
+  const changed = useChangeHighlight(status);
   return (
-    <Badge color={STATUS_COLORS[status]} variant="light" data-status={status} {...props}>
+    <Badge
+      color={STATUS_COLORS[status]}
+      variant="light"
+      data-status={status}
+      data-changed={changed || undefined}
+      className={changed ? classes.changed : undefined}
+      {...props}
+    >
       {labelOf(status)}
     </Badge>
   );
 }
 
 export function PriorityChip({ priority, ...props }: { priority: Priority } & BadgeProps) {
+  const changed = useChangeHighlight(priority);
   return (
-    <Badge color={PRIORITY_COLORS[priority]} variant={priority === 'urgent' ? 'filled' : 'outline'} data-priority={priority} {...props}>
+    <Badge
+      color={PRIORITY_COLORS[priority]}
+      variant={priority === 'urgent' ? 'filled' : 'outline'}
+      data-priority={priority}
+      data-changed={changed || undefined}
+      className={changed ? classes.changed : undefined}
+      {...props}
+    >
       {labelOf(priority)}
     </Badge>
   );

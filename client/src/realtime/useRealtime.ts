@@ -1,14 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { MESSAGES } from '@helpdesk/protocol';
 import { useLocation } from 'wouter';
-import { tokenAtom } from '../state/session';
+import { store } from '../state/store';
+import { tokenAtom, userAtom } from '../state/session';
+import { announceLive } from './announceLive';
+import { commentNotice, ticketNotice } from './liveNotices';
 import { useSessionCheck } from '../state/useSessionCheck';
 import { applyCommentAdded, applyTicketChanged, setLiveEchoes } from '../api/ticketCache';
 import { applyHelpfulCount } from './applyEvents';
 import { applyNotification, presenceAtom, socketAtom, withPresence } from './collaboration';
-import { liveStatusAtom } from './liveStatus';
+import { liveRefusalAtom, liveRetryAtom, liveStatusAtom } from './liveStatus';
 import type { HelpdeskSocket } from './socket';
 
 /** How long to wait before asking again when the server could not check the session (database away). */
@@ -31,11 +34,19 @@ export function useRealtime(enabled = true): void {
   const setStatus = useSetAtom(liveStatusAtom);
   const setSocket = useSetAtom(socketAtom);
   const setPresence = useSetAtom(presenceAtom);
+  const setRefusal = useSetAtom(liveRefusalAtom);
+  const setRetry = useSetAtom(liveRetryAtom);
   const checkSession = useSessionCheck();
+  // Read when an event arrives, so moving between pages does not reopen the socket.
+  const pathRef = useRef(path);
+  useEffect(() => {
+    pathRef.current = path;
+  }, [path]);
 
   useEffect(() => {
     if (!wanted) {
       setStatus('connected'); // nothing on screen is live, so nothing is missing
+      setRefusal(null);
       return;
     }
     let socket: HelpdeskSocket | undefined;
@@ -50,8 +61,17 @@ export function useRealtime(enabled = true): void {
       if (closed) return;
       socket = openSocket(token);
       setSocket(socket);
+      const live = socket;
+      // Asks again now instead of after the socket's back-off (up to 5 s between tries).
+      setRetry({
+        retry: () => {
+          clearTimeout(retry);
+          live.disconnect().connect();
+        },
+      });
       socket.on('connect', () => {
         setStatus('connected');
+        setRefusal(null);
         setLiveEchoes(client, true);
         if (missedEvents) void client.invalidateQueries({ refetchType: 'active' });
         missedEvents = false;
@@ -67,6 +87,8 @@ export function useRealtime(enabled = true): void {
       });
       socket.on('connect_error', (error) => {
         setStatus('disconnected');
+        // A refusal from the server carries its reason (a network failure is only "websocket error").
+        setRefusal(socket?.active ? null : error.message);
         setLiveEchoes(client, false);
         missedEvents = true;
         if (socket?.active) return; // a network error: Socket.IO retries by itself
@@ -74,8 +96,15 @@ export function useRealtime(enabled = true): void {
         if (error.message === MESSAGES.http.unavailable) retry = setTimeout(() => socket?.connect(), UNAVAILABLE_RETRY_MS);
         else if (token) void checkSession();
       });
-      socket.on('ticket-changed', (event) => applyTicketChanged(client, event));
-      socket.on('comment-added', (event) => applyCommentAdded(client, event));
+      const me = () => store.get(userAtom)?.id;
+      socket.on('ticket-changed', (event) => {
+        applyTicketChanged(client, event);
+        announceLive(ticketNotice(event, me()), pathRef.current);
+      });
+      socket.on('comment-added', (event) => {
+        applyCommentAdded(client, event);
+        announceLive(commentNotice(event, me()), pathRef.current);
+      });
       socket.on('helpful-count', (event) => applyHelpfulCount(client, event));
       socket.on('presence', (event) => setPresence((current) => withPresence(current, event)));
       socket.on('notification', ({ notification }) => applyNotification(client, notification));
@@ -83,6 +112,8 @@ export function useRealtime(enabled = true): void {
 
     return () => {
       closed = true;
+      setRetry(null);
+      setRefusal(null);
       setLiveEchoes(client, false);
       setSocket(null);
       setPresence(new Map());
@@ -90,5 +121,5 @@ export function useRealtime(enabled = true): void {
       socket?.removeAllListeners();
       socket?.disconnect();
     };
-  }, [wanted, token, client, setStatus, checkSession, setSocket, setPresence]);
+  }, [wanted, token, client, setStatus, setRefusal, setRetry, checkSession, setSocket, setPresence]);
 }

@@ -1,10 +1,11 @@
 import { isStaff, type User } from '@helpdesk/protocol';
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
-import { Redirect } from 'wouter';
+import { Redirect, useLocation, useSearch } from 'wouter';
 import { PageLoader } from '../components/PageLoader';
 import { homePath } from '../state/home';
 import { authStatusAtom, userAtom } from '../state/session';
+import { returnPathOf, withReturnPath } from './returnPath';
 
 export const CHECKING_TEXT = 'Checking authentication...';
 
@@ -14,11 +15,18 @@ function useSettledUser(): { checking: boolean; user: User | null } {
   return { checking: status === 'checking', user };
 }
 
+/** /login remembering the page the visitor asked for, so a link from an email survives signing in. */
+function ToLogin() {
+  const [path] = useLocation();
+  const search = useSearch();
+  return <Redirect to={withReturnPath('/login', search ? `${path}?${search}` : path)} replace />;
+}
+
 /** Sign-in routes wait for the stored token's check, then send strangers to /login (docs/product.md#routes). */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { checking, user } = useSettledUser();
   if (checking) return <PageLoader label={CHECKING_TEXT} />;
-  if (!user) return <Redirect to="/login" replace />;
+  if (!user) return <ToLogin />;
   return <>{children}</>;
 }
 
@@ -26,7 +34,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 export function RequireStaff({ children }: { children: ReactNode }) {
   const { checking, user } = useSettledUser();
   if (checking) return <PageLoader label={CHECKING_TEXT} />;
-  if (!user) return <Redirect to="/login" replace />;
+  if (!user) return <ToLogin />;
   if (!isStaff(user)) return <Redirect to="/dashboard" replace />;
   return <>{children}</>;
 }
@@ -37,7 +45,8 @@ export function RequireStaff({ children }: { children: ReactNode }) {
  */
 export function PublicOnly({ children, allow }: { children: ReactNode; allow?: (user: User) => boolean }) {
   const { checking, user } = useSettledUser();
+  const returnTo = returnPathOf(useSearch());
   if (checking) return <PageLoader label={CHECKING_TEXT} />;
-  if (user && !allow?.(user)) return <Redirect to={homePath(user.role)} replace />;
+  if (user && !allow?.(user)) return <Redirect to={returnTo ?? homePath(user.role)} replace />;
   return <>{children}</>;
 }

@@ -1,4 +1,4 @@
-import { STORAGE_KEYS, userSchema, type User } from '@helpdesk/protocol';
+import { NOTIFICATION_PREFERENCES, ROLES, STORAGE_KEYS, type User } from '@helpdesk/protocol';
 import { atom } from 'jotai';
 import { store } from './store';
 
@@ -13,11 +13,28 @@ function readStoredSession(): Session | null {
     const token = localStorage.getItem(STORAGE_KEYS.token);
     const raw = localStorage.getItem(STORAGE_KEYS.user);
     if (!token || !raw) return null;
-    const user = userSchema.safeParse(JSON.parse(raw));
-    return user.success ? { token, user: user.data } : null;
+    const user: unknown = JSON.parse(raw);
+    return looksLikeUser(user) ? { token, user } : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * A shape check, not the protocol's zod schema: this runs on every first load and zod would put ~40 kB
+ * of gzip on the login page. The stored user is replaced by the server's answer to /auth/verify at once.
+ */
+function looksLikeUser(value: unknown): value is User {
+  if (!value || typeof value !== 'object') return false;
+  const u = value as Record<string, unknown>;
+  return (
+    Number.isInteger(u.id) &&
+    typeof u.name === 'string' &&
+    typeof u.email === 'string' &&
+    typeof u.createdAt === 'string' &&
+    (ROLES as readonly unknown[]).includes(u.role) &&
+    (NOTIFICATION_PREFERENCES as readonly unknown[]).includes(u.email_notifications)
+  );
 }
 
 const storedSessionAtom = atom<Session | null>(readStoredSession());
@@ -64,3 +81,23 @@ export const clearSession = (reason: SignOutReason | null = null): void => {
   store.set(sessionAtom, null);
   store.set(signOutReasonAtom, reason);
 };
+
+let rotating: Promise<unknown> | null = null;
+
+/**
+ * Runs a call that replaces this session's token (changing the password revokes every older token,
+ * this tab's included, and answers with a new one). Meanwhile a 401 for the old token, or the server
+ * closing the socket, is the expected end of the old token, not a sign-out.
+ */
+export async function rotateSession<T>(call: () => Promise<T>): Promise<T> {
+  const pending = call();
+  rotating = pending;
+  try {
+    return await pending;
+  } finally {
+    if (rotating === pending) rotating = null;
+  }
+}
+
+/** The token change under way, if any. */
+export const sessionRotation = (): Promise<unknown> | null => rotating;

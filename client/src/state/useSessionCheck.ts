@@ -2,7 +2,7 @@ import { useSetAtom } from 'jotai';
 import { useCallback } from 'react';
 import { authApi } from '../api/auth';
 import { statusOf } from '../api/ApiError';
-import { authStatusAtom, clearSession, getToken, updateSessionUser } from './session';
+import { authStatusAtom, clearSession, getToken, sessionRotation, updateSessionUser } from './session';
 
 /**
  * Verifies the stored token with the server (docs/product.md#sessions) and refreshes the stored user. A token the
@@ -12,7 +12,10 @@ import { authStatusAtom, clearSession, getToken, updateSessionUser } from './ses
 export function useSessionCheck(): () => Promise<void> {
   const setStatus = useSetAtom(authStatusAtom);
   return useCallback(async () => {
-    if (!getToken()) {
+    // A password change under way is about to hand this tab a new token: check that one instead.
+    await sessionRotation()?.catch(() => undefined);
+    const token = getToken();
+    if (!token) {
       setStatus('settled');
       return;
     }
@@ -21,7 +24,8 @@ export function useSessionCheck(): () => Promise<void> {
       updateSessionUser(user);
     } catch (error) {
       const status = statusOf(error);
-      if (status !== undefined && status < 500) clearSession(status === 401 ? 'expired' : null);
+      // Only the token that was checked ends; a newer one (signed in again meanwhile) stays.
+      if (status !== undefined && status < 500 && getToken() === token) clearSession(status === 401 ? 'expired' : null);
     } finally {
       setStatus('settled');
     }

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { NOTIFICATION_PREFERENCES, ROLES, STAFF_ROLES } from '../enums.js';
 import type { User, UserRef } from '../entities.js';
-import { emailField, nameField, newPasswordField, optionalQuery } from '../fields.js';
+import { emailField, nameField, newPasswordField, optionalQuery, requiredString } from '../fields.js';
+import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 
 const V = MESSAGES.validation;
+const passwordMax = LIMITS.password.max;
 
 export const preferencesBody = z.object({
   email_notifications: z.enum(NOTIFICATION_PREFERENCES, { error: V.notificationPreferenceInvalid }),
@@ -42,6 +44,31 @@ export const staffForm = (mode: 'create' | 'edit') => (mode === 'create' ? creat
 export interface StaffDirectoryResponse {
   success: true;
   staff: UserRef[];
+}
+
+const U = MESSAGES.users;
+
+/**
+ * Settings → Change password. The current password is only checked for presence and length here
+ * (older accounts may predate the strength rule); the new one follows the sign-up rules.
+ */
+export const changePasswordBody = z.object({
+  currentPassword: requiredString(U.currentPasswordRequired).min(1, U.currentPasswordRequired).max(passwordMax, U.currentPasswordWrong),
+  newPassword: newPasswordField,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
+/** The form adds a confirmation that is checked locally and never sent. */
+export const changePasswordForm = z
+  .object({ currentPassword: changePasswordBody.shape.currentPassword, newPassword: newPasswordField, confirmPassword: z.string() })
+  .refine((f) => f.newPassword === f.confirmPassword, { path: ['confirmPassword'], message: V.passwordsDoNotMatch });
+
+/** A fresh token for this session: the change revokes every older one, this tab's included. */
+export interface ChangePasswordResponse {
+  success: true;
+  token: string;
+  user: User;
+  message: string;
 }
 
 export interface UsersResponse {

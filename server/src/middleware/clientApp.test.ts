@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../lib/logger.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
@@ -12,6 +13,8 @@ const SCRIPT = 'console.log("app")';
 describe('the web client on the API port', () => {
   let clientDir: string;
   let server: TestServer;
+  /** The server's log at debug, one parsed line each, to check at which level each request is logged. */
+  const logged: { level: number; msg: string; url?: string }[] = [];
   const get = (p: string, headers: Record<string, string> = {}) => fetch(`${server.url}${p}`, { headers });
 
   beforeAll(async () => {
@@ -21,7 +24,8 @@ describe('the web client on the API port', () => {
     await writeFile(path.join(clientDir, 'favicon.svg'), '<svg/>');
     await writeFile(path.join(clientDir, 'assets', 'app-1a2b.js'), SCRIPT);
     await writeFile(path.join(clientDir, 'assets', 'app-1a2b.js.gz'), gzipSync(SCRIPT));
-    server = await startTestServer({ CLIENT_DIR: clientDir });
+    const logger = createLogger('debug', { write: (line: string) => void logged.push(JSON.parse(line)) });
+    server = await startTestServer({ CLIENT_DIR: clientDir }, { logger });
   });
   afterAll(async () => {
     await ifSetUp(server)?.close();
@@ -86,5 +90,32 @@ describe('the web client on the API port', () => {
       expect(res.headers.get('content-security-policy'), p).toContain("frame-ancestors 'none'");
       expect(res.headers.get('x-frame-options'), p).toBe('DENY');
     }
+  });
+
+  it('serves /robots.txt as text, not as the app page', async () => {
+    const res = await get('/robots.txt');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await res.text();
+    expect(text).toContain('User-agent: *');
+    expect(text).toContain('Allow: /knowledge');
+    expect(text).not.toContain('<');
+  });
+
+  it('logs pages and assets at debug and API calls at info, so a page view does not bury the log', async () => {
+    const DEBUG = 20;
+    const INFO = 30;
+    const levelOf = async (p: string) => {
+      const requestId = `lvl-${Math.random().toString(36).slice(2)}`;
+      await (await get(p, { 'x-request-id': requestId })).arrayBuffer();
+      const line = logged.find((l) => l.msg === 'request' && (l as { reqId?: string }).reqId === requestId);
+      return line?.level;
+    };
+    expect(await levelOf('/assets/app-1a2b.js')).toBe(DEBUG);
+    expect(await levelOf('/favicon.svg')).toBe(DEBUG);
+    expect(await levelOf('/ticket/4')).toBe(DEBUG);
+    expect(await levelOf('/robots.txt')).toBe(DEBUG);
+    expect(await levelOf('/api/health')).toBe(INFO);
+    expect(await levelOf('/api/no-such-call')).toBe(INFO);
   });
 });

@@ -38,7 +38,8 @@ export function clientApp(root: string): Middleware {
   };
 }
 
-const isServerPath = (p: string) => p === '/api' || p.startsWith('/api/') || p.startsWith('/socket.io');
+/** Paths the API and Socket.IO answer; everything else is the client's. */
+export const isServerPath = (p: string) => p === '/api' || p.startsWith('/api/') || p.startsWith('/socket.io');
 const statusOf = (error: unknown) => (typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined);
 const isMissing = (error: unknown) => statusOf(error) === 404;
 const isRefused = (error: unknown) => statusOf(error) === 400 || statusOf(error) === 403;

@@ -24,6 +24,10 @@ export interface RateLimitRules {
   resetSubmitPerAddress: RateLimitRule;
   /** Comments per user, over all tickets. */
   commentPerUser: RateLimitRule;
+  /** Change-password attempts per account (guessing the current password of a stolen session). */
+  passwordChangePerUser: RateLimitRule;
+  /** Change-password attempts per IP over all accounts. */
+  passwordChangePerAddress: RateLimitRule;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -36,6 +40,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   signupPerAddress: { points: 10, durationSeconds: 60 * 60 },
   resetSubmitPerAddress: { points: 10, durationSeconds: 15 * 60 },
   commentPerUser: { points: 10, durationSeconds: 60 },
+  passwordChangePerUser: { points: 5, durationSeconds: 15 * 60 },
+  passwordChangePerAddress: { points: 20, durationSeconds: 15 * 60 },
 };
 
 export interface Limiter {
@@ -80,6 +86,8 @@ const LIMIT_MESSAGES: Record<keyof RateLimitRules, string> = {
   signupPerAddress: MESSAGES.auth.tooManySignups,
   resetSubmitPerAddress: MESSAGES.auth.tooManyResetAttempts,
   commentPerUser: MESSAGES.tickets.tooManyComments,
+  passwordChangePerUser: MESSAGES.users.tooManyPasswordChanges,
+  passwordChangePerAddress: MESSAGES.users.tooManyPasswordChanges,
 };
 
 export function createLimiters(rules: RateLimitRules, store: LimiterStore = memoryStore): Limiters {

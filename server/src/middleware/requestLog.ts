@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { loggableUrl, type Logger } from '../lib/logger.js';
+import { isServerPath } from './clientApp.js';
 import type { AppState } from './state.js';
 
-/** One structured line per request, with an id that is also returned to the caller. */
+/**
+ * One structured line per request, with an id that is also returned to the caller. Static files (the
+ * client's pages and assets) are logged at debug: one page view fetches dozens of them, which at info
+ * would bury the API calls and the start-up banner.
+ */
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
@@ -16,7 +21,7 @@ export function requestLog(logger: Logger): Middleware<AppState> {
       await next();
     } finally {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      const level = ctx.status >= 500 ? 'error' : 'info';
+      const level = ctx.status >= 500 ? 'error' : isServerPath(ctx.path) ? 'info' : 'debug';
       ctx.state.log[level](
         { method: ctx.method, url: loggableUrl(ctx.originalUrl), status: ctx.status, ms, userId: ctx.state.actor?.id },
         'request',

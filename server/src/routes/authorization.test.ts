@@ -252,6 +252,23 @@ const ROWS: Row[] = [
     },
   },
   {
+    route: 'PUT /users/password',
+    name: 'wrong current password changes nothing',
+    method: 'PUT',
+    path: () => '/users/password',
+    body: () => ({ currentPassword: 'NotMine123!', newPassword: 'Changed456!' }),
+    expect: signedIn(400),
+    after: async (c, res) => {
+      if (!c.me) return;
+      expect(res.body).toEqual({
+        success: false,
+        message: MESSAGES.users.currentPasswordWrong,
+        errors: { currentPassword: MESSAGES.users.currentPasswordWrong },
+      });
+      expect((await api().get('/auth/verify', { token: c.me.token })).status).toBe(200);
+    },
+  },
+  {
     route: 'GET /users',
     name: 'list with role filter',
     method: 'GET',
@@ -621,6 +638,7 @@ const CONTRACT_ROUTES = [
   'GET /auth/verify',
   'GET /users/profile',
   'PUT /users/preferences',
+  'PUT /users/password',
   'GET /users',
   'POST /users',
   'PUT /users/:id',

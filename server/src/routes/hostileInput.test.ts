@@ -27,6 +27,7 @@ const FIELDS = [
   'email',
   'password',
   'newPassword',
+  'currentPassword',
   'token',
   'role',
   'email_notifications',

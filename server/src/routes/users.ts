@@ -2,11 +2,13 @@ import {
   MESSAGES,
   canListStaff,
   canManageUsers,
+  changePasswordBody,
   createStaffBody,
   idParam,
   listUsersQuery,
   preferencesBody,
   updateStaffBody,
+  type ChangePasswordResponse,
   type MessageResponse,
   type StaffDirectoryResponse,
   type UserMessageResponse,
@@ -15,9 +17,9 @@ import {
 } from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
-import { actorOf, createRouter } from './router.js';
+import { actorOf, clientIp, createRouter } from './router.js';
 
-export function userRoutes({ services, auth }: RouteDeps) {
+export function userRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
   // The only check of "admins only"; the service keeps the rules about the account being changed.
   const admin = auth.allow(canManageUsers, MESSAGES.http.adminOnly);
@@ -34,6 +36,14 @@ export function userRoutes({ services, auth }: RouteDeps) {
 
   router.get('/users/staff', auth.allow(canListStaff, MESSAGES.http.staffOnly), async (ctx) => {
     ctx.body = { success: true, staff: await services.users.staffDirectory() } satisfies StaffDirectoryResponse;
+  // Registered before PUT /users/:id so "password" is never read as an id.
+  router.put('/users/password', auth.required, async (ctx) => {
+    const actor = actorOf(ctx);
+    const input = parseBody(changePasswordBody, ctx.request.body);
+    await limiters.passwordChangePerAddress.consume(clientIp(ctx));
+    await limiters.passwordChangePerUser.consume(String(actor.id));
+    const session = await services.accounts.changePassword(actor, input);
+    ctx.body = { success: true, ...session, message: MESSAGES.users.passwordChanged } satisfies ChangePasswordResponse;
   });
 
   router.get('/users', admin, async (ctx) => {

@@ -1,15 +1,16 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import {
   MESSAGES,
   registrationRefusal,
+  type ChangePasswordBody,
   type LoginBody,
   type NotificationPreference,
   type RegisterBody,
   type User,
 } from '@helpdesk/protocol';
 import { users } from '../db/schema/index.js';
-import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
-import { verifyAgainstDummy, verifyPassword } from '../lib/passwords.js';
+import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/errors.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../lib/passwords.js';
 import { presentUser } from '../presenters/users.js';
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
@@ -86,6 +87,36 @@ export function createAccountService({ db, withTransaction, tokens, settings }: 
       const row = await findActiveUserById(db, actor.id);
       if (!row) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
       return presentUser(row);
+    },
+
+    /**
+     * Settings → Change password: the current password must match; every older session and socket of
+     * the account ends (token version bump), and the caller gets a fresh token so this tab stays in.
+     * A wrong current password is a 400 on the field, not a 401, which would read as "signed out".
+     */
+    async changePassword(actor: Actor, { currentPassword, newPassword }: ChangePasswordBody): Promise<Session> {
+      const current = await findActiveUserById(db, actor.id);
+      if (!current) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
+      if (!(await verifyPassword(current.passwordHash, currentPassword))) {
+        throw new ValidationError(MESSAGES.users.currentPasswordWrong, { currentPassword: MESSAGES.users.currentPasswordWrong });
+      }
+      if (newPassword === currentPassword) {
+        throw new ValidationError(MESSAGES.users.newPasswordSame, { newPassword: MESSAGES.users.newPasswordSame });
+      }
+      // Hashed before the transaction, which would otherwise hold a connection through it.
+      const passwordHash = await hashPassword(newPassword);
+      const row = await withTransaction(async (tx, emit) => {
+        const [updated] = await tx
+          .update(users)
+          .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+          // Unchanged since the check above, so two racing changes cannot both win with one old password.
+          .where(and(eq(users.id, actor.id), isNull(users.deletedAt), eq(users.passwordHash, current.passwordHash)))
+          .returning();
+        if (updated) emit('user.revoked', { userId: actor.id });
+        return updated;
+      });
+      if (!row) throw new ValidationError(MESSAGES.users.currentPasswordWrong, { currentPassword: MESSAGES.users.currentPasswordWrong });
+      return issue(row);
     },
 
     async updatePreferences(actor: Actor, preference: NotificationPreference): Promise<User> {

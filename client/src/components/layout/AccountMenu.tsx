@@ -1,5 +1,5 @@
 import type { User } from '@helpdesk/protocol';
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconSettings } from '@tabler/icons-react';
 import { labelOf } from '../../lib/text';
 import { Link } from 'wouter';
@@ -14,17 +14,19 @@ const initials = (name: string) =>
     .join('');
 
 /** The account menu shows name and role, then Settings and Logout (docs/product.md#navigation). */
-export function AccountMenu({ user }: { user: User }) {
+export default function AccountMenu({ user }: { user: User }) {
   const logout = useLogout();
   return (
     <Menu position="bottom-end" width={220} withArrow>
       <Menu.Target>
-        <UnstyledButton aria-label="Account menu" data-testid="account-menu">
+        <UnstyledButton data-testid="account-menu">
           <Group gap={8} wrap="nowrap">
-            <Avatar color="blue" radius="xl" size={32}>
+            <Avatar color="blue" radius="xl" size={32} aria-hidden>
               {initials(user.name)}
             </Avatar>
-            <IconChevronDown size={14} />
+            <IconChevronDown size={14} aria-hidden />
+            {/* The name in text rather than aria-label, which would not contain the visible initials. */}
+            <VisuallyHidden>Account menu</VisuallyHidden>
           </Group>
         </UnstyledButton>
       </Menu.Target>

@@ -2,15 +2,21 @@ import { Anchor, AppShell, Burger, Button, Container, Group, NavLink, Stack, Tex
 import { useDisclosure } from '@mantine/hooks';
 import { IconHeadset } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { isStaff } from '@helpdesk/protocol';
 import { NotificationBell } from '../../features/collaboration/NotificationBell';
 import { userAtom } from '../../state/session';
-import { AccountMenu } from './AccountMenu';
+import { LiveAnnouncer } from './LiveAnnouncer';
 import { LiveIndicator } from './LiveIndicator';
+import { OfflineBanner } from './OfflineBanner';
+import { useDocumentTitle } from './useDocumentTitle';
+import { useRouteFocus } from './useRouteFocus';
 import { navItems, type NavItem } from './navigation';
 import classes from './AppLayout.module.css';
+
+// Signed-in only, and its menu pulls in the popover code: kept out of the first visit to /login.
+const AccountMenu = lazy(() => import('./AccountMenu'));
 
 const isActive = (location: string, item: NavItem) => location === item.href || location.startsWith(`${item.href}/`);
 
@@ -20,15 +26,29 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const [opened, { toggle, close }] = useDisclosure(false);
   const items = navItems(user);
+  const main = useRef<HTMLElement>(null);
+  useDocumentTitle(location);
+  useRouteFocus(main, location);
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { desktop: true, mobile: !opened } }} padding="md">
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to main content
+      </a>
       <AppShell.Header className={classes.header}>
         <Container size="xl" h="100%">
           <Group h="100%" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
-              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-              <Anchor component={Link} href="/" underline="never" c="inherit" className={classes.brand}>
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label="Toggle navigation"
+                aria-expanded={opened}
+                aria-controls="mobile-navigation"
+              />
+              <Anchor component={Link} href="/" underline="never" c="inherit" className={classes.brand} aria-label="HelpDesk System home">
                 <Group gap={8} wrap="nowrap">
                   <ThemeIcon size={32} radius="md" variant="gradient" gradient={{ from: 'blue', to: 'cyan' }}>
                     <IconHeadset size={20} />
@@ -56,7 +76,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
               <LiveIndicator />
               {user && isStaff(user) && <NotificationBell />}
               {user ? (
-                <AccountMenu user={user} />
+                <Suspense fallback={null}>
+                  <AccountMenu user={user} />
+                </Suspense>
               ) : (
                 <Group gap="xs" wrap="nowrap">
                   <Button component={Link} href="/login" variant="subtle" size="sm">
@@ -72,25 +94,30 @@ export function AppLayout({ children }: { children: ReactNode }) {
         </Container>
       </AppShell.Header>
 
-      <AppShell.Navbar p="md" aria-label="Mobile navigation">
-        <Stack gap={4}>
-          {items.map((item) => (
-            <NavLink
-              key={item.href}
-              component={Link}
-              href={item.href}
-              label={item.label}
-              active={isActive(location, item)}
-              onClick={close}
-            />
-          ))}
-        </Stack>
+      <AppShell.Navbar p="md" aria-label="Mobile navigation" id="mobile-navigation">
+        {/* Rendered only while open: links of a drawer slid off-screen must not sit in the Tab order. */}
+        {opened && (
+          <Stack gap={4}>
+            {items.map((item) => (
+              <NavLink
+                key={item.href}
+                component={Link}
+                href={item.href}
+                label={item.label}
+                active={isActive(location, item)}
+                onClick={close}
+              />
+            ))}
+          </Stack>
+        )}
       </AppShell.Navbar>
 
-      <AppShell.Main className={classes.main}>
+      <AppShell.Main className={classes.main} id="main-content" ref={main} tabIndex={-1}>
         <Container size="xl" py="md">
+          <OfflineBanner />
           {children}
         </Container>
+        <LiveAnnouncer />
       </AppShell.Main>
     </AppShell>
   );

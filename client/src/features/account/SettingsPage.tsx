@@ -1,5 +1,5 @@
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
-import { IconBell, IconSettings, IconUserCircle } from '@tabler/icons-react';
+import { IconBell, IconLock, IconSettings, IconUserCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
@@ -8,6 +8,7 @@ import { usersApi } from '../../api/users';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelOf } from '../../lib/text';
 import { userAtom } from '../../state/session';
+import { ChangePasswordForm } from './ChangePasswordForm';
 import { NotificationPreferences } from './NotificationPreferences';
 
 export const LOAD_FAILED = 'Failed to load preferences';
@@ -20,7 +21,7 @@ function Section({ icon, title, children }: { icon: ReactNode; title: string; ch
           <ThemeIcon variant="light" size={36} radius="md">
             {icon}
           </ThemeIcon>
-          <Title order={3} size="h4">
+          <Title order={2} size="h4">
             {title}
           </Title>
         </Group>
@@ -68,6 +69,10 @@ export default function SettingsPage() {
           {profile.isPending && <Skeleton height={180} radius="md" data-testid="preferences-loading" />}
           {profile.isError && <ErrorAlert message={LOAD_FAILED} error={profile.error} />}
           {profile.isSuccess && <NotificationPreferences saved={profile.data.user.email_notifications} />}
+        </Section>
+
+        <Section icon={<IconLock size={22} />} title="Password">
+          <ChangePasswordForm />
         </Section>
       </SimpleGrid>
     </Stack>

@@ -21,7 +21,9 @@ export function AuthCard({ title, subtitle, icon, width = 440, children, footer 
             <ThemeIcon size={52} radius="xl" variant="light">
               {icon}
             </ThemeIcon>
-            <Title order={2}>{title}</Title>
+            <Title order={1} size="h2">
+              {title}
+            </Title>
             {subtitle && (
               <Text c="dimmed" size="sm">
                 {subtitle}

@@ -1,4 +1,4 @@
-import { loginBody, type LoginBody } from '@helpdesk/protocol';
+import type { LoginBody } from '@helpdesk/protocol';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle, IconLock, IconLogin } from '@tabler/icons-react';
@@ -11,7 +11,8 @@ import { homePath } from '../../state/home';
 import { clearSession, setSession, signOutReasonAtom } from '../../state/session';
 import { AuthCard } from './AuthCard';
 import { LOGIN_TEXT, loginErrorMessage, sessionFrom } from './authErrors';
-import { schemaResolver } from '../../lib/schemaResolver';
+import { useLazyValidation } from '../../lib/useLazyValidation';
+import { returnPathOf, withReturnPath } from '../../routing/returnPath';
 import { EmailInput } from './EmailInput';
 
 export const SESSION_NOTICE = {
@@ -35,9 +36,11 @@ export default function LoginPage() {
   const [, navigate] = useLocation();
   const search = useSearch();
   const queryClient = useQueryClient();
+  const returnTo = returnPathOf(search);
+  const validation = useLazyValidation(() => import('./loginValidation').then((m) => m.validateLogin));
   const form = useForm<LoginBody>({
     initialValues: { email: '', password: '' },
-    validate: schemaResolver(loginBody),
+    validate: validation.validate,
   });
 
   const login = useMutation({
@@ -49,7 +52,8 @@ export default function LoginPage() {
     },
     onSuccess: (session) => {
       setSession(session);
-      navigate(homePath(session.user.role), { replace: true });
+      // Where the visitor was going before being asked to sign in (a link in a notification email).
+      navigate(returnTo ?? homePath(session.user.role), { replace: true });
     },
   });
 
@@ -63,7 +67,7 @@ export default function LoginPage() {
       footer={
         <Text size="sm" c="dimmed">
           Don&apos;t have an account?{' '}
-          <Anchor component={Link} href="/signup" fw={600}>
+          <Anchor component={Link} href={withReturnPath('/signup', returnTo)} fw={600}>
             Sign up here
           </Anchor>
         </Text>
@@ -71,7 +75,14 @@ export default function LoginPage() {
     >
       {sessionEnded && !login.isPending && !login.isError && <SessionNotice />}
       {login.isError && <ErrorAlert message={loginErrorMessage(login.error)} />}
-      <form onSubmit={form.onSubmit((values) => login.mutate(values))} noValidate>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          // A submit that beats the lazily loaded checks waits for them rather than skipping them.
+          void validation.ready().then(() => form.onSubmit((values) => login.mutate(values))());
+        }}
+        noValidate
+      >
         <Stack gap="md">
           <EmailInput {...form.getInputProps('email')} />
           <PasswordInput

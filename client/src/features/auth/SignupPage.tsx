@@ -12,7 +12,8 @@ import { useForm, type FormErrors } from '@mantine/form';
 import { IconLock, IconUser, IconUserPlus, IconUsersGroup } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
+import { returnPathOf, withReturnPath } from '../../routing/returnPath';
 import { isApiError } from '../../api/ApiError';
 import { authApi } from '../../api/auth';
 import { queryKeys } from '../../api/queryKeys';
@@ -53,6 +54,7 @@ const roleOptions = (creator: User | null, agentSignup: AgentSignup) =>
  */
 export default function SignupPage() {
   const [, navigate] = useLocation();
+  const returnTo = returnPathOf(useSearch());
   const creator: User | null = useAtomValue(userAtom);
   // An admin here creates an account for someone else (the route guard lets only them in signed in).
   const isAdmin = creator !== null && canManageUsers(creator);
@@ -76,7 +78,7 @@ export default function SignupPage() {
         return;
       }
       setSession(session);
-      navigate(homePath(session.user.role), { replace: true });
+      navigate(returnTo ?? homePath(session.user.role), { replace: true });
     },
     onError: (error) => {
       if (isApiError(error)) form.setErrors(error.fieldErrors);
@@ -101,7 +103,7 @@ export default function SignupPage() {
         ) : (
           <Text size="sm" c="dimmed">
             Already have an account?{' '}
-            <Anchor component={Link} href="/login" fw={600}>
+            <Anchor component={Link} href={withReturnPath('/login', returnTo)} fw={600}>
               Login here
             </Anchor>
           </Text>

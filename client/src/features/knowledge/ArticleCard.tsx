@@ -17,7 +17,7 @@ export function ArticleCard({ article }: { article: Article }) {
         <Group justify="space-between" wrap="nowrap">
           <CategoryChip category={article.category} />
         </Group>
-        <Title order={3} fz="lg" id={titleId} lineClamp={2}>
+        <Title order={2} fz="lg" id={titleId} lineClamp={2}>
           {article.title}
         </Title>
         <Text size="sm" c="dimmed" data-testid="article-excerpt">
@@ -28,7 +28,13 @@ export function ArticleCard({ article }: { article: Article }) {
           <ArticleByline article={article} />
           <Divider />
           <Group justify="space-between" wrap="nowrap">
-            <Button component={Link} href={`/knowledge/${article.id}`} variant="light" rightSection={<IconArrowRight size={16} />}>
+            <Button
+              component={Link}
+              href={`/knowledge/${article.id}`}
+              variant="light"
+              rightSection={<IconArrowRight size={16} aria-hidden />}
+              aria-label={`Read More: ${article.title}`}
+            >
               Read More
             </Button>
             <HelpfulButton article={article}>Helpful ({article.helpfulCount})</HelpfulButton>

@@ -1,5 +1,6 @@
 import { LIMITS, canManageArticles } from '@helpdesk/protocol';
 import { Button, Card, Center, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { PAGINATION_LABELS } from '../../lib/paging';
 import { IconBooks, IconPlus, IconSearchOff } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -84,6 +85,7 @@ export default function KnowledgeListPage() {
                 value={Math.min(filters.page, pages)}
                 onChange={(page) => apply({ ...filters, page })}
                 aria-label="Pages"
+                {...PAGINATION_LABELS}
               />
             </Center>
           )}

@@ -49,7 +49,9 @@ function AgentDashboard({ name }: { name: string }) {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={2}>Agent Dashboard</Title>
+          <Title order={1} size="h2">
+            Agent Dashboard
+          </Title>
           <Text c="dimmed">Welcome back, {name}</Text>
         </div>
         <Group gap="sm">

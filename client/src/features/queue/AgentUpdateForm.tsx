@@ -56,7 +56,9 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
     <Card withBorder padding="lg" radius="md" component="section" aria-label="Update status">
       <form onSubmit={form.onSubmit((values) => save.mutate({ values, on: base }))} noValidate>
         <Stack gap="md">
-          <Title order={4}>Update Status</Title>
+          <Title order={2} size="h4">
+            Update Status
+          </Title>
           {save.isSuccess && (
             <Alert color="green" variant="light" icon={<IconCircleCheck />} title={UPDATED} role="status">
               Taking you back to the dashboard...

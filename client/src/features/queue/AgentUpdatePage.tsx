@@ -24,7 +24,9 @@ export default function AgentUpdatePage({ id }: { id: number }) {
         <Button component={Link} href="/agent-dashboard" variant="subtle" leftSection={<IconArrowLeft size={16} />}>
           Back
         </Button>
-        <Title order={2}>Update Ticket #{id}</Title>
+        <Title order={1} size="h2">
+          Update Ticket #{id}
+        </Title>
       </Group>
 
       {query.isPending && <PageLoader label="Loading ticket..." />}

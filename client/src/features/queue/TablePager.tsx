@@ -1,5 +1,6 @@
 import { LIMITS } from '@helpdesk/protocol';
 import { Group, Pagination, Select, Text } from '@mantine/core';
+import { PAGINATION_LABELS } from '../../lib/paging';
 import { formatTotal } from '../../lib/text';
 
 const PAGE_SIZE_OPTIONS = LIMITS.ticketPage.agentOptions.map(String);
@@ -39,7 +40,7 @@ export function TablePager({ page, limit, total, totalCapped, onPage, onLimit }:
           {total === 0 ? 'No tickets to show' : `Showing ${from}–${to} of ${formatTotal(total, totalCapped)}`}
         </Text>
       </Group>
-      <Pagination total={pages} value={page} onChange={onPage} size="sm" withEdges={pages > 5} aria-label="Pages" />
+      <Pagination total={pages} value={page} onChange={onPage} size="sm" withEdges={pages > 5} aria-label="Pages" {...PAGINATION_LABELS} />
     </Group>
   );
 }

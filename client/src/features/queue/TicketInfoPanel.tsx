@@ -27,7 +27,7 @@ export function TicketInfoPanel({ ticket }: { ticket: TicketDetail }) {
           <Text size="xs" c="dimmed" fw={700} tt="uppercase">
             Ticket #{ticket.id}
           </Text>
-          <Title order={3} mt={4}>
+          <Title order={2} size="h3" mt={4}>
             {ticket.title || 'No Title'}
           </Title>
         </div>

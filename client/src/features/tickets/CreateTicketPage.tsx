@@ -32,7 +32,9 @@ function TipsBox() {
         <ThemeIcon variant="light" radius="xl" size="lg">
           <IconBulb size={20} />
         </ThemeIcon>
-        <Title order={4}>Tips for a faster resolution</Title>
+        <Title order={2} size="h4">
+          Tips for a faster resolution
+        </Title>
       </Group>
       <List spacing="xs" size="sm" icon={<IconCircleCheck size={16} color="var(--mantine-color-blue-6)" />}>
         {TIPS.map((tip) => (

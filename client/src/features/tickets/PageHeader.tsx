@@ -29,7 +29,9 @@ export function PageHeader({
       {back && <div>{back}</div>}
       <Group justify="space-between" align="flex-start" gap="md">
         <Stack gap={4} style={{ flex: '1 1 320px', minWidth: 0 }}>
-          <Title order={2}>{title}</Title>
+          <Title order={1} size="h2">
+            {title}
+          </Title>
           {subtitle && <Text c="dimmed">{subtitle}</Text>}
         </Stack>
         {actions && <Group gap="sm">{actions}</Group>}

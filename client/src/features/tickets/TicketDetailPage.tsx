@@ -38,7 +38,7 @@ import { useTicket } from './useTicket';
 function Section({ title, children, bg }: { title: string; children: ReactNode; bg?: string }) {
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-label={title} bg={bg}>
-      <Title order={4} mb="sm">
+      <Title order={2} size="h4" mb="sm">
         {title}
       </Title>
       {children}
@@ -92,7 +92,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" gap="md">
         <Stack gap={6} style={{ flex: '1 1 360px', minWidth: 0 }}>
-          <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
             <Text span inherit c="dimmed">
               #{ticket.id}
             </Text>{' '}

@@ -1,6 +1,7 @@
 import { formatTotal } from '../../lib/text';
 import { hasTicketFilters, isStaff, LIMITS, type Ticket, type TicketQuery } from '@helpdesk/protocol';
 import { Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { PAGINATION_LABELS } from '../../lib/paging';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -67,7 +68,14 @@ function Pager({
             allowDeselect={false}
           />
         </Group>
-        <Pagination size="sm" total={pages} value={state.page} onChange={(page) => onChange({ page })} aria-label="Pages" />
+        <Pagination
+          size="sm"
+          total={pages}
+          value={state.page}
+          onChange={(page) => onChange({ page })}
+          aria-label="Pages"
+          {...PAGINATION_LABELS}
+        />
       </Group>
     </Group>
   );

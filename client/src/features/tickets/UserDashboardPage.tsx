@@ -59,7 +59,9 @@ export default function UserDashboardPage() {
 
       <Stack gap="md" component="section" aria-label="Recent Tickets">
         <Group justify="space-between">
-          <Title order={3}>Recent Tickets</Title>
+          <Title order={2} size="h3">
+            Recent Tickets
+          </Title>
           {total > LIMITS.recentTickets && (
             <Button component={Link} href="/tickets" variant="light" leftSection={<IconList size={16} />}>
               View All Tickets
