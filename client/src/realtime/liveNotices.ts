@@ -39,5 +39,12 @@ export function ticketNotice(event: TicketChangedEvent, myId: number | undefined
 
 export function commentNotice(event: CommentAddedEvent, myId: number | undefined): LiveNotice | null {
   if (event.comment.author.id === myId) return null;
-  return { ticketId: event.ticketId, title: `New reply on ticket #${event.ticketId}`, message: `${event.comment.author.name} replied` };
+  const { author, internal } = event.comment;
+  return internal
+    ? {
+        ticketId: event.ticketId,
+        title: `New internal note on ticket #${event.ticketId}`,
+        message: `${author.name} added an internal note`,
+      }
+    : { ticketId: event.ticketId, title: `New reply on ticket #${event.ticketId}`, message: `${author.name} replied` };
 }

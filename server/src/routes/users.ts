@@ -36,6 +36,8 @@ export function userRoutes({ services, auth, limiters }: RouteDeps) {
 
   router.get('/users/staff', auth.allow(canListStaff, MESSAGES.http.staffOnly), async (ctx) => {
     ctx.body = { success: true, staff: await services.users.staffDirectory() } satisfies StaffDirectoryResponse;
+  });
+
   // Registered before PUT /users/:id so "password" is never read as an id.
   router.put('/users/password', auth.required, async (ctx) => {
     const actor = actorOf(ctx);
