@@ -14,6 +14,8 @@ import { knowledgeRoutes } from './routes/knowledge.js';
 import { createRouter } from './routes/router.js';
 import { systemRoutes } from './routes/system.js';
 import { ticketRoutes } from './routes/tickets.js';
+import { viewRoutes } from './routes/views.js';
+import { cannedResponseRoutes } from './routes/cannedResponses.js';
 import { userRoutes } from './routes/users.js';
 
 export interface AppOptions extends RouteDeps {
@@ -25,7 +27,7 @@ export interface AppOptions extends RouteDeps {
 }
 
 /** Every router under /api; tests list the registered routes from here, so none can be missed. */
-export const API_ROUTERS = [systemRoutes, authRoutes, userRoutes, ticketRoutes, knowledgeRoutes] as const;
+export const API_ROUTERS = [systemRoutes, authRoutes, userRoutes, ticketRoutes, knowledgeRoutes, viewRoutes, cannedResponseRoutes] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */
 export function createApp(options: AppOptions): Koa<AppState> {

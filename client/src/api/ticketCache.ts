@@ -1,5 +1,7 @@
 import {
+  assigneeOf,
   PRIORITIES,
+  TICKET_STATUSES,
   type Comment,
   type CommentAddedEvent,
   type HistoryEntry,
@@ -238,12 +240,12 @@ function update<T>(client: QueryClient, query: Query, move: (data: T) => Moved<T
   else if (moved !== data) client.setQueryData(query.queryKey, moved);
 }
 
-/** Filters this cache can evaluate itself; a search (server-side matching) and `mine` (who am I) it cannot. */
+/** Filters this cache can evaluate itself; a search (server-side matching) and an assignee (who am I) it cannot. */
 const matchesKnownFilters = (filters: TicketFilters, t: Ticket) =>
   (!filters.status || t.status === filters.status) && (!filters.priority || t.priority === filters.priority);
 const opaqueFieldsOf = (filters: TicketFilters): (keyof TicketPrevious)[] => [
   ...(filters.search ? (['title', 'description'] as const) : []),
-  ...(filters.mine ? (['assignedAgent'] as const) : []),
+  ...(assigneeOf(filters) !== undefined ? (['assignedAgent'] as const) : []),
 ];
 const differs = (a: Ticket, b: Ticket, fields: (keyof TicketPrevious)[]) =>
   fields.some((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
@@ -274,7 +276,7 @@ export function movedPage(
   const isIn = after !== undefined && matchesKnownFilters(params, after);
   if (!wasIn && !isIn) return list;
   const opaque = opaqueFieldsOf(params);
-  /** The fields a search or `mine` filter matches on did not change. */
+  /** The fields a search or assignee filter matches on did not change. */
   const opaqueKept = !before || !after || !differs(before, after, opaque);
 
   // Still on this page between the same neighbours: replaced where it is. The cached copy is the
@@ -351,12 +353,23 @@ function placeOf(rows: Ticket[], ticket: Ticket, order: (a: Ticket, b: Ticket) =
 function comparatorFor({ field, descending }: TicketSort): (a: Ticket, b: Ticket) => number {
   const direction = descending ? -1 : 1;
   return (a, b) => {
-    const key = field === 'priority' ? PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority) : compareText(a[field], b[field]);
+    const key =
+      field === 'priority'
+        ? PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority)
+        : field === 'status'
+          ? TICKET_STATUSES.indexOf(a.status) - TICKET_STATUSES.indexOf(b.status)
+          : field === 'id'
+            ? a.id - b.id
+            : compareText(a[field], b[field]);
     if (key !== 0) return direction * Math.sign(key);
-    // Equal priorities: newest first, whichever the direction.
+    // Equal priorities: newest first, whichever the direction; equal statuses follow the direction.
     if (field === 'priority') {
       const newest = compareText(b.createdAt, a.createdAt);
       if (newest !== 0) return newest;
+    }
+    if (field === 'status') {
+      const created = compareText(a.createdAt, b.createdAt);
+      if (created !== 0) return direction * created;
     }
     return direction * Math.sign(a.id - b.id);
   };

@@ -20,7 +20,13 @@ import classes from './TicketFilters.module.css';
 
 const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
 const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
-const NO_FILTERS: Record<keyof Filters, undefined> = { status: undefined, priority: undefined, search: undefined, mine: undefined };
+const NO_FILTERS: Record<keyof Filters, undefined> = {
+  status: undefined,
+  priority: undefined,
+  search: undefined,
+  assignee: undefined,
+  mine: undefined,
+};
 
 export interface SortChoice {
   label: string;

@@ -1,9 +1,11 @@
 import { createAccountService } from './accounts.js';
+import { createCannedResponseService } from './cannedResponses.js';
 import type { ServiceContext } from './context.js';
 import { createKnowledgeService } from './knowledge.js';
 import { createPasswordResetService } from './passwordReset.js';
 import { createTicketService } from './tickets.js';
 import { createUserService } from './users.js';
+import { createViewService } from './views.js';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -15,5 +17,7 @@ export function createServices(context: ServiceContext) {
     users: createUserService(context),
     tickets: createTicketService(context),
     knowledge: createKnowledgeService(context),
+    views: createViewService(context),
+    cannedResponses: createCannedResponseService(context),
   };
 }

@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import {
+  assigneeOf,
   canCommentOnTicket,
   canDeleteTicket,
   canSetTicketStatus,
@@ -10,6 +11,8 @@ import {
   LIMITS,
   MESSAGES,
   visibleTicketScope,
+  type BulkChanges,
+  type BulkFailure,
   type Comment,
   type CreateTicketBody,
   type HistoryEntry,
@@ -24,12 +27,20 @@ import {
   type UserRef,
 } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
+import type { Emit } from '../db/unitOfWork.js';
 import { isForeignKeyViolation } from '../db/errors.js';
 import { returnedRow } from '../db/rows.js';
 import { ticketComments, tickets } from '../db/schema/index.js';
-import { actorRef } from '../events/bus.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
-import { presentComment, presentHistoryEntry, presentTicket, presentTicketDetail, previousOf } from '../presenters/tickets.js';
+import { actorRef, type ActorRef } from '../events/bus.js';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
+import {
+  presentComment,
+  presentHistoryEntry,
+  presentTicket,
+  presentTicketDetail,
+  previousOf,
+  type TicketRow,
+} from '../presenters/tickets.js';
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
 import {
@@ -43,10 +54,14 @@ import {
   findUserRef,
   insertHistory,
   insertTicketRow,
+  lockTicketRows,
+  markTicketRead,
   ticketConditions,
   ticketStats,
   ticketStatsCapped,
+  touchTicketActivity,
   updateTicketRows,
+  type TicketScope,
 } from '../db/queries/tickets.js';
 
 const THREAD_PAGE = LIMITS.ticketThread.page;
@@ -59,11 +74,102 @@ interface Change {
   to: string | null;
 }
 
+/** What one update does to one ticket, decided before anything is written. */
+interface Plan {
+  set: Partial<typeof tickets.$inferInsert>;
+  changes: Change[];
+  statusChange?: { from: TicketStatus; to: TicketStatus };
+}
+
+/** A ticket as it was and as it is after its write, with what changed: what history and events are made of. */
+interface Written {
+  before: Ticket;
+  after: Ticket;
+  ownerId: number;
+  plan: Plan;
+}
+
+/**
+ * The rules of one update (single or bulk): who may change which field, and which changes are real.
+ * `assignee` is the already resolved staff member (undefined: not asked).
+ */
+function planUpdate(actor: Actor, locked: TicketRow, input: UpdateTicketBody, assignee: UserRef | null | undefined): Plan {
+  const current = locked.ticket;
+  const provided = (Object.keys(input) as (keyof UpdateTicketBody)[]).filter((k) => input[k] !== undefined);
+  const allowed = editableTicketFields(actor, current);
+  const forbidden = provided.filter((field) => !allowed.has(field));
+  if (forbidden.length > 0) throw new ForbiddenError(MESSAGES.tickets.fieldForbidden(forbidden.join(', ')));
+  if (input.status && !canSetTicketStatus(actor, input.status)) throw new ForbiddenError(MESSAGES.tickets.closeForbidden);
+  if (input.title !== undefined && !isTitleEditAllowed(current.title, input.title)) {
+    throw new ValidationError(MESSAGES.validation.titleTooLongEdit, { title: MESSAGES.validation.titleTooLongEdit });
+  }
+  // Starting work on an unassigned ticket takes it, as agents expect from a queue.
+  if (assignee === undefined && isStaff(actor) && input.status === 'in_progress' && current.assignedAgentId === null) {
+    assignee = { id: actor.id, name: actor.name };
+  }
+
+  const set: Partial<typeof tickets.$inferInsert> = {};
+  const changes: Change[] = [];
+  const edited: Array<'title' | 'description'> = [];
+  for (const f of ['title', 'description'] as const) {
+    const value = input[f];
+    if (value !== undefined && value !== current[f]) {
+      set[f] = value;
+      edited.push(f);
+    }
+  }
+  if (edited.length > 0) changes.push({ type: 'edited', from: null, to: edited.join(',') });
+  if (input.priority !== undefined && input.priority !== current.priority) {
+    set.priority = input.priority;
+    changes.push({ type: 'priority', from: current.priority, to: input.priority });
+  }
+  let statusChange: Plan['statusChange'];
+  if (input.status !== undefined && input.status !== current.status) {
+    set.status = input.status;
+    statusChange = { from: current.status, to: input.status };
+    changes.push({ type: 'status', ...statusChange });
+  }
+  if (input.resolutionNotes !== undefined && input.resolutionNotes !== current.resolutionNotes) {
+    set.resolutionNotes = input.resolutionNotes;
+    changes.push({ type: 'resolution', from: current.resolutionNotes, to: input.resolutionNotes });
+  }
+  if (assignee !== undefined && (assignee?.id ?? null) !== current.assignedAgentId) {
+    set.assignedAgentId = assignee?.id ?? null;
+    changes.push({ type: 'assigned', from: locked.agentName ?? null, to: assignee?.name ?? null });
+  }
+  return { set, changes, ...(statusChange && { statusChange }) };
+}
+
+/**
+ * Writes the timeline entries of written tickets in one insert and announces each as if changed alone.
+ * Single and bulk updates both end here, so whatever a change triggers happens for both.
+ */
+async function recordUpdates(tx: Db, emit: Emit, actor: ActorRef, written: Written[]): Promise<void> {
+  const history = await insertHistory(
+    tx,
+    actor,
+    written.flatMap(({ after, plan }) => plan.changes.map((c) => ({ ticketId: after.id, ...c }))),
+  );
+  for (const { before, after, ownerId, plan } of written) {
+    emit('ticket.updated', {
+      ticketId: after.id,
+      ownerId,
+      actor,
+      ...(plan.statusChange && { statusChange: plan.statusChange }),
+      ticket: after,
+      previous: previousOf(before, after),
+      history: history.filter((entry) => entry.ticketId === after.id),
+    });
+  }
+}
+
 export function createTicketService({ db, withTransaction }: ServiceContext) {
-  const scopeFor = (actor: Actor, mine = false) => ({
-    ...visibleTicketScope(actor),
-    ...(mine && isStaff(actor) ? { assignedAgentId: actor.id } : {}),
-  });
+  /** What the actor may see, narrowed to one assignee when staff ask for it (`me`, `none` or an id). */
+  const scopeFor = (actor: Actor, filters: TicketFilters): TicketScope => {
+    const assignee = assigneeOf(filters);
+    if (!isStaff(actor) || assignee === undefined) return visibleTicketScope(actor);
+    return { ...visibleTicketScope(actor), assignedAgentId: assignee === 'me' ? actor.id : assignee === 'none' ? null : assignee };
+  };
 
   /** A ticket the actor may not see answers exactly like one that does not exist. */
   const loadVisible = async (actor: Actor, id: number) => {
@@ -84,7 +190,7 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
 
   /** Staff without a search read the maintained counters; a user's own tickets an index; a search counts up to the cap. */
   const count = async (actor: Actor, query: TicketFilters): Promise<{ total: number; capped: boolean }> => {
-    const scope = scopeFor(actor, query.mine);
+    const scope = scopeFor(actor, query);
     if (query.search) return countTicketsCapped(db, ticketConditions(scope, query), LIMITS.ticketList.countCap);
     if (scope.ownerId === undefined) {
       const stats = await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: query.status, priority: query.priority });
@@ -103,12 +209,12 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
         throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), {
           page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth),
         });
-      const rows = await findTicketRows(db, ticketConditions(scopeFor(actor, query.mine), query), query);
+      const rows = await findTicketRows(db, ticketConditions(scopeFor(actor, query), query), query, isStaff(actor) ? actor.id : undefined);
       return { tickets: rows.map(presentTicket), total, totalCapped: capped };
     },
 
     async stats(actor: Actor, filters: TicketFilters): Promise<{ stats: TicketStats; totalCapped: boolean }> {
-      const scope = scopeFor(actor, filters.mine);
+      const scope = scopeFor(actor, filters);
       if (filters.search)
         return ticketStatsCapped(db, ticketConditions(scope, filters), LIMITS.ticketList.countCap).then(({ stats, capped }) => ({
           stats,
@@ -124,7 +230,12 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
 
     async get(actor: Actor, id: number): Promise<TicketDetail> {
       const row = await loadVisible(actor, id);
-      const [comments, history] = await Promise.all([findComments(db, id, THREAD_PAGE), findHistory(db, id, THREAD_PAGE)]);
+      const [comments, history] = await Promise.all([
+        findComments(db, id, THREAD_PAGE),
+        findHistory(db, id, THREAD_PAGE),
+        // Opening a ticket is what clears its unread mark for this staff member.
+        isStaff(actor) ? markTicketRead(db, actor.id, id) : undefined,
+      ]);
       return {
         ...presentTicketDetail(row, comments.rows, history.rows),
         hasOlderComments: comments.hasMore,
@@ -148,7 +259,13 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
     async create(actor: Actor, input: CreateTicketBody): Promise<Ticket> {
       return withTransaction(async (tx, emit) => {
         const ticket = presentTicket(
-          await insertTicketRow(tx, { title: input.title, description: input.description, priority: input.priority, userId: actor.id }),
+          await insertTicketRow(tx, {
+            title: input.title,
+            description: input.description,
+            priority: input.priority,
+            userId: actor.id,
+            lastActivityById: actor.id,
+          }),
         );
         await insertHistory(tx, actor, [{ ticketId: ticket.id, type: 'created', to: ticket.status }]);
         emit('ticket.created', { ticketId: ticket.id, ownerId: actor.id, actor: actorRef(actor), ticket });
@@ -163,72 +280,113 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
       return withTransaction(async (tx, emit) => {
         const locked = await findTicketRow(tx, id, true);
         if (!locked || !canViewTicket(actor, locked.ticket)) throw new NotFoundError(MESSAGES.tickets.notFound);
-        const current = locked.ticket;
         const before = presentTicket(locked);
-        const allowed = editableTicketFields(actor, current);
-        const forbidden = provided.filter((field) => !allowed.has(field));
-        if (forbidden.length > 0) throw new ForbiddenError(MESSAGES.tickets.fieldForbidden(forbidden.join(', ')));
-        if (input.status && !canSetTicketStatus(actor, input.status)) throw new ForbiddenError(MESSAGES.tickets.closeForbidden);
-        if (input.title !== undefined && !isTitleEditAllowed(current.title, input.title)) {
-          throw new ValidationError(MESSAGES.validation.titleTooLongEdit, { title: MESSAGES.validation.titleTooLongEdit });
-        }
-
-        let assignee = input.assignedAgentId !== undefined ? await resolveAssignee(tx, input.assignedAgentId) : undefined;
-        // Starting work on an unassigned ticket takes it, as agents expect from a queue.
-        if (assignee === undefined && isStaff(actor) && input.status === 'in_progress' && current.assignedAgentId === null) {
-          assignee = { id: actor.id, name: actor.name };
-        }
-
-        const set: Partial<typeof tickets.$inferInsert> = {};
-        const changes: Change[] = [];
-        const edited: Array<'title' | 'description'> = [];
-        for (const f of ['title', 'description'] as const) {
-          const value = input[f];
-          if (value !== undefined && value !== current[f]) {
-            set[f] = value;
-            edited.push(f);
-          }
-        }
-        if (edited.length > 0) changes.push({ type: 'edited', from: null, to: edited.join(',') });
-        if (input.priority !== undefined && input.priority !== current.priority) {
-          set.priority = input.priority;
-          changes.push({ type: 'priority', from: current.priority, to: input.priority });
-        }
-        let statusChange: { from: TicketStatus; to: TicketStatus } | undefined;
-        if (input.status !== undefined && input.status !== current.status) {
-          set.status = input.status;
-          statusChange = { from: current.status, to: input.status };
-          changes.push({ type: 'status', ...statusChange });
-        }
-        if (input.resolutionNotes !== undefined && input.resolutionNotes !== current.resolutionNotes) {
-          set.resolutionNotes = input.resolutionNotes;
-          changes.push({ type: 'resolution', from: current.resolutionNotes, to: input.resolutionNotes });
-        }
-        if (assignee !== undefined && (assignee?.id ?? null) !== current.assignedAgentId) {
-          set.assignedAgentId = assignee?.id ?? null;
-          changes.push({ type: 'assigned', from: before.assignedAgent?.name ?? null, to: assignee?.name ?? null });
-        }
+        // The policy speaks first: a caller who may not assign learns that, not whether the assignee exists.
+        planUpdate(actor, locked, input, undefined);
+        const assignee = input.assignedAgentId !== undefined ? await resolveAssignee(tx, input.assignedAgentId) : undefined;
+        const plan = planUpdate(actor, locked, input, assignee);
         // Nothing changes, so nothing is written or announced, and the version stays.
-        if (changes.length === 0) return before;
+        if (plan.changes.length === 0) return before;
 
-        const rows = await updateTicketRows(tx, eq(tickets.id, id), { ...set, updatedById: actor.id, updatedAt: new Date() });
-        const ticket = presentTicket(returnedRow(rows, 'the ticket update'));
-        const history = await insertHistory(
-          tx,
-          actor,
-          changes.map((c) => ({ ticketId: id, ...c })),
-        );
-        emit('ticket.updated', {
-          ticketId: id,
-          ownerId: current.userId,
-          actor: actorRef(actor),
-          ...(statusChange && { statusChange }),
-          ticket,
-          previous: previousOf(before, ticket),
-          history,
+        const now = new Date();
+        const rows = await updateTicketRows(tx, eq(tickets.id, id), {
+          ...plan.set,
+          updatedById: actor.id,
+          updatedAt: now,
+          lastActivityAt: now,
+          lastActivityById: actor.id,
         });
+        const ticket = presentTicket(returnedRow(rows, 'the ticket update'));
+        await recordUpdates(tx, emit, actorRef(actor), [{ before, after: ticket, ownerId: locked.ticket.userId, plan }]);
         return ticket;
       });
+    },
+
+    /**
+     * The same change to many tickets, each under the rules of `update`. Per chunk: one locking read,
+     * one update per distinct change (at most two: Start also takes unassigned tickets), one history insert.
+     */
+    async bulkUpdate(actor: Actor, ids: number[], changes: BulkChanges): Promise<{ updated: Ticket[]; failed: BulkFailure[] }> {
+      if (!isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
+      const updated: Ticket[] = [];
+      const failed: BulkFailure[] = [];
+      let assignee: UserRef | null | undefined;
+      try {
+        assignee = changes.assignedAgentId !== undefined ? await resolveAssignee(db, changes.assignedAgentId) : undefined;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return { updated, failed: ids.map((id) => ({ id, message: error.message })) };
+      }
+      const outcome = new Map<number, Ticket | BulkFailure>();
+      for (let i = 0; i < ids.length; i += LIMITS.bulk.chunk) {
+        const chunk = ids.slice(i, i + LIMITS.bulk.chunk);
+        await withTransaction(async (tx, emit) => {
+          const locked = new Map((await lockTicketRows(tx, inArray(tickets.id, chunk))).map((row) => [row.ticket.id, row]));
+          const groups = new Map<string, { set: Plan['set']; items: { row: TicketRow; plan: Plan }[] }>();
+          for (const id of chunk) {
+            const row = locked.get(id);
+            if (!row) {
+              outcome.set(id, { id, message: MESSAGES.tickets.notFound });
+              continue;
+            }
+            if (row.ticket.status === 'closed') {
+              outcome.set(id, { id, message: MESSAGES.tickets.closedInBulk });
+              continue;
+            }
+            let plan: Plan;
+            try {
+              plan = planUpdate(actor, row, changes, assignee);
+            } catch (error) {
+              if (!(error instanceof AppError)) throw error;
+              outcome.set(id, { id, message: error.message });
+              continue;
+            }
+            if (plan.changes.length === 0) {
+              outcome.set(id, presentTicket(row));
+              continue;
+            }
+            // Every ticket of a group gets the same SET; a field already at its value is rewritten to itself.
+            const set: Plan['set'] = {
+              ...(changes.status !== undefined && { status: changes.status }),
+              ...(changes.priority !== undefined && { priority: changes.priority }),
+              ...(assignee !== undefined && { assignedAgentId: assignee?.id ?? null }),
+              ...('assignedAgentId' in plan.set && { assignedAgentId: plan.set.assignedAgentId }),
+            };
+            const key = JSON.stringify(set);
+            const group = groups.get(key) ?? { set, items: [] };
+            group.items.push({ row, plan });
+            groups.set(key, group);
+          }
+          const now = new Date();
+          const written: Written[] = [];
+          for (const { set, items } of groups.values()) {
+            const rows = await updateTicketRows(
+              tx,
+              inArray(
+                tickets.id,
+                items.map(({ row }) => row.ticket.id),
+              ),
+              { ...set, updatedById: actor.id, updatedAt: now, lastActivityAt: now, lastActivityById: actor.id },
+            );
+            const after = new Map(rows.map((row) => [row.ticket.id, presentTicket(row)]));
+            for (const { row, plan } of items) {
+              const ticket = after.get(row.ticket.id);
+              if (!ticket) throw new Error(`bulk update lost ticket ${row.ticket.id}`);
+              written.push({ before: presentTicket(row), after: ticket, ownerId: row.ticket.userId, plan });
+              outcome.set(row.ticket.id, ticket);
+            }
+          }
+          written.sort((a, b) => a.after.id - b.after.id);
+          await recordUpdates(tx, emit, actorRef(actor), written);
+        });
+      }
+      for (const id of ids) {
+        const result = outcome.get(id);
+        if (!result) continue;
+        if ('message' in result) failed.push(result);
+        else updated.push(result);
+      }
+      return { updated, failed };
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
@@ -242,20 +400,43 @@ export function createTicketService({ db, withTransaction }: ServiceContext) {
       });
     },
 
+    /**
+     * A comment is activity (last activity moves) but not a change: the version stays. The owner's
+     * reply on a resolved ticket reopens it, as a customer's follow-up does in any helpdesk; a closed
+     * ticket takes no reply from its owner, who is asked to open a new ticket.
+     */
     async addComment(actor: Actor, id: number, content: string): Promise<Comment> {
       const row = await loadVisible(actor, id);
       if (!canCommentOnTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
-      // A comment is not a change of the ticket: its version stays.
+      const byOwner = row.ticket.userId === actor.id;
+      if (byOwner && !isStaff(actor) && row.ticket.status === 'closed') throw new ConflictError(MESSAGES.tickets.closedFollowUp);
       return withTransaction(async (tx, emit) => {
         const inserted = await tx.insert(ticketComments).values({ ticketId: id, authorId: actor.id, content }).returning();
-        const comment = presentComment({
-          comment: returnedRow(inserted, 'the comment insert'),
-          author: { id: actor.id, name: actor.name, role: actor.role },
-        });
+        const commentRow = returnedRow(inserted, 'the comment insert');
+        const comment = presentComment({ comment: commentRow, author: { id: actor.id, name: actor.name, role: actor.role } });
         const history = returnedRow(
           await insertHistory(tx, actor, [{ ticketId: id, type: 'comment', to: String(comment.id) }]),
           'the comment history insert',
         );
+        const locked = byOwner ? await findTicketRow(tx, id, true) : undefined;
+        if (locked?.ticket.status === 'resolved') {
+          const plan: Plan = {
+            set: { status: 'open' },
+            changes: [{ type: 'status', from: 'resolved', to: 'open' }],
+            statusChange: { from: 'resolved', to: 'open' },
+          };
+          const rows = await updateTicketRows(tx, eq(tickets.id, id), {
+            ...plan.set,
+            updatedById: actor.id,
+            updatedAt: commentRow.createdAt,
+            lastActivityAt: commentRow.createdAt,
+            lastActivityById: actor.id,
+          });
+          const after = presentTicket(returnedRow(rows, 'the follow-up reopen'));
+          await recordUpdates(tx, emit, actorRef(actor), [{ before: presentTicket(locked), after, ownerId: locked.ticket.userId, plan }]);
+        } else {
+          await touchTicketActivity(tx, id, actor.id, commentRow.createdAt);
+        }
         emit('comment.added', {
           ticketId: id,
           ownerId: row.ticket.userId,

@@ -24,6 +24,7 @@ const ticket = (overrides: Partial<Ticket> = {}): Ticket => ({
   version: 1,
   createdAt: '2026-01-05T10:00:00.000Z',
   updatedAt: '2026-01-05T10:00:00.000Z',
+  lastActivityAt: '2026-01-05T10:00:00.000Z',
   ...overrides,
 });
 

@@ -1,3 +1,4 @@
 export * from './users.js';
 export * from './tickets.js';
 export * from './articles.js';
+export * from './queue.js';
