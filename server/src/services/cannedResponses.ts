@@ -49,7 +49,11 @@ export function createCannedResponseService({ db }: ServiceContext) {
 
     async update(actor: Actor, id: number, input: UpdateCannedResponseBody): Promise<CannedResponse> {
       const current = access.changeable(actor, await load(id), input.shared);
-      const set = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+      const set = {
+        ...(input.title !== undefined && { title: input.title }),
+        ...(input.content !== undefined && { content: input.content }),
+        ...(input.shared !== undefined && { shared: input.shared }),
+      };
       if (Object.keys(set).length === 0) return present(current);
       const updated = await db.update(cannedResponses).set(set).where(eq(cannedResponses.id, id)).returning();
       return present({ ...returnedRow(updated, 'the canned response update'), ownerName: current.ownerName });

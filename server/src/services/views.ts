@@ -1,4 +1,4 @@
-import { and, asc, eq, or } from 'drizzle-orm';
+import { asc, eq, or } from 'drizzle-orm';
 import {
   BUILT_IN_VIEWS,
   LIMITS,
@@ -93,7 +93,7 @@ export function createViewService({ db }: ServiceContext) {
     async remove(actor: Actor, id: number): Promise<void> {
       notBuiltIn(id);
       access.changeable(actor, await load(id));
-      await db.delete(savedViews).where(and(eq(savedViews.id, id)));
+      await db.delete(savedViews).where(eq(savedViews.id, id));
     },
 
     /**

@@ -27,5 +27,5 @@ export async function countedViewTotals(db: Db, filters: CountedFilter[]): Promi
     }),
   );
   const [row] = await db.select(sums).from(c);
-  return filters.map((_, i) => Number(row?.[`v${i}`] ?? 0));
+  return filters.map((_, i) => row?.[`v${i}`] ?? 0);
 }
