@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NOTIFICATION_PREFERENCES, ROLES, STAFF_ROLES } from '../enums.js';
-import type { User } from '../entities.js';
+import type { User, UserRef } from '../entities.js';
 import { emailField, nameField, newPasswordField, optionalQuery } from '../fields.js';
 import { MESSAGES } from '../messages.js';
 
@@ -41,6 +41,11 @@ export const staffForm = (mode: 'create' | 'edit') => (mode === 'create' ? creat
 export interface UsersResponse {
   success: true;
   users: User[];
+}
+/** GET /users/staff: who a ticket can be assigned to (agents and admins), for every staff member. */
+export interface StaffListResponse {
+  success: true;
+  staff: UserRef[];
 }
 export interface UserMessageResponse {
   success: true;

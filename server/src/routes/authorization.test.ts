@@ -551,6 +551,21 @@ const ROWS: Row[] = [
 
   // ---- The queue (CONTRACT §10): staff only; private items are their owner's ----
   {
+    route: 'GET /users/staff',
+    name: 'assignable staff',
+    method: 'GET',
+    path: () => '/users/staff',
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+    after: (c, res) => {
+      if (res.status !== 200) return;
+      const ids = res.body.staff.map((u: { id: number }) => u.id);
+      expect(ids).toEqual(expect.arrayContaining([c.cast.agent.user.id, c.cast.admin.user.id]));
+      expect(ids).not.toContain(c.cast.owner.user.id);
+      expect(Object.keys(res.body.staff[0] as object).sort()).toEqual(['id', 'name']);
+    },
+  },
+  {
     route: 'POST /tickets/bulk',
     name: 'bulk priority change',
     method: 'POST',
@@ -685,6 +700,7 @@ const CONTRACT_ROUTES = [
   'POST /knowledge',
   'PUT /knowledge/:id',
   'DELETE /knowledge/:id',
+  'GET /users/staff',
   'POST /tickets/bulk',
   'GET /views',
   'GET /views/counts',

@@ -1,12 +1,14 @@
 import {
   MESSAGES,
   canManageUsers,
+  isStaff,
   createStaffBody,
   idParam,
   listUsersQuery,
   preferencesBody,
   updateStaffBody,
   type MessageResponse,
+  type StaffListResponse,
   type UserMessageResponse,
   type UserResponse,
   type UsersResponse,
@@ -28,6 +30,10 @@ export function userRoutes({ services, auth }: RouteDeps) {
     const { email_notifications } = parseBody(preferencesBody, ctx.request.body);
     const user = await services.accounts.updatePreferences(actorOf(ctx), email_notifications);
     ctx.body = { success: true, user, message: MESSAGES.users.preferencesUpdated } satisfies UserMessageResponse;
+  });
+
+  router.get('/users/staff', auth.allow(isStaff, MESSAGES.http.staffOnly), async (ctx) => {
+    ctx.body = { success: true, staff: await services.users.staff() } satisfies StaffListResponse;
   });
 
   router.get('/users', admin, async (ctx) => {

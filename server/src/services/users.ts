@@ -1,12 +1,14 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   MESSAGES,
   canChangeRoleOf,
   canDeleteAccount,
+  STAFF_ROLES,
   type CreateStaffBody,
   type Role,
   type UpdateStaffBody,
   type User,
+  type UserRef,
 } from '@helpdesk/protocol';
 import { tickets, users } from '../db/schema/index.js';
 import { actorRef } from '../events/bus.js';
@@ -40,6 +42,15 @@ export function createUserService({ db, withTransaction }: ServiceContext) {
         .where(and(isNull(users.deletedAt), role ? eq(users.role, role) : undefined))
         .orderBy(asc(users.name), asc(users.id));
       return rows.map(presentUser);
+    },
+
+    /** Everyone a ticket can be assigned to, by name. */
+    async staff(): Promise<UserRef[]> {
+      return db
+        .select({ id: users.id, name: users.name })
+        .from(users)
+        .where(and(isNull(users.deletedAt), inArray(users.role, [...STAFF_ROLES])))
+        .orderBy(asc(users.name), asc(users.id));
     },
 
     async create(input: CreateStaffBody): Promise<User> {
