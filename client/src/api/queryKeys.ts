@@ -17,4 +17,10 @@ export const queryKeys = {
     staff: ['users', 'staff'] as const,
   },
   config: ['config'] as const,
+  queue: {
+    assignable: ['queue', 'assignable'] as const,
+    views: ['queue', 'views'] as const,
+    viewCounts: ['queue', 'views', 'counts'] as const,
+    canned: ['queue', 'canned'] as const,
+  },
 };

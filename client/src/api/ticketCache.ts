@@ -50,11 +50,13 @@ interface CacheState {
   applied: Map<number, number>;
   /** Comments already counted on their ticket's rows. */
   counted: Set<number>;
+  /** The staff member whose unread marks the rows show (see setUnreadReader). */
+  readerId: number | null;
 }
 const states = new WeakMap<QueryClient, CacheState>();
 const stateOf = (client: QueryClient): CacheState => {
   let state = states.get(client);
-  if (!state) states.set(client, (state = { live: false, applied: new Map(), counted: new Set() }));
+  if (!state) states.set(client, (state = { live: false, applied: new Map(), counted: new Set(), readerId: null }));
   return state;
 };
 
@@ -72,6 +74,42 @@ export function ticketSaved(client: QueryClient, ticket: Ticket): Promise<void> 
   patchDetail(client, ticket);
   if (stateOf(client).live) return Promise.resolve();
   return refetch(client, [ticketKeys.lists, ticketKeys.stats, ticketKeys.detail(ticket.id)]);
+}
+
+/** POST /tickets/bulk answered: each changed ticket as a single save; moves between pages and counts come with the echoes. */
+export function bulkSaved(client: QueryClient, tickets: Ticket[]): Promise<void> {
+  for (const ticket of tickets) {
+    replaceRows(client, ticket);
+    patchDetail(client, ticket);
+  }
+  if (stateOf(client).live) return Promise.resolve();
+  return refetch(client, [ticketKeys.lists, ticketKeys.stats]);
+}
+
+/**
+ * Whose list this is: rows changed or commented by anyone else become unread (bold) as the events
+ * arrive, and a ticket this person opens becomes read. Null (not staff) leaves `unread` alone.
+ */
+export function setUnreadReader(client: QueryClient, readerId: number | null): void {
+  stateOf(client).readerId = readerId;
+}
+
+/** GET /tickets/:id by staff marks the ticket read on the server; the rows follow here. */
+export function ticketOpened(client: QueryClient, id: number): void {
+  if (stateOf(client).readerId === null) return;
+  setUnread(client, id, false);
+}
+
+function setUnread(client: QueryClient, id: number, unread: boolean): void {
+  client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
+    list?.data.some((t) => t.id === id && Boolean(t.unread) !== unread)
+      ? withRows(
+          list,
+          list.data.map((t) => (t.id === id ? { ...t, unread } : t)),
+          list.total,
+        )
+      : list,
+  );
 }
 
 /** POST /tickets answered: its place in pages and counts comes with the echo. */
@@ -109,14 +147,16 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
   if ((state.applied.get(id) ?? 0) >= version) return;
   state.applied.set(id, version);
 
+  // Events carry no reader's mark: a change by someone else is unread for this staff member.
+  const marked = (ticket: Ticket): Ticket => (state.readerId === null ? ticket : { ...ticket, unread: event.by.id !== state.readerId });
   if (event.action === 'deleted') {
     client.removeQueries({ queryKey: ticketKeys.detail(id) });
     moveTicket(client, event.previous, undefined);
   } else if (event.action === 'created') {
-    moveTicket(client, undefined, event.ticket);
+    moveTicket(client, undefined, marked(event.ticket));
   } else {
     patchDetail(client, event.ticket);
-    moveTicket(client, { ...event.ticket, ...event.previous }, event.ticket);
+    moveTicket(client, { ...event.ticket, ...event.previous }, marked(event.ticket));
   }
 }
 
@@ -125,18 +165,26 @@ export function applyCommentAdded(client: QueryClient, { ticketId, comment, hist
     ticketKeys.detail(ticketId),
     (detail) => detail && withHistory(withComment(detail, comment), [history]),
   );
-  const { counted } = stateOf(client);
+  const { counted, readerId } = stateOf(client);
   if (counted.has(comment.id)) return;
   counted.add(comment.id);
+  const unread = readerId === null ? {} : { unread: comment.author.id !== readerId };
   client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
     list?.data.some((t) => t.id === ticketId)
       ? withRows(
           list,
-          list.data.map((t) => (t.id === ticketId ? { ...t, commentCount: t.commentCount + 1 } : t)),
+          list.data.map((t) =>
+            t.id === ticketId ? { ...t, commentCount: t.commentCount + 1, lastActivityAt: comment.createdAt, ...unread } : t,
+          ),
           list.total,
         )
       : list,
   );
+  // A comment moves its ticket in a list by last activity: those pages are read again.
+  void client.invalidateQueries({
+    queryKey: ticketKeys.lists,
+    predicate: (query) => (query.queryKey[2] as TicketQuery | undefined)?.sort.field === 'lastActivityAt',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

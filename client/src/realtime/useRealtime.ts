@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
-import { MESSAGES } from '@helpdesk/protocol';
+import { isStaff, MESSAGES } from '@helpdesk/protocol';
 import { useLocation } from 'wouter';
-import { tokenAtom } from '../state/session';
+import { tokenAtom, userAtom } from '../state/session';
 import { useSessionCheck } from '../state/useSessionCheck';
-import { applyCommentAdded, applyTicketChanged, setLiveEchoes } from '../api/ticketCache';
-import { applyHelpfulCount } from './applyEvents';
+import { applyCommentAdded, applyTicketChanged, setLiveEchoes, setUnreadReader } from '../api/ticketCache';
+import { applyHelpfulCount, applyViewCounts } from './applyEvents';
 import { liveStatusAtom } from './liveStatus';
 import type { HelpdeskSocket } from './socket';
 
@@ -29,6 +29,11 @@ export function useRealtime(enabled = true): void {
   const client = useQueryClient();
   const setStatus = useSetAtom(liveStatusAtom);
   const checkSession = useSessionCheck();
+  const user = useAtomValue(userAtom);
+  const readerId = user && isStaff(user) ? user.id : null;
+
+  // Events mark rows unread for the staff member signed in here (api/ticketCache.ts).
+  useEffect(() => setUnreadReader(client, readerId), [client, readerId]);
 
   useEffect(() => {
     if (!wanted) {
@@ -68,7 +73,10 @@ export function useRealtime(enabled = true): void {
         if (error.message === MESSAGES.http.unavailable) retry = setTimeout(() => socket?.connect(), UNAVAILABLE_RETRY_MS);
         else if (token) void checkSession();
       });
-      socket.on('ticket-changed', (event) => applyTicketChanged(client, event));
+      socket.on('ticket-changed', (event) => {
+        applyTicketChanged(client, event);
+        applyViewCounts(client);
+      });
       socket.on('comment-added', (event) => applyCommentAdded(client, event));
       socket.on('helpful-count', (event) => applyHelpfulCount(client, event));
     });

@@ -143,6 +143,13 @@ export const DEFAULT_TICKET_QUERY: TicketQuery = { sort: DEFAULT_TICKET_SORT, pa
 /** The `sort` parameter: `-createdAt` is newest first. */
 export const formatTicketSort = ({ field, descending }: TicketSort): string => (descending ? `-${field}` : field);
 
+/** A `sort` parameter read back; absent or unknown is the default order. */
+export function parseTicketSort(value: string | undefined): TicketSort {
+  const field = value?.replace(/^-/, '');
+  if (!value || !(TICKET_SORT_FIELDS as readonly string[]).includes(field ?? '')) return { ...DEFAULT_TICKET_SORT };
+  return { field: field as TicketSortField, descending: value.startsWith('-') };
+}
+
 const sort = optionalQuery(
   z.string().refine((s) => (TICKET_SORT_FIELDS as readonly string[]).includes(s.replace(/^-/, '')), V.sortInvalid),
 ).transform((s): TicketSort =>

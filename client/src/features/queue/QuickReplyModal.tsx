@@ -2,6 +2,7 @@ import { LIMITS, type Ticket } from '@helpdesk/protocol';
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useState, type SubmitEvent } from 'react';
+import { CannedResponsePicker } from './CannedResponsePicker';
 
 interface QuickReplyModalProps {
   /** The ticket being answered; null keeps the modal closed. */
@@ -52,6 +53,7 @@ export function QuickReplyModal({ ticket, sending, onSend, onClose }: QuickReply
             onChange={(event) => setContent(event.currentTarget.value)}
             data-autofocus
           />
+          {ticket && <CannedResponsePicker ticketId={ticket.id} ticket={ticket} onInsert={(text) => setContent((c) => c + text)} />}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose} disabled={sending}>
               Cancel

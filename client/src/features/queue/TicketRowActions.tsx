@@ -3,16 +3,19 @@ import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconCircleCheck, IconEdit, IconEye, IconMessageReply, IconPlayerPlay } from '@tabler/icons-react';
 import { Link } from 'wouter';
 import { canReply, quickStatusFor } from './actions';
+import { AssignMenu, type AssignHandlers } from './AssignMenu';
 
 export interface RowActionHandlers {
   onReply: (ticket: Ticket) => void;
   onQuickStatus: (ticket: Ticket, status: TicketStatus) => void;
   /** The ticket whose status change is on its way, to show it on that row only. */
   pendingId: number | null;
+  /** The assignment menu, when the list offers it. */
+  assign?: AssignHandlers;
 }
 
 /** Row actions (docs/product.md#agent-dashboard): view and update always; Reply, Start and Resolve only while the ticket is live. */
-export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: { ticket: Ticket } & RowActionHandlers) {
+export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId, assign }: { ticket: Ticket } & RowActionHandlers) {
   const next = quickStatusFor(ticket.status);
   const pending = pendingId === ticket.id;
   return (
@@ -66,6 +69,7 @@ export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: 
           </ActionIcon>
         </Tooltip>
       )}
+      {assign && <AssignMenu ticket={ticket} {...assign} />}
     </Group>
   );
 }
