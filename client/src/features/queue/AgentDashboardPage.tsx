@@ -270,7 +270,7 @@ function AgentDashboard({ user }: { user: User }) {
         onClose={() => setReplyTo(null)}
       />
       <SaveViewModal
-        key={naming?.view?.id ?? (naming ? 'new' : 'closed')}
+        key={naming?.view?.id ?? (naming ? 'new-view' : 'no-view')}
         opened={naming !== null}
         title={naming?.view ? 'Rename view' : 'Save current view'}
         initialName={naming?.view?.name}
