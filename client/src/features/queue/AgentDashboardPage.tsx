@@ -191,7 +191,7 @@ function AgentDashboard({ user }: { user: User }) {
       <StatCards stats={stats.data?.stats} loading={stats.isPending} />
 
       <Grid gutter="lg">
-        <Grid.Col span={{ base: 12, md: 3 }}>
+        <Grid.Col span={{ base: 12, xl: 2 }}>
           <Stack gap="sm">
             <ViewList
               views={views.data?.views}
@@ -214,7 +214,7 @@ function AgentDashboard({ user }: { user: User }) {
             </Button>
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 9 }}>
+        <Grid.Col span={{ base: 12, xl: 10 }}>
           <Stack gap="md">
             <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} />
             {bulkResult && <BulkResult result={bulkResult} onClose={() => setBulkResult(null)} />}

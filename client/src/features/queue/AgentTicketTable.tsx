@@ -76,7 +76,7 @@ function TicketTable({
   const selectedOnPage = pageIds.filter((id) => selection?.selected.has(id)).length;
   const columnCount = COLUMNS.length + (selection ? 1 : 0);
   return (
-    <Table.ScrollContainer minWidth={1080} type="native">
+    <Table.ScrollContainer minWidth={1180} type="native">
       <Table
         verticalSpacing="sm"
         highlightOnHover
@@ -219,10 +219,10 @@ function TicketRow({ ticket, selection, active, onOpen, ...actions }: RowProps) 
           {ticket.assignedAgent?.name ?? UNASSIGNED}
         </Text>
       </Table.Td>
-      <Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
         <StatusChip status={ticket.status} />
       </Table.Td>
-      <Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
         <PriorityChip priority={ticket.priority} />
       </Table.Td>
       <Table.Td>
@@ -317,7 +317,7 @@ function TicketCard({ ticket, selection, active, onOpen, ...actions }: RowProps)
             </Text>
           </Stack>
         </Group>
-        <TicketRowActions ticket={ticket} {...actions} />
+        <TicketRowActions ticket={ticket} size="lg" {...actions} />
       </Stack>
     </Card>
   );

@@ -12,21 +12,38 @@ export interface RowActionHandlers {
   pendingId: number | null;
   /** The assignment menu, when the list offers it. */
   assign?: AssignHandlers;
+  /** Touch screens get larger targets. */
+  size?: 'md' | 'lg';
 }
 
 /** Row actions (docs/product.md#agent-dashboard): view and update always; Reply, Start and Resolve only while the ticket is live. */
-export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId, assign }: { ticket: Ticket } & RowActionHandlers) {
+export function TicketRowActions({
+  ticket,
+  onReply,
+  onQuickStatus,
+  pendingId,
+  assign,
+  size = 'md',
+}: { ticket: Ticket } & RowActionHandlers) {
   const next = quickStatusFor(ticket.status);
   const pending = pendingId === ticket.id;
   return (
-    <Group gap={4} wrap="nowrap">
+    <Group gap={size === 'lg' ? 8 : 4} wrap="nowrap">
       <Tooltip label="View details">
-        <ActionIcon component={Link} href={`/ticket/${ticket.id}`} variant="subtle" color="gray" aria-label={`View ticket #${ticket.id}`}>
+        <ActionIcon
+          size={size}
+          component={Link}
+          href={`/ticket/${ticket.id}`}
+          variant="subtle"
+          color="gray"
+          aria-label={`View ticket #${ticket.id}`}
+        >
           <IconEye size={18} />
         </ActionIcon>
       </Tooltip>
       <Tooltip label="Update">
         <ActionIcon
+          size={size}
           component={Link}
           href={`/agent/ticket/${ticket.id}/update`}
           variant="subtle"
@@ -38,7 +55,13 @@ export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId, as
       </Tooltip>
       {canReply(ticket.status) && (
         <Tooltip label="Quick Reply">
-          <ActionIcon variant="subtle" color="violet" aria-label={`Quick reply to ticket #${ticket.id}`} onClick={() => onReply(ticket)}>
+          <ActionIcon
+            size={size}
+            variant="subtle"
+            color="violet"
+            aria-label={`Quick reply to ticket #${ticket.id}`}
+            onClick={() => onReply(ticket)}
+          >
             <IconMessageReply size={18} />
           </ActionIcon>
         </Tooltip>
@@ -46,6 +69,7 @@ export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId, as
       {next === 'in_progress' && (
         <Tooltip label="Start">
           <ActionIcon
+            size={size}
             variant="light"
             color="orange"
             aria-label={`Start ticket #${ticket.id}`}
@@ -59,6 +83,7 @@ export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId, as
       {next === 'resolved' && (
         <Tooltip label="Resolve">
           <ActionIcon
+            size={size}
             variant="light"
             color="green"
             aria-label={`Resolve ticket #${ticket.id}`}

@@ -1,5 +1,5 @@
 import { canShareItems, type View, type User } from '@helpdesk/protocol';
-import { ActionIcon, Badge, Group, Menu, NavLink, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { ActionIcon, Badge, Group, Menu, NavLink, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { IconDots, IconEye, IconPencil, IconShare, IconTrash, IconUsers } from '@tabler/icons-react';
 
 interface ViewListProps {
@@ -31,7 +31,8 @@ export function ViewList({ views, counts, activeId, user, onOpen, onRename, onTo
           <Skeleton h={24} />
         </Stack>
       ) : (
-        <Stack gap={2}>
+        // A column beside the table on wide screens, a grid above it on narrower ones.
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 4, xl: 1 }} spacing={4} verticalSpacing={2}>
           {views.map((view) => (
             <Group key={view.id} gap={0} wrap="nowrap">
               <NavLink
@@ -73,7 +74,7 @@ export function ViewList({ views, counts, activeId, user, onOpen, onRename, onTo
               )}
             </Group>
           ))}
-        </Stack>
+        </SimpleGrid>
       )}
     </Paper>
   );
