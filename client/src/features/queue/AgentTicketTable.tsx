@@ -194,7 +194,7 @@ function TicketRow({ ticket, selection, active, onOpen, ...actions }: RowProps) 
           #{ticket.id}
         </Text>
       </Table.Td>
-      <Table.Td maw={320}>
+      <Table.Td maw={260}>
         <Stack gap={2}>
           <Group gap={6} wrap="nowrap">
             {ticket.unread && (
@@ -219,10 +219,11 @@ function TicketRow({ ticket, selection, active, onOpen, ...actions }: RowProps) 
           {ticket.assignedAgent?.name ?? UNASSIGNED}
         </Text>
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+      {/* Wide enough for the longest chip (IN PROGRESS, URGENT), which would otherwise be cut short. */}
+      <Table.Td miw={128} style={{ whiteSpace: 'nowrap' }}>
         <StatusChip status={ticket.status} />
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+      <Table.Td miw={100} style={{ whiteSpace: 'nowrap' }}>
         <PriorityChip priority={ticket.priority} />
       </Table.Td>
       <Table.Td>
