@@ -39,6 +39,10 @@ export const ticketSchema = z.object({
   version: z.number().int(),
   createdAt: timestamp,
   updatedAt: timestamp,
+  /** The latest change or comment, whoever made it: what a queue sorts follow-ups by. */
+  lastActivityAt: timestamp,
+  /** Staff lists only: changed or commented by someone else since this staff member last opened it. */
+  unread: z.boolean().optional(),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 

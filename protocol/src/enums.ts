@@ -27,7 +27,8 @@ export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
 export const HISTORY_TYPES = ['created', 'status', 'priority', 'edited', 'resolution', 'assigned', 'comment'] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
 
-export const TICKET_SORT_FIELDS = ['createdAt', 'updatedAt', 'priority'] as const;
+/** List orders (docs/api.md#tickets); priority and status sort by rank (the enums' order), not by name. */
+export const TICKET_SORT_FIELDS = ['createdAt', 'updatedAt', 'priority', 'id', 'status', 'lastActivityAt'] as const;
 export type TicketSortField = (typeof TICKET_SORT_FIELDS)[number];
 
 // Marked pure so a bundle that only needs the lists above (the client's first page) leaves zod out.

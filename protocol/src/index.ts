@@ -16,3 +16,6 @@ export * from './policies/actor.js';
 export * from './policies/accounts.js';
 export * from './policies/tickets.js';
 export * from './policies/notifications.js';
+export * from './api/views.js';
+export * from './api/cannedResponses.js';
+export * from './policies/sharedItems.js';

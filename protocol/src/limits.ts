@@ -14,6 +14,11 @@ export const LIMITS = {
     keywords: { maxCount: 20, maxLength: 50 },
   },
   search: { max: 200 },
+  /** Bulk ticket changes (docs/api.md#bulk-changes): ids per call, and ids written per database chunk. */
+  bulk: { maxIds: 100, chunk: 100 },
+  viewName: { min: 1, max: 80 },
+  cannedTitle: { min: 1, max: 80 },
+  cannedContent: { min: 1, max: 5000 },
   defaultPriority: 'medium',
   redirectAfterTicketSaveMs: 2000,
   redirectAfterPasswordResetMs: 3000,

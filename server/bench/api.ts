@@ -201,8 +201,12 @@ async function seed(db: Db): Promise<Seeded> {
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP helpers.
 
-async function postJson<T>(url: string, body: unknown, expected: number): Promise<T> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function postJson<T>(url: string, body: unknown, expected: number, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   if (response.status !== expected) throw new Error(`POST ${url} answered ${response.status}: ${text}`);
   return JSON.parse(text) as T;
@@ -284,6 +288,68 @@ async function agentAuth(url: string): Promise<Record<string, string>> {
   return { authorization: `Bearer ${token}` };
 }
 
+const VIEW_COUNTS_PATH = '/api/views/counts';
+
+/** Saved views as an agent keeps them: filter-only ones (maintained counters) and two with a search (capped counts). */
+async function queueScenarios(url: string, auth: Record<string, string>, suffix = ''): Promise<Scenario[]> {
+  const views = [
+    { name: 'Open urgent', filters: { status: 'open', priority: 'urgent' } },
+    { name: 'Mine in progress', filters: { status: 'in_progress', assignee: 'me' } },
+    { name: 'Unassigned high', filters: { priority: 'high', assignee: 'none' } },
+    { name: 'Printers', filters: { search: 'printer' } },
+    { name: 'Open VPN', filters: { search: 'vpn', status: 'open' } },
+  ];
+  for (const view of views) await postJson(`${url}/api/views`, view, 201, auth);
+  const body = await getBytes(`${url}${VIEW_COUNTS_PATH}`, auth);
+  const counts = Object.keys((JSON.parse(body.toString()) as { counts: object }).counts).length;
+  if (counts !== views.length + 3) throw new Error(`unexpected view counts: ${counts} views`);
+  return [
+    {
+      name: `GET /api/views/counts (8 views, 2 searched)${suffix}`,
+      url: `${url}${VIEW_COUNTS_PATH}`,
+      headers: auth,
+      bodyBytes: body.length,
+    },
+  ];
+}
+
+/**
+ * POST /api/tickets/bulk on 100 open tickets (closed ones are refused in bulk), one call at a time, each changing all of them (priority
+ * alternates), so every call writes 100 rows, 100 history entries and announces 100 events.
+ */
+async function measureBulk(url: string, auth: Record<string, string>, rounds = 30): Promise<Row> {
+  const page = JSON.parse((await getBytes(`${url}/api/tickets?limit=100&status=open`, auth)).toString()) as { tickets: { id: number }[] };
+  const ids = page.tickets.map((t) => t.id);
+  if (ids.length !== 100) throw new Error(`bulk needs 100 tickets, found ${ids.length}`);
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < rounds + 3; i++) {
+    const started = performance.now();
+    const answer = await postJson<{ updated: unknown[] }>(
+      `${url}/api/tickets/bulk`,
+      { ids, changes: { priority: i % 2 === 0 ? 'high' : 'low' } },
+      200,
+      auth,
+    );
+    const ms = performance.now() - started;
+    if (answer.updated.length !== 100) throw new Error(`bulk updated ${answer.updated.length} of 100`);
+    bytes = JSON.stringify(answer).length;
+    if (i >= 3) times.push(ms); // the first calls warm up
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0);
+  const total = times.reduce((a, b) => a + b, 0);
+  return {
+    scenario: 'POST /api/tickets/bulk (100 tickets, 1 connection)',
+    reqPerSec: (times.length / total) * 1000,
+    p50: at(0.5),
+    p99: at(0.99),
+    bodyBytes: bytes,
+    requests: times.length,
+    problems: '',
+  };
+}
+
 const LIST_PATH = '/api/tickets';
 const FILTERED_PATH = '/api/tickets?search=printer&status=open';
 
@@ -356,7 +422,9 @@ async function main(): Promise<number> {
       `seeded ${seeded.tickets} tickets, ${seeded.comments} comments, ${OWNERS} users, ${SEEDED_AGENTS} agents in ${(seeded.ms / 1000).toFixed(1)} s`,
     );
 
-    const { scenarios, listBody, filteredTotal } = await apiScenarios(url, await agentAuth(url), seeded);
+    const auth = await agentAuth(url);
+    const { scenarios, listBody, filteredTotal } = await apiScenarios(url, auth, seeded);
+    scenarios.push(...(await queueScenarios(url, auth)));
     const floor = await startBare(listBody);
     bare = floor.server;
     scenarios.push({ name: 'bare Koa, same bytes', url: floor.url, headers: {}, bodyBytes: listBody.length });
@@ -370,6 +438,7 @@ async function main(): Promise<number> {
 
     const rows: Row[] = [];
     for (const scenario of scenarios) rows.push(await measure(scenario));
+    rows.push(await measureBulk(url, auth));
     printTable(rows);
     return rows.some((r) => r.problems) ? 1 : 0;
   } finally {

@@ -16,6 +16,8 @@ import { notificationRoutes } from './routes/notifications.js';
 import { createRouter } from './routes/router.js';
 import { systemRoutes } from './routes/system.js';
 import { ticketRoutes } from './routes/tickets.js';
+import { viewRoutes } from './routes/views.js';
+import { cannedResponseRoutes } from './routes/cannedResponses.js';
 import { userRoutes } from './routes/users.js';
 
 export interface AppOptions extends RouteDeps {
@@ -27,7 +29,16 @@ export interface AppOptions extends RouteDeps {
 }
 
 /** Every router under /api; tests list the registered routes from here, so none can be missed. */
-export const API_ROUTERS = [systemRoutes, authRoutes, userRoutes, ticketRoutes, knowledgeRoutes, notificationRoutes] as const;
+export const API_ROUTERS = [
+  systemRoutes,
+  authRoutes,
+  userRoutes,
+  ticketRoutes,
+  knowledgeRoutes,
+  notificationRoutes,
+  viewRoutes,
+  cannedResponseRoutes,
+] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */
 export function createApp(options: AppOptions): Koa<AppState> {

@@ -19,4 +19,9 @@ export const queryKeys = {
   },
   notifications: ['notifications'] as const,
   config: ['config'] as const,
+  queue: {
+    views: ['queue', 'views'] as const,
+    viewCounts: ['queue', 'views', 'counts'] as const,
+    canned: ['queue', 'canned'] as const,
+  },
 };

@@ -30,6 +30,7 @@ const ticket = (id: number, overrides: Partial<Ticket> = {}): Ticket => ({
   version: 1,
   createdAt: `2026-01-01T${String(id).padStart(2, '0')}:00:00.000Z`,
   updatedAt: `2026-01-01T${String(id).padStart(2, '0')}:00:00.000Z`,
+  lastActivityAt: `2026-01-01T${String(id).padStart(2, '0')}:00:00.000Z`,
   ...overrides,
 });
 const by = { id: 2, name: 'Agent' };

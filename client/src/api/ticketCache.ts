@@ -1,5 +1,7 @@
 import {
+  assigneeOf,
   PRIORITIES,
+  TICKET_STATUSES,
   type Comment,
   type CommentAddedEvent,
   type HistoryEntry,
@@ -48,11 +50,13 @@ interface CacheState {
   applied: Map<number, number>;
   /** Comments already counted on their ticket's rows. */
   counted: Set<number>;
+  /** The staff member whose unread marks the rows show (see setUnreadReader). */
+  readerId: number | null;
 }
 const states = new WeakMap<QueryClient, CacheState>();
 const stateOf = (client: QueryClient): CacheState => {
   let state = states.get(client);
-  if (!state) states.set(client, (state = { live: false, applied: new Map(), counted: new Set() }));
+  if (!state) states.set(client, (state = { live: false, applied: new Map(), counted: new Set(), readerId: null }));
   return state;
 };
 
@@ -70,6 +74,42 @@ export function ticketSaved(client: QueryClient, ticket: Ticket): Promise<void> 
   patchDetail(client, ticket);
   if (stateOf(client).live) return Promise.resolve();
   return refetch(client, [ticketKeys.lists, ticketKeys.stats, ticketKeys.detail(ticket.id)]);
+}
+
+/** POST /tickets/bulk answered: each changed ticket as a single save; moves between pages and counts come with the echoes. */
+export function bulkSaved(client: QueryClient, tickets: Ticket[]): Promise<void> {
+  for (const ticket of tickets) {
+    replaceRows(client, ticket);
+    patchDetail(client, ticket);
+  }
+  if (stateOf(client).live) return Promise.resolve();
+  return refetch(client, [ticketKeys.lists, ticketKeys.stats]);
+}
+
+/**
+ * Whose list this is: rows changed or commented by anyone else become unread (bold) as the events
+ * arrive, and a ticket this person opens becomes read. Null (not staff) leaves `unread` alone.
+ */
+export function setUnreadReader(client: QueryClient, readerId: number | null): void {
+  stateOf(client).readerId = readerId;
+}
+
+/** GET /tickets/:id by staff marks the ticket read on the server; the rows follow here. */
+export function ticketOpened(client: QueryClient, id: number): void {
+  if (stateOf(client).readerId === null) return;
+  setUnread(client, id, false);
+}
+
+function setUnread(client: QueryClient, id: number, unread: boolean): void {
+  client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
+    list?.data.some((t) => t.id === id && Boolean(t.unread) !== unread)
+      ? withRows(
+          list,
+          list.data.map((t) => (t.id === id ? { ...t, unread } : t)),
+          list.total,
+        )
+      : list,
+  );
 }
 
 /** POST /tickets answered: its place in pages and counts comes with the echo. */
@@ -107,14 +147,16 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
   if ((state.applied.get(id) ?? 0) >= version) return;
   state.applied.set(id, version);
 
+  // Events carry no reader's mark: a change by someone else is unread for this staff member.
+  const marked = (ticket: Ticket): Ticket => (state.readerId === null ? ticket : { ...ticket, unread: event.by.id !== state.readerId });
   if (event.action === 'deleted') {
     client.removeQueries({ queryKey: ticketKeys.detail(id) });
     moveTicket(client, event.previous, undefined);
   } else if (event.action === 'created') {
-    moveTicket(client, undefined, event.ticket);
+    moveTicket(client, undefined, marked(event.ticket));
   } else {
     patchDetail(client, event.ticket);
-    moveTicket(client, { ...event.ticket, ...event.previous }, event.ticket);
+    moveTicket(client, { ...event.ticket, ...event.previous }, marked(event.ticket));
   }
 }
 
@@ -123,19 +165,27 @@ export function applyCommentAdded(client: QueryClient, { ticketId, comment, hist
     ticketKeys.detail(ticketId),
     (detail) => detail && withHistory(withComment(detail, comment), [history]),
   );
-  const { counted } = stateOf(client);
+  const { counted, readerId } = stateOf(client);
   // commentCount is the conversation with the owner: internal notes are never in it (docs/decisions.md).
   if (comment.internal || counted.has(comment.id)) return;
   counted.add(comment.id);
+  const unread = readerId === null ? {} : { unread: comment.author.id !== readerId };
   client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
     list?.data.some((t) => t.id === ticketId)
       ? withRows(
           list,
-          list.data.map((t) => (t.id === ticketId ? { ...t, commentCount: t.commentCount + 1 } : t)),
+          list.data.map((t) =>
+            t.id === ticketId ? { ...t, commentCount: t.commentCount + 1, lastActivityAt: comment.createdAt, ...unread } : t,
+          ),
           list.total,
         )
       : list,
   );
+  // A comment moves its ticket in a list by last activity: those pages are read again.
+  void client.invalidateQueries({
+    queryKey: ticketKeys.lists,
+    predicate: (query) => (query.queryKey[2] as TicketQuery | undefined)?.sort.field === 'lastActivityAt',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -240,12 +290,12 @@ function update<T>(client: QueryClient, query: Query, move: (data: T) => Moved<T
   else if (moved !== data) client.setQueryData(query.queryKey, moved);
 }
 
-/** Filters this cache can evaluate itself; a search (server-side matching) and `mine` (who am I) it cannot. */
+/** Filters this cache can evaluate itself; a search (server-side matching) and an assignee (who am I) it cannot. */
 const matchesKnownFilters = (filters: TicketFilters, t: Ticket) =>
   (!filters.status || t.status === filters.status) && (!filters.priority || t.priority === filters.priority);
 const opaqueFieldsOf = (filters: TicketFilters): (keyof TicketPrevious)[] => [
   ...(filters.search ? (['title', 'description'] as const) : []),
-  ...(filters.mine ? (['assignedAgent'] as const) : []),
+  ...(assigneeOf(filters) !== undefined ? (['assignedAgent'] as const) : []),
 ];
 const differs = (a: Ticket, b: Ticket, fields: (keyof TicketPrevious)[]) =>
   fields.some((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
@@ -276,7 +326,7 @@ export function movedPage(
   const isIn = after !== undefined && matchesKnownFilters(params, after);
   if (!wasIn && !isIn) return list;
   const opaque = opaqueFieldsOf(params);
-  /** The fields a search or `mine` filter matches on did not change. */
+  /** The fields a search or assignee filter matches on did not change. */
   const opaqueKept = !before || !after || !differs(before, after, opaque);
 
   // Still on this page between the same neighbours: replaced where it is. The cached copy is the
@@ -353,12 +403,23 @@ function placeOf(rows: Ticket[], ticket: Ticket, order: (a: Ticket, b: Ticket) =
 function comparatorFor({ field, descending }: TicketSort): (a: Ticket, b: Ticket) => number {
   const direction = descending ? -1 : 1;
   return (a, b) => {
-    const key = field === 'priority' ? PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority) : compareText(a[field], b[field]);
+    const key =
+      field === 'priority'
+        ? PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority)
+        : field === 'status'
+          ? TICKET_STATUSES.indexOf(a.status) - TICKET_STATUSES.indexOf(b.status)
+          : field === 'id'
+            ? a.id - b.id
+            : compareText(a[field], b[field]);
     if (key !== 0) return direction * Math.sign(key);
-    // Equal priorities: newest first, whichever the direction.
+    // Equal priorities: newest first, whichever the direction; equal statuses follow the direction.
     if (field === 'priority') {
       const newest = compareText(b.createdAt, a.createdAt);
       if (newest !== 0) return newest;
+    }
+    if (field === 'status') {
+      const created = compareText(a.createdAt, b.createdAt);
+      if (created !== 0) return direction * created;
     }
     return direction * Math.sign(a.id - b.id);
   };

@@ -8,7 +8,9 @@ import {
   type TicketFilters as Filters,
   type TicketQuery,
   type TicketSort,
+  type TicketAssignee,
   type TicketStatus,
+  type UserRef,
 } from '@helpdesk/protocol';
 import { Button, Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -20,7 +22,13 @@ import classes from './TicketFilters.module.css';
 
 const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
 const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
-const NO_FILTERS: Record<keyof Filters, undefined> = { status: undefined, priority: undefined, search: undefined, mine: undefined };
+const NO_FILTERS: Record<keyof Filters, undefined> = {
+  status: undefined,
+  priority: undefined,
+  search: undefined,
+  assignee: undefined,
+  mine: undefined,
+};
 
 export interface SortChoice {
   label: string;
@@ -41,10 +49,22 @@ interface TicketFiltersProps {
   onChange: (change: Partial<TicketQuery>) => void;
   /** The sort box's choices. Without them there is no sort box, and Clear Filters leaves the sort alone. */
   sorts?: readonly SortChoice[];
+  /** Staff lists: an Assignee box (anyone, me, unassigned, a staff member). */
+  assignees?: { staff: UserRef[]; meId: number };
 }
 
+const ASSIGNEE_ANYONE = 'anyone';
+const assigneeOptions = ({ staff, meId }: { staff: UserRef[]; meId: number }) => [
+  { value: ASSIGNEE_ANYONE, label: 'Anyone' },
+  { value: 'me', label: 'Me' },
+  { value: 'none', label: 'Unassigned' },
+  ...staff.filter((person) => person.id !== meId).map((person) => ({ value: String(person.id), label: person.name })),
+];
+const readAssignee = (value: string | null): TicketAssignee | undefined =>
+  !value || value === ASSIGNEE_ANYONE ? undefined : value === 'me' || value === 'none' ? value : Number(value);
+
 /** Search, status, priority, an optional sort and Clear Filters above a ticket list (the agent table, /tickets). */
-export function TicketFilters({ query, onChange, sorts }: TicketFiltersProps) {
+export function TicketFilters({ query, onChange, sorts, assignees }: TicketFiltersProps) {
   const search = query.search ?? '';
   // The box shows every keystroke; the query takes the text once typing settles.
   const [text, setText] = useState(search);
@@ -74,7 +94,12 @@ export function TicketFilters({ query, onChange, sorts }: TicketFiltersProps) {
 
   return (
     <Paper withBorder radius="md" p="md">
-      <SimpleGrid cols={{ base: 2, lg: sorts ? 5 : 4 }} spacing="sm" verticalSpacing="sm" style={{ alignItems: 'end' }}>
+      <SimpleGrid
+        cols={{ base: 2, lg: 4 + (sorts ? 1 : 0) + (assignees ? 1 : 0) }}
+        spacing="sm"
+        verticalSpacing="sm"
+        style={{ alignItems: 'end' }}
+      >
         <TextInput
           className={classes.search}
           label="Search"
@@ -99,6 +124,16 @@ export function TicketFilters({ query, onChange, sorts }: TicketFiltersProps) {
           onChange={(value) => onChange({ priority: (value ?? undefined) as Priority | undefined })}
           clearable
         />
+        {assignees && (
+          <Select
+            label="Assignee"
+            data={assigneeOptions(assignees)}
+            value={query.assignee === undefined ? ASSIGNEE_ANYONE : String(query.assignee)}
+            onChange={(value) => onChange({ assignee: readAssignee(value) })}
+            allowDeselect={false}
+            searchable
+          />
+        )}
         {sorts && (
           <Select
             label="Sort by"

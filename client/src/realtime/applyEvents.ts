@@ -14,3 +14,11 @@ export function applyHelpfulCount(client: QueryClient, { articleId, helpfulCount
     (detail) => detail && { ...detail, article: update(detail.article) },
   );
 }
+
+/**
+ * View counts mix filters this client cannot evaluate (me, a search): after any ticket change the
+ * list of counts is read again, one request for all views.
+ */
+export function applyViewCounts(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts });
+}

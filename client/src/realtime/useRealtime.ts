@@ -1,15 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { MESSAGES } from '@helpdesk/protocol';
+import { isStaff, MESSAGES } from '@helpdesk/protocol';
 import { useLocation } from 'wouter';
 import { store } from '../state/store';
 import { tokenAtom, userAtom } from '../state/session';
 import { announceLive } from './announceLive';
 import { commentNotice, ticketNotice } from './liveNotices';
 import { useSessionCheck } from '../state/useSessionCheck';
-import { applyCommentAdded, applyTicketChanged, setLiveEchoes } from '../api/ticketCache';
-import { applyHelpfulCount } from './applyEvents';
+import { applyCommentAdded, applyTicketChanged, setLiveEchoes, setUnreadReader } from '../api/ticketCache';
+import { applyHelpfulCount, applyViewCounts } from './applyEvents';
 import { applyNotification, presenceAtom, socketAtom, withPresence } from './collaboration';
 import { liveRefusalAtom, liveRetryAtom, liveStatusAtom } from './liveStatus';
 import type { HelpdeskSocket } from './socket';
@@ -42,6 +42,11 @@ export function useRealtime(enabled = true): void {
   useEffect(() => {
     pathRef.current = path;
   }, [path]);
+  const user = useAtomValue(userAtom);
+  const readerId = user && isStaff(user) ? user.id : null;
+
+  // Events mark rows unread for the staff member signed in here (api/ticketCache.ts).
+  useEffect(() => setUnreadReader(client, readerId), [client, readerId]);
 
   useEffect(() => {
     if (!wanted) {
@@ -99,6 +104,7 @@ export function useRealtime(enabled = true): void {
       const me = () => store.get(userAtom)?.id;
       socket.on('ticket-changed', (event) => {
         applyTicketChanged(client, event);
+        applyViewCounts(client);
         announceLive(ticketNotice(event, me()), pathRef.current);
       });
       socket.on('comment-added', (event) => {

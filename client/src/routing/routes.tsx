@@ -18,6 +18,7 @@ const TicketDetailPage = lazy(() => import('../features/tickets/TicketDetailPage
 const EditTicketPage = lazy(() => import('../features/tickets/EditTicketPage'));
 const AgentDashboardPage = lazy(() => import('../features/queue/AgentDashboardPage'));
 const AgentUpdatePage = lazy(() => import('../features/queue/AgentUpdatePage'));
+const CannedResponsesPage = lazy(() => import('../features/queue/CannedResponsesPage'));
 const KnowledgeListPage = lazy(() => import('../features/knowledge/KnowledgeListPage'));
 const ArticleDetailPage = lazy(() => import('../features/knowledge/ArticleDetailPage'));
 const ArticleEditorPage = lazy(() => import('../features/knowledge/ArticleEditorPage'));
@@ -54,6 +55,7 @@ const ROUTES: PageRoute[] = [
   { path: '/edit-ticket/:id', page: EditTicketPage, access: 'signed-in' },
   { path: '/agent-dashboard', page: AgentDashboardPage, access: 'signed-in' },
   { path: '/agent/ticket/:id/update', page: AgentUpdatePage, access: 'staff' },
+  { path: '/agent/canned-responses', page: CannedResponsesPage, access: 'staff' },
   { path: '/settings', page: SettingsPage, access: 'signed-in' },
   { path: '/support-management', page: SupportManagementPage, access: 'signed-in' },
 ];

@@ -24,7 +24,10 @@ const QUERIES: TicketQuery[] = [
     page: 2,
     limit: 25,
   },
-  { ...DEFAULT_TICKET_QUERY, mine: true, sort: { field: 'createdAt', descending: false }, limit: 100 },
+  { ...DEFAULT_TICKET_QUERY, assignee: 'me', sort: { field: 'createdAt', descending: false }, limit: 100 },
+  { ...DEFAULT_TICKET_QUERY, assignee: 'none', sort: { field: 'status', descending: false } },
+  { ...DEFAULT_TICKET_QUERY, assignee: 42, sort: { field: 'lastActivityAt', descending: true } },
+  { ...DEFAULT_TICKET_QUERY, sort: { field: 'id', descending: true } },
   { ...DEFAULT_TICKET_QUERY, sort: { field: 'updatedAt', descending: true } },
 ];
 
@@ -34,11 +37,10 @@ describe('TicketQuery', () => {
   });
 
   it.each(QUERIES)('is what the server parses from the request it makes: %j', (query) => {
-    // The server reads an absent flag as false.
-    const mine = query.mine ?? false;
-    expect(ticketListQuery.parse(ticketQueryParams(query))).toEqual({ ...query, mine });
-    const filters: TicketFilters = { status: query.status, priority: query.priority, search: query.search, mine: query.mine };
-    expect(ticketFiltersQuery.parse(ticketQueryParams(filters))).toEqual({ ...filters, mine });
+    // The server reads an absent `mine` flag as false.
+    expect(ticketListQuery.parse(ticketQueryParams(query))).toEqual({ ...query, mine: false });
+    const filters: TicketFilters = { status: query.status, priority: query.priority, search: query.search, assignee: query.assignee };
+    expect(ticketFiltersQuery.parse(ticketQueryParams(filters))).toEqual({ ...filters, mine: false });
   });
 
   it('writes only what differs from the defaults, in the order the lists have always used', () => {
@@ -77,5 +79,14 @@ describe('TicketQuery', () => {
     expect(hasTicketFilters(sortedOnPage2)).toBe(false);
     expect(hasTicketFilters({ search: 'x' })).toBe(true);
     expect(hasTicketFilters({ mine: true })).toBe(true);
+    expect(hasTicketFilters({ assignee: 'none' })).toBe(true);
+  });
+
+  it('reads an old `mine=1` link as assignee=me and refuses an assignee that is not me, none or an id', () => {
+    expect(ticketQueryFromUrl('mine=1')).toEqual({ ...DEFAULT_TICKET_QUERY, assignee: 'me' });
+    expect(ticketQueryToUrl(ticketQueryFromUrl('mine=1'))).toBe('assignee=me');
+    expect(ticketFiltersQuery.safeParse({ assignee: 'someone' }).success).toBe(false);
+    expect(ticketFiltersQuery.safeParse({ assignee: '0' }).success).toBe(false);
+    expect(ticketFiltersQuery.parse({ assignee: '7' }).assignee).toBe(7);
   });
 });

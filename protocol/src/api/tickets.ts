@@ -115,9 +115,23 @@ export interface TicketFilters {
   status?: TicketStatus;
   priority?: Priority;
   search?: string;
-  /** Staff: only the tickets assigned to the caller. */
+  /** Staff: whose tickets; `me` is the caller, `none` the unassigned ones, a number that staff member. */
+  assignee?: TicketAssignee;
+  /** The older spelling of `assignee: 'me'` (`mine=1`), still accepted from existing clients. */
   mine?: boolean;
 }
+export type TicketAssignee = 'me' | 'none' | number;
+
+/** `assignee`, with `mine=1` read as `me` when no assignee is given. */
+export const assigneeOf = ({ assignee, mine }: TicketFilters): TicketAssignee | undefined => assignee ?? (mine ? 'me' : undefined);
+
+export const assigneeQuery = optionalQuery(
+  z
+    .string()
+    .regex(/^(me|none|[1-9]\d{0,9})$/, V.assigneeInvalid)
+    .transform((s): TicketAssignee => (s === 'me' || s === 'none' ? s : Number(s)))
+    .refine((a) => typeof a === 'string' || a <= 2_147_483_647, V.assigneeInvalid),
+);
 export interface TicketSort {
   field: TicketSortField;
   descending: boolean;
@@ -138,6 +152,13 @@ export const DEFAULT_TICKET_QUERY: TicketQuery = { sort: DEFAULT_TICKET_SORT, pa
 /** The `sort` parameter: `-createdAt` is newest first. */
 export const formatTicketSort = ({ field, descending }: TicketSort): string => (descending ? `-${field}` : field);
 
+/** A `sort` parameter read back; absent or unknown is the default order. */
+export function parseTicketSort(value: string | undefined): TicketSort {
+  const field = value?.replace(/^-/, '');
+  if (!value || !(TICKET_SORT_FIELDS as readonly string[]).includes(field ?? '')) return { ...DEFAULT_TICKET_SORT };
+  return { field: field as TicketSortField, descending: value.startsWith('-') };
+}
+
 const sort = optionalQuery(
   z.string().refine((s) => (TICKET_SORT_FIELDS as readonly string[]).includes(s.replace(/^-/, '')), V.sortInvalid),
 ).transform((s): TicketSort =>
@@ -148,6 +169,7 @@ export const ticketFiltersQuery = z.object({
   status: optionalQuery(status),
   priority: optionalQuery(priority),
   search: searchQuery,
+  assignee: assigneeQuery,
   mine: flagQuery,
 }) satisfies z.ZodType<TicketFilters>;
 
@@ -163,7 +185,7 @@ function paramsOf(query: TicketFilters & Partial<TicketQuery>): [string, string]
     ['search', query.search],
     ['status', query.status],
     ['priority', query.priority],
-    ['mine', query.mine ? '1' : undefined],
+    ['assignee', assigneeOf(query)?.toString()],
     ['sort', query.sort && formatTicketSort(query.sort)],
     ['page', query.page?.toString()],
     ['limit', query.limit?.toString()],
@@ -190,10 +212,11 @@ export function ticketQueryFromUrl(search: string, pageSizes?: readonly number[]
     const value = params.get(key);
     return value !== null && field.safeParse(value).success ? [[key, value] as const] : [];
   });
-  const { mine, ...query } = ticketListQuery.parse(Object.fromEntries(valid));
+  const { mine, assignee, ...query } = ticketListQuery.parse(Object.fromEntries(valid));
   if (pageSizes && !pageSizes.includes(query.limit)) query.limit = DEFAULT_TICKET_QUERY.limit;
-  // `mine: false` would make a second cache key for the same page.
-  return mine ? { ...query, mine } : query;
+  // Only `assignee` is kept (an old `mine=1` link reads as `assignee=me`), so one page has one cache key.
+  const whose = assigneeOf({ assignee, mine });
+  return whose === undefined ? query : { ...query, assignee: whose };
 }
 
 /** Any change but to the page itself starts again from page 1: an old page number means nothing under new filters, sort or size. */
@@ -203,8 +226,8 @@ export const changeTicketQuery = (query: TicketQuery, change: Partial<TicketQuer
   page: change.page ?? 1,
 });
 
-export const hasTicketFilters = ({ status, priority, search, mine }: TicketFilters): boolean =>
-  Boolean(status || priority || search || mine);
+export const hasTicketFilters = (filters: TicketFilters): boolean =>
+  Boolean(filters.status || filters.priority || filters.search || assigneeOf(filters) !== undefined);
 
 /** `?before=<id>` of the older comments or history of a ticket. */
 export const olderQuery = z.object({ before: idParam });
@@ -268,6 +291,42 @@ export interface TicketMessageResponse {
   ticket: Ticket;
   message: string;
 }
+/**
+ * POST /tickets/bulk: the same change for up to 100 tickets, each under the rules of a single update.
+ * Status here is any of the four (staff only); a ticket that cannot take the change fails alone.
+ */
+export const bulkUpdateBody = z.object({
+  ids: z
+    .array(z.number({ error: V.bulkIdsInvalid }).int(V.bulkIdsInvalid).positive(V.bulkIdsInvalid).max(2_147_483_647, V.bulkIdsInvalid), {
+      error: V.bulkIdsInvalid,
+    })
+    .min(1, V.bulkIdsInvalid)
+    .max(LIMITS.bulk.maxIds, V.bulkIdsInvalid)
+    .transform((ids) => [...new Set(ids)]),
+  changes: z
+    .object(
+      {
+        status: status.optional(),
+        priority: priority.optional(),
+        assignedAgentId: updateTicketBody.shape.assignedAgentId,
+      },
+      { error: V.bulkChangesRequired },
+    )
+    .refine((c) => c.status !== undefined || c.priority !== undefined || c.assignedAgentId !== undefined, V.bulkChangesRequired),
+});
+export type BulkUpdateBody = z.infer<typeof bulkUpdateBody>;
+export type BulkChanges = BulkUpdateBody['changes'];
+
+export interface BulkFailure {
+  id: number;
+  message: string;
+}
+export interface BulkUpdateResponse {
+  success: true;
+  updated: Ticket[];
+  failed: BulkFailure[];
+}
+
 export interface CommentResponse {
   success: true;
   comment: Comment;

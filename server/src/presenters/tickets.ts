@@ -9,6 +9,8 @@ export interface TicketRow {
   agentName: string | null;
   editorName: string | null;
   commentCount: number;
+  /** Present on staff list pages only. */
+  unread?: boolean;
 }
 export interface CommentRow {
   comment: typeof ticketComments.$inferSelect;
@@ -21,7 +23,7 @@ export interface HistoryRow {
 
 const ref = (id: number | null, name: string | null): Ref => (id === null ? null : { id, name: name ?? '' });
 
-export const presentTicket = ({ ticket, ownerName, agentName, editorName, commentCount }: TicketRow): Ticket => ({
+export const presentTicket = ({ ticket, ownerName, agentName, editorName, commentCount, unread }: TicketRow): Ticket => ({
   id: ticket.id,
   title: ticket.title,
   description: ticket.description,
@@ -35,6 +37,8 @@ export const presentTicket = ({ ticket, ownerName, agentName, editorName, commen
   version: ticket.version,
   createdAt: ticket.createdAt.toISOString(),
   updatedAt: ticket.updatedAt.toISOString(),
+  lastActivityAt: ticket.lastActivityAt.toISOString(),
+  ...(unread !== undefined && { unread }),
 });
 
 export const presentComment = ({ comment, author }: CommentRow): Comment => ({

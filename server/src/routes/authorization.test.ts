@@ -37,6 +37,8 @@ interface Fixture {
   /** A fresh account the call acts on (PUT/DELETE /users/:id, reset-password). */
   target?: Account;
   resetToken?: string;
+  /** A private saved view or canned response of `agent`. */
+  itemId?: number;
 }
 
 interface Ctx {
@@ -113,6 +115,17 @@ async function freshArticle(): Promise<Fixture> {
   if (res.status !== 201) throw new Error(`article fixture failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { articleId: res.body.article.id };
 }
+
+async function freshItem(path: '/views' | '/canned-responses'): Promise<Fixture> {
+  const body =
+    path === '/views' ? { name: 'Fixture view', filters: { status: 'open' } } : { title: 'Fixture reply', content: 'Hello there' };
+  const res = await api().post(path, body, { token: cast.agent.token });
+  if (res.status !== 201) throw new Error(`${path} fixture failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { itemId: (res.body.view ?? res.body.cannedResponse).id };
+}
+
+/** Another agent's private item is not there for an admin either: 404. */
+const ownerAgentOnly = (status: number): Record<Caller, number> => ({ anonymous: 401, owner: 403, other: 403, agent: status, admin: 404 });
 
 async function freshAgent(): Promise<Fixture> {
   return { target: await insertUser(t, { role: 'agent', name: 'Target Agent' }) };
@@ -610,6 +623,110 @@ const ROWS: Row[] = [
     },
   },
 
+  // ---- The queue (CONTRACT §10): staff only; private items are their owner's ----
+  {
+    route: 'GET /users/staff',
+    name: 'assignable staff',
+    method: 'GET',
+    path: () => '/users/staff',
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+    after: (c, res) => {
+      if (res.status !== 200) return;
+      const ids = res.body.staff.map((u: { id: number }) => u.id);
+      expect(ids).toEqual(expect.arrayContaining([c.cast.agent.user.id, c.cast.admin.user.id]));
+      expect(ids).not.toContain(c.cast.owner.user.id);
+      expect(Object.keys(res.body.staff[0] as object).sort()).toEqual(['id', 'name']);
+    },
+  },
+  {
+    route: 'POST /tickets/bulk',
+    name: 'bulk priority change',
+    method: 'POST',
+    path: () => '/tickets/bulk',
+    setup: freshTicket,
+    body: (c) => ({ ids: [c.fx.ticketId], changes: { priority: 'high' } }),
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+    after: async (c, res) => {
+      const seen = await api().get(`/tickets/${c.fx.ticketId}`, { token: c.cast.admin.token });
+      expect(seen.body.ticket.priority).toBe(res.status === 200 ? 'high' : 'low');
+    },
+  },
+  { route: 'GET /views', name: 'list', method: 'GET', path: () => '/views', expect: staffOnly(200), denied: { 403: STAFF_ONLY } },
+  {
+    route: 'GET /views/counts',
+    name: 'counts',
+    method: 'GET',
+    path: () => '/views/counts',
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+  },
+  {
+    route: 'POST /views',
+    name: 'create private',
+    method: 'POST',
+    path: () => '/views',
+    body: () => ({ name: 'Matrix view' }),
+    expect: staffOnly(201),
+    denied: { 403: STAFF_ONLY },
+  },
+  {
+    route: 'PUT /views/:id',
+    name: "rename an agent's private view",
+    method: 'PUT',
+    path: (c) => `/views/${c.fx.itemId}`,
+    setup: () => freshItem('/views'),
+    body: () => ({ name: 'Renamed view' }),
+    expect: ownerAgentOnly(200),
+    denied: { 403: STAFF_ONLY, 404: MESSAGES.views.notFound },
+  },
+  {
+    route: 'DELETE /views/:id',
+    name: "delete an agent's private view",
+    method: 'DELETE',
+    path: (c) => `/views/${c.fx.itemId}`,
+    setup: () => freshItem('/views'),
+    expect: ownerAgentOnly(200),
+    denied: { 403: STAFF_ONLY, 404: MESSAGES.views.notFound },
+  },
+  {
+    route: 'GET /canned-responses',
+    name: 'list',
+    method: 'GET',
+    path: () => '/canned-responses',
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+  },
+  {
+    route: 'POST /canned-responses',
+    name: 'create private',
+    method: 'POST',
+    path: () => '/canned-responses',
+    body: () => ({ title: 'Matrix reply', content: 'Thanks for waiting' }),
+    expect: staffOnly(201),
+    denied: { 403: STAFF_ONLY },
+  },
+  {
+    route: 'PUT /canned-responses/:id',
+    name: "edit an agent's private reply",
+    method: 'PUT',
+    path: (c) => `/canned-responses/${c.fx.itemId}`,
+    setup: () => freshItem('/canned-responses'),
+    body: () => ({ title: 'Renamed reply' }),
+    expect: ownerAgentOnly(200),
+    denied: { 403: STAFF_ONLY, 404: MESSAGES.cannedResponses.notFound },
+  },
+  {
+    route: 'DELETE /canned-responses/:id',
+    name: "delete an agent's private reply",
+    method: 'DELETE',
+    path: (c) => `/canned-responses/${c.fx.itemId}`,
+    setup: () => freshItem('/canned-responses'),
+    expect: ownerAgentOnly(200),
+    denied: { 403: STAFF_ONLY, 404: MESSAGES.cannedResponses.notFound },
+  },
+
   // ---- Other ----
   {
     route: 'GET /config',
@@ -658,6 +775,17 @@ const CONTRACT_ROUTES = [
   'POST /knowledge',
   'PUT /knowledge/:id',
   'DELETE /knowledge/:id',
+  'GET /users/staff',
+  'POST /tickets/bulk',
+  'GET /views',
+  'GET /views/counts',
+  'POST /views',
+  'PUT /views/:id',
+  'DELETE /views/:id',
+  'GET /canned-responses',
+  'POST /canned-responses',
+  'PUT /canned-responses/:id',
+  'DELETE /canned-responses/:id',
   'GET /config',
   'GET /health',
   'GET /notifications',

@@ -1,5 +1,7 @@
 import {
   MESSAGES,
+  bulkUpdateBody,
+  isStaff,
   commentBody,
   createTicketBody,
   idParam,
@@ -12,6 +14,7 @@ import { parseBody, parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, createRouter } from './router.js';
 import type {
+  BulkUpdateResponse,
   CommentResponse,
   MessageResponse,
   TicketListResponse,
@@ -43,6 +46,12 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
     const filters = parseInput(ticketFiltersQuery, ctx.query);
     const { stats, totalCapped } = await services.tickets.stats(actorOf(ctx), filters);
     ctx.body = { success: true, stats, ...(totalCapped && { totalCapped }) } satisfies TicketStatsResponse;
+  });
+
+  router.post('/tickets/bulk', auth.allow(isStaff, MESSAGES.http.staffOnly), async (ctx) => {
+    const { ids, changes } = parseBody(bulkUpdateBody, ctx.request.body);
+    const { updated, failed } = await services.tickets.bulkUpdate(actorOf(ctx), ids, changes);
+    ctx.body = { success: true, updated, failed } satisfies BulkUpdateResponse;
   });
 
   router.get('/tickets/:id/comments', auth.required, async (ctx) => {

@@ -57,7 +57,7 @@ const TEXT = {
   preferencesUpdated: 'Email preferences updated successfully!',
   limitInvalid: 'Limit must be a whole number from 1 to 100',
   pageInvalid: 'Page must be a whole number of at least 1',
-  sortInvalid: 'Sort must be one of createdAt, updatedAt, priority, optionally prefixed with -',
+  sortInvalid: 'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, optionally prefixed with -',
   searchTooLong: 'Search must be at most 200 characters long',
   idInvalid: 'Id must be a positive whole number',
   emailLocked: 'Email cannot be changed',

@@ -1,6 +1,7 @@
-import { eq, type SQL } from 'drizzle-orm';
+import { eq, inArray, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import {
+  assigneeOf,
   canCommentOnTicket,
   canDeleteTicket,
   canSeeInternalNotes,
@@ -13,6 +14,8 @@ import {
   LIMITS,
   MESSAGES,
   visibleTicketScope,
+  type BulkChanges,
+  type BulkFailure,
   type Comment,
   type CommentBody,
   type CreateTicketBody,
@@ -28,32 +31,43 @@ import {
   type UserRef,
 } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
+import type { Emit } from '../db/unitOfWork.js';
 import { isForeignKeyViolation } from '../db/errors.js';
 import { returnedRow } from '../db/rows.js';
 import { ticketComments, tickets } from '../db/schema/index.js';
-import { actorRef } from '../events/bus.js';
-import type { Emit } from '../db/unitOfWork.js';
-import { ForbiddenError, NotFoundError, ValidationError, VersionConflictError } from '../lib/errors.js';
-import { excerptOf, writeNotifications } from './notifications.js';
-import { presentComment, presentHistoryEntry, presentTicket, presentTicketDetail, previousOf } from '../presenters/tickets.js';
+import { actorRef, type ActorRef } from '../events/bus.js';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError, VersionConflictError } from '../lib/errors.js';
+import {
+  presentComment,
+  presentHistoryEntry,
+  presentTicket,
+  presentTicketDetail,
+  previousOf,
+  type TicketRow,
+} from '../presenters/tickets.js';
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
+import { excerptOf, writeNotifications } from './notifications.js';
 import { createReadMemo } from './readMemo.js';
 import {
   countedStats,
   countTickets,
+  findActiveStaffIds,
   findComments,
   findHistory,
   findTicketRow,
   findTicketRows,
-  findActiveStaffIds,
   findUserRef,
   insertHistory,
   insertTicketRow,
+  lockTicketRows,
+  markTicketRead,
   ticketConditions,
   ticketStats,
   ticketStatsCapped,
+  touchTicketActivity,
   updateTicketRows,
+  type TicketScope,
 } from '../db/queries/tickets.js';
 
 const THREAD_PAGE = LIMITS.ticketThread.page;
@@ -66,21 +80,125 @@ export type TicketService = ReturnType<typeof createTicketService>;
 /** A comment as the service takes it: the content, and what the request body may add to it. */
 type NewComment = Pick<CommentBody, 'content'> & Partial<Omit<CommentBody, 'content'>>;
 
+const dialect = new PgDialect();
+/** Distinct recent searches kept; each entry is a handful of numbers. */
+const SEARCH_MEMO_ENTRIES = 500;
+
 interface Change {
   type: HistoryType;
   from: string | null;
   to: string | null;
 }
 
-const dialect = new PgDialect();
-/** Distinct recent searches kept; each entry is a handful of numbers. */
-const SEARCH_MEMO_ENTRIES = 500;
+/** What one update does to one ticket, decided before anything is written. */
+interface Plan {
+  set: Partial<typeof tickets.$inferInsert>;
+  changes: Change[];
+  statusChange?: { from: TicketStatus; to: TicketStatus };
+}
+
+/** A ticket as it was and as it is after its write, with what changed: what history and events are made of. */
+interface Written {
+  before: Ticket;
+  after: Ticket;
+  ownerId: number;
+  plan: Plan;
+}
+
+/**
+ * The rules of one update (single or bulk): who may change which field, and which changes are real.
+ * `assignee` is the already resolved staff member (undefined: not asked).
+ */
+function planUpdate(actor: Actor, locked: TicketRow, input: UpdateTicketBody, assignee: UserRef | null | undefined): Plan {
+  const current = locked.ticket;
+  const provided = (Object.keys(input) as (keyof UpdateTicketBody)[]).filter(
+    (k): k is Exclude<keyof UpdateTicketBody, 'expectedVersion'> => input[k] !== undefined && k !== 'expectedVersion',
+  );
+  const allowed = editableTicketFields(actor, current);
+  const forbidden = provided.filter((field) => !allowed.has(field));
+  if (forbidden.length > 0) throw new ForbiddenError(MESSAGES.tickets.fieldForbidden(forbidden.join(', ')));
+  if (input.status && !canSetTicketStatus(actor, input.status)) throw new ForbiddenError(MESSAGES.tickets.closeForbidden);
+  if (input.title !== undefined && !isTitleEditAllowed(current.title, input.title)) {
+    throw new ValidationError(MESSAGES.validation.titleTooLongEdit, { title: MESSAGES.validation.titleTooLongEdit });
+  }
+  // Starting work on an unassigned ticket takes it, as agents expect from a queue.
+  if (assignee === undefined && isStaff(actor) && input.status === 'in_progress' && current.assignedAgentId === null) {
+    assignee = { id: actor.id, name: actor.name };
+  }
+
+  const set: Partial<typeof tickets.$inferInsert> = {};
+  const changes: Change[] = [];
+  const edited: Array<'title' | 'description'> = [];
+  for (const f of ['title', 'description'] as const) {
+    const value = input[f];
+    if (value !== undefined && value !== current[f]) {
+      set[f] = value;
+      edited.push(f);
+    }
+  }
+  if (edited.length > 0) changes.push({ type: 'edited', from: null, to: edited.join(',') });
+  if (input.priority !== undefined && input.priority !== current.priority) {
+    set.priority = input.priority;
+    changes.push({ type: 'priority', from: current.priority, to: input.priority });
+  }
+  let statusChange: Plan['statusChange'];
+  if (input.status !== undefined && input.status !== current.status) {
+    set.status = input.status;
+    statusChange = { from: current.status, to: input.status };
+    changes.push({ type: 'status', ...statusChange });
+  }
+  if (input.resolutionNotes !== undefined && input.resolutionNotes !== current.resolutionNotes) {
+    set.resolutionNotes = input.resolutionNotes;
+    changes.push({ type: 'resolution', from: current.resolutionNotes, to: input.resolutionNotes });
+  }
+  if (assignee !== undefined && (assignee?.id ?? null) !== current.assignedAgentId) {
+    set.assignedAgentId = assignee?.id ?? null;
+    changes.push({ type: 'assigned', from: locked.agentName ?? null, to: assignee?.name ?? null });
+  }
+  return { set, changes, ...(statusChange && { statusChange }) };
+}
+
+/**
+ * Writes the timeline entries of written tickets in one insert and announces each as if changed alone.
+ * Single and bulk updates both end here, so whatever a change triggers happens for both.
+ */
+async function recordUpdates(tx: Db, emit: Emit, actor: ActorRef, written: Written[]): Promise<void> {
+  const history = await insertHistory(
+    tx,
+    actor,
+    written.flatMap(({ after, plan }) => plan.changes.map((c) => ({ ticketId: after.id, ...c }))),
+  );
+  // Someone else handing you a ticket is news; taking one yourself is not (writeNotifications skips the actor).
+  await writeNotifications(
+    tx,
+    emit,
+    actor,
+    written.flatMap(({ after, plan }) =>
+      plan.set.assignedAgentId
+        ? [{ userId: plan.set.assignedAgentId, type: 'assigned' as const, ticketId: after.id, excerpt: excerptOf(after.title) }]
+        : [],
+    ),
+  );
+  for (const { before, after, ownerId, plan } of written) {
+    emit('ticket.updated', {
+      ticketId: after.id,
+      ownerId,
+      actor,
+      ...(plan.statusChange && { statusChange: plan.statusChange }),
+      ticket: after,
+      previous: previousOf(before, after),
+      history: history.filter((entry) => entry.ticketId === after.id),
+    });
+  }
+}
 
 export function createTicketService({ db, withTransaction, settings }: ServiceContext) {
-  const scopeFor = (actor: Actor, mine = false) => ({
-    ...visibleTicketScope(actor),
-    ...(mine && isStaff(actor) ? { assignedAgentId: actor.id } : {}),
-  });
+  /** What the actor may see, narrowed to one assignee when staff ask for it (`me`, `none` or an id). */
+  const scopeFor = (actor: Actor, filters: TicketFilters): TicketScope => {
+    const assignee = assigneeOf(filters);
+    if (!isStaff(actor) || assignee === undefined) return visibleTicketScope(actor);
+    return { ...visibleTicketScope(actor), assignedAgentId: assignee === 'me' ? actor.id : assignee === 'none' ? null : assignee };
+  };
 
   /** A ticket the actor may not see answers exactly like one that does not exist. */
   const loadVisible = async (actor: Actor, id: number) => {
@@ -114,7 +232,7 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
 
   /** Staff without a search read the maintained counters; a user's own tickets an index; a search counts up to the cap. */
   const count = async (actor: Actor, query: TicketFilters): Promise<{ total: number; capped: boolean }> => {
-    const scope = scopeFor(actor, query.mine);
+    const scope = scopeFor(actor, query);
     if (query.search) {
       const { stats, capped } = await cappedSearchStats(ticketConditions(scope, query));
       return { total: stats.total, capped };
@@ -127,9 +245,9 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
   };
 
   /**
-   * One ticket write inside the caller's unit of work: PUT /tickets/:id, and the status a comment sets.
-   * Every path that changes a ticket's fields goes through here, so each gets the version check, the
-   * history and the "assigned" notification alike.
+   * One ticket write inside the caller's unit of work: PUT /tickets/:id, and the status a reply sets.
+   * It runs the rules bulk updates share (planUpdate, recordUpdates) and, for a single ticket, the
+   * version check and the reply that becomes the resolution note.
    */
   const applyUpdate = async (
     tx: Db,
@@ -139,94 +257,39 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
     input: UpdateTicketBody,
     options: { replyAsResolution?: string } = {},
   ): Promise<Ticket> => {
-    const provided = (Object.keys(input) as (keyof UpdateTicketBody)[]).filter((k) => input[k] !== undefined && k !== 'expectedVersion');
     const locked = await findTicketRow(tx, id, true);
     if (!locked || !canViewTicket(actor, locked.ticket)) throw new NotFoundError(MESSAGES.tickets.notFound);
     const current = locked.ticket;
     const before = presentTicket(locked);
-    const allowed = editableTicketFields(actor, current);
-    const forbidden = provided.filter((field) => field !== 'expectedVersion' && !allowed.has(field));
-    if (forbidden.length > 0) throw new ForbiddenError(MESSAGES.tickets.fieldForbidden(forbidden.join(', ')));
-    if (input.status && !canSetTicketStatus(actor, input.status)) throw new ForbiddenError(MESSAGES.tickets.closeForbidden);
+    // The policy speaks first: a caller who may not assign learns that, not whether the assignee exists.
+    planUpdate(actor, locked, input, undefined);
     // Checked on the locked row, so no other write can slip in between the check and this one.
     if (input.expectedVersion !== undefined && input.expectedVersion !== current.version) {
       throw new VersionConflictError(MESSAGES.tickets.versionConflict, before);
     }
-    if (input.title !== undefined && !isTitleEditAllowed(current.title, input.title)) {
-      throw new ValidationError(MESSAGES.validation.titleTooLongEdit, { title: MESSAGES.validation.titleTooLongEdit });
-    }
-
-    let assignee = input.assignedAgentId !== undefined ? await resolveAssignee(tx, input.assignedAgentId) : undefined;
-    // Starting work on an unassigned ticket takes it, as agents expect from a queue.
-    if (assignee === undefined && isStaff(actor) && input.status === 'in_progress' && current.assignedAgentId === null) {
-      assignee = { id: actor.id, name: actor.name };
-    }
     // "Send and resolve": the reply explains the resolution when the ticket has no note yet.
-    let resolutionNotes = input.resolutionNotes;
-    if (
-      resolutionNotes === undefined &&
+    const resolvedByReply =
+      input.resolutionNotes === undefined &&
       options.replyAsResolution !== undefined &&
       input.status === 'resolved' &&
       current.resolutionNotes === null &&
-      allowed.has('resolutionNotes')
-    ) {
-      resolutionNotes = options.replyAsResolution.slice(0, LIMITS.resolutionNotes.max);
-    }
-
-    const set: Partial<typeof tickets.$inferInsert> = {};
-    const changes: Change[] = [];
-    const edited: Array<'title' | 'description'> = [];
-    for (const f of ['title', 'description'] as const) {
-      const value = input[f];
-      if (value !== undefined && value !== current[f]) {
-        set[f] = value;
-        edited.push(f);
-      }
-    }
-    if (edited.length > 0) changes.push({ type: 'edited', from: null, to: edited.join(',') });
-    if (input.priority !== undefined && input.priority !== current.priority) {
-      set.priority = input.priority;
-      changes.push({ type: 'priority', from: current.priority, to: input.priority });
-    }
-    let statusChange: { from: TicketStatus; to: TicketStatus } | undefined;
-    if (input.status !== undefined && input.status !== current.status) {
-      set.status = input.status;
-      statusChange = { from: current.status, to: input.status };
-      changes.push({ type: 'status', ...statusChange });
-    }
-    if (resolutionNotes !== undefined && resolutionNotes !== current.resolutionNotes) {
-      set.resolutionNotes = resolutionNotes;
-      changes.push({ type: 'resolution', from: current.resolutionNotes, to: resolutionNotes });
-    }
-    if (assignee !== undefined && (assignee?.id ?? null) !== current.assignedAgentId) {
-      set.assignedAgentId = assignee?.id ?? null;
-      changes.push({ type: 'assigned', from: before.assignedAgent?.name ?? null, to: assignee?.name ?? null });
-    }
+      editableTicketFields(actor, current).has('resolutionNotes');
+    const change = resolvedByReply ? { ...input, resolutionNotes: options.replyAsResolution?.slice(0, LIMITS.resolutionNotes.max) } : input;
+    const assignee = change.assignedAgentId !== undefined ? await resolveAssignee(tx, change.assignedAgentId) : undefined;
+    const plan = planUpdate(actor, locked, change, assignee);
     // Nothing changes, so nothing is written or announced, and the version stays.
-    if (changes.length === 0) return before;
+    if (plan.changes.length === 0) return before;
 
-    const rows = await updateTicketRows(tx, eq(tickets.id, id), { ...set, updatedById: actor.id, updatedAt: new Date() });
-    const ticket = presentTicket(returnedRow(rows, 'the ticket update'));
-    const history = await insertHistory(
-      tx,
-      actor,
-      changes.map((c) => ({ ticketId: id, ...c })),
-    );
-    if (set.assignedAgentId) {
-      // Someone else handing you a ticket is news; taking one yourself is not (writeNotifications skips the actor).
-      await writeNotifications(tx, emit, actorRef(actor), [
-        { userId: set.assignedAgentId, type: 'assigned', ticketId: id, excerpt: excerptOf(ticket.title) },
-      ]);
-    }
-    emit('ticket.updated', {
-      ticketId: id,
-      ownerId: current.userId,
-      actor: actorRef(actor),
-      ...(statusChange && { statusChange }),
-      ticket,
-      previous: previousOf(before, ticket),
-      history,
+    const now = new Date();
+    const rows = await updateTicketRows(tx, eq(tickets.id, id), {
+      ...plan.set,
+      updatedById: actor.id,
+      updatedAt: now,
+      lastActivityAt: now,
+      lastActivityById: actor.id,
     });
+    const ticket = presentTicket(returnedRow(rows, 'the ticket update'));
+    await recordUpdates(tx, emit, actorRef(actor), [{ before, after: ticket, ownerId: current.userId, plan }]);
     return ticket;
   };
 
@@ -249,12 +312,12 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
         throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), {
           page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth),
         });
-      const rows = await findTicketRows(db, ticketConditions(scopeFor(actor, query.mine), query), query);
+      const rows = await findTicketRows(db, ticketConditions(scopeFor(actor, query), query), query, isStaff(actor) ? actor.id : undefined);
       return { tickets: rows.map(presentTicket), total, totalCapped: capped };
     },
 
     async stats(actor: Actor, filters: TicketFilters): Promise<{ stats: TicketStats; totalCapped: boolean }> {
-      const scope = scopeFor(actor, filters.mine);
+      const scope = scopeFor(actor, filters);
       if (filters.search) {
         const { stats, capped } = await cappedSearchStats(ticketConditions(scope, filters));
         return { stats, totalCapped: capped };
@@ -279,6 +342,8 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
       const [comments, history] = await Promise.all([
         findComments(db, id, THREAD_PAGE, audience),
         findHistory(db, id, THREAD_PAGE, audience),
+        // Opening a ticket is what clears its unread mark for this staff member.
+        isStaff(actor) ? markTicketRead(db, actor.id, id) : undefined,
       ]);
       return {
         ...presentTicketDetail(row, comments.rows, history.rows),
@@ -303,7 +368,13 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
     async create(actor: Actor, input: CreateTicketBody): Promise<Ticket> {
       return withTransaction(async (tx, emit) => {
         const ticket = presentTicket(
-          await insertTicketRow(tx, { title: input.title, description: input.description, priority: input.priority, userId: actor.id }),
+          await insertTicketRow(tx, {
+            title: input.title,
+            description: input.description,
+            priority: input.priority,
+            userId: actor.id,
+            lastActivityById: actor.id,
+          }),
         );
         await insertHistory(tx, actor, [{ ticketId: ticket.id, type: 'created', to: ticket.status }]);
         emit('ticket.created', { ticketId: ticket.id, ownerId: actor.id, actor: actorRef(actor), ticket });
@@ -315,6 +386,93 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
       const provided = (Object.keys(input) as (keyof UpdateTicketBody)[]).filter((k) => input[k] !== undefined && k !== 'expectedVersion');
       if (provided.length === 0) throw new ValidationError(MESSAGES.validation.nothingToUpdate);
       return withTransaction((tx, emit) => applyUpdate(tx, emit, actor, id, input));
+    },
+
+    /**
+     * The same change to many tickets, each under the rules of `update`. Per chunk: one locking read,
+     * one update per distinct change (at most two: Start also takes unassigned tickets), one history insert.
+     */
+    async bulkUpdate(actor: Actor, ids: number[], changes: BulkChanges): Promise<{ updated: Ticket[]; failed: BulkFailure[] }> {
+      if (!isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
+      const updated: Ticket[] = [];
+      const failed: BulkFailure[] = [];
+      let assignee: UserRef | null | undefined;
+      try {
+        assignee = changes.assignedAgentId !== undefined ? await resolveAssignee(db, changes.assignedAgentId) : undefined;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return { updated, failed: ids.map((id) => ({ id, message: error.message })) };
+      }
+      const outcome = new Map<number, Ticket | BulkFailure>();
+      for (let i = 0; i < ids.length; i += LIMITS.bulk.chunk) {
+        const chunk = ids.slice(i, i + LIMITS.bulk.chunk);
+        await withTransaction(async (tx, emit) => {
+          const locked = new Map((await lockTicketRows(tx, inArray(tickets.id, chunk))).map((row) => [row.ticket.id, row]));
+          const groups = new Map<string, { set: Plan['set']; items: { row: TicketRow; plan: Plan }[] }>();
+          for (const id of chunk) {
+            const row = locked.get(id);
+            if (!row) {
+              outcome.set(id, { id, message: MESSAGES.tickets.notFound });
+              continue;
+            }
+            if (row.ticket.status === 'closed') {
+              outcome.set(id, { id, message: MESSAGES.tickets.closedInBulk });
+              continue;
+            }
+            let plan: Plan;
+            try {
+              plan = planUpdate(actor, row, changes, assignee);
+            } catch (error) {
+              if (!(error instanceof AppError)) throw error;
+              outcome.set(id, { id, message: error.message });
+              continue;
+            }
+            if (plan.changes.length === 0) {
+              outcome.set(id, presentTicket(row));
+              continue;
+            }
+            // Every ticket of a group gets the same SET; a field already at its value is rewritten to itself.
+            const set: Plan['set'] = {
+              ...(changes.status !== undefined && { status: changes.status }),
+              ...(changes.priority !== undefined && { priority: changes.priority }),
+              ...(assignee !== undefined && { assignedAgentId: assignee?.id ?? null }),
+              ...('assignedAgentId' in plan.set && { assignedAgentId: plan.set.assignedAgentId }),
+            };
+            const key = JSON.stringify(set);
+            const group = groups.get(key) ?? { set, items: [] };
+            group.items.push({ row, plan });
+            groups.set(key, group);
+          }
+          const now = new Date();
+          const written: Written[] = [];
+          for (const { set, items } of groups.values()) {
+            const rows = await updateTicketRows(
+              tx,
+              inArray(
+                tickets.id,
+                items.map(({ row }) => row.ticket.id),
+              ),
+              { ...set, updatedById: actor.id, updatedAt: now, lastActivityAt: now, lastActivityById: actor.id },
+            );
+            const after = new Map(rows.map((row) => [row.ticket.id, presentTicket(row)]));
+            for (const { row, plan } of items) {
+              const ticket = after.get(row.ticket.id);
+              if (!ticket) throw new Error(`bulk update lost ticket ${row.ticket.id}`);
+              written.push({ before: presentTicket(row), after: ticket, ownerId: row.ticket.userId, plan });
+              outcome.set(row.ticket.id, ticket);
+            }
+          }
+          written.sort((a, b) => a.after.id - b.after.id);
+          await recordUpdates(tx, emit, actorRef(actor), written);
+        });
+      }
+      for (const id of ids) {
+        const result = outcome.get(id);
+        if (!result) continue;
+        if ('message' in result) failed.push(result);
+        else updated.push(result);
+      }
+      return { updated, failed };
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
@@ -330,7 +488,10 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
 
     /**
      * A reply or (staff) internal note, optionally setting the ticket's status in the same transaction:
-     * one request, one consistent history. Mentions and the assignee's "reply" become notifications.
+     * one request, one history. A reply is activity (last activity moves) but not a change: the version
+     * stays. A note is neither, since the owner sees last activity. The owner's reply on a resolved
+     * ticket reopens it, as a customer's follow-up does in any helpdesk; a closed ticket takes no reply
+     * from its owner, who is asked to open a new ticket. Mentions and the assignee's "reply" notify.
      */
     async addComment(actor: Actor, id: number, input: NewComment): Promise<{ comment: Comment; ticket?: Ticket }> {
       const { content, internal = false, mentions = [], status } = input;
@@ -338,18 +499,36 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
       if (!canCommentOnTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
       if (internal && !canWriteInternalNote(actor)) throw new ForbiddenError(MESSAGES.tickets.internalNoteForbidden);
       if (mentions.length > 0 && !isStaff(actor)) throw new ForbiddenError(MESSAGES.tickets.mentionsStaffOnly);
-      // A comment is not a change of the ticket: its version stays, unless it also sets the status.
+      const byOwner = row.ticket.userId === actor.id;
+      if (byOwner && !isStaff(actor) && row.ticket.status === 'closed') throw new ConflictError(MESSAGES.tickets.closedFollowUp);
       return withTransaction(async (tx, emit) => {
         await checkMentions(tx, mentions);
         const inserted = await tx.insert(ticketComments).values({ ticketId: id, authorId: actor.id, content, internal }).returning();
-        const comment = presentComment({
-          comment: returnedRow(inserted, 'the comment insert'),
-          author: { id: actor.id, name: actor.name, role: actor.role },
-        });
+        const commentRow = returnedRow(inserted, 'the comment insert');
+        const comment = presentComment({ comment: commentRow, author: { id: actor.id, name: actor.name, role: actor.role } });
         const history = returnedRow(
           await insertHistory(tx, actor, [{ ticketId: id, type: 'comment', to: String(comment.id), internal }]),
           'the comment history insert',
         );
+        const locked = byOwner && !internal ? await findTicketRow(tx, id, true) : undefined;
+        if (locked?.ticket.status === 'resolved') {
+          const plan: Plan = {
+            set: { status: 'open' },
+            changes: [{ type: 'status', from: 'resolved', to: 'open' }],
+            statusChange: { from: 'resolved', to: 'open' },
+          };
+          const rows = await updateTicketRows(tx, eq(tickets.id, id), {
+            ...plan.set,
+            updatedById: actor.id,
+            updatedAt: commentRow.createdAt,
+            lastActivityAt: commentRow.createdAt,
+            lastActivityById: actor.id,
+          });
+          const after = presentTicket(returnedRow(rows, 'the follow-up reopen'));
+          await recordUpdates(tx, emit, actorRef(actor), [{ before: presentTicket(locked), after, ownerId: locked.ticket.userId, plan }]);
+        } else if (!internal) {
+          await touchTicketActivity(tx, id, actor.id, commentRow.createdAt);
+        }
         emit('comment.added', {
           ticketId: id,
           ownerId: row.ticket.userId,
@@ -358,14 +537,11 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
           comment,
           history,
         });
-        const by = actorRef(actor);
         const excerpt = excerptOf(content);
         const assigneeId = row.ticket.assignedAgentId;
-        await writeNotifications(tx, emit, by, [
+        await writeNotifications(tx, emit, actorRef(actor), [
           ...mentions.map((userId) => ({ userId, type: 'mention' as const, ticketId: id, excerpt })),
-          ...(actor.id === row.ticket.userId && assigneeId !== null
-            ? [{ userId: assigneeId, type: 'reply' as const, ticketId: id, excerpt }]
-            : []),
+          ...(byOwner && assigneeId !== null ? [{ userId: assigneeId, type: 'reply' as const, ticketId: id, excerpt }] : []),
         ]);
         const ticket =
           status === undefined

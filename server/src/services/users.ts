@@ -3,6 +3,7 @@ import {
   MESSAGES,
   canChangeRoleOf,
   canDeleteAccount,
+  STAFF_ROLES,
   type CreateStaffBody,
   type Role,
   type UpdateStaffBody,
@@ -48,7 +49,7 @@ export function createUserService({ db, withTransaction }: ServiceContext) {
       return db
         .select({ id: users.id, name: users.name })
         .from(users)
-        .where(and(isNull(users.deletedAt), inArray(users.role, ['agent', 'admin'])))
+        .where(and(isNull(users.deletedAt), inArray(users.role, [...STAFF_ROLES])))
         .orderBy(asc(users.name), asc(users.id));
     },
 

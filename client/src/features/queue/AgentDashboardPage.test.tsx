@@ -5,7 +5,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../state/store';
 import { fakeServer, type FakeResponse } from '../../test-utils/fakeServer';
 import { renderApp, testUser } from '../../test-utils/renderApp';
+import { allowForLazyPages } from '../tickets/testFixtures';
 import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom, EMPTY_AGENT_FILTERS } from './filters';
+
+// The dashboard's chunk now carries the queue's views, bulk bar and menus.
+allowForLazyPages();
 
 const agent = testUser({ id: 9, name: 'Agent Smith', role: 'agent' });
 const STATS: TicketStats = { total: 42, open: 17, in_progress: 11, resolved: 9, closed: 5, urgent: 3 };
@@ -24,6 +28,7 @@ const ticket = (overrides: Partial<Ticket> = {}): Ticket => ({
   version: 1,
   createdAt: '2026-01-05T10:00:00.000Z',
   updatedAt: '2026-01-05T10:00:00.000Z',
+  lastActivityAt: '2026-01-05T10:00:00.000Z',
   ...overrides,
 });
 
@@ -35,6 +40,9 @@ function agentServer(rows: Ticket[] | ((url: URL) => FakeResponse), extra: Param
     'GET /auth/verify': { body: { success: true, user: agent } },
     'GET /tickets/stats': { body: { success: true, stats: STATS } },
     'GET /tickets': typeof rows === 'function' ? ({ url }) => rows(url) : page(rows),
+    'GET /users/staff': { body: { success: true, staff: [{ id: agent.id, name: agent.name }] } },
+    'GET /views': { body: { success: true, views: [] } },
+    'GET /views/counts': { body: { success: true, counts: {} } },
     ...extra,
   });
 }
@@ -135,10 +143,11 @@ describe('/agent-dashboard', () => {
     await waitFor(() => rowOf(4));
     const names = (id: number) => Array.from(rowOf(id).querySelectorAll('a, button'), (el) => el.getAttribute('aria-label'));
 
-    expect(names(1)).toEqual(['View ticket #1', 'Update ticket #1', 'Quick reply to ticket #1', 'Start ticket #1']);
-    expect(names(2)).toEqual(['View ticket #2', 'Update ticket #2', 'Quick reply to ticket #2', 'Resolve ticket #2']);
-    expect(names(3)).toEqual(['View ticket #3', 'Update ticket #3']);
-    expect(names(4)).toEqual(['View ticket #4', 'Update ticket #4']);
+    // The assignment menu (the queue's) follows the specification's actions on every row.
+    expect(names(1)).toEqual(['View ticket #1', 'Update ticket #1', 'Quick reply to ticket #1', 'Start ticket #1', 'Assign ticket #1']);
+    expect(names(2)).toEqual(['View ticket #2', 'Update ticket #2', 'Quick reply to ticket #2', 'Resolve ticket #2', 'Assign ticket #2']);
+    expect(names(3)).toEqual(['View ticket #3', 'Update ticket #3', 'Assign ticket #3']);
+    expect(names(4)).toEqual(['View ticket #4', 'Update ticket #4', 'Assign ticket #4']);
     expect(within(rowOf(1)).getByRole('link', { name: 'View ticket #1' })).toHaveAttribute('href', '/ticket/1');
     expect(within(rowOf(1)).getByRole('link', { name: 'Update ticket #1' })).toHaveAttribute('href', '/agent/ticket/1/update');
   });

@@ -1,18 +1,41 @@
-import { LIMITS, type Ticket } from '@helpdesk/protocol';
-import { Skeleton, Stack, Table, Text } from '@mantine/core';
+import { LIMITS, type Ticket, type TicketSort, type TicketSortField } from '@helpdesk/protocol';
+import { Badge, Card, Checkbox, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconFilterSearch, IconInbox } from '@tabler/icons-react';
+import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { EmptyState } from '../../components/EmptyState';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
-import { formatDate } from '../../lib/dates';
+import { formatDate, fromNow } from '../../lib/dates';
 import { truncate } from '../../lib/text';
+import classes from './AgentTicketTable.module.css';
+import { SortHeader } from './SortHeader';
 import { descriptionOf, ownerName } from './ticketText';
 import { TicketViewers } from '../collaboration/TicketViewers';
 import { TicketRowActions, type RowActionHandlers } from './TicketRowActions';
 
 export const NO_TICKETS = 'No tickets found';
 export const NO_MATCHES = 'No tickets match your filters';
+export const UNASSIGNED = 'Unassigned';
 
-const COLUMNS = ['ID', 'Title', 'User', 'Status', 'Priority', 'Created', 'Actions'];
+/** SPEC's columns in their order, with the queue's beside them; a sortable one names its field. */
+const COLUMNS: { label: string; sort?: TicketSortField }[] = [
+  { label: 'ID', sort: 'id' },
+  { label: 'Title' },
+  { label: 'User' },
+  { label: 'Assignee' },
+  { label: 'Status', sort: 'status' },
+  { label: 'Priority', sort: 'priority' },
+  { label: 'Created', sort: 'createdAt' },
+  { label: 'Updated', sort: 'updatedAt' },
+  { label: 'Last activity', sort: 'lastActivityAt' },
+  { label: 'Actions' },
+];
+
+export interface TableSelection {
+  selected: ReadonlySet<number>;
+  onToggle: (id: number, selected: boolean) => void;
+  onTogglePage: (selected: boolean) => void;
+}
 
 interface AgentTicketTableProps extends RowActionHandlers {
   rows: Ticket[] | undefined;
@@ -20,12 +43,41 @@ interface AgentTicketTableProps extends RowActionHandlers {
   stale: boolean;
   filtered: boolean;
   skeletonRows: number;
+  /** Without these the table is the specification's: no sorting headers, no checkboxes. */
+  sort?: TicketSort;
+  onSort?: (sort: TicketSort) => void;
+  selection?: TableSelection;
+  /** The keyboard's row (j/k); it takes the focus so it is visible and Enter opens it. */
+  activeId?: number | null;
+  onOpen?: (ticket: Ticket) => void;
 }
 
-/** The dashboard table (docs/product.md#agent-dashboard); on a narrow screen it scrolls sideways inside its card, not the page. */
-export function AgentTicketTable({ rows, stale, filtered, skeletonRows, ...actions }: AgentTicketTableProps) {
+/**
+ * The dashboard table (docs/product.md#agent-dashboard). On a phone (under 48em) each ticket is a
+ * card with its priority and status first, so nothing scrolls sideways and every action is a full-size target.
+ */
+export function AgentTicketTable(props: AgentTicketTableProps) {
+  const phone = useMediaQuery('(max-width: 48em)');
+  return phone ? <TicketCards {...props} /> : <TicketTable {...props} />;
+}
+
+function TicketTable({
+  rows,
+  stale,
+  filtered,
+  skeletonRows,
+  sort,
+  onSort,
+  selection,
+  activeId,
+  onOpen,
+  ...actions
+}: AgentTicketTableProps) {
+  const pageIds = rows?.map((t) => t.id) ?? [];
+  const selectedOnPage = pageIds.filter((id) => selection?.selected.has(id)).length;
+  const columnCount = COLUMNS.length + (selection ? 1 : 0);
   return (
-    <Table.ScrollContainer minWidth={920} type="native">
+    <Table.ScrollContainer minWidth={1180} type="native">
       <Table
         verticalSpacing="sm"
         highlightOnHover
@@ -35,34 +87,37 @@ export function AgentTicketTable({ rows, stale, filtered, skeletonRows, ...actio
       >
         <Table.Thead>
           <Table.Tr>
-            {COLUMNS.map((column) => (
-              <Table.Th key={column}>{column}</Table.Th>
-            ))}
+            {selection && (
+              <Table.Th w={40}>
+                <Checkbox
+                  aria-label="Select all tickets on this page"
+                  checked={pageIds.length > 0 && selectedOnPage === pageIds.length}
+                  indeterminate={selectedOnPage > 0 && selectedOnPage < pageIds.length}
+                  disabled={pageIds.length === 0}
+                  onChange={(event) => selection.onTogglePage(event.currentTarget.checked)}
+                />
+              </Table.Th>
+            )}
+            {COLUMNS.map((column) =>
+              column.sort && sort && onSort ? (
+                <SortHeader key={column.label} label={column.label} field={column.sort} sort={sort} onSort={onSort} />
+              ) : (
+                <Table.Th key={column.label}>{column.label}</Table.Th>
+              ),
+            )}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {rows === undefined && <SkeletonRows count={skeletonRows} />}
+          {rows === undefined && <SkeletonRows count={skeletonRows} columns={columnCount} />}
           {rows?.length === 0 && (
             <Table.Tr>
-              <Table.Td colSpan={COLUMNS.length}>
-                {filtered ? (
-                  <EmptyState
-                    title={NO_MATCHES}
-                    description="Try a different search or clear the filters."
-                    icon={<IconFilterSearch size={30} />}
-                  />
-                ) : (
-                  <EmptyState
-                    title={NO_TICKETS}
-                    description="New tickets will appear here as soon as they are raised."
-                    icon={<IconInbox size={30} />}
-                  />
-                )}
+              <Table.Td colSpan={columnCount}>
+                <Empty filtered={filtered} />
               </Table.Td>
             </Table.Tr>
           )}
           {rows?.map((ticket) => (
-            <TicketRow key={ticket.id} ticket={ticket} {...actions} />
+            <TicketRow key={ticket.id} ticket={ticket} selection={selection} active={activeId === ticket.id} onOpen={onOpen} {...actions} />
           ))}
         </Table.Tbody>
       </Table>
@@ -70,20 +125,89 @@ export function AgentTicketTable({ rows, stale, filtered, skeletonRows, ...actio
   );
 }
 
-function TicketRow({ ticket, ...actions }: { ticket: Ticket } & RowActionHandlers) {
+function Empty({ filtered }: { filtered: boolean }) {
+  return filtered ? (
+    <EmptyState title={NO_MATCHES} description="Try a different search or clear the filters." icon={<IconFilterSearch size={30} />} />
+  ) : (
+    <EmptyState title={NO_TICKETS} description="New tickets will appear here as soon as they are raised." icon={<IconInbox size={30} />} />
+  );
+}
+
+interface RowProps extends RowActionHandlers {
+  ticket: Ticket;
+  selection?: TableSelection;
+  active: boolean;
+  onOpen?: (ticket: Ticket) => void;
+}
+
+/** Clicks on the row's own controls (links, buttons, checkbox, menu) do what they say, not open the ticket. */
+const fromControl = (event: MouseEvent | KeyboardEvent) =>
+  event.target instanceof Element && event.target.closest('a, button, input, [role="menuitem"]') !== null;
+
+/** The keyboard's row takes the focus, so the outline shows where j/k are. */
+function useFocusWhenActive<T extends HTMLElement>(active: boolean) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (active && ref.current && !ref.current.contains(document.activeElement)) ref.current.focus({ preventScroll: false });
+  }, [active]);
+  return ref;
+}
+
+function rowHandlers(ticket: Ticket, onOpen?: (ticket: Ticket) => void) {
+  if (!onOpen) return {};
+  return {
+    onClick: (event: MouseEvent) => {
+      if (!fromControl(event)) onOpen(ticket);
+    },
+    onKeyDown: (event: KeyboardEvent) => {
+      if (event.key === 'Enter' && !fromControl(event)) onOpen(ticket);
+    },
+  };
+}
+
+const unreadWeight = (ticket: Ticket) => (ticket.unread ? 800 : 600);
+
+function TicketRow({ ticket, selection, active, onOpen, ...actions }: RowProps) {
+  const ref = useFocusWhenActive<HTMLTableRowElement>(active);
+  const selected = selection?.selected.has(ticket.id) ?? false;
   return (
-    <Table.Tr data-ticket-id={ticket.id}>
+    <Table.Tr
+      ref={ref}
+      data-ticket-id={ticket.id}
+      data-unread={ticket.unread || undefined}
+      data-active={active || undefined}
+      data-selected={selected || undefined}
+      className={onOpen ? classes.row : undefined}
+      tabIndex={onOpen ? (active ? 0 : -1) : undefined}
+      {...rowHandlers(ticket, onOpen)}
+    >
+      {selection && (
+        <Table.Td>
+          <Checkbox
+            aria-label={`Select ticket #${ticket.id}`}
+            checked={selected}
+            onChange={(event) => selection.onToggle(ticket.id, event.currentTarget.checked)}
+          />
+        </Table.Td>
+      )}
       <Table.Td>
-        <Text fw={600} c="dimmed" size="sm">
+        <Text fw={unreadWeight(ticket)} c={ticket.unread ? undefined : 'dimmed'} size="sm">
           #{ticket.id}
         </Text>
         <TicketViewers ticketId={ticket.id} size="xs" />
       </Table.Td>
-      <Table.Td maw={360}>
+      <Table.Td maw={260}>
         <Stack gap={2}>
-          <Text fw={600} size="sm" lineClamp={1}>
-            {ticket.title || 'No Title'}
-          </Text>
+          <Group gap={6} wrap="nowrap">
+            {ticket.unread && (
+              <Badge size="xs" variant="filled" color="blue.8" aria-label="Unread">
+                New
+              </Badge>
+            )}
+            <Text fw={unreadWeight(ticket)} size="sm" lineClamp={1}>
+              {ticket.title || 'No Title'}
+            </Text>
+          </Group>
           <Text size="xs" c="dimmed" lineClamp={1} data-testid="ticket-excerpt">
             {truncate(descriptionOf(ticket), LIMITS.excerpt.agentTable)}
           </Text>
@@ -93,14 +217,30 @@ function TicketRow({ ticket, ...actions }: { ticket: Ticket } & RowActionHandler
         <Text size="sm">{ownerName(ticket)}</Text>
       </Table.Td>
       <Table.Td>
+        <Text size="sm" c={ticket.assignedAgent ? undefined : 'dimmed'} data-testid="ticket-assignee">
+          {ticket.assignedAgent?.name ?? UNASSIGNED}
+        </Text>
+      </Table.Td>
+      {/* Wide enough for the longest chip (IN PROGRESS, URGENT), which would otherwise be cut short. */}
+      <Table.Td miw={128} style={{ whiteSpace: 'nowrap' }}>
         <StatusChip status={ticket.status} />
       </Table.Td>
-      <Table.Td>
+      <Table.Td miw={100} style={{ whiteSpace: 'nowrap' }}>
         <PriorityChip priority={ticket.priority} />
       </Table.Td>
       <Table.Td>
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
           {formatDate(ticket.createdAt)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDate(ticket.updatedAt)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={ticket.lastActivityAt}>
+          {fromNow(ticket.lastActivityAt)}
         </Text>
       </Table.Td>
       <Table.Td>
@@ -110,10 +250,86 @@ function TicketRow({ ticket, ...actions }: { ticket: Ticket } & RowActionHandler
   );
 }
 
-function SkeletonRows({ count }: { count: number }) {
+function TicketCards({ rows, stale, filtered, skeletonRows, selection, activeId, onOpen, ...actions }: AgentTicketTableProps) {
+  const pageIds = rows?.map((t) => t.id) ?? [];
+  const selectedOnPage = pageIds.filter((id) => selection?.selected.has(id)).length;
+  return (
+    <Stack gap="xs" p="xs" aria-label="Tickets" role="list" aria-busy={stale} style={{ opacity: stale ? 0.6 : 1 }}>
+      {selection && pageIds.length > 0 && (
+        <Checkbox
+          px="xs"
+          py={6}
+          label="Select all on this page"
+          checked={selectedOnPage === pageIds.length}
+          indeterminate={selectedOnPage > 0 && selectedOnPage < pageIds.length}
+          onChange={(event) => selection.onTogglePage(event.currentTarget.checked)}
+        />
+      )}
+      {rows === undefined && Array.from({ length: skeletonRows }, (_, i) => <Skeleton key={i} h={96} radius="md" />)}
+      {rows?.length === 0 && <Empty filtered={filtered} />}
+      {rows?.map((ticket) => (
+        <TicketCard key={ticket.id} ticket={ticket} selection={selection} active={activeId === ticket.id} onOpen={onOpen} {...actions} />
+      ))}
+    </Stack>
+  );
+}
+
+function TicketCard({ ticket, selection, active, onOpen, ...actions }: RowProps) {
+  const ref = useFocusWhenActive<HTMLDivElement>(active);
+  const selected = selection?.selected.has(ticket.id) ?? false;
+  return (
+    <Card
+      ref={ref}
+      withBorder
+      padding="sm"
+      role="listitem"
+      data-ticket-id={ticket.id}
+      data-unread={ticket.unread || undefined}
+      data-active={active || undefined}
+      data-selected={selected || undefined}
+      className={classes.card}
+      tabIndex={onOpen ? (active ? 0 : -1) : undefined}
+      {...rowHandlers(ticket, onOpen)}
+    >
+      <Stack gap={6}>
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          {selection && (
+            <Checkbox
+              size="md"
+              mt={2}
+              aria-label={`Select ticket #${ticket.id}`}
+              checked={selected}
+              onChange={(event) => selection.onToggle(ticket.id, event.currentTarget.checked)}
+            />
+          )}
+          <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+            <Group gap={6}>
+              <PriorityChip priority={ticket.priority} />
+              <StatusChip status={ticket.status} />
+              {ticket.unread && (
+                <Badge size="sm" variant="filled" color="blue.8">
+                  New
+                </Badge>
+              )}
+            </Group>
+            <Text fw={unreadWeight(ticket)} size="sm" lineClamp={2}>
+              #{ticket.id} {ticket.title || 'No Title'}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {ownerName(ticket)} · {ticket.assignedAgent?.name ?? UNASSIGNED} · {fromNow(ticket.lastActivityAt)}
+            </Text>
+          </Stack>
+        </Group>
+        <TicketRowActions ticket={ticket} size="lg" {...actions} />
+      </Stack>
+    </Card>
+  );
+}
+
+function SkeletonRows({ count, columns }: { count: number; columns: number }) {
   return Array.from({ length: count }, (_, row) => (
     <Table.Tr key={row}>
-      {COLUMNS.map((column) => (
+      {Array.from({ length: columns }, (_, column) => (
         <Table.Td key={column}>
           <Skeleton h={16} radius="sm" />
         </Table.Td>

@@ -21,6 +21,7 @@ const detail = (overrides: Partial<TicketDetail> = {}): TicketDetail => ({
   version: 1,
   createdAt: '2026-01-05T10:00:00.000Z',
   updatedAt: '2026-01-05T10:00:00.000Z',
+  lastActivityAt: '2026-01-05T10:00:00.000Z',
   comments: [],
   history: [],
   ...overrides,

@@ -5,7 +5,10 @@ import { statusOf } from '../../api/ApiError';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageLoader } from '../../components/PageLoader';
 import { useTicket } from '../tickets/useTicket';
+import { useAtomValue } from 'jotai';
+import { userAtom } from '../../state/session';
 import { AgentUpdateForm } from './AgentUpdateForm';
+import { AssigneeCard } from './AssigneeCard';
 import { StatusGuidelines } from './StatusGuidelines';
 import { TicketInfoPanel } from './TicketInfoPanel';
 
@@ -17,6 +20,7 @@ export default function AgentUpdatePage({ id }: { id: number }) {
   // The detail key socket events patch, so the info panel follows changes made meanwhile.
   const query = useTicket(id);
   const ticket = query.ticket;
+  const user = useAtomValue(userAtom);
 
   return (
     <Stack gap="lg">
@@ -41,6 +45,7 @@ export default function AgentUpdatePage({ id }: { id: number }) {
           <Grid.Col span={{ base: 12, md: 6 }}>
             <Stack gap="lg">
               <AgentUpdateForm ticket={ticket} />
+              {user && <AssigneeCard ticket={ticket} me={{ id: user.id, name: user.name }} />}
               <StatusGuidelines />
             </Stack>
           </Grid.Col>

@@ -4,6 +4,7 @@ import { IconSend } from '@tabler/icons-react';
 import { useState, type SubmitEvent } from 'react';
 import { Conversation } from '../collaboration/Conversation';
 import { ReplyModeSwitch, type ReplyMode } from '../collaboration/ReplyModeSwitch';
+import { CannedResponsePicker } from './CannedResponsePicker';
 
 interface QuickReplyModalProps {
   /** The ticket being answered; null keeps the modal closed. */
@@ -60,6 +61,7 @@ export function QuickReplyModal({ ticket, sending, onSend, onClose }: QuickReply
             onChange={(event) => setContent(event.currentTarget.value)}
             data-autofocus
           />
+          {ticket && <CannedResponsePicker ticketId={ticket.id} ticket={ticket} onInsert={(text) => setContent((c) => c + text)} />}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose} disabled={sending}>
               Cancel

@@ -3,27 +3,47 @@ import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconCircleCheck, IconEdit, IconEye, IconMessageReply, IconPlayerPlay } from '@tabler/icons-react';
 import { Link } from 'wouter';
 import { canReply, quickStatusFor } from './actions';
+import { AssignMenu, type AssignHandlers } from './AssignMenu';
 
 export interface RowActionHandlers {
   onReply: (ticket: Ticket) => void;
   onQuickStatus: (ticket: Ticket, status: TicketStatus) => void;
   /** The ticket whose status change is on its way, to show it on that row only. */
   pendingId: number | null;
+  /** The assignment menu, when the list offers it. */
+  assign?: AssignHandlers;
+  /** Touch screens get larger targets. */
+  size?: 'md' | 'lg';
 }
 
 /** Row actions (docs/product.md#agent-dashboard): view and update always; Reply, Start and Resolve only while the ticket is live. */
-export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: { ticket: Ticket } & RowActionHandlers) {
+export function TicketRowActions({
+  ticket,
+  onReply,
+  onQuickStatus,
+  pendingId,
+  assign,
+  size = 'md',
+}: { ticket: Ticket } & RowActionHandlers) {
   const next = quickStatusFor(ticket.status);
   const pending = pendingId === ticket.id;
   return (
-    <Group gap={4} wrap="nowrap">
+    <Group gap={size === 'lg' ? 8 : 4} wrap="nowrap">
       <Tooltip label="View details">
-        <ActionIcon component={Link} href={`/ticket/${ticket.id}`} variant="subtle" color="gray" aria-label={`View ticket #${ticket.id}`}>
+        <ActionIcon
+          size={size}
+          component={Link}
+          href={`/ticket/${ticket.id}`}
+          variant="subtle"
+          color="gray"
+          aria-label={`View ticket #${ticket.id}`}
+        >
           <IconEye size={18} />
         </ActionIcon>
       </Tooltip>
       <Tooltip label="Update">
         <ActionIcon
+          size={size}
           component={Link}
           href={`/agent/ticket/${ticket.id}/update`}
           variant="subtle"
@@ -35,7 +55,13 @@ export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: 
       </Tooltip>
       {canReply(ticket.status) && (
         <Tooltip label="Quick Reply">
-          <ActionIcon variant="subtle" color="violet" aria-label={`Quick reply to ticket #${ticket.id}`} onClick={() => onReply(ticket)}>
+          <ActionIcon
+            size={size}
+            variant="subtle"
+            color="violet"
+            aria-label={`Quick reply to ticket #${ticket.id}`}
+            onClick={() => onReply(ticket)}
+          >
             <IconMessageReply size={18} />
           </ActionIcon>
         </Tooltip>
@@ -43,6 +69,7 @@ export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: 
       {next === 'in_progress' && (
         <Tooltip label="Start">
           <ActionIcon
+            size={size}
             variant="light"
             color="orange"
             aria-label={`Start ticket #${ticket.id}`}
@@ -56,6 +83,7 @@ export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: 
       {next === 'resolved' && (
         <Tooltip label="Resolve">
           <ActionIcon
+            size={size}
             variant="light"
             color="green"
             aria-label={`Resolve ticket #${ticket.id}`}
@@ -66,6 +94,7 @@ export function TicketRowActions({ ticket, onReply, onQuickStatus, pendingId }: 
           </ActionIcon>
         </Tooltip>
       )}
+      {assign && <AssignMenu ticket={ticket} {...assign} />}
     </Group>
   );
 }

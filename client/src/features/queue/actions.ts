@@ -43,3 +43,20 @@ export function useQuickReply() {
     onError: () => notifyError(REPLY_FAILED),
   });
 }
+
+export const ASSIGN_FAILED = 'Failed to assign the ticket';
+
+/** Assign to me, to a staff member, or unassign (null), from a row's menu. */
+export function useAssign() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, agentId }: { id: number; agentId: number | null }) => ticketsApi.update(id, { assignedAgentId: agentId }),
+    onSuccess: ({ ticket }) => {
+      void ticketSaved(client, ticket);
+      notifySuccess(
+        ticket.assignedAgent ? `Ticket #${ticket.id} assigned to ${ticket.assignedAgent.name}` : `Ticket #${ticket.id} unassigned`,
+      );
+    },
+    onError: () => notifyError(ASSIGN_FAILED),
+  });
+}

@@ -1,6 +1,8 @@
-import { hasTicketFilters, type TicketFilters } from '@helpdesk/protocol';
+import { hasTicketFilters, LIMITS, ticketQueryFromUrl, ticketQueryToUrl, type TicketFilters } from '@helpdesk/protocol';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
+import { useEffect, useRef } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import { ticketKeys } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { useLastPageWhenShrunk } from '../../lib/paging';
@@ -23,6 +25,7 @@ export function useAgentStats() {
 export function useAgentTicketPage() {
   const ticketQuery = useAtomValue(agentQueryAtom);
   const setPage = useSetAtom(agentPageAtom);
+  useQueryInUrl();
   const query = useQuery({
     queryKey: ticketKeys.list(ticketQuery),
     queryFn: ({ signal }) => ticketsApi.list(ticketQuery, signal),
@@ -32,4 +35,25 @@ export function useAgentTicketPage() {
   useLastPageWhenShrunk(query.isPlaceholderData ? undefined : query.data?.total, ticketQuery.page, ticketQuery.limit, setPage);
 
   return { query, ticketQuery, filtered: hasTicketFilters(ticketQuery) };
+}
+
+/**
+ * The table's query also lives in the address, so a link or Back shows the same filters and sort. The
+ * atom keeps it while the agent is away (a plain /agent-dashboard link restores it); the address wins
+ * when it changed by itself (a link, Back, Forward), the atom when the screen changed it.
+ */
+function useQueryInUrl() {
+  const search = useSearch();
+  const [path, navigate] = useLocation();
+  const [stored, setStored] = useAtom(agentQueryAtom);
+  const seen = useRef<string | null>(null);
+  useEffect(() => {
+    const text = ticketQueryToUrl(stored);
+    const previous = seen.current;
+    seen.current = search;
+    if (search === text) return;
+    const addressMoved = previous === null ? search !== '' : previous !== search;
+    if (addressMoved) setStored(ticketQueryFromUrl(search, LIMITS.ticketPage.agentOptions));
+    else navigate(text ? `${path}?${text}` : path, { replace: true });
+  }, [search, stored, path, navigate, setStored]);
 }

@@ -14,6 +14,7 @@ import { initialsOf } from '../collaboration/initials';
 import { NoteBadge } from '../collaboration/NoteBadge';
 import { TICKET_TEXT } from './texts';
 import { schemaResolver } from '../../lib/schemaResolver';
+import { CannedResponsePicker } from '../queue/CannedResponsePicker';
 
 const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
 
@@ -84,9 +85,11 @@ function CommentForm({ ticketId }: { ticketId: number }) {
           minRows={3}
           maxRows={10}
           maxLength={LIMITS.comment.max}
+          data-reply-box
           {...form.getInputProps('content')}
         />
-        <Group justify="flex-end">
+        <Group justify="space-between">
+          <CannedResponsePicker ticketId={ticketId} onInsert={(text) => form.setFieldValue('content', form.values.content + text)} />
           <Button type="submit" leftSection={<IconMessagePlus size={16} />} loading={add.isPending}>
             Add Comment
           </Button>

@@ -34,6 +34,7 @@ import { TicketInfo } from './TicketInfo';
 import { TicketTimeline } from './TicketTimeline';
 import { TICKET_TEXT } from './texts';
 import { useTicket } from './useTicket';
+import { TicketShortcuts } from '../queue/TicketShortcuts';
 
 function Section({ title, children, bg }: { title: string; children: ReactNode; bg?: string }) {
   return (
@@ -106,6 +107,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
         </Stack>
         <TicketActions ticket={ticket} user={user} />
       </Group>
+      {isStaff(user) && <TicketShortcuts ticketId={ticket.id} />}
 
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>

@@ -23,6 +23,7 @@ export const aTicket = (overrides: Partial<Ticket> = {}): Ticket => ({
   version: 1,
   createdAt: '2026-03-01T09:00:00.000Z',
   updatedAt: '2026-03-01T09:00:00.000Z',
+  lastActivityAt: '2026-03-01T09:00:00.000Z',
   ...overrides,
 });
 

@@ -1,6 +1,6 @@
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ticketKeys } from '../../api/ticketCache';
+import { ticketKeys, ticketOpened } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 
 /**
@@ -10,7 +10,16 @@ import { ticketsApi } from '../../api/tickets';
  */
 export function useTicket(id: number) {
   const queryKey = ticketKeys.detail(id);
-  const query = useQuery({ queryKey, queryFn: ({ signal }) => ticketsApi.get(id, signal) });
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey,
+    queryFn: async ({ signal }) => {
+      const answer = await ticketsApi.get(id, signal);
+      // Reading a ticket marks it read for staff on the server; the list rows follow.
+      ticketOpened(client, id);
+      return answer;
+    },
+  });
   const removed = useRemovedFromCache(queryKey);
   return { ...query, ticket: query.data?.ticket, removed };
 }

@@ -4,7 +4,7 @@ import type { HistoryEntry, TicketFilters, TicketQuery, UserRef } from '@helpdes
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { containsPattern } from '../search.js';
-import { ticketComments, ticketCounts, ticketHistory, tickets, users } from '../schema/index.js';
+import { ticketComments, ticketCounts, ticketHistory, ticketReads, tickets, users } from '../schema/index.js';
 import { presentHistoryEntry, type CommentRow, type HistoryRow, type TicketRow } from '../../presenters/tickets.js';
 
 /**
@@ -47,13 +47,19 @@ const asTicketRow = ({
 
 export interface TicketScope {
   ownerId?: number;
-  assignedAgentId?: number;
+  /** A staff member's id, or null for the unassigned tickets. */
+  assignedAgentId?: number | null;
 }
 
-export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters, 'mine'>): SQL | undefined {
+const assignedTo = (agentId: number | null | undefined): SQL | undefined => {
+  if (agentId === undefined) return undefined;
+  return agentId === null ? isNull(tickets.assignedAgentId) : eq(tickets.assignedAgentId, agentId);
+};
+
+export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters, 'mine' | 'assignee'>): SQL | undefined {
   return and(
     scope.ownerId !== undefined ? eq(tickets.userId, scope.ownerId) : undefined,
-    scope.assignedAgentId !== undefined ? eq(tickets.assignedAgentId, scope.assignedAgentId) : undefined,
+    assignedTo(scope.assignedAgentId),
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
     // lower() of the pattern in SQL, so text and pattern are folded by the same rules.
@@ -61,15 +67,32 @@ export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters
   );
 }
 
-const SORT_COLUMNS = { createdAt: tickets.createdAt, updatedAt: tickets.updatedAt, priority: tickets.priority } as const;
+const SORT_COLUMNS = {
+  createdAt: tickets.createdAt,
+  updatedAt: tickets.updatedAt,
+  priority: tickets.priority,
+  id: tickets.id,
+  status: tickets.status,
+  lastActivityAt: tickets.lastActivityAt,
+} as const;
 
+/** Priority and status sort by their enum's rank; each order is served by an index ending in id. */
 function orderOf(sort: TicketQuery['sort']): SQL[] {
   const direction = sort.descending ? desc : asc;
+  if (sort.field === 'id') return [direction(tickets.id)];
   const order = [direction(SORT_COLUMNS[sort.field])];
   if (sort.field === 'priority') order.push(desc(tickets.createdAt));
+  if (sort.field === 'status') order.push(direction(tickets.createdAt));
   order.push(direction(tickets.id));
   return order;
 }
+
+/**
+ * For a staff reader: changed or commented by someone else since the reader last opened the ticket
+ * (never opened counts as unread). Looked up for the page's rows only.
+ */
+const unreadFor = (readerId: number) =>
+  sql<boolean>`(${outer('last_activity_by_id')} is distinct from ${readerId} and not exists (select 1 from ${ticketReads} r where r.user_id = ${readerId} and r.ticket_id = ${outer('id')} and r.read_at >= ${outer('last_activity_at')}))`;
 
 /**
  * The page's ids come first, from an index in the list's order; names and comment counts are then
@@ -79,6 +102,7 @@ export async function findTicketRows(
   db: Db,
   where: SQL | undefined,
   { page, limit, sort }: Pick<TicketQuery, 'page' | 'limit' | 'sort'>,
+  unreadReaderId?: number,
 ): Promise<TicketRow[]> {
   const order = orderOf(sort);
   const pageIds = db
@@ -88,9 +112,25 @@ export async function findTicketRows(
     .orderBy(...order)
     .limit(limit)
     .offset((page - 1) * limit);
-  return selectTickets(db)
+  const selection = unreadReaderId === undefined ? ticketSelection : { ...ticketSelection, unread: unreadFor(unreadReaderId) };
+  return db
+    .select(selection)
+    .from(tickets)
     .where(inArray(tickets.id, pageIds))
     .orderBy(...order);
+}
+
+/** The staff member has now seen the ticket as it is. */
+export async function markTicketRead(db: Db, userId: number, ticketId: number): Promise<void> {
+  await db
+    .insert(ticketReads)
+    .values({ userId, ticketId, readAt: sql`now()` })
+    .onConflictDoUpdate({ target: [ticketReads.userId, ticketReads.ticketId], set: { readAt: sql`now()` } });
+}
+
+/** A comment is activity on the ticket but not a change of it: the version stays. */
+export async function touchTicketActivity(db: Db, ticketId: number, actorId: number, at: Date): Promise<void> {
+  await db.update(tickets).set({ lastActivityAt: at, lastActivityById: actorId }).where(eq(tickets.id, ticketId));
 }
 
 export async function countTickets(db: Db, where: SQL | undefined): Promise<number> {
@@ -99,6 +139,19 @@ export async function countTickets(db: Db, where: SQL | undefined): Promise<numb
     .from(tickets)
     .where(where);
   return row?.n ?? 0;
+}
+
+/** Counts matches up to `cap` + 1, so a common word stops early; more than `cap` answers the cap. */
+export async function countTicketsCapped(db: Db, where: SQL | undefined, cap: number): Promise<{ total: number; capped: boolean }> {
+  const matches = db
+    .select({ one: sql`1`.as('one') })
+    .from(tickets)
+    .where(where)
+    .limit(cap + 1)
+    .as('matches');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(matches);
+  const n = row?.n ?? 0;
+  return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
 }
 
 const statColumns = (count: (condition?: SQL) => SQL<number>) => ({
@@ -142,7 +195,7 @@ export async function ticketStatsCapped(db: Db, where: SQL | undefined, cap: num
 }
 
 /** The maintained counters (migration 0004) for staff lists without a search: 60 rows at most, never the tickets. */
-export async function countedStats(db: Db, filters: { assignedAgentId?: number; status?: string; priority?: string }) {
+export async function countedStats(db: Db, filters: { assignedAgentId?: number | null; status?: string; priority?: string }) {
   const c = ticketCounts;
   const sum = (condition?: SQL) => sql<number>`coalesce(sum(${c.n}) ${condition ? sql`filter (where ${condition})` : sql``}, 0)::int`;
   const rows = await db
@@ -157,7 +210,8 @@ export async function countedStats(db: Db, filters: { assignedAgentId?: number; 
     .from(c)
     .where(
       and(
-        filters.assignedAgentId !== undefined ? eq(c.agentId, filters.assignedAgentId) : undefined,
+        // agent_id 0 holds the unassigned tickets.
+        filters.assignedAgentId !== undefined ? eq(c.agentId, filters.assignedAgentId ?? 0) : undefined,
         filters.status ? sql`${c.status} = ${filters.status}` : undefined,
         filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
       ),

@@ -2,3 +2,4 @@ export * from './users.js';
 export * from './tickets.js';
 export * from './articles.js';
 export * from './notifications.js';
+export * from './queue.js';

@@ -30,6 +30,9 @@ export const tickets = pgTable(
       .notNull()
       .generatedAlwaysAs(sql`lower(title || ' ' || description)`),
     ...timestamps,
+    // The latest change or comment and who made it: the queue's "last activity" and unread marks.
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).defaultNow().notNull(),
+    lastActivityById: integer('last_activity_by_id').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     // Each list order ends in id, so a page is read straight off an index, never sorted.
@@ -43,6 +46,7 @@ export const tickets = pgTable(
     index('tickets_priority_created_desc_idx').on(t.priority, t.createdAt.desc().nullsFirst(), t.id),
     index('tickets_created_idx').on(t.createdAt, t.id),
     index('tickets_updated_idx').on(t.updatedAt, t.id),
+    index('tickets_last_activity_idx').on(t.lastActivityAt, t.id),
     // Case-insensitive substring search over title and description (LIKE on search_text uses trigram GIN).
     index('tickets_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],

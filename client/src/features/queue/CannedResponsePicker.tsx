@@ -1,0 +1,109 @@
+import { fillPlaceholders, isStaff, type CannedResponse, type Ticket, type TicketResponse } from '@helpdesk/protocol';
+import { Button, Popover, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { IconSearch, IconTemplate } from '@tabler/icons-react';
+import { useAtomValue } from 'jotai';
+import { useState, type KeyboardEvent } from 'react';
+import { ticketKeys } from '../../api/ticketCache';
+import { userAtom } from '../../state/session';
+import classes from './CannedResponsePicker.module.css';
+import { useCannedResponses } from './queueData';
+
+export type PlaceholderTicket = Pick<Ticket, 'id' | 'title' | 'user'>;
+
+interface CannedResponsePickerProps {
+  /** The ticket being answered; without `ticket` it is read from the open ticket's cached detail. */
+  ticketId: number;
+  ticket?: PlaceholderTicket;
+  /** Gets the response with its placeholders filled. */
+  onInsert: (text: string) => void;
+}
+
+const matches = (item: CannedResponse, filter: string) => {
+  const needle = filter.trim().toLowerCase();
+  return needle === '' || item.title.toLowerCase().includes(needle) || item.content.toLowerCase().includes(needle);
+};
+
+/**
+ * "Insert canned response" for staff beside a reply box: type to filter, pick one, and its
+ * {{customer.name}}, {{ticket.id}}, {{ticket.title}} and {{agent.name}} are filled for this ticket.
+ * Renders nothing for users.
+ */
+export function CannedResponsePicker({ ticketId, ticket, onInsert }: CannedResponsePickerProps) {
+  const user = useAtomValue(userAtom);
+  const staff = user !== null && isStaff(user);
+  if (!staff) return null;
+  return <Picker ticketId={ticketId} ticket={ticket} onInsert={onInsert} agentName={user.name} />;
+}
+
+function Picker({ ticketId, ticket, onInsert, agentName }: CannedResponsePickerProps & { agentName: string }) {
+  const client = useQueryClient();
+  const [opened, setOpened] = useState(false);
+  const [filter, setFilter] = useState('');
+  const canned = useCannedResponses();
+  const shown = (canned.data?.cannedResponses ?? []).filter((item) => matches(item, filter));
+
+  const insert = (item: CannedResponse) => {
+    const target = ticket ?? client.getQueryData<TicketResponse>(ticketKeys.detail(ticketId))?.ticket;
+    onInsert(
+      fillPlaceholders(item.content, {
+        customerName: target?.user.name ?? '',
+        ticketId,
+        ticketTitle: target?.title ?? '',
+        agentName,
+      }),
+    );
+    setOpened(false);
+    setFilter('');
+  };
+  const onFilterKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    const first = shown[0];
+    if (event.key === 'Enter' && first) {
+      event.preventDefault();
+      insert(first);
+    }
+  };
+
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom-start" width={340} shadow="md" trapFocus withinPortal>
+      <Popover.Target>
+        <Button variant="default" size="xs" leftSection={<IconTemplate size={14} />} onClick={() => setOpened((o) => !o)}>
+          Insert canned response
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs">
+          <TextInput
+            label="Filter canned responses"
+            placeholder="Type to filter"
+            leftSection={<IconSearch size={14} />}
+            value={filter}
+            onChange={(event) => setFilter(event.currentTarget.value)}
+            onKeyDown={onFilterKey}
+            data-autofocus
+          />
+          <ScrollArea.Autosize mah={240}>
+            <Stack gap={4} role="list" aria-label="Canned responses">
+              {canned.isPending && <Text size="sm">Loading...</Text>}
+              {!canned.isPending && shown.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  No canned responses match.
+                </Text>
+              )}
+              {shown.map((item) => (
+                <UnstyledButton key={item.id} className={classes.item} onClick={() => insert(item)} role="listitem">
+                  <Text size="sm" fw={600}>
+                    {item.title}
+                  </Text>
+                  <Text size="xs" c="dimmed" lineClamp={2}>
+                    {item.content}
+                  </Text>
+                </UnstyledButton>
+              ))}
+            </Stack>
+          </ScrollArea.Autosize>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,188 @@
+import type { CannedResponse, Ticket, View } from '@helpdesk/protocol';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppProviders } from '../../App';
+import { createQueryClient } from '../../api/queryClient';
+import { applyViewCounts } from '../../realtime/applyEvents';
+import { sessionAtom } from '../../state/session';
+import { store } from '../../state/store';
+import { fakeServer } from '../../test-utils/fakeServer';
+import { renderApp } from '../../test-utils/renderApp';
+import { agent, allowForLazyPages, aTicket, owner } from '../tickets/testFixtures';
+import { bulkResultText } from './BulkBar';
+import { CannedResponsePicker } from './CannedResponsePicker';
+import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom, agentQueryAtom, EMPTY_AGENT_FILTERS } from './filters';
+
+allowForLazyPages();
+
+const STATS = { total: 3, open: 3, in_progress: 0, resolved: 0, closed: 0, urgent: 1 };
+const VIEWS: View[] = [
+  { id: -1, name: 'My open tickets', filters: { status: 'open', assignee: 'me' }, shared: true, builtIn: true, owner: null },
+  { id: -2, name: 'Unassigned', filters: { assignee: 'none' }, shared: true, builtIn: true, owner: null },
+  { id: 5, name: 'Printers', filters: { search: 'printer' }, sort: '-priority', shared: false, owner: { id: agent.id, name: agent.name } },
+];
+const rows: Ticket[] = [
+  aTicket({ id: 1, title: 'First ticket here', unread: true }),
+  aTicket({ id: 2, title: 'Second ticket here', assignedAgent: { id: agent.id, name: agent.name } }),
+  aTicket({ id: 3, title: 'Third ticket here', status: 'closed' }),
+];
+const page = (data: Ticket[]) => ({ body: { success: true, tickets: data, data, total: data.length, page: 1, limit: 10 } });
+
+function queueServer(counts: () => Record<string, number>, extra: Parameters<typeof fakeServer>[0] = {}) {
+  return fakeServer({
+    'GET /auth/verify': { body: { success: true, user: agent } },
+    'GET /tickets/stats': { body: { success: true, stats: STATS } },
+    'GET /tickets': page(rows),
+    'GET /users/staff': {
+      body: {
+        success: true,
+        staff: [
+          { id: agent.id, name: agent.name },
+          { id: 9, name: 'Bea Backup' },
+        ],
+      },
+    },
+    'GET /views': { body: { success: true, views: VIEWS } },
+    'GET /views/counts': () => ({ body: { success: true, counts: counts() } }),
+    ...extra,
+  });
+}
+const listQueries = (server: ReturnType<typeof fakeServer>) =>
+  server.calls.filter((c) => c.key.startsWith('GET /tickets?')).map((c) => new URL(c.key.replace('GET ', 'http://x')).searchParams);
+const rowOf = (id: number) => document.querySelector<HTMLElement>(`tr[data-ticket-id="${id}"]`)!;
+
+beforeEach(() => {
+  store.set(agentFiltersAtom, EMPTY_AGENT_FILTERS);
+  store.set(agentPageAtom, 1);
+  store.set(agentPageSizeAtom, 10);
+  store.set(agentQueryAtom, { ...store.get(agentQueryAtom), sort: { field: 'createdAt', descending: true } });
+});
+
+describe('agent table', () => {
+  it('sorts by a clicked header, says so with aria-sort, keeps it in the address, and shows unread rows in bold', async () => {
+    const server = queueServer(() => ({}));
+    renderApp('/agent-dashboard', { user: agent });
+    await waitFor(() => expect(rowOf(1)).toBeTruthy());
+    expect(rowOf(1)).toHaveAttribute('data-unread', 'true');
+    expect(rowOf(2)).not.toHaveAttribute('data-unread');
+    expect(within(rowOf(2)).getByTestId('ticket-assignee')).toHaveTextContent(agent.name);
+    expect(within(rowOf(1)).getByTestId('ticket-assignee')).toHaveTextContent('Unassigned');
+
+    const header = screen.getByRole('columnheader', { name: /Priority/ });
+    expect(header).toHaveAttribute('aria-sort', 'none');
+    expect(screen.getByRole('columnheader', { name: /Created/ })).toHaveAttribute('aria-sort', 'descending');
+    await userEvent.setup().click(within(header).getByRole('button'));
+    await waitFor(() => expect(listQueries(server).at(-1)?.get('sort')).toBe('-priority'));
+    expect(screen.getByRole('columnheader', { name: /Priority/ })).toHaveAttribute('aria-sort', 'descending');
+    await waitFor(() => expect(window.location.search).toContain('sort=-priority'));
+    await userEvent.setup().click(within(screen.getByRole('columnheader', { name: /Priority/ })).getByRole('button'));
+    await waitFor(() => expect(listQueries(server).at(-1)?.get('sort')).toBe('priority'));
+  });
+
+  it('selects the page, changes the selection in bulk and says how many changed and which failed and why', async () => {
+    const server = queueServer(() => ({}), {
+      'POST /tickets/bulk': () => ({
+        body: {
+          success: true,
+          updated: [
+            { ...rows[0], status: 'resolved', version: 2 },
+            { ...rows[1], status: 'resolved', version: 2 },
+          ],
+          failed: [{ id: 3, message: 'Closed tickets are not changed in bulk: reopen it from its own update screen' }],
+        },
+      }),
+    });
+    renderApp('/agent-dashboard', { user: agent });
+    await waitFor(() => expect(rowOf(3)).toBeTruthy());
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('checkbox', { name: 'Select all tickets on this page' }));
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    expect(within(bar).getByText('3 selected')).toBeInTheDocument();
+    expect(within(bar).getByRole('button', { name: 'Apply to 3' })).toBeDisabled();
+    await user.click(within(bar).getByRole('textbox', { name: 'Set status' }));
+    await user.click(await screen.findByRole('option', { name: 'Resolved' }));
+    await user.click(within(bar).getByRole('button', { name: 'Apply to 3' }));
+
+    await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /tickets/bulk')).toBe(true));
+    expect(server.calls.find((c) => c.key === 'POST /tickets/bulk')?.body).toEqual({ ids: [1, 2, 3], changes: { status: 'resolved' } });
+    expect(await screen.findByText('2 tickets updated, 1 failed')).toBeInTheDocument();
+    expect(screen.getByText('#3: Closed tickets are not changed in bulk: reopen it from its own update screen')).toBeInTheDocument();
+    // The failed ticket stays selected, to try another change on it.
+    expect(within(screen.getByRole('region', { name: 'Bulk actions' })).getByText('1 selected')).toBeInTheDocument();
+  });
+
+  it('phrases bulk results', () => {
+    expect(bulkResultText({ updated: [aTicket()], failed: [] })).toBe('1 ticket updated');
+    expect(bulkResultText({ updated: [], failed: [{ id: 1, message: 'x' }] })).toBe('0 tickets updated, 1 failed');
+  });
+});
+
+describe('view list', () => {
+  it('shows each view with its count, opens a view as filters, and matches a fresh GET /views/counts after a ticket event', async () => {
+    let counts: Record<string, number> = { '-1': 4, '-2': 7, '5': 2 };
+    const client = createQueryClient();
+    const server = queueServer(() => counts);
+    renderApp('/agent-dashboard', { user: agent, queryClient: client });
+    const nav = await screen.findByRole('navigation', { name: 'Saved views' });
+    await waitFor(() => expect(within(nav).getByTestId('view-count--2')).toHaveTextContent('7'));
+    expect(within(nav).getByTestId('view-count--1')).toHaveTextContent('4');
+    expect(within(nav).getByTestId('view-count-5')).toHaveTextContent('2');
+
+    // Any ticket event: one request for all counts, and every count on screen is the new answer.
+    counts = { '-1': 3, '-2': 8, '5': 2 };
+    const before = server.calls.filter((c) => c.key === 'GET /views/counts').length;
+    applyViewCounts(client);
+    await waitFor(() => expect(within(nav).getByTestId('view-count--2')).toHaveTextContent('8'));
+    for (const [id, n] of Object.entries(counts)) expect(within(nav).getByTestId(`view-count-${id}`)).toHaveTextContent(String(n));
+    expect(server.calls.filter((c) => c.key === 'GET /views/counts').length).toBe(before + 1);
+
+    await userEvent.setup().click(within(nav).getByRole('button', { name: /^Printers/ }));
+    await waitFor(() => expect(listQueries(server).at(-1)?.get('search')).toBe('printer'));
+    expect(listQueries(server).at(-1)?.get('sort')).toBe('-priority');
+    expect(within(nav).getByRole('button', { name: /^Printers/ })).toHaveAttribute('aria-current', 'true');
+  });
+});
+
+describe('CannedResponsePicker', () => {
+  const CANNED: CannedResponse[] = [
+    { id: 1, title: 'Greeting', content: 'Hi {{customer.name}}, thanks for #{{ticket.id}}', shared: false, owner: agent },
+    { id: 2, title: 'Sign-off', content: 'Regards, {{ agent.name }} about "{{ticket.title}}"', shared: true, owner: agent },
+  ];
+
+  it('filters as you type and inserts the pick with its placeholders filled', async () => {
+    fakeServer({ 'GET /canned-responses': { body: { success: true, cannedResponses: CANNED } } });
+    store.set(sessionAtom, { token: 't', user: agent });
+    const onInsert = vi.fn();
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <CannedResponsePicker
+          ticketId={42}
+          ticket={{ id: 42, title: 'Printer jam', user: { id: owner.id, name: 'Olive' } }}
+          onInsert={onInsert}
+        />
+      </AppProviders>,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Insert canned response' }));
+    await screen.findByText('Greeting');
+    await user.type(screen.getByRole('textbox', { name: 'Filter canned responses' }), 'regards');
+    expect(screen.queryByText('Greeting')).not.toBeInTheDocument();
+    await user.click(screen.getByText('Sign-off'));
+    expect(onInsert).toHaveBeenCalledWith('Regards, Agent Smith about "Printer jam"');
+
+    await user.click(screen.getByRole('button', { name: 'Insert canned response' }));
+    await user.type(await screen.findByRole('textbox', { name: 'Filter canned responses' }), 'greet{Enter}');
+    expect(onInsert).toHaveBeenLastCalledWith('Hi Olive, thanks for #42');
+  });
+
+  it('is not there for a user', () => {
+    store.set(sessionAtom, { token: 't', user: owner });
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <CannedResponsePicker ticketId={1} onInsert={() => undefined} />
+      </AppProviders>,
+    );
+    expect(screen.queryByRole('button', { name: 'Insert canned response' })).not.toBeInTheDocument();
+  });
+});

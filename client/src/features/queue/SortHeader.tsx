@@ -1,0 +1,39 @@
+import type { TicketSort, TicketSortField } from '@helpdesk/protocol';
+import { Table, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import classes from './AgentTicketTable.module.css';
+
+/** The first click on a column: dates, ids and priority newest/most urgent first; status in its lifecycle order. */
+export const FIRST_DESCENDING: Record<TicketSortField, boolean> = {
+  id: true,
+  createdAt: true,
+  updatedAt: true,
+  lastActivityAt: true,
+  priority: true,
+  status: false,
+};
+
+/** A clicked sort: the same column flips, another starts at its first direction. */
+export const nextSort = (current: TicketSort, field: TicketSortField): TicketSort =>
+  current.field === field ? { field, descending: !current.descending } : { field, descending: FIRST_DESCENDING[field] };
+
+interface SortHeaderProps {
+  label: string;
+  field: TicketSortField;
+  sort: TicketSort;
+  onSort: (sort: TicketSort) => void;
+}
+
+/** A column header that sorts the list; screen readers hear the order through aria-sort. */
+export function SortHeader({ label, field, sort, onSort }: SortHeaderProps) {
+  const active = sort.field === field;
+  const Icon = !active ? IconArrowsSort : sort.descending ? IconArrowDown : IconArrowUp;
+  return (
+    <Table.Th aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+      <UnstyledButton className={classes.sortButton} onClick={() => onSort(nextSort(sort, field))} data-active={active || undefined}>
+        {label}
+        <Icon size={14} aria-hidden />
+      </UnstyledButton>
+    </Table.Th>
+  );
+}

@@ -1,0 +1,81 @@
+import { canShareItems, type View, type User } from '@helpdesk/protocol';
+import { ActionIcon, Badge, Group, Menu, NavLink, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { IconDots, IconEye, IconPencil, IconShare, IconTrash, IconUsers } from '@tabler/icons-react';
+
+interface ViewListProps {
+  views: View[] | undefined;
+  counts: Record<string, number> | undefined;
+  /** The view whose filters and sort the table shows now, if any. */
+  activeId: number | null;
+  user: Pick<User, 'id' | 'role'>;
+  onOpen: (view: View) => void;
+  onRename: (view: View) => void;
+  onToggleShare: (view: View) => void;
+  onDelete: (view: View) => void;
+}
+
+const canEdit = (view: View, user: Pick<User, 'id' | 'role'>) =>
+  !view.builtIn && (view.shared ? canShareItems(user) : view.owner?.id === user.id);
+
+/** The dashboard's saved views with their live counts (docs/product.md#saved-views). */
+export function ViewList({ views, counts, activeId, user, onOpen, onRename, onToggleShare, onDelete }: ViewListProps) {
+  return (
+    <Paper withBorder radius="md" p="xs" component="nav" aria-label="Saved views">
+      <Text fw={700} size="sm" px="xs" py={4}>
+        Views
+      </Text>
+      {views === undefined ? (
+        <Stack gap={6} p="xs">
+          <Skeleton h={24} />
+          <Skeleton h={24} />
+          <Skeleton h={24} />
+        </Stack>
+      ) : (
+        // A column beside the table on wide screens, a grid above it on narrower ones.
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 4, xl: 1 }} spacing={4} verticalSpacing={2}>
+          {views.map((view) => (
+            <Group key={view.id} gap={0} wrap="nowrap">
+              <NavLink
+                component="button"
+                style={{ flex: 1, minWidth: 0 }}
+                active={activeId === view.id}
+                label={view.name}
+                leftSection={view.shared && !view.builtIn ? <IconUsers size={14} aria-label="Shared" /> : <IconEye size={14} aria-hidden />}
+                rightSection={
+                  <Badge variant="light" color="gray.8" size="sm" data-testid={`view-count-${view.id}`}>
+                    {counts?.[view.id] ?? '…'}
+                  </Badge>
+                }
+                onClick={() => onOpen(view)}
+                aria-current={activeId === view.id ? 'true' : undefined}
+                aria-label={`${view.name}: ${counts?.[view.id] ?? 'counting'} tickets`}
+              />
+              {canEdit(view, user) && (
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`Actions for view ${view.name}`}>
+                      <IconDots size={16} />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => onRename(view)}>
+                      Rename
+                    </Menu.Item>
+                    {canShareItems(user) && (
+                      <Menu.Item leftSection={<IconShare size={14} />} onClick={() => onToggleShare(view)}>
+                        {view.shared ? 'Stop sharing' : 'Share with the team'}
+                      </Menu.Item>
+                    )}
+                    <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => onDelete(view)}>
+                      Delete
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              )}
+            </Group>
+          ))}
+        </SimpleGrid>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,64 @@
+import type { BulkChanges, CreateViewBody, UpdateViewBody } from '@helpdesk/protocol';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryKeys } from '../../api/queryKeys';
+import { queueApi } from '../../api/queue';
+import { usersApi } from '../../api/users';
+import { bulkSaved } from '../../api/ticketCache';
+import { notifyError, notifySuccess } from '../../lib/notify';
+
+/** Staff change rarely: the list is kept for the session's screens and read again on focus. */
+export function useAssignableStaff() {
+  return useQuery({
+    queryKey: queryKeys.users.staffDirectory,
+    queryFn: ({ signal }) => usersApi.staffDirectory(signal),
+    staleTime: 60_000,
+  });
+}
+
+export function useViews() {
+  return useQuery({ queryKey: queryKeys.queue.views, queryFn: ({ signal }) => queueApi.views(signal) });
+}
+
+/** Every view's count in one request; ticket events read it again (realtime/applyEvents.ts). */
+export function useViewCounts() {
+  return useQuery({ queryKey: queryKeys.queue.viewCounts, queryFn: ({ signal }) => queueApi.viewCounts(signal) });
+}
+
+export function useCannedResponses() {
+  return useQuery({ queryKey: queryKeys.queue.canned, queryFn: ({ signal }) => queueApi.cannedResponses(signal) });
+}
+
+export const VIEW_SAVE_FAILED = 'Failed to save the view';
+
+/** Views and their counts are read again after any change to the list of views. */
+export function useViewMutations() {
+  const client = useQueryClient();
+  const settled = () => client.invalidateQueries({ queryKey: queryKeys.queue.views });
+  const create = useMutation({
+    mutationFn: (body: Partial<CreateViewBody> & { name: string }) => queueApi.createView(body),
+    onSuccess: ({ view }) => notifySuccess(`View "${view.name}" saved`),
+    onError: () => notifyError(VIEW_SAVE_FAILED),
+    onSettled: settled,
+  });
+  const update = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: UpdateViewBody }) => queueApi.updateView(id, body),
+    onError: () => notifyError(VIEW_SAVE_FAILED),
+    onSettled: settled,
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => queueApi.removeView(id),
+    onSuccess: ({ message }) => notifySuccess(message),
+    onError: () => notifyError('Failed to delete the view'),
+    onSettled: settled,
+  });
+  return { create, update, remove };
+}
+
+/** The bulk bar's call: changed rows are written through the ticket cache; the rest follows the socket's echoes. */
+export function useBulkUpdate() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ids, changes }: { ids: number[]; changes: BulkChanges }) => queueApi.bulk(ids, changes),
+    onSuccess: ({ updated }) => void bulkSaved(client, updated),
+  });
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { UserRef } from '../entities.js';
+import { boundedText } from '../fields.js';
+import { LIMITS } from '../limits.js';
+import { MESSAGES } from '../messages.js';
+
+const V = MESSAGES.validation;
+
+export interface CannedResponse {
+  id: number;
+  title: string;
+  content: string;
+  shared: boolean;
+  owner: UserRef;
+}
+
+const title = boundedText({
+  required: V.cannedTitleRequired,
+  min: LIMITS.cannedTitle.min,
+  max: LIMITS.cannedTitle.max,
+  tooShort: V.cannedTitleRequired,
+  tooLong: V.cannedTitleTooLong,
+});
+const content = boundedText({
+  required: V.cannedContentRequired,
+  min: LIMITS.cannedContent.min,
+  max: LIMITS.cannedContent.max,
+  tooShort: V.cannedContentRequired,
+  tooLong: V.cannedContentTooLong,
+});
+const shared = z.boolean({ error: V.sharedInvalid });
+
+export const createCannedResponseBody = z.object({ title, content, shared: shared.default(false) });
+export type CreateCannedResponseBody = z.infer<typeof createCannedResponseBody>;
+export const updateCannedResponseBody = z.object({ title: title.optional(), content: content.optional(), shared: shared.optional() });
+export type UpdateCannedResponseBody = z.infer<typeof updateCannedResponseBody>;
+
+export interface CannedResponsesResponse {
+  success: true;
+  cannedResponses: CannedResponse[];
+}
+export interface CannedResponseResponse {
+  success: true;
+  cannedResponse: CannedResponse;
+}
+
+/** What a canned response's placeholders are filled with. */
+export interface PlaceholderValues {
+  customerName: string;
+  ticketId: number;
+  ticketTitle: string;
+  agentName: string;
+}
+
+export const PLACEHOLDERS = ['{{customer.name}}', '{{ticket.id}}', '{{ticket.title}}', '{{agent.name}}'] as const;
+
+/** Replaces every placeholder (spaces inside the braces allowed); unknown ones stay as written. */
+export function fillPlaceholders(text: string, values: PlaceholderValues): string {
+  const table: Record<string, string> = {
+    'customer.name': values.customerName,
+    'ticket.id': String(values.ticketId),
+    'ticket.title': values.ticketTitle,
+    'agent.name': values.agentName,
+  };
+  return text.replace(/\{\{\s*([a-z.]+)\s*\}\}/g, (whole, key: string) => table[key] ?? whole);
+}

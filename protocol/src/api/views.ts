@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus } from '../enums.js';
+import type { UserRef } from '../entities.js';
+import { boundedText, searchQuery } from '../fields.js';
+import { LIMITS } from '../limits.js';
+import { MESSAGES } from '../messages.js';
+import { assigneeQuery, type TicketAssignee } from './tickets.js';
+
+const V = MESSAGES.validation;
+
+export interface ViewFilters {
+  status?: (typeof TICKET_STATUSES)[number];
+  priority?: (typeof PRIORITIES)[number];
+  search?: string;
+  assignee?: TicketAssignee;
+}
+
+/**
+ * A saved list of the agent dashboard. Built-in views (My open tickets, Unassigned, Urgent) come first
+ * in every answer with negative ids and `builtIn: true`; they belong to nobody (`owner: null`) and
+ * cannot be changed or deleted (docs/decisions.md#saved-views).
+ */
+export interface View {
+  id: number;
+  name: string;
+  filters: ViewFilters;
+  /** The `sort` parameter of GET /tickets, e.g. `-priority`. */
+  sort?: string;
+  shared: boolean;
+  builtIn?: boolean;
+  owner: UserRef | null;
+}
+
+export const BUILT_IN_VIEWS: readonly Omit<View, 'owner'>[] = [
+  { id: -1, name: 'My open tickets', filters: { status: 'open', assignee: 'me' }, shared: true, builtIn: true },
+  { id: -2, name: 'Unassigned', filters: { assignee: 'none' }, shared: true, builtIn: true },
+  { id: -3, name: 'Urgent', filters: { priority: 'urgent' }, shared: true, builtIn: true },
+];
+
+/** The filters as sent in a body: the same values as the list's query, given as JSON. */
+const viewFilters = z
+  .object(
+    {
+      status: z.preprocess(normalizeStatus, z.enum(TICKET_STATUSES, { error: V.statusInvalid })).optional(),
+      priority: z.enum(PRIORITIES, { error: V.priorityInvalid }).optional(),
+      search: searchQuery,
+      assignee: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), assigneeQuery),
+    },
+    { error: 'Filters must be an object' },
+  )
+  .strip();
+
+const viewSort = z
+  .string({ error: V.sortInvalid })
+  .refine((s) => (TICKET_SORT_FIELDS as readonly string[]).includes(s.replace(/^-/, '')) && !s.startsWith('--'), V.sortInvalid);
+
+const viewName = boundedText({
+  required: V.viewNameRequired,
+  min: LIMITS.viewName.min,
+  max: LIMITS.viewName.max,
+  tooShort: V.viewNameRequired,
+  tooLong: V.viewNameTooLong,
+});
+
+const shared = z.boolean({ error: V.sharedInvalid });
+
+export const createViewBody = z.object({
+  name: viewName,
+  filters: viewFilters.default({ search: undefined }),
+  sort: viewSort.optional(),
+  shared: shared.default(false),
+});
+export type CreateViewBody = z.infer<typeof createViewBody>;
+
+export const updateViewBody = z.object({
+  name: viewName.optional(),
+  filters: viewFilters.optional(),
+  sort: viewSort.nullable().optional(),
+  shared: shared.optional(),
+});
+export type UpdateViewBody = z.infer<typeof updateViewBody>;
+
+/** A view's id in a path: a built-in one is negative. */
+export const viewIdParam = z
+  .string()
+  .regex(/^-?[1-9]\d{0,9}$/, V.idInvalid)
+  .transform(Number)
+  .refine((n) => Math.abs(n) <= 2_147_483_647, V.idInvalid);
+
+export interface ViewsResponse {
+  success: true;
+  views: View[];
+}
+export interface ViewResponse {
+  success: true;
+  view: View;
+}
+export interface ViewCountsResponse {
+  success: true;
+  /** Keyed by view id; a view with a search counts up to LIMITS.ticketList.countCap. */
+  counts: Record<string, number>;
+}
