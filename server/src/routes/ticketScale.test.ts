@@ -130,11 +130,16 @@ describe('maintained counts, bounded lists and paged threads', () => {
   });
 
   it('refuses a page deeper than the bound with a message saying what to do', async () => {
-    await t.server.database.db.execute(
-      sql.raw(
-        `insert into tickets (title, description, user_id) select 'Bulk ' || g, 'Bulk ticket body', ${owner.user.id} from generate_series(1, ${LIMITS.ticketList.depth + 20}) g`,
-      ),
-    );
+    // In batches: PGlite runs in the server's process, and one long insert would stall it past the
+    // HTTP keep-alive timeout, so the next request would meet a connection closed under it.
+    const rows = LIMITS.ticketList.depth + 20;
+    for (let from = 1; from <= rows; from += 1_000) {
+      await t.server.database.db.execute(
+        sql.raw(
+          `insert into tickets (title, description, user_id) select 'Bulk ' || g, 'Bulk ticket body', ${owner.user.id} from generate_series(${from}, ${Math.min(from + 999, rows)}) g`,
+        ),
+      );
+    }
     const deep = await t.api.get(`/tickets?page=${LIMITS.ticketList.depth / 10 + 1}&limit=10`, { token: admin.token });
     expect(deep.status).toBe(400);
     expect(deep.body.message).toBe(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth));

@@ -4,6 +4,7 @@ import type { ServiceContext } from './context.js';
 import { createKnowledgeService } from './knowledge.js';
 import { createNotificationService } from './notifications.js';
 import { createPasswordResetService } from './passwordReset.js';
+import { createSearchCounts } from './searchCounts.js';
 import { createTicketService } from './tickets.js';
 import { createUserService } from './users.js';
 import { createViewService } from './views.js';
@@ -12,14 +13,15 @@ export type Services = ReturnType<typeof createServices>;
 
 export function createServices(context: ServiceContext) {
   const accounts = createAccountService(context);
+  const searchCounts = createSearchCounts(context);
   return {
     accounts,
     passwordReset: createPasswordResetService(context, accounts),
     users: createUserService(context),
-    tickets: createTicketService(context),
+    tickets: createTicketService(context, searchCounts),
     knowledge: createKnowledgeService(context),
     notifications: createNotificationService(context),
-    views: createViewService(context),
+    views: createViewService(context, searchCounts),
     cannedResponses: createCannedResponseService(context),
   };
 }

@@ -1,5 +1,4 @@
-import { eq, inArray, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { eq, inArray } from 'drizzle-orm';
 import {
   assigneeOf,
   canCommentOnTicket,
@@ -48,7 +47,7 @@ import {
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
 import { excerptOf, writeNotifications } from './notifications.js';
-import { createReadMemo } from './readMemo.js';
+import type { SearchCounts } from './searchCounts.js';
 import {
   countedStats,
   countTickets,
@@ -64,7 +63,6 @@ import {
   markTicketRead,
   ticketConditions,
   ticketStats,
-  ticketStatsCapped,
   touchTicketActivity,
   updateTicketRows,
   type TicketScope,
@@ -79,10 +77,6 @@ export type TicketService = ReturnType<typeof createTicketService>;
 
 /** A comment as the service takes it: the content, and what the request body may add to it. */
 type NewComment = Pick<CommentBody, 'content'> & Partial<Omit<CommentBody, 'content'>>;
-
-const dialect = new PgDialect();
-/** Distinct recent searches kept; each entry is a handful of numbers. */
-const SEARCH_MEMO_ENTRIES = 500;
 
 interface Change {
   type: HistoryType;
@@ -192,7 +186,7 @@ async function recordUpdates(tx: Db, emit: Emit, actor: ActorRef, written: Writt
   }
 }
 
-export function createTicketService({ db, withTransaction, settings }: ServiceContext) {
+export function createTicketService({ db, withTransaction }: ServiceContext, cappedSearchStats: SearchCounts) {
   /** What the actor may see, narrowed to one assignee when staff ask for it (`me`, `none` or an id). */
   const scopeFor = (actor: Actor, filters: TicketFilters): TicketScope => {
     const assignee = assigneeOf(filters);
@@ -215,19 +209,6 @@ export function createTicketService({ db, withTransaction, settings }: ServiceCo
       throw new ValidationError(MESSAGES.tickets.agentNotFound, { assignedAgentId: MESSAGES.tickets.agentNotFound });
     }
     return { id: user.id, name: user.name };
-  };
-
-  /**
-   * A search's cards and its list's total come from one pass over at most the cap's worth of matches,
-   * kept until this process's next write, keyed by the exact SQL of the conditions.
-   */
-  const searchMemo = createReadMemo<{ stats: TicketStats; capped: boolean }>(withTransaction.ended, {
-    enabled: !settings.redisUrl,
-    size: SEARCH_MEMO_ENTRIES,
-  });
-  const cappedSearchStats = (where: SQL | undefined) => {
-    const { sql: text, params } = where ? dialect.sqlToQuery(where) : { sql: '', params: [] };
-    return searchMemo(JSON.stringify([text, params]), () => ticketStatsCapped(db, where, LIMITS.ticketList.countCap));
   };
 
   /** Staff without a search read the maintained counters; a user's own tickets an index; a search counts up to the cap. */

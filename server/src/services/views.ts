@@ -1,7 +1,6 @@
 import { asc, eq, or } from 'drizzle-orm';
 import {
   BUILT_IN_VIEWS,
-  LIMITS,
   MESSAGES,
   type CreateViewBody,
   type TicketAssignee,
@@ -10,12 +9,13 @@ import {
   type ViewFilters,
 } from '@helpdesk/protocol';
 import { returnedRow } from '../db/rows.js';
-import { countTicketsCapped, ticketConditions } from '../db/queries/tickets.js';
+import { ticketConditions } from '../db/queries/tickets.js';
 import { countedViewTotals, type CountedFilter } from '../db/queries/views.js';
 import { savedViews, users } from '../db/schema/index.js';
 import { ForbiddenError } from '../lib/errors.js';
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
+import type { SearchCounts } from './searchCounts.js';
 import { itemAccess } from './sharedItems.js';
 
 export type ViewService = ReturnType<typeof createViewService>;
@@ -40,7 +40,7 @@ const compact = (filters: ViewFilters): ViewFilters =>
 const agentIdOf = (actor: Actor, assignee: TicketAssignee | undefined): number | null | undefined =>
   assignee === undefined ? undefined : assignee === 'me' ? actor.id : assignee === 'none' ? null : assignee;
 
-export function createViewService({ db }: ServiceContext) {
+export function createViewService({ db }: ServiceContext, cappedSearchStats: SearchCounts) {
   const access = itemAccess(MESSAGES.views);
   const select = () =>
     db.select({ view: savedViews, ownerName: users.name }).from(savedViews).innerJoin(users, eq(users.id, savedViews.ownerId));
@@ -126,17 +126,13 @@ export function createViewService({ db }: ServiceContext) {
         ),
         Promise.all(
           searched.map((view) =>
-            countTicketsCapped(
-              db,
-              ticketConditions({ assignedAgentId: agentIdOf(actor, view.filters.assignee) }, view.filters),
-              LIMITS.ticketList.countCap,
-            ),
+            cappedSearchStats(ticketConditions({ assignedAgentId: agentIdOf(actor, view.filters.assignee) }, view.filters)),
           ),
         ),
       ]);
       const counts: Record<string, number> = {};
       counted.forEach((c, i) => (counts[c.id] = totals[i] ?? 0));
-      searched.forEach((view, i) => (counts[view.id] = capped[i]?.total ?? 0));
+      searched.forEach((view, i) => (counts[view.id] = capped[i]?.stats.total ?? 0));
       return counts;
     },
   };

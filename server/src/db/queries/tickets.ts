@@ -141,19 +141,6 @@ export async function countTickets(db: Db, where: SQL | undefined): Promise<numb
   return row?.n ?? 0;
 }
 
-/** Counts matches up to `cap` + 1, so a common word stops early; more than `cap` answers the cap. */
-export async function countTicketsCapped(db: Db, where: SQL | undefined, cap: number): Promise<{ total: number; capped: boolean }> {
-  const matches = db
-    .select({ one: sql`1`.as('one') })
-    .from(tickets)
-    .where(where)
-    .limit(cap + 1)
-    .as('matches');
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(matches);
-  const n = row?.n ?? 0;
-  return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
-}
-
 const statColumns = (count: (condition?: SQL) => SQL<number>) => ({
   total: count(),
   open: count(eq(tickets.status, 'open')),
