@@ -2,15 +2,17 @@ import { Anchor, AppShell, Burger, Button, Container, Group, NavLink, Stack, Tex
 import { useDisclosure } from '@mantine/hooks';
 import { IconHeadset } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { isStaff } from '@helpdesk/protocol';
-import { NotificationBell } from '../../features/collaboration/NotificationBell';
 import { userAtom } from '../../state/session';
 import { AccountMenu } from './AccountMenu';
 import { LiveIndicator } from './LiveIndicator';
 import { navItems, type NavItem } from './navigation';
 import classes from './AppLayout.module.css';
+
+// Loaded apart: only staff have a bell, and the sign-in page need not download it.
+const NotificationBell = lazy(() => import('../../features/collaboration/NotificationBell').then((m) => ({ default: m.NotificationBell })));
 
 const isActive = (location: string, item: NavItem) => location === item.href || location.startsWith(`${item.href}/`);
 
@@ -54,7 +56,11 @@ export function AppLayout({ children }: { children: ReactNode }) {
             </Group>
             <Group gap="sm" wrap="nowrap">
               <LiveIndicator />
-              {user && isStaff(user) && <NotificationBell />}
+              {user && isStaff(user) && (
+                <Suspense fallback={null}>
+                  <NotificationBell />
+                </Suspense>
+              )}
               {user ? (
                 <AccountMenu user={user} />
               ) : (
