@@ -143,9 +143,9 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         )}
         {ticket.status !== 'resolved' && (
           <Button
-            variant="light"
-            color="green"
-            leftSection={<IconCircleCheck size={16} />}
+            // Default look with a green mark: light green text on its tint falls below 4.5:1.
+            variant="default"
+            leftSection={<IconCircleCheck size={16} color="var(--mantine-color-green-8)" />}
             onClick={() => submit('resolved')}
             disabled={send.isPending}
           >
