@@ -61,7 +61,7 @@ describe('journey: working a ticket together', () => {
 
   it("an internal note never appears on the owner's open page", async () => {
     const owner = await insertUser(stage.product, { name: 'Olive Owner' });
-    const ana = await insertUser(stage.product, { role: 'agent', name: 'Ana Agent' });
+    const ana = await insertUser(stage.product, { role: 'agent', name: 'Nora Note' });
     const ticket = await createTicket(stage.product.api, owner.token, { title: 'Invoice address is wrong' });
 
     const ownerSide = await signIn('collaboration-note-owner', owner);
@@ -72,11 +72,11 @@ describe('journey: working a ticket together', () => {
     await chooseMode(anaSide.page, 'Internal note');
     await anaSide.page.getByRole('textbox', { name: 'Internal note' }).fill('Secret: customer is on the legacy billing plan');
     await anaSide.page.getByRole('button', { name: 'Add note' }).click();
-    await anaSide.page.getByText('Secret: customer is on the legacy billing plan').waitFor();
+    await anaSide.page.getByTestId('comment').getByText('Secret: customer is on the legacy billing plan').waitFor();
     await chooseMode(anaSide.page, 'Reply');
     await anaSide.page.getByRole('textbox', { name: 'Reply to the customer' }).fill('We are fixing your invoice address now.');
     await anaSide.page.getByRole('button', { name: 'Send', exact: true }).click();
-    await anaSide.page.getByText('We are fixing your invoice address now.').waitFor();
+    await anaSide.page.getByTestId('comment').getByText('We are fixing your invoice address now.').waitFor();
     await anaSide.shot('note-tinted-for-staff');
 
     // The reply, sent after the note, reaches the owner live: the note would have come first.
@@ -96,7 +96,7 @@ describe('journey: working a ticket together', () => {
   it("a mention lights the other agent's bell live", async () => {
     const owner = await insertUser(stage.product, { name: 'Olive Owner' });
     const ana = await insertUser(stage.product, { role: 'agent', name: 'Ana Agent' });
-    const ben = await insertUser(stage.product, { role: 'agent', name: 'Ben Backup' });
+    const ben = await insertUser(stage.product, { role: 'agent', name: 'Bea Mention' });
     const ticket = await createTicket(stage.product.api, owner.token, { title: 'Laptop fan is very loud' });
 
     const benSide = await signIn('collaboration-mention-ben', ben);
@@ -107,13 +107,13 @@ describe('journey: working a ticket together', () => {
     await openTicket(anaSide, ticket.id);
     await chooseMode(anaSide.page, 'Internal note');
     const box = anaSide.page.getByRole('textbox', { name: 'Internal note' });
-    await box.pressSequentially('Can you take this, @Be');
-    await anaSide.page.getByRole('option', { name: 'Ben Backup' }).waitFor();
+    await box.pressSequentially('Can you take this, @Bea');
+    await anaSide.page.getByRole('option', { name: 'Bea Mention' }).waitFor();
     await anaSide.shot('mention-autocomplete');
     await box.press('Enter');
-    expect(await box.inputValue()).toBe('Can you take this, @Ben Backup ');
+    expect(await box.inputValue()).toBe('Can you take this, @Bea Mention ');
     await anaSide.page.getByRole('button', { name: 'Add note' }).click();
-    await anaSide.page.getByText('Can you take this, @Ben Backup').waitFor();
+    await anaSide.page.getByTestId('comment').getByText('Can you take this, @Bea Mention').waitFor();
 
     await benSide.page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
     await benSide.shot('bell-lit');

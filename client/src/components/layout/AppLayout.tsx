@@ -5,7 +5,6 @@ import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { isStaff } from '@helpdesk/protocol';
-import { NotificationBell } from '../../features/collaboration/NotificationBell';
 import { userAtom } from '../../state/session';
 import { LiveAnnouncer } from './LiveAnnouncer';
 import { LiveIndicator } from './LiveIndicator';
@@ -17,6 +16,8 @@ import classes from './AppLayout.module.css';
 
 // Signed-in only, and its menu pulls in the popover code: kept out of the first visit to /login.
 const AccountMenu = lazy(() => import('./AccountMenu'));
+// Loaded apart: only staff have a bell, and the sign-in page need not download it.
+const NotificationBell = lazy(() => import('../../features/collaboration/NotificationBell').then((m) => ({ default: m.NotificationBell })));
 
 const isActive = (location: string, item: NavItem) => location === item.href || location.startsWith(`${item.href}/`);
 
@@ -74,7 +75,11 @@ export function AppLayout({ children }: { children: ReactNode }) {
             </Group>
             <Group gap="sm" wrap="nowrap">
               <LiveIndicator />
-              {user && isStaff(user) && <NotificationBell />}
+              {user && isStaff(user) && (
+                <Suspense fallback={null}>
+                  <NotificationBell />
+                </Suspense>
+              )}
               {user ? (
                 <Suspense fallback={null}>
                   <AccountMenu user={user} />

@@ -58,9 +58,10 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   const [picked, setPicked] = useState<UserRef[]>([]);
   const [collision, setCollision] = useState<{ found: Collision; send: Send } | null>(null);
   const baseline = useRef(baselineOf(ticket));
-  const staff = useStaffDirectory();
-  const typing = useTypingSignal(ticket.id);
   const note = mode === 'note';
+  // Only notes mention, so the list is fetched once a note is started.
+  const staff = useStaffDirectory(note);
+  const typing = useTypingSignal(ticket.id);
 
   const send = useMutation({
     mutationFn: ({ content: text, ...extra }: Send) => ticketsApi.comment(ticket.id, text, extra),
@@ -142,9 +143,9 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         )}
         {ticket.status !== 'resolved' && (
           <Button
-            variant="light"
-            color="green"
-            leftSection={<IconCircleCheck size={16} />}
+            // Default look with a green mark: light green text on its tint falls below 4.5:1.
+            variant="default"
+            leftSection={<IconCircleCheck size={16} color="var(--mantine-color-green-8)" />}
             onClick={() => submit('resolved')}
             disabled={send.isPending}
           >

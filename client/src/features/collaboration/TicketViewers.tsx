@@ -1,4 +1,4 @@
-import { Avatar, Tooltip } from '@mantine/core';
+import { Avatar } from '@mantine/core';
 import { useOtherViewers } from './usePresence';
 import { initialsOf } from './initials';
 
@@ -14,19 +14,24 @@ export function TicketViewers({ ticketId, size = 'sm' }: { ticketId: number; siz
   if (viewers.length === 0) return null;
   const names = viewers.map((v) => v.name).join(', ');
   return (
-    <Tooltip label={`Viewing now: ${names}`} withArrow>
-      <Avatar.Group spacing="xs" role="img" aria-label={`Also viewing: ${names}`} data-testid={`viewers-${ticketId}`}>
-        {viewers.slice(0, SHOWN).map((v) => (
-          <Avatar key={v.id} size={size} radius="xl" color="teal.9" variant="filled" aria-hidden>
-            {initialsOf(v.name)}
-          </Avatar>
-        ))}
-        {viewers.length > SHOWN && (
-          <Avatar size={size} radius="xl" aria-hidden>
-            +{viewers.length - SHOWN}
-          </Avatar>
-        )}
-      </Avatar.Group>
-    </Tooltip>
+    // A native title, not a Tooltip: this sits in every queue row, which should stay light to render.
+    <Avatar.Group
+      spacing="xs"
+      role="img"
+      aria-label={`Also viewing: ${names}`}
+      title={`Viewing now: ${names}`}
+      data-testid={`viewers-${ticketId}`}
+    >
+      {viewers.slice(0, SHOWN).map((v) => (
+        <Avatar key={v.id} size={size} radius="xl" color="teal.9" variant="filled" aria-hidden>
+          {initialsOf(v.name)}
+        </Avatar>
+      ))}
+      {viewers.length > SHOWN && (
+        <Avatar size={size} radius="xl" aria-hidden>
+          +{viewers.length - SHOWN}
+        </Avatar>
+      )}
+    </Avatar.Group>
   );
 }
