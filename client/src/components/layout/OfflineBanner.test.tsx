@@ -34,7 +34,9 @@ describe('the offline banner', () => {
     });
     renderBanner();
     expect(screen.queryByTestId('offline-banner')).not.toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(OFFLINE_GRACE_MS + 10));
+    act(() => {
+      vi.advanceTimersByTime(OFFLINE_GRACE_MS + 10);
+    });
     expect(screen.getByRole('alert')).toHaveTextContent(OFFLINE_TEXT.title);
     expect(screen.getByRole('alert')).toHaveTextContent(OFFLINE_TEXT.waiting);
     await userEvent.click(screen.getByRole('button', { name: OFFLINE_TEXT.retry }));
