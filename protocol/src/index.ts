@@ -14,3 +14,4 @@ export * from './policies/actor.js';
 export * from './policies/accounts.js';
 export * from './policies/tickets.js';
 export * from './policies/notifications.js';
+export * from './browser.js';
