@@ -31,7 +31,8 @@ export default function AccountMenu({ user }: { user: User }) {
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label>
+        {/* A group: a menu may only hold items, groups and separators (axe aria-required-children). */}
+        <Menu.Label role="group" aria-label={`Signed in as ${user.name}, ${labelOf(user.role)}`}>
           <Text size="sm" fw={600} c="bright" truncate>
             {user.name}
           </Text>
@@ -43,7 +44,7 @@ export default function AccountMenu({ user }: { user: User }) {
         <Menu.Item component={Link} href="/settings" leftSection={<IconSettings size={16} />}>
           Settings
         </Menu.Item>
-        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={logout}>
+        <Menu.Item color="red.9" leftSection={<IconLogout size={16} />} onClick={logout}>
           Logout
         </Menu.Item>
       </Menu.Dropdown>
