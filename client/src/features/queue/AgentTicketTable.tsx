@@ -28,7 +28,8 @@ export function AgentTicketTable({ rows, stale, filtered, skeletonRows, ...actio
       <Table
         verticalSpacing="sm"
         highlightOnHover
-        style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 150ms' }}
+        style={{ opacity: stale ? 0.6 : 1 }}
+        aria-busy={stale || undefined}
         aria-label="Tickets"
         aria-busy={stale}
       >
