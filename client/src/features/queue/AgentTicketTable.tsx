@@ -29,7 +29,6 @@ export function AgentTicketTable({ rows, stale, filtered, skeletonRows, ...actio
         verticalSpacing="sm"
         highlightOnHover
         style={{ opacity: stale ? 0.6 : 1 }}
-        aria-busy={stale || undefined}
         aria-label="Tickets"
         aria-busy={stale}
       >
