@@ -9,7 +9,10 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     base: { service: 'helpdesk' },
     serializers: { err: serializeError },
     // Credentials never reach the log, even when a request body is logged while debugging.
-    redact: { paths: ['req.headers.authorization', '*.password', '*.newPassword', '*.currentPassword', '*.token', '*.passwordHash'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', '*.password', '*.newPassword', '*.currentPassword', '*.token', '*.passwordHash'],
+      censor: '[redacted]',
+    },
   };
   return destination ? pino(options, destination) : pino(options);
 }

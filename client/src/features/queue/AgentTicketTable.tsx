@@ -25,13 +25,7 @@ interface AgentTicketTableProps extends RowActionHandlers {
 export function AgentTicketTable({ rows, stale, filtered, skeletonRows, ...actions }: AgentTicketTableProps) {
   return (
     <Table.ScrollContainer minWidth={920} type="native">
-      <Table
-        verticalSpacing="sm"
-        highlightOnHover
-        style={{ opacity: stale ? 0.6 : 1 }}
-        aria-label="Tickets"
-        aria-busy={stale}
-      >
+      <Table verticalSpacing="sm" highlightOnHover style={{ opacity: stale ? 0.6 : 1 }} aria-label="Tickets" aria-busy={stale}>
         <Table.Thead>
           <Table.Tr>
             {COLUMNS.map((column) => (
