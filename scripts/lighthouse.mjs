@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer from 'puppeteer-core';
@@ -180,5 +181,5 @@ function freePort() {
 }
 
 function lighthouseVersion() {
-  return lighthouse.version ?? process.env.npm_package_devDependencies_lighthouse ?? '';
+  return createRequire(import.meta.url)('lighthouse/package.json').version;
 }

@@ -118,13 +118,15 @@ describe('journey: never lost, never silent', () => {
     await context.close();
   });
 
-  it('says plainly when live updates cannot connect, with a retry, and shows the server’s refusal', async () => {
+  it('says plainly when live updates cannot connect, and reconnects on Retry', async () => {
     const user = await insertUser(stage.product, { name: 'Offline Otto' });
     for (const viewport of [undefined, PHONE]) {
       const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, `offline-${viewport ? 390 : 1280}`, viewport);
+      // The network to the live connection is cut until `blocked` is lifted.
+      let blocked = true;
       await Promise.all([
-        context.route('**/socket.io/**', (route) => route.abort()),
-        context.routeWebSocket(/\/socket\.io\//, (ws) => ws.close()),
+        context.route('**/socket.io/**', (route) => (blocked ? route.abort() : route.continue())),
+        context.routeWebSocket(/\/socket\.io\//, (ws) => (blocked ? ws.close() : ws.connectToServer())),
       ]);
       await page.goto('/login');
       await signIn(page, user.user.email, STRONG_PASSWORD);
@@ -134,7 +136,7 @@ describe('journey: never lost, never silent', () => {
       expect(await banner.innerText()).toContain('Live updates are offline');
       await shot('offline-banner');
 
-      await context.unrouteAll({ behavior: 'ignoreErrors' });
+      blocked = false;
       await page.getByRole('button', { name: 'Retry now' }).click();
       await banner.waitFor({ state: 'detached' });
       await waitForLive(page);

@@ -16,8 +16,12 @@ export const theme = createTheme({
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
     // A dialog's <header> would be a second "banner" landmark beside the page's.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' }, attributes: { header: { role: 'presentation' } } } },
-    // Inline rather than in a portal at the end of <body>, so the tip stays inside the page's landmarks.
+    // Inline rather than in a portal at the end of <body>, so tips, option lists and menus stay inside
+    // the page's landmarks (axe: all content in landmarks).
     Tooltip: { defaultProps: { withinPortal: false } },
+    Combobox: { defaultProps: { withinPortal: false } },
+    Popover: { defaultProps: { withinPortal: false } },
+    Menu: { defaultProps: { withinPortal: false } },
   },
 });
 

@@ -19,3 +19,4 @@ export * from './policies/notifications.js';
 export * from './api/views.js';
 export * from './api/cannedResponses.js';
 export * from './policies/sharedItems.js';
+export * from './browser.js';

@@ -17,8 +17,7 @@ export function useLastPageWhenShrunk(total: number | undefined, page: number, l
 
 const CONTROL_LABELS = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
 
-/** Names for Mantine's pagination arrows (icons only) and page buttons, for screen readers. */
+/** Names for Mantine's pagination arrows (icons only); page buttons are named by their number. */
 export const PAGINATION_LABELS = {
   getControlProps: (control: keyof typeof CONTROL_LABELS) => ({ 'aria-label': CONTROL_LABELS[control] }),
-  getItemProps: (page: number) => ({ 'aria-label': `Page ${page}` }),
 };

@@ -17,7 +17,7 @@ const initials = (name: string) =>
 export default function AccountMenu({ user }: { user: User }) {
   const logout = useLogout();
   return (
-    <Menu position="bottom-end" width={220} withArrow>
+    <Menu position="bottom-end" width={220}>
       <Menu.Target>
         <UnstyledButton data-testid="account-menu">
           <Group gap={8} wrap="nowrap">
@@ -31,7 +31,8 @@ export default function AccountMenu({ user }: { user: User }) {
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label>
+        {/* A group: a menu may only hold items, groups and separators (axe aria-required-children). */}
+        <Menu.Label role="group" aria-label={`Signed in as ${user.name}, ${labelOf(user.role)}`}>
           <Text size="sm" fw={600} c="bright" truncate>
             {user.name}
           </Text>
@@ -39,11 +40,11 @@ export default function AccountMenu({ user }: { user: User }) {
             {labelOf(user.role)}
           </Text>
         </Menu.Label>
-        <Menu.Divider />
+        <Menu.Divider role="separator" />
         <Menu.Item component={Link} href="/settings" leftSection={<IconSettings size={16} />}>
           Settings
         </Menu.Item>
-        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={logout}>
+        <Menu.Item leftSection={<IconLogout size={16} color="var(--mantine-color-red-9)" aria-hidden />} onClick={logout}>
           Logout
         </Menu.Item>
       </Menu.Dropdown>

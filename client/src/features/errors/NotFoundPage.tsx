@@ -11,7 +11,7 @@ export default function NotFoundPage() {
   return (
     <Card withBorder radius="lg" padding="xl" maw={560} mx="auto" mt="xl">
       <Stack align="center" gap="md" ta="center">
-        <Text fz={72} fw={800} c="blue.2" lh={1}>
+        <Text fz={72} fw={800} c="blue" lh={1}>
           404
         </Text>
         <Title order={1}>Page Not Found</Title>

@@ -78,13 +78,7 @@ function TicketTable({
   const columnCount = COLUMNS.length + (selection ? 1 : 0);
   return (
     <Table.ScrollContainer minWidth={1180} type="native">
-      <Table
-        verticalSpacing="sm"
-        highlightOnHover
-        style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 150ms' }}
-        aria-label="Tickets"
-        aria-busy={stale}
-      >
+      <Table verticalSpacing="sm" highlightOnHover style={{ opacity: stale ? 0.6 : 1 }} aria-label="Tickets" aria-busy={stale}>
         <Table.Thead>
           <Table.Tr>
             {selection && (
