@@ -20,14 +20,22 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<AxeResults> } }).axe;
     interface AxeResults {
-      violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; html: string }[] }[];
+      violations: {
+        id: string;
+        impact: string | null;
+        help: string;
+        nodes: { target: unknown[]; html: string; failureSummary?: string }[];
+      }[];
     }
     const results = await axe.run(document, { resultTypes: ['violations'] });
     return results.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
       help: v.help,
-      nodes: v.nodes.slice(0, 5).map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 160)}`),
+      // The failure summary says which check failed, e.g. which child a role may not hold.
+      nodes: v.nodes
+        .slice(0, 5)
+        .map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 160)}\n        ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`),
     }));
   });
 }

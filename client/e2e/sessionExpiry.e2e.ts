@@ -84,9 +84,9 @@ describe('journey: a session that ends', () => {
     expect(await storedSession(page)).toEqual({ token: null, user: null });
     await shot('logged-out');
 
-    // A protected page now leads to the login form.
+    // A protected page now leads to the login form, which keeps where the visitor was going.
     await page.goto('/settings');
-    await page.waitForURL('**/login');
+    await page.waitForURL('**/login?next=%2Fsettings');
     await context.close();
   });
 });

@@ -17,7 +17,9 @@ const initials = (name: string) =>
 export default function AccountMenu({ user }: { user: User }) {
   const logout = useLogout();
   return (
-    <Menu position="bottom-end" width={220}>
+    // Without the initial-focus placeholder: that focusable div is a child a menu may not hold (axe
+    // aria-required-children); focus goes to the first item instead.
+    <Menu position="bottom-end" width={220} withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton data-testid="account-menu">
           <Group gap={8} wrap="nowrap">
@@ -31,16 +33,17 @@ export default function AccountMenu({ user }: { user: User }) {
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        {/* A group: a menu may only hold items, groups and separators (axe aria-required-children). */}
-        <Menu.Label role="group" aria-label={`Signed in as ${user.name}, ${labelOf(user.role)}`}>
+        {/* An item, since a menu may hold only items, groups of items and separators (axe aria-required-children);
+            disabled, because it only says who is signed in. */}
+        <Menu.Item disabled style={{ cursor: 'default', opacity: 1 }}>
           <Text size="sm" fw={600} c="bright" truncate>
             {user.name}
           </Text>
           <Text size="xs" c="dimmed">
             {labelOf(user.role)}
           </Text>
-        </Menu.Label>
-        <Menu.Divider role="separator" />
+        </Menu.Item>
+        <Menu.Divider role="none" />
         <Menu.Item component={Link} href="/settings" leftSection={<IconSettings size={16} />}>
           Settings
         </Menu.Item>
