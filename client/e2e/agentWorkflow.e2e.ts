@@ -96,7 +96,9 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     await expect.poll(() => userStatus.getAttribute('data-status')).toBe('resolved');
     await expect.poll(() => row.locator('[data-status]').getAttribute('data-status')).toBe('resolved');
     await expect.poll(() => counts(agentPage)).toEqual({ total: 1, open: 0, in_progress: 0, resolved: 1, urgent: 1 });
-    expect(await row.getByRole('button').count()).toBe(0);
+    // Start, Quick Reply and Resolve are gone; only the assignment menu is left beside the two links.
+    expect(await row.getByRole('button').allTextContents()).toHaveLength(1);
+    expect(await row.getByRole('button', { name: `Assign ticket #${ticket.id}` }).count()).toBe(1);
     expect(await row.getByRole('link').count()).toBe(2);
     await agentShot('dashboard-resolved');
     await userSide.shot('ticket-resolved');
@@ -165,7 +167,7 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     await context.close();
   });
 
-  it('fits a phone: the table scrolls sideways inside its card, the page does not', async () => {
+  it('fits a phone: each ticket is a card with its status and priority in view, and the page does not scroll sideways', async () => {
     const agent = await insertUser(stage.product, { role: 'agent', name: 'Agent Mobile' });
     const owner = await insertUser(stage.product, { name: 'Mo Bile' });
     await createTicket(stage.product.api, owner.token, {
@@ -174,20 +176,16 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     });
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'agent-phone', { width: 390, height: 844 });
     await logInThroughForm(page, agent.user.email, agent.password, /\/agent-dashboard$/);
-    await page.locator('tbody tr[data-ticket-id]').first().waitFor();
-    const widths = await page.evaluate(() => {
-      const table = document.querySelector('table[aria-label="Tickets"]');
-      let box = table?.parentElement ?? null;
-      while (box && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
-      return {
-        page: document.documentElement.scrollWidth,
-        viewport: window.innerWidth,
-        box: box && { scroll: box.scrollWidth, client: box.clientWidth },
-      };
-    });
-    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
-    expect(widths.box).not.toBeNull();
-    expect(widths.box!.scroll).toBeGreaterThan(widths.box!.client);
+    const card = page
+      .locator('[role="list"][aria-label="Tickets"] [role="listitem"][data-ticket-id]')
+      .filter({ hasText: 'Phone cannot sync calendar' });
+    await card.waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    for (const text of ['Open', 'Medium']) {
+      const box = await card.getByText(text, { exact: true }).first().boundingBox();
+      expect(box, text).not.toBeNull();
+      expect(box!.x + box!.width, text).toBeLessThanOrEqual(390);
+    }
     await shot('dashboard-phone');
     await context.close();
   });

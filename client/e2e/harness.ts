@@ -107,27 +107,34 @@ export async function openVisitor(
     axeLock = next.catch(() => undefined);
     return next;
   };
-  const checkVisited = async (url: string) => {
+  // Each navigation gets a number: a check whose page has since been left, even for a later visit to
+  // the same address (signed out, then back after signing in), gives way to the newer check.
+  let visits = 0;
+  const checkVisited = async (url: string, visit: number) => {
+    const current = () => !page.isClosed() && page.url() === url && visits === visit;
     try {
       await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
-      // A screen is checked once it has rendered its heading (or after a while without one, which axe reports).
+      // A screen is checked once it has loaded and rendered its heading (or after a while without one,
+      // which axe reports). The previous screen's heading may still be up, so the loader goes first.
+      await page.waitForSelector('[data-page-loader]', { state: 'detached', timeout: 10_000 }).catch(() => {});
       await page.waitForSelector('h1', { state: 'visible', timeout: 5_000 }).catch(() => {});
       await page.waitForTimeout(SETTLE_MS);
-      if (page.isClosed() || page.url() !== url) return; // moved on: the next page is checked instead
+      if (!current()) return; // moved on: the next page is checked instead
       const violations = await exclusive(() => axeViolations(page));
       // An in-app navigation during the run means part of it saw the next page, which gets its own check.
-      if (page.url() !== url) return;
+      if (!current()) return;
       if (violations.length > 0) found.push(describeViolations(`${journeyName}: ${url}`, violations));
     } catch (error) {
       // Leaving the page mid-check (a reload, a link) is not a finding; the next page is checked.
-      const left = page.isClosed() || page.url() !== url || /Execution context was destroyed|Target .*closed/.test(String(error));
+      const left = !current() || /Execution context was destroyed|Target .*closed/.test(String(error));
       if (!left) found.push(`axe could not check ${url}: ${String(error)}`);
     }
   };
   page.on('framenavigated', (frame) => {
     if (frame !== page.mainFrame() || frame.url() === 'about:blank') return;
     const url = frame.url();
-    checks = checks.then(() => checkVisited(url));
+    const visit = ++visits;
+    checks = checks.then(() => checkVisited(url, visit));
   });
   onTestFinished(async () => {
     await checks;

@@ -71,6 +71,7 @@ describe('journey: never lost, never silent', () => {
 
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'live-attention');
     await page.goto('/login');
+    await page.getByRole('heading', { level: 1, name: 'Login' }).waitFor();
     // The first Tab stop is the skip link, which leads to the page's content.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to main content');

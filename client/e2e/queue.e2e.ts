@@ -95,7 +95,7 @@ describe('journey: an agent runs the queue while a colleague watches', () => {
     await side.shot('keyboard-focus');
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/ticket/${second}$`));
-    await page.getByRole('textbox', { name: 'Add a comment' }).waitFor();
+    await page.getByRole('textbox', { name: 'Reply to the customer' }).waitFor();
     await page.keyboard.press('r');
     expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-reply-box'))).toBe(true);
     await page.keyboard.press('Escape');
@@ -110,7 +110,7 @@ describe('journey: an agent runs the queue while a colleague watches', () => {
     await page.getByRole('textbox', { name: 'Filter canned responses' }).fill('looking');
     await page.keyboard.press('Enter');
     await expect
-      .poll(() => page.getByRole('textbox', { name: 'Add a comment' }).inputValue())
+      .poll(() => page.getByRole('textbox', { name: 'Reply to the customer' }).inputValue())
       .toBe(`Hi Olive Owner, we are on #${printer.id} "Printer is on fire". Agent Smith`);
     await side.shot('canned-inserted');
 

@@ -72,7 +72,7 @@ export function MentionTextarea({ value, onChange, staff, onMention, ...props }:
         />
       </Combobox.Target>
       <Combobox.Dropdown hidden={options.length === 0} aria-label="Mention a staff member">
-        <Combobox.Options>
+        <Combobox.Options aria-label="Staff to mention">
           {options.map((person) => (
             <Combobox.Option key={person.id} value={String(person.id)}>
               <Text size="sm">{person.name}</Text>

@@ -80,13 +80,14 @@ export function NotificationBell() {
 
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={340} shadow="md" withArrow trapFocus>
-      <Popover.Target>
-        <Indicator label={unread > 99 ? '99+' : unread} size={18} disabled={unread === 0} color="red" offset={4} data-testid="bell-count">
+      {/* The target is the button itself, so aria-expanded and aria-haspopup land on a button (axe). */}
+      <Indicator label={unread > 99 ? '99+' : unread} size={18} disabled={unread === 0} color="red" offset={4} data-testid="bell-count">
+        <Popover.Target>
           <ActionIcon variant="subtle" size="lg" aria-label={bellLabel(unread)} onClick={() => setOpened((o) => !o)}>
             <IconBell size={20} />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
+      </Indicator>
       <Popover.Dropdown aria-label="Notifications" role="dialog">
         <Group justify="space-between" mb="xs">
           <Text fw={700}>Notifications</Text>

@@ -19,6 +19,7 @@ import { NoteBadge } from './NoteBadge';
 import { ReplyModeSwitch, type ReplyMode } from './ReplyModeSwitch';
 import { TypingIndicator } from './TypingIndicator';
 import { useTypingSignal } from './usePresence';
+import { CannedResponsePicker } from '../queue/CannedResponsePicker';
 
 interface Send {
   content: string;
@@ -128,7 +129,10 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         error={error}
         styles={note ? { input: { background: 'var(--mantine-color-yellow-0)', borderColor: 'var(--mantine-color-yellow-5)' } } : undefined}
         data-testid="composer"
+        // The `r` shortcut focuses the reply box (features/queue/TicketShortcuts.tsx).
+        data-reply-box
       />
+      <CannedResponsePicker ticketId={ticket.id} ticket={ticket} onInsert={(text) => setContent((current) => current + text)} />
       <TypingIndicator ticketId={ticket.id} />
       <Group justify="flex-end" gap="xs">
         {ticket.status !== 'in_progress' && (

@@ -248,7 +248,7 @@ function TicketCards({ rows, stale, filtered, skeletonRows, selection, activeId,
   const pageIds = rows?.map((t) => t.id) ?? [];
   const selectedOnPage = pageIds.filter((id) => selection?.selected.has(id)).length;
   return (
-    <Stack gap="xs" p="xs" aria-label="Tickets" role="list" aria-busy={stale} style={{ opacity: stale ? 0.6 : 1 }}>
+    <Stack gap="xs" p="xs" aria-busy={stale} style={{ opacity: stale ? 0.6 : 1 }}>
       {selection && pageIds.length > 0 && (
         <Checkbox
           px="xs"
@@ -261,9 +261,21 @@ function TicketCards({ rows, stale, filtered, skeletonRows, selection, activeId,
       )}
       {rows === undefined && Array.from({ length: skeletonRows }, (_, i) => <Skeleton key={i} h={96} radius="md" />)}
       {rows?.length === 0 && <Empty filtered={filtered} />}
-      {rows?.map((ticket) => (
-        <TicketCard key={ticket.id} ticket={ticket} selection={selection} active={activeId === ticket.id} onOpen={onOpen} {...actions} />
-      ))}
+      {/* Only cards in the list: a list may hold only list items (axe aria-required-children). */}
+      {rows && rows.length > 0 && (
+        <Stack gap="xs" aria-label="Tickets" role="list">
+          {rows.map((ticket) => (
+            <TicketCard
+              key={ticket.id}
+              ticket={ticket}
+              selection={selection}
+              active={activeId === ticket.id}
+              onOpen={onOpen}
+              {...actions}
+            />
+          ))}
+        </Stack>
+      )}
     </Stack>
   );
 }

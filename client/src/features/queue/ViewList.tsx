@@ -48,7 +48,6 @@ export function ViewList({ views, counts, activeId, user, onOpen, onRename, onTo
                 }
                 onClick={() => onOpen(view)}
                 aria-current={activeId === view.id ? 'true' : undefined}
-                aria-label={`${view.name}: ${counts?.[view.id] ?? 'counting'} tickets`}
               />
               {canEdit(view, user) && (
                 <Menu position="bottom-end" withinPortal>
