@@ -99,6 +99,11 @@ async function audit({ path: pagePath, as }, formFactor) {
   const page = await browser.newPage();
   try {
     // The session lives in localStorage (keys token and user), as after signing in through the form.
+    // Lighthouse must leave storage alone to keep it, so the HTTP cache is emptied here instead:
+    // every page is measured as a first visit, not warmed by the page audited before it.
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.detach();
     await page.goto(`${origin}/robots.txt`);
     await page.evaluate((session) => {
       localStorage.clear();

@@ -1,6 +1,6 @@
 // After `vite build`: precompresses the assets (the server sends .br/.gz when the browser accepts
 // them) and reports what the first visit to /login downloads: the entry chunk, the login page's
-// chunk, and every chunk they import statically, gzipped.
+// chunk, and every chunk they import statically, gzipped; fails above the budget.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
@@ -46,6 +46,13 @@ const allJs = [...walk(dist)].filter((f) => f.endsWith('.js'));
 console.log(
   `  (all JavaScript of the app: ${allJs.length} chunks, gzip ${kb(allJs.reduce((t, f) => t + gzipSync(readFileSync(f), { level: 9 }).length, 0))})\n`,
 );
+
+// The first visit's budget: a change that pulls more into /login fails the build instead of slipping by.
+const LOGIN_JS_BUDGET_KB = 150;
+if (sum('.js', 'gzip') > LOGIN_JS_BUDGET_KB * 1024) {
+  console.error(`The first load of /login exceeds its ${LOGIN_JS_BUDGET_KB} kB gzip JavaScript budget.`);
+  process.exitCode = 1;
+}
 
 function* walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,12 +1,9 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { parseWithoutEval } from '@helpdesk/protocol';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createQueryClient } from './api/queryClient';
 import { App } from './App';
-
-parseWithoutEval();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

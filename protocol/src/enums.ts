@@ -1,3 +1,4 @@
+// Enums only: they never compile a parser, so they need not wait for the jitless setting of ./zod.ts.
 import { z } from 'zod';
 
 export const ROLES = ['user', 'agent', 'admin'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { ROLES } from '../enums.js';
 import type { User } from '../entities.js';
 import { emailField, newPasswordField, nameField, passwordField, requiredString } from '../fields.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 import type { UserRef } from '../entities.js';
 import { boundedText } from '../fields.js';
 import { LIMITS } from '../limits.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 
 /** Every error is `{success:false, message}`; 400s may add per-field messages (docs/api.md#errors). */
 export const errorResponseSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { CATEGORIES } from '../enums.js';
 import type { Article } from '../entities.js';
 import { boundedText, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';

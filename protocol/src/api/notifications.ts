@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 import type { Notification } from '../entities.js';
 import { MESSAGES } from '../messages.js';
 import { flagQuery } from './common.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 
 const ticketId = z.number().int().positive().max(2_147_483_647);
 

@@ -3,14 +3,12 @@ import {
   changeTicketQuery,
   DEFAULT_TICKET_QUERY,
   hasTicketFilters,
-  ticketFiltersQuery,
-  ticketListQuery,
-  ticketQueryFromUrl,
   ticketQueryParams,
   ticketQueryToUrl,
   type TicketFilters,
   type TicketQuery,
-} from './tickets.js';
+} from './ticketQuery.js';
+import { ticketFiltersQuery, ticketListQuery, ticketQueryFromUrl } from './tickets.js';
 
 const QUERIES: TicketQuery[] = [
   DEFAULT_TICKET_QUERY,

@@ -1,19 +1,19 @@
-import { z } from 'zod';
-import {
-  FORM_STATUSES,
-  PRIORITIES,
-  TICKET_SORT_FIELDS,
-  TICKET_STATUSES,
-  normalizeStatus,
-  type Priority,
-  type TicketSortField,
-  type TicketStatus,
-} from '../enums.js';
+import { z } from '../zod.js';
+import { FORM_STATUSES, PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus, type TicketSortField } from '../enums.js';
 import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketStats } from '../entities.js';
 import { boundedText, idParam, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 import { flagQuery } from './common.js';
+import {
+  DEFAULT_TICKET_QUERY,
+  DEFAULT_TICKET_SORT,
+  assigneeOf,
+  type TicketAssignee,
+  type TicketFilters,
+  type TicketQuery,
+  type TicketSort,
+} from './ticketQuery.js';
 
 const V = MESSAGES.validation;
 
@@ -107,24 +107,6 @@ export const agentUpdateForm = z.object({
   resolutionNotes: z.string().max(LIMITS.resolutionNotes.max, V.resolutionNotesTooLong),
 });
 
-/**
- * Which tickets a list shows, for GET /tickets and /tickets/stats; an absent field does not filter.
- * A new filter is one field here and one each in `ticketFiltersQuery`, `paramsOf` and `hasTicketFilters`.
- */
-export interface TicketFilters {
-  status?: TicketStatus;
-  priority?: Priority;
-  search?: string;
-  /** Staff: whose tickets; `me` is the caller, `none` the unassigned ones, a number that staff member. */
-  assignee?: TicketAssignee;
-  /** The older spelling of `assignee: 'me'` (`mine=1`), still accepted from existing clients. */
-  mine?: boolean;
-}
-export type TicketAssignee = 'me' | 'none' | number;
-
-/** `assignee`, with `mine=1` read as `me` when no assignee is given. */
-export const assigneeOf = ({ assignee, mine }: TicketFilters): TicketAssignee | undefined => assignee ?? (mine ? 'me' : undefined);
-
 export const assigneeQuery = optionalQuery(
   z
     .string()
@@ -132,33 +114,6 @@ export const assigneeQuery = optionalQuery(
     .transform((s): TicketAssignee => (s === 'me' || s === 'none' ? s : Number(s)))
     .refine((a) => typeof a === 'string' || a <= 2_147_483_647, V.assigneeInvalid),
 );
-export interface TicketSort {
-  field: TicketSortField;
-  descending: boolean;
-}
-/**
- * One page of a ticket list. Screens hold it, the API layer sends it, the cache keys its pages by it
- * and the server parses it back to the same shape, so a cached page's key says which rows it holds.
- */
-export interface TicketQuery extends TicketFilters {
-  sort: TicketSort;
-  page: number;
-  limit: number;
-}
-
-export const DEFAULT_TICKET_SORT: TicketSort = { field: 'createdAt', descending: true };
-export const DEFAULT_TICKET_QUERY: TicketQuery = { sort: DEFAULT_TICKET_SORT, page: 1, limit: LIMITS.ticketPage.default };
-
-/** The `sort` parameter: `-createdAt` is newest first. */
-export const formatTicketSort = ({ field, descending }: TicketSort): string => (descending ? `-${field}` : field);
-
-/** A `sort` parameter read back; absent or unknown is the default order. */
-export function parseTicketSort(value: string | undefined): TicketSort {
-  const field = value?.replace(/^-/, '');
-  if (!value || !(TICKET_SORT_FIELDS as readonly string[]).includes(field ?? '')) return { ...DEFAULT_TICKET_SORT };
-  return { field: field as TicketSortField, descending: value.startsWith('-') };
-}
-
 const sort = optionalQuery(
   z.string().refine((s) => (TICKET_SORT_FIELDS as readonly string[]).includes(s.replace(/^-/, '')), V.sortInvalid),
 ).transform((s): TicketSort =>
@@ -179,29 +134,6 @@ export const ticketListQuery = ticketFiltersQuery.extend({
   sort,
 }) satisfies z.ZodType<TicketQuery>;
 
-/** The fields that are set, as query parameters in one fixed order. */
-function paramsOf(query: TicketFilters & Partial<TicketQuery>): [string, string][] {
-  const params: [string, string | undefined][] = [
-    ['search', query.search],
-    ['status', query.status],
-    ['priority', query.priority],
-    ['assignee', assigneeOf(query)?.toString()],
-    ['sort', query.sort && formatTicketSort(query.sort)],
-    ['page', query.page?.toString()],
-    ['limit', query.limit?.toString()],
-  ];
-  return params.filter((param): param is [string, string] => Boolean(param[1]));
-}
-
-/** The query of GET /tickets, or of /tickets/stats given filters alone. */
-export const ticketQueryParams = (query: TicketFilters | TicketQuery): Record<string, string> => Object.fromEntries(paramsOf(query));
-
-/** A list page's query string: only what differs from DEFAULT_TICKET_QUERY, so an unfiltered list keeps a plain address. */
-export function ticketQueryToUrl(query: TicketQuery): string {
-  const defaults = ticketQueryParams(DEFAULT_TICKET_QUERY);
-  return new URLSearchParams(paramsOf(query).filter(([key, value]) => defaults[key] !== value)).toString();
-}
-
 /**
  * Reads a list page's query string. A value the server would refuse, or a page size missing from
  * `pageSizes`, reads as its default: an old or hand-edited link still opens a list.
@@ -218,16 +150,6 @@ export function ticketQueryFromUrl(search: string, pageSizes?: readonly number[]
   const whose = assigneeOf({ assignee, mine });
   return whose === undefined ? query : { ...query, assignee: whose };
 }
-
-/** Any change but to the page itself starts again from page 1: an old page number means nothing under new filters, sort or size. */
-export const changeTicketQuery = (query: TicketQuery, change: Partial<TicketQuery>): TicketQuery => ({
-  ...query,
-  ...change,
-  page: change.page ?? 1,
-});
-
-export const hasTicketFilters = (filters: TicketFilters): boolean =>
-  Boolean(filters.status || filters.priority || filters.search || assigneeOf(filters) !== undefined);
 
 /** `?before=<id>` of the older comments or history of a ticket. */
 export const olderQuery = z.object({ before: idParam });

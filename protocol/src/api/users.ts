@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { NOTIFICATION_PREFERENCES, ROLES, STAFF_ROLES } from '../enums.js';
 import type { User, UserRef } from '../entities.js';
 import { emailField, nameField, newPasswordField, optionalQuery, requiredString } from '../fields.js';

@@ -1,10 +1,11 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus } from '../enums.js';
 import type { UserRef } from '../entities.js';
 import { boundedText, searchQuery } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
-import { assigneeQuery, type TicketAssignee } from './tickets.js';
+import type { TicketAssignee } from './ticketQuery.js';
+import { assigneeQuery } from './tickets.js';
 
 const V = MESSAGES.validation;
 
