@@ -1035,7 +1035,8 @@ async function openExplainer(place: Place): Promise<Explainer> {
   }
   const services = createServices({
     db,
-    withTransaction: Object.assign(() => Promise.reject(new Error('the scale bench only reads')), { ended: () => 0 }),
+    withTransaction: () => Promise.reject(new Error('the scale bench only reads')),
+    writesEnded: () => 0,
     tokens: createTokenService(BENCH_JWT_SECRET, 3600),
     mailer: undefined as unknown as Mailer,
     logger: createLogger('silent'),

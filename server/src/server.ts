@@ -72,6 +72,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const services = createServices({
     db: database.db,
     withTransaction: createUnitOfWork(database.db, bus),
+    writesEnded: database.writesEnded,
     tokens,
     mailer,
     logger,

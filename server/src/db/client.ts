@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { createWriteCounter } from './writeCounter.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -23,6 +24,8 @@ export interface Database {
   withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Writes ended in this process so far (db/writeCounter.ts). */
+  writesEnded: () => number;
 }
 
 /** A PGlite `dataDir` is a directory, or the string 'memory' for a database that lives only in this process. */
@@ -81,11 +84,19 @@ function openPostgres(url: string): Database {
   // checked out for a transaction emits on itself (pg-pool removes its listener while lent). The
   // running query fails with the same error, and the pool discards the broken client on release.
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  // A transaction's statements run on a checked-out client; the others through pool.query, which
+  // calls its client back-style (not counted there), so each statement counts once.
+  const writes = createWriteCounter();
+  writes.watchStatements(pool, 'query');
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    writes.watchStatements(client, 'query');
+  });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
+    writesEnded: writes.ended,
     async withStartupLock(fn) {
       const client = await pool.connect();
       try {
@@ -106,10 +117,16 @@ function openPostgres(url: string): Database {
 async function openPglite(dataDir: string): Promise<Database> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { pg_trgm } });
+  // A transaction's statements go through its own handle, so the transaction counts as a whole.
+  const writes = createWriteCounter();
+  writes.watchStatements(client, 'query');
+  writes.watchStatements(client, 'exec');
+  writes.watchWrites(client, 'transaction');
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
+    writesEnded: writes.ended,
     // PGlite lives inside this one process; nothing else can race it.
     withStartupLock: (fn) => fn(),
     async ping() {

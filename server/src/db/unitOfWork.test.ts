@@ -94,12 +94,26 @@ describe('unit of work', () => {
     expect(published).toEqual([]);
   });
 
-  it('counts every unit of work that ended, committed or rolled back, for readers that keep answers', async () => {
+  it('counts every write that ended at the driver, committed or rolled back, and no read or empty change', async () => {
     const withTransaction = createUnitOfWork(database.db, recordingBus().bus);
-    expect(withTransaction.ended()).toBe(0);
+    let before = database.writesEnded();
+    await database.db.select({ id: users.id }).from(users).limit(1);
+    expect(database.writesEnded()).toBe(before);
+
+    await insertUser(database.db);
+    expect(database.writesEnded()).toBeGreaterThan(before);
+
+    before = database.writesEnded();
     await withTransaction((tx) => insertUser(tx));
-    expect(withTransaction.ended()).toBe(1);
+    expect(database.writesEnded()).toBeGreaterThan(before);
+
+    before = database.writesEnded();
     await expect(withTransaction(() => Promise.reject(new Error('rolled back')))).rejects.toThrow('rolled back');
-    expect(withTransaction.ended()).toBe(2);
+    expect(database.writesEnded()).toBeGreaterThan(before);
+
+    // A statement that changed no row changed nothing a reader could have kept.
+    before = database.writesEnded();
+    await database.db.update(users).set({ name: 'x' }).where(eq(users.id, -1));
+    expect(database.writesEnded()).toBe(before);
   });
 });

@@ -8,18 +8,10 @@ export type Emit = <K extends EventName>(name: K, payload: DomainEvents[K]) => v
  * in order; a rollback drops it. Services are given this instead of the bus, so no event can announce
  * a change that did not happen, or reach a reader before the change is there to be read.
  */
-export interface UnitOfWork {
-  <T>(work: (tx: Db, emit: Emit) => Promise<T>): Promise<T>;
-  /**
-   * How many units of work have ended in this process, committed or not. The same number before and
-   * after a read means none of this process's writes landed in between (services/readMemo.ts).
-   */
-  ended: () => number;
-}
+export type UnitOfWork = <T>(work: (tx: Db, emit: Emit) => Promise<T>) => Promise<T>;
 
 export function createUnitOfWork(db: Db, bus: Pick<EventBus, 'publish'>): UnitOfWork {
-  let ended = 0;
-  const run = async <T>(work: (tx: Db, emit: Emit) => Promise<T>): Promise<T> => {
+  return async <T>(work: (tx: Db, emit: Emit) => Promise<T>): Promise<T> => {
     const held: Array<() => void> = [];
     let open = true;
     const emit: Emit = (name, payload) => {
@@ -34,9 +26,6 @@ export function createUnitOfWork(db: Db, bus: Pick<EventBus, 'publish'>): UnitOf
       return result;
     } finally {
       open = false;
-      // Also after a failure: a commit whose answer was lost may still have landed.
-      ended += 1;
     }
   };
-  return Object.assign(run, { ended: () => ended });
 }

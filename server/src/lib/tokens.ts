@@ -15,9 +15,26 @@ export interface TokenService {
 }
 
 const ISSUER = 'helpdesk';
+/** Sessions whose checked signature is kept (least recently used dropped first); ~300 bytes each. */
+const VERIFIED_TOKENS = 10_000;
 
 export function createTokenService(secret: string, ttlSeconds: number): TokenService {
   const key = new TextEncoder().encode(secret);
+  // A signature checked once stays valid for that exact string, so every request of a session after
+  // its first skips the HMAC (WebCrypto: a key import and a thread-pool hop each time). Expiry is still
+  // checked on every use, and revocation is the token version, compared with the user row per request.
+  const verified = new Map<string, TokenClaims>();
+  const verifySignature = async (token: string): Promise<TokenClaims | undefined> => {
+    try {
+      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER });
+      const userId = Number(payload.sub);
+      if (!Number.isInteger(userId) || userId <= 0 || typeof payload.ver !== 'number' || !payload.exp) return undefined;
+      return { userId, version: payload.ver, expiresAt: payload.exp * 1000 };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return undefined;
+      throw error;
+    }
+  };
   return {
     async sign(userId, version) {
       return new SignJWT({ ver: version })
@@ -29,15 +46,19 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
         .sign(key);
     },
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER });
-        const userId = Number(payload.sub);
-        if (!Number.isInteger(userId) || userId <= 0 || typeof payload.ver !== 'number' || !payload.exp) return undefined;
-        return { userId, version: payload.ver, expiresAt: payload.exp * 1000 };
-      } catch (error) {
-        if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return undefined;
-        throw error;
+      const known = verified.get(token);
+      if (known) {
+        verified.delete(token);
+        if (known.expiresAt <= Date.now()) return undefined;
+        verified.set(token, known); // most recently used last
+        return known;
       }
+      const claims = await verifySignature(token);
+      if (claims) {
+        verified.set(token, claims);
+        if (verified.size > VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
+      }
+      return claims;
     },
   };
 }

@@ -5,6 +5,7 @@ import {
   createArticleBody,
   idParam,
   updateArticleBody,
+  type Article,
   type ArticleListResponse,
   type ArticleResponse,
   type HelpfulResponse,
@@ -12,21 +13,24 @@ import {
 } from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
+import { jsonOnce } from '../lib/jsonOnce.js';
 import { actorOf, clientIp, createRouter } from './router.js';
 
 export function knowledgeRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
+  const sendList = jsonOnce<Awaited<ReturnType<RouteDeps['services']['knowledge']['list']>>>();
+  const sendArticle = jsonOnce<Article>();
   // The only check of "staff only": no article rule depends on the row.
   const staff = auth.allow(canManageArticles, MESSAGES.http.staffOnly);
 
   router.get('/knowledge', async (ctx) => {
     const query = parseInput(articleListQuery, ctx.query);
-    ctx.body = { success: true, data: await services.knowledge.list(query) } satisfies ArticleListResponse;
+    sendList(ctx, await services.knowledge.list(query), (data) => ({ success: true, data }) satisfies ArticleListResponse);
   });
 
   router.get('/knowledge/:id', async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
-    ctx.body = { success: true, article: await services.knowledge.get(id) } satisfies ArticleResponse;
+    sendArticle(ctx, await services.knowledge.get(id), (article) => ({ success: true, article }) satisfies ArticleResponse);
   });
 
   router.post('/knowledge/:id/helpful', auth.optional, async (ctx) => {

@@ -12,8 +12,10 @@ import {
 } from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
+import { jsonOnce } from '../lib/jsonOnce.js';
 import { actorOf, createRouter } from './router.js';
 import type {
+  TicketDetail,
   BulkUpdateResponse,
   CommentResponse,
   MessageResponse,
@@ -27,19 +29,26 @@ import type {
 
 export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
+  const sendList = jsonOnce<Awaited<ReturnType<RouteDeps['services']['tickets']['list']>>>();
+  const sendTicket = jsonOnce<TicketDetail>();
 
   router.get('/tickets', auth.required, async (ctx) => {
     const query = parseInput(ticketListQuery, ctx.query);
-    const { tickets, total, totalCapped } = await services.tickets.list(actorOf(ctx), query);
-    ctx.body = {
-      success: true,
-      tickets,
-      data: tickets,
-      total,
-      ...(totalCapped && { totalCapped }),
-      page: query.page,
-      limit: query.limit,
-    } satisfies TicketListResponse;
+    // The kept answer belongs to this exact query, so its page and limit go with its text.
+    sendList(
+      ctx,
+      await services.tickets.list(actorOf(ctx), query),
+      ({ tickets, total, totalCapped }) =>
+        ({
+          success: true,
+          tickets,
+          data: tickets,
+          total,
+          ...(totalCapped && { totalCapped }),
+          page: query.page,
+          limit: query.limit,
+        }) satisfies TicketListResponse,
+    );
   });
 
   router.get('/tickets/stats', auth.required, async (ctx) => {
@@ -68,7 +77,7 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
 
   router.get('/tickets/:id', auth.required, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
-    ctx.body = { success: true, ticket: await services.tickets.get(actorOf(ctx), id) } satisfies TicketResponse;
+    sendTicket(ctx, await services.tickets.get(actorOf(ctx), id), (ticket) => ({ success: true, ticket }) satisfies TicketResponse);
   });
 
   router.post('/tickets', auth.required, async (ctx) => {

@@ -33,7 +33,8 @@ export type AccountService = ReturnType<typeof createAccountService>;
 /** Signed-in accounts whose session row is kept between requests; each entry is a few short fields. */
 const SESSION_MEMO_ENTRIES = 10_000;
 
-export function createAccountService({ db, withTransaction, tokens, settings }: ServiceContext) {
+export function createAccountService(context: ServiceContext) {
+  const { db, withTransaction, tokens, settings } = context;
   const readSessionUser = (id: number) =>
     db
       .select({ id: users.id, name: users.name, email: users.email, role: users.role, tokenVersion: users.tokenVersion })
@@ -45,10 +46,7 @@ export function createAccountService({ db, withTransaction, tokens, settings }: 
    * write: every revocation (password, role, deletion) is such a write, so it still takes effect on
    * the very next request (services/readMemo.ts).
    */
-  const sessionMemo = createReadMemo<Awaited<ReturnType<typeof readSessionUser>>>(withTransaction.ended, {
-    enabled: !settings.redisUrl,
-    size: SESSION_MEMO_ENTRIES,
-  });
+  const sessionMemo = createReadMemo<Awaited<ReturnType<typeof readSessionUser>>>(context, SESSION_MEMO_ENTRIES);
   const sessionUser = (id: number) => sessionMemo(String(id), () => readSessionUser(id));
 
   const findByEmail = (email: string) => findActiveUserByEmail(db, email);

@@ -11,6 +11,8 @@ export interface ServiceContext {
   db: Db;
   /** The only way to announce a change: events are published after the commit. There is no bus here on purpose. */
   withTransaction: UnitOfWork;
+  /** Writes this process has ended so far; answers kept by services/readMemo.ts are keyed by it. */
+  writesEnded: () => number;
   tokens: TokenService;
   mailer: Mailer;
   logger: Logger;

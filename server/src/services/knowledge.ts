@@ -4,6 +4,7 @@ import { articleVotes, articles, users } from '../db/schema/index.js';
 import { NotFoundError } from '../lib/errors.js';
 import { presentArticle, type ArticleRow } from '../presenters/articles.js';
 import type { Actor } from './actor.js';
+import { createReadMemo } from './readMemo.js';
 import type { ServiceContext } from './context.js';
 import { returnedRow } from '../db/rows.js';
 import { containsPattern } from '../db/search.js';
@@ -14,39 +15,49 @@ export type KnowledgeService = ReturnType<typeof createKnowledgeService>;
 const searchable = sql`article_search_text(${articles.title}, ${articles.content}, ${articles.keywords})`;
 
 /** Who may write articles is the route's `auth.allow(canManageArticles)`; no write rule here depends on the row. */
-export function createKnowledgeService({ db, withTransaction }: ServiceContext) {
+/** Knowledge answers are the same for everyone: kept per question until this process's next write. */
+const KEPT_ANSWERS = 500;
+
+export function createKnowledgeService(context: ServiceContext) {
+  const { db, withTransaction } = context;
+  const keptLists = createReadMemo<{ articles: Article[]; total: number }>(context, KEPT_ANSWERS);
+  const keptArticles = createReadMemo<Article>(context, KEPT_ANSWERS);
   const selectArticles = () =>
     db
       .select({ article: articles, creator: { id: users.id, name: users.name } })
       .from(articles)
       .leftJoin(users, eq(users.id, articles.creatorId));
 
-  const load = async (id: number): Promise<Article> => {
-    const [row] = await selectArticles().where(eq(articles.id, id));
-    if (!row) throw new NotFoundError(MESSAGES.knowledge.notFound);
-    return presentArticle(row);
+  const load = (id: number): Promise<Article> =>
+    keptArticles(String(id), async () => {
+      const [row] = await selectArticles().where(eq(articles.id, id));
+      if (!row) throw new NotFoundError(MESSAGES.knowledge.notFound);
+      return presentArticle(row);
+    });
+
+  const readList = async (query: ArticleListQuery): Promise<{ articles: Article[]; total: number }> => {
+    const where = and(
+      query.category ? eq(articles.category, query.category) : undefined,
+      query.search ? ilike(searchable, containsPattern(query.search)) : undefined,
+    );
+    const [rows, [count]] = await Promise.all([
+      selectArticles()
+        .where(where)
+        .orderBy(desc(articles.createdAt), desc(articles.id))
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit),
+      db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(articles)
+        .where(where),
+    ]);
+    return { articles: (rows as ArticleRow[]).map(presentArticle), total: count?.n ?? 0 };
   };
 
   return {
-    async list(query: ArticleListQuery): Promise<{ articles: Article[]; total: number }> {
-      const where = and(
-        query.category ? eq(articles.category, query.category) : undefined,
-        query.search ? ilike(searchable, containsPattern(query.search)) : undefined,
-      );
-      const [rows, [count]] = await Promise.all([
-        selectArticles()
-          .where(where)
-          .orderBy(desc(articles.createdAt), desc(articles.id))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(articles)
-          .where(where),
-      ]);
-      return { articles: (rows as ArticleRow[]).map(presentArticle), total: count?.n ?? 0 };
+    list(query: ArticleListQuery): Promise<{ articles: Article[]; total: number }> {
+      return keptLists(JSON.stringify(query), () => readList(query));
     },
-
     get: load,
 
     async create(actor: Actor, input: CreateArticleBody): Promise<Article> {

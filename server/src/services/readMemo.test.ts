@@ -9,7 +9,7 @@ describe('read memo', () => {
 
   it('answers again from memory until a write ends, then reads afresh', async () => {
     let writes = 0;
-    const memo = createReadMemo<number>(() => writes, { enabled: true, size: 10 });
+    const memo = createReadMemo<number>({ writesEnded: () => writes, settings: { redisUrl: undefined } }, 10);
     const { read, reads } = counting();
     expect(await memo('k', read(1))).toBe(1);
     expect(await memo('k', read(2))).toBe(1);
@@ -21,7 +21,7 @@ describe('read memo', () => {
 
   it('never keeps an answer read while a write ended', async () => {
     let writes = 0;
-    const memo = createReadMemo<number>(() => writes, { enabled: true, size: 10 });
+    const memo = createReadMemo<number>({ writesEnded: () => writes, settings: { redisUrl: undefined } }, 10);
     let finish: (n: number) => void = () => undefined;
     const slow = memo('k', () => new Promise<number>((resolve) => (finish = resolve)));
     writes += 1; // a write lands while the read is under way
@@ -31,7 +31,7 @@ describe('read memo', () => {
   });
 
   it('shares one read among callers asking at once, and forgets a failed read', async () => {
-    const memo = createReadMemo<number>(() => 0, { enabled: true, size: 10 });
+    const memo = createReadMemo<number>({ writesEnded: () => 0, settings: { redisUrl: undefined } }, 10);
     const { read, reads } = counting();
     const [a, b] = await Promise.all([memo('k', read(1)), memo('k', read(1))]);
     expect([a, b, reads()]).toEqual([1, 1, 1]);
@@ -40,7 +40,7 @@ describe('read memo', () => {
   });
 
   it('keeps at most `size` keys, dropping the least recently used', async () => {
-    const memo = createReadMemo<number>(() => 0, { enabled: true, size: 2 });
+    const memo = createReadMemo<number>({ writesEnded: () => 0, settings: { redisUrl: undefined } }, 2);
     const { read, reads } = counting();
     await memo('a', read(1));
     await memo('b', read(2));
@@ -54,7 +54,7 @@ describe('read memo', () => {
   });
 
   it('reads every time when turned off (several processes)', async () => {
-    const memo = createReadMemo<number>(() => 0, { enabled: false, size: 10 });
+    const memo = createReadMemo<number>({ writesEnded: () => 0, settings: { redisUrl: 'redis://x' } }, 10);
     const { read, reads } = counting();
     await memo('k', read(1));
     await memo('k', read(1));

@@ -1,3 +1,5 @@
+import type { ServiceContext } from './context.js';
+
 /**
  * Keeps the answer of a costly read until this process's next write ends, sharing one read among
  * callers that ask at the same time. It is exact only while this process is the database's only
@@ -8,7 +10,11 @@ export interface ReadMemo<T> {
   (key: string, read: () => Promise<T>): Promise<T>;
 }
 
-export function createReadMemo<T>(writesEnded: () => number, { enabled, size }: { enabled: boolean; size: number }): ReadMemo<T> {
+export function createReadMemo<T>(
+  { writesEnded, settings }: { writesEnded: ServiceContext['writesEnded']; settings: Pick<ServiceContext['settings'], 'redisUrl'> },
+  size: number,
+): ReadMemo<T> {
+  const enabled = !settings.redisUrl;
   const entries = new Map<string, { writes: number; value: Promise<T> }>();
   return (key, read) => {
     if (!enabled) return read();

@@ -19,8 +19,9 @@ export interface SearchCount {
  * A list's total, its stats call and a saved view's count ask the same question, so the answer is
  * kept until this process's next write, keyed by the exact SQL and parameters of the conditions.
  */
-export function createSearchCounts({ db, withTransaction, settings }: Pick<ServiceContext, 'db' | 'withTransaction' | 'settings'>) {
-  const memo = createReadMemo<SearchCount>(withTransaction.ended, { enabled: !settings.redisUrl, size: SEARCH_MEMO_ENTRIES });
+export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'writesEnded' | 'settings'>) {
+  const { db } = context;
+  const memo = createReadMemo<SearchCount>(context, SEARCH_MEMO_ENTRIES);
   return (where: SQL | undefined): Promise<SearchCount> => {
     const { sql: text, params } = where ? dialect.sqlToQuery(where) : { sql: '', params: [] };
     return memo(JSON.stringify([text, params]), () => ticketStatsCapped(db, where, LIMITS.ticketList.countCap));

@@ -47,6 +47,7 @@ import {
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
 import { excerptOf, writeNotifications } from './notifications.js';
+import { createReadMemo } from './readMemo.js';
 import type { SearchCounts } from './searchCounts.js';
 import {
   countedStats,
@@ -186,7 +187,23 @@ async function recordUpdates(tx: Db, emit: Emit, actor: ActorRef, written: Writt
   }
 }
 
-export function createTicketService({ db, withTransaction }: ServiceContext, cappedSearchStats: SearchCounts) {
+type TicketListAnswer = { tickets: Ticket[]; total: number; totalCapped: boolean };
+type TicketStatsAnswer = { stats: TicketStats; totalCapped: boolean };
+
+/** Answers kept per caller and question (a list page is ~10 rows, a detail ~100 entries). */
+const KEPT_ANSWERS = 1_000;
+
+export function createTicketService(context: ServiceContext, cappedSearchStats: SearchCounts) {
+  const { db, withTransaction } = context;
+  // Until this process's next write every caller asking the same question gets the same answer
+  // (services/readMemo.ts). Keys start with the caller: scope, unread marks and `me` are theirs.
+  const keptLists = createReadMemo<TicketListAnswer>(context, KEPT_ANSWERS);
+  const keptStats = createReadMemo<TicketStatsAnswer>(context, KEPT_ANSWERS);
+  const keptDetails = createReadMemo<TicketDetail>(context, KEPT_ANSWERS);
+  // A read mark made since the last write is still current: opening the ticket again writes nothing.
+  const keptReadMarks = createReadMemo<void>(context, KEPT_ANSWERS);
+  const callerKey = (actor: Actor, question: unknown) => JSON.stringify([actor.id, actor.role, question]);
+
   /** What the actor may see, narrowed to one assignee when staff ask for it (`me`, `none` or an id). */
   const scopeFor = (actor: Actor, filters: TicketFilters): TicketScope => {
     const assignee = assigneeOf(filters);
@@ -283,32 +300,54 @@ export function createTicketService({ db, withTransaction }: ServiceContext, cap
     }
   };
 
+  /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
+  const readList = async (actor: Actor, query: TicketQuery): Promise<TicketListAnswer> => {
+    const { total, capped } = await count(actor, query);
+    const offset = (query.page - 1) * query.limit;
+    if (!capped && offset >= total) return { tickets: [], total, totalCapped: false };
+    if (offset >= LIMITS.ticketList.depth)
+      throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), {
+        page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth),
+      });
+    const rows = await findTicketRows(db, ticketConditions(scopeFor(actor, query), query), query, isStaff(actor) ? actor.id : undefined);
+    return { tickets: rows.map(presentTicket), total, totalCapped: capped };
+  };
+
+  const readStats = async (actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> => {
+    const scope = scopeFor(actor, filters);
+    if (filters.search) {
+      const { stats, capped } = await cappedSearchStats(ticketConditions(scope, filters));
+      return { stats, totalCapped: capped };
+    }
+    if (scope.ownerId === undefined)
+      return {
+        stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: filters.status, priority: filters.priority }),
+        totalCapped: false,
+      };
+    return { stats: await ticketStats(db, ticketConditions(scope, filters)), totalCapped: false };
+  };
+
+  const readDetail = async (actor: Actor, id: number): Promise<TicketDetail> => {
+    const row = await loadVisible(actor, id);
+    const audience = audienceOf(actor);
+    const [comments, history] = await Promise.all([
+      findComments(db, id, THREAD_PAGE, audience),
+      findHistory(db, id, THREAD_PAGE, audience),
+    ]);
+    return {
+      ...presentTicketDetail(row, comments.rows, history.rows),
+      hasOlderComments: comments.hasMore,
+      hasOlderHistory: history.hasMore,
+    };
+  };
+
   return {
-    /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
-    async list(actor: Actor, query: TicketQuery): Promise<{ tickets: Ticket[]; total: number; totalCapped: boolean }> {
-      const { total, capped } = await count(actor, query);
-      const offset = (query.page - 1) * query.limit;
-      if (!capped && offset >= total) return { tickets: [], total, totalCapped: false };
-      if (offset >= LIMITS.ticketList.depth)
-        throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), {
-          page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth),
-        });
-      const rows = await findTicketRows(db, ticketConditions(scopeFor(actor, query), query), query, isStaff(actor) ? actor.id : undefined);
-      return { tickets: rows.map(presentTicket), total, totalCapped: capped };
+    list(actor: Actor, query: TicketQuery): Promise<TicketListAnswer> {
+      return keptLists(callerKey(actor, query), () => readList(actor, query));
     },
 
-    async stats(actor: Actor, filters: TicketFilters): Promise<{ stats: TicketStats; totalCapped: boolean }> {
-      const scope = scopeFor(actor, filters);
-      if (filters.search) {
-        const { stats, capped } = await cappedSearchStats(ticketConditions(scope, filters));
-        return { stats, totalCapped: capped };
-      }
-      if (scope.ownerId === undefined)
-        return {
-          stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: filters.status, priority: filters.priority }),
-          totalCapped: false,
-        };
-      return { stats: await ticketStats(db, ticketConditions(scope, filters)), totalCapped: false };
+    stats(actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> {
+      return keptStats(callerKey(actor, filters), () => readStats(actor, filters));
     },
 
     /** Whether the ticket exists and the actor may read it (presence asks before announcing anyone on it). */
@@ -318,19 +357,13 @@ export function createTicketService({ db, withTransaction }: ServiceContext, cap
     },
 
     async get(actor: Actor, id: number): Promise<TicketDetail> {
-      const row = await loadVisible(actor, id);
-      const audience = audienceOf(actor);
-      const [comments, history] = await Promise.all([
-        findComments(db, id, THREAD_PAGE, audience),
-        findHistory(db, id, THREAD_PAGE, audience),
-        // Opening a ticket is what clears its unread mark for this staff member.
-        isStaff(actor) ? markTicketRead(db, actor.id, id) : undefined,
+      const [detail] = await Promise.all([
+        keptDetails(callerKey(actor, id), () => readDetail(actor, id)),
+        // Opening a ticket is what clears its unread mark for this staff member (a write only when
+        // there was something unread, so re-opening keeps every kept answer).
+        isStaff(actor) ? keptReadMarks(`${actor.id}:${id}`, () => markTicketRead(db, actor.id, id)) : undefined,
       ]);
-      return {
-        ...presentTicketDetail(row, comments.rows, history.rows),
-        hasOlderComments: comments.hasMore,
-        hasOlderHistory: history.hasMore,
-      };
+      return detail;
     },
 
     /** Older comments of a ticket the actor may see, before the comment `before`. */
