@@ -33,7 +33,8 @@
  * the bench waits for the database to go idle, so abandoned queries do not leak into the next call.
  *
  * BENCH_TICKETS (1000000), BENCH_USERS (20000), BENCH_COMMENTS (2 × tickets), BENCH_ARTICLES (200),
- * BENCH_SECONDS (5), BENCH_WARMUP (1 s), BENCH_TIMEOUT (30 s), BENCH_CONNECTIONS (1,10),
+ * BENCH_SECONDS (5), BENCH_WARMUP (1 s), BENCH_TIMEOUT (30 s), BENCH_CONNECTIONS (1,10), BENCH_WRITES (10 changes/s
+ * made through the API during the last four calls, which are the first four again under writes),
  * BENCH_EXPLAIN (0; n = EXPLAIN (ANALYZE, BUFFERS) the SQL of the n slowest calls, "all" = every call),
  * BENCH_EXPLAIN_FILE (default: printed before the table), BENCH_ONLY (substring: measure only the
  * calls whose name contains it).
@@ -78,6 +79,7 @@ const COMMENTS = positiveInt('BENCH_COMMENTS', 2 * TICKETS, 0);
 const ARTICLES = positiveInt('BENCH_ARTICLES', 200, 1);
 const SECONDS = positiveInt('BENCH_SECONDS', 5);
 const WARMUP = positiveInt('BENCH_WARMUP', 1, 0);
+const WRITES_PER_SECOND = positiveInt('BENCH_WRITES', 10);
 const TIMEOUT_S = positiveInt('BENCH_TIMEOUT', 30);
 const CONNECTIONS = positiveInts('BENCH_CONNECTIONS', [1, 10]);
 const KIND: 'postgres' | 'pglite' = (() => {
@@ -752,6 +754,8 @@ interface Call {
   path: string;
   /** A call the server refuses by design (e.g. a page deeper than the bound): timed all the same. */
   status?: number;
+  /** Ticket changes per second made through the API while this call is loaded: each one ends every kept answer. */
+  writesPerSecond?: number;
 }
 
 function calls(f: DatasetFacts, lastPage: number): Call[] {
@@ -791,6 +795,19 @@ function calls(f: DatasetFacts, lastPage: number): Call[] {
     { name: 'knowledge: list', who: 'anonymous', path: '/api/knowledge' },
     { name: 'knowledge: search "printer"', who: 'anonymous', path: '/api/knowledge?search=printer' },
     { name: 'knowledge: detail', who: 'anonymous', path: `/api/knowledge/${f.articleId}` },
+    // The calls above repeat one question with no write in between, so after the first they read kept
+    // answers; these pay for a fresh read after each of a busy team's changes.
+    ...[
+      { name: 'agent: list page 1', path: '/api/tickets' },
+      { name: 'agent: stats', path: '/api/tickets/stats' },
+      { name: 'agent: search "printer"', path: search('printer') },
+      { name: `agent: detail (${f.ordinaryTicket.comments} comments)`, path: `/api/tickets/${f.ordinaryTicket.id}` },
+    ].map(({ name, path }) => ({
+      name: `${name}, ${WRITES_PER_SECOND} changes/s`,
+      who: 'agent' as const,
+      path,
+      writesPerSecond: WRITES_PER_SECOND,
+    })),
   ];
   return ONLY ? list.filter((c) => c.name.includes(ONLY)) : list;
 }
@@ -948,7 +965,32 @@ function pgliteIdle(baseUrl: string): IdleWait {
   };
 }
 
-async function measure(call: Call, url: string, headers: Record<string, string>, idle: IdleWait): Promise<Measured> {
+/** One ticket change through the API (the bench's writer), as an agent would make it. */
+type Write = () => Promise<void>;
+
+async function measure(call: Call, url: string, headers: Record<string, string>, idle: IdleWait, write: Write): Promise<Measured> {
+  const writer = call.writesPerSecond ? startWriter(write, call.writesPerSecond) : undefined;
+  try {
+    return await measureCall(call, url, headers, idle);
+  } finally {
+    await writer?.stop();
+  }
+}
+
+function startWriter(write: Write, perSecond: number): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(write);
+  }, 1000 / perSecond);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+async function measureCall(call: Call, url: string, headers: Record<string, string>, idle: IdleWait): Promise<Measured> {
   let first = await probe(url, headers);
   if (!first.timedOut && first.status !== (call.status ?? 200))
     throw new Error(`${call.name}: GET ${url} answered ${first.status}: ${first.body.toString().slice(0, 500)}`);
@@ -1256,10 +1298,22 @@ async function main(): Promise<number> {
       console.log(
         `\nload: ${CONNECTIONS.join(' and ')} connection(s), ${WARMUP} s warm-up + ${SECONDS} s per run (or a fixed count for slow calls), timeout ${TIMEOUT_S} s`,
       );
-      for (const call of list) results.push(await measure(call, `${base}${call.path}`, headersOf(call.who), idle));
+      let priority: 'high' | 'low' = 'high';
+      const write: Write = async () => {
+        priority = priority === 'high' ? 'low' : 'high';
+        const response = await fetch(`${base}/api/tickets/${f.ordinaryTicket.id}`, {
+          method: 'PUT',
+          headers: { ...headersOf('agent'), 'content-type': 'application/json' },
+          body: JSON.stringify({ priority }),
+        });
+        if (!response.ok) throw new Error(`the writer's change answered ${response.status}: ${await response.text()}`);
+      };
+      for (const call of list) results.push(await measure(call, `${base}${call.path}`, headersOf(call.who), idle, write));
       const listBody = (await probe(`${base}/api/tickets`, headersOf('agent'))).body;
       floor = await startFloor(listBody, scratch);
-      results.push(await measure({ name: 'bare Koa floor (list bytes)', who: 'floor', path: '/bare' }, floor.url, {}, async () => {}));
+      results.push(
+        await measure({ name: 'bare Koa floor (list bytes)', who: 'floor', path: '/bare' }, floor.url, {}, async () => {}, write),
+      );
     });
     const cpuAfter = cpuWaitMicros();
     if (cpuBefore !== undefined && cpuAfter !== undefined) {
