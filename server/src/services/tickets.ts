@@ -201,7 +201,7 @@ export function createTicketService(context: ServiceContext, cappedSearchStats: 
   const keptStats = createReadMemo<TicketStatsAnswer>(context, KEPT_ANSWERS);
   const keptDetails = createReadMemo<TicketDetail>(context, KEPT_ANSWERS);
   // A read mark made since the last write is still current: opening the ticket again writes nothing.
-  const keptReadMarks = createReadMemo<void>(context, KEPT_ANSWERS);
+  const keptReadMarks = createReadMemo<true>(context, KEPT_ANSWERS);
   const callerKey = (actor: Actor, question: unknown) => JSON.stringify([actor.id, actor.role, question]);
 
   /** What the actor may see, narrowed to one assignee when staff ask for it (`me`, `none` or an id). */
@@ -361,7 +361,7 @@ export function createTicketService(context: ServiceContext, cappedSearchStats: 
         keptDetails(callerKey(actor, id), () => readDetail(actor, id)),
         // Opening a ticket is what clears its unread mark for this staff member (a write only when
         // there was something unread, so re-opening keeps every kept answer).
-        isStaff(actor) ? keptReadMarks(`${actor.id}:${id}`, () => markTicketRead(db, actor.id, id)) : undefined,
+        isStaff(actor) ? keptReadMarks(`${actor.id}:${id}`, () => markTicketRead(db, actor.id, id).then(() => true as const)) : undefined,
       ]);
       return detail;
     },
