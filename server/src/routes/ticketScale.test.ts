@@ -61,7 +61,7 @@ describe('maintained counts, bounded lists and paged threads', () => {
     }
   }
 
-  it('keeps every card and list total equal to count(*) through creates, updates, deletes and an agent deleted', async () => {
+  it('keeps every card and list total equal to count(*) through creates, updates, bulk changes, deletes and an agent deleted', async () => {
     const next = random(42);
     const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
     const agents = [
@@ -71,11 +71,19 @@ describe('maintained counts, bounded lists and paged threads', () => {
     ];
     const users = [owner, other];
     const ids: number[] = [];
+    // Reads between the writes too: every answer kept until a write must be gone after it.
+    await expectCountsExact(agents, users);
     for (let step = 0; step < 60; step++) {
-      const action = ids.length < 5 ? 0 : Math.floor(next() * 5);
+      if (step % 20 === 19) await expectCountsExact(agents, users);
+      const action = ids.length < 5 ? 0 : Math.floor(next() * 6);
       if (action === 0) {
         const u = pick(users);
         ids.push((await createTicket(t.api, u.token, { priority: pick(['low', 'medium', 'high', 'urgent']) })).id);
+      } else if (action === 5) {
+        const chosen = [...new Set([pick(ids), pick(ids), pick(ids)])];
+        const changes = pick([{ status: pick(['open', 'in_progress', 'resolved', 'closed']) }, { priority: pick(['low', 'urgent']) }]);
+        const bulk = await t.api.post('/tickets/bulk', { ids: chosen, changes }, { token: pick(agents.slice(0, 2)).token });
+        expect(bulk.status).toBe(200);
       } else if (action === 4) {
         const id = ids.splice(Math.floor(next() * ids.length), 1)[0]!;
         expect((await t.api.delete(`/tickets/${id}`, { token: admin.token })).status).toBe(200);
