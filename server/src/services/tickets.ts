@@ -190,18 +190,22 @@ async function recordUpdates(tx: Db, emit: Emit, actor: ActorRef, written: Writt
 type TicketListAnswer = { tickets: Ticket[]; total: number; totalCapped: boolean };
 type TicketStatsAnswer = { stats: TicketStats; totalCapped: boolean };
 
-/** Answers kept per caller and question (a list page is ~10 rows, a detail ~100 entries). */
-const KEPT_ANSWERS = 1_000;
+/**
+ * Answers kept per caller and question, least recently asked dropped first. Sized for memory at the
+ * worst: a 100-row list page is ~100 kB with its JSON text, a detail with 50 comments of 5,000
+ * characters ~500 kB, so details keep fewer.
+ */
+const KEPT = { lists: 1_000, stats: 1_000, details: 200, readMarks: 10_000 };
 
 export function createTicketService(context: ServiceContext, cappedSearchStats: SearchCounts) {
   const { db, withTransaction } = context;
   // Until this process's next write every caller asking the same question gets the same answer
   // (services/readMemo.ts). Keys start with the caller: scope, unread marks and `me` are theirs.
-  const keptLists = createReadMemo<TicketListAnswer>(context, KEPT_ANSWERS);
-  const keptStats = createReadMemo<TicketStatsAnswer>(context, KEPT_ANSWERS);
-  const keptDetails = createReadMemo<TicketDetail>(context, KEPT_ANSWERS);
+  const keptLists = createReadMemo<TicketListAnswer>(context, KEPT.lists);
+  const keptStats = createReadMemo<TicketStatsAnswer>(context, KEPT.stats);
+  const keptDetails = createReadMemo<TicketDetail>(context, KEPT.details);
   // A read mark made since the last write is still current: opening the ticket again writes nothing.
-  const keptReadMarks = createReadMemo<true>(context, KEPT_ANSWERS);
+  const keptReadMarks = createReadMemo<true>(context, KEPT.readMarks);
   const callerKey = (actor: Actor, question: unknown) => JSON.stringify([actor.id, actor.role, question]);
 
   /** What the actor may see, narrowed to one assignee when staff ask for it (`me`, `none` or an id). */
