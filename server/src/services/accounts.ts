@@ -47,6 +47,7 @@ export function createAccountService(context: ServiceContext) {
    * the very next request (services/readMemo.ts).
    */
   const sessionMemo = createReadMemo<Awaited<ReturnType<typeof readSessionUser>>>(context, SESSION_MEMO_ENTRIES);
+  const keptProfiles = createReadMemo<User>(context, SESSION_MEMO_ENTRIES);
   const sessionUser = (id: number) => sessionMemo(String(id), () => readSessionUser(id));
 
   const findByEmail = (email: string) => findActiveUserByEmail(db, email);
@@ -81,10 +82,13 @@ export function createAccountService(context: ServiceContext) {
       return issue(row);
     },
 
-    async profile(actor: Actor): Promise<User> {
-      const row = await findActiveUserById(db, actor.id);
-      if (!row) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
-      return presentUser(row);
+    /** Every page load asks (GET /auth/verify), so it is kept like the session row. */
+    profile(actor: Actor): Promise<User> {
+      return keptProfiles(String(actor.id), async () => {
+        const row = await findActiveUserById(db, actor.id);
+        if (!row) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
+        return presentUser(row);
+      });
     },
 
     /**
