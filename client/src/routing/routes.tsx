@@ -6,26 +6,37 @@ import { PageLoader } from '../components/PageLoader';
 import NotFoundPage from '../features/errors/NotFoundPage';
 import { PublicOnly, RequireAuth, RequireStaff } from './guards';
 
-// Each page is its own chunk, so /login loads the login page and nothing of the dashboards.
-const LoginPage = lazy(() => import('../features/auth/LoginPage'));
-const SignupPage = lazy(() => import('../features/auth/SignupPage'));
-const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
-const ApiTestPage = lazy(() => import('../features/auth/ApiTestPage'));
-const UserDashboardPage = lazy(() => import('../features/tickets/UserDashboardPage'));
-const TicketsPage = lazy(() => import('../features/tickets/TicketsPage'));
-const CreateTicketPage = lazy(() => import('../features/tickets/CreateTicketPage'));
-const TicketDetailPage = lazy(() => import('../features/tickets/TicketDetailPage'));
-const EditTicketPage = lazy(() => import('../features/tickets/EditTicketPage'));
-const AgentDashboardPage = lazy(() => import('../features/queue/AgentDashboardPage'));
-const AgentUpdatePage = lazy(() => import('../features/queue/AgentUpdatePage'));
-const CannedResponsesPage = lazy(() => import('../features/queue/CannedResponsesPage'));
-const KnowledgeListPage = lazy(() => import('../features/knowledge/KnowledgeListPage'));
-const ArticleDetailPage = lazy(() => import('../features/knowledge/ArticleDetailPage'));
-const ArticleEditorPage = lazy(() => import('../features/knowledge/ArticleEditorPage'));
-const SettingsPage = lazy(() => import('../features/account/SettingsPage'));
-const SupportManagementPage = lazy(() => import('../features/staff/SupportManagementPage'));
+/**
+ * A lazy page whose chunk can be asked for before it renders: the route starts it at once, so it
+ * downloads alongside the session check instead of after it (guards render the page only then).
+ */
+function lazyPage<P>(load: () => Promise<{ default: ComponentType<P> }>) {
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  const start = () => (loading ??= load());
+  return Object.assign(lazy(start), { preload: start });
+}
 
-type Page = LazyExoticComponent<ComponentType<{ id: number }>> | LazyExoticComponent<ComponentType>;
+// Pages load on demand, so /login loads nothing of the dashboards (vite.config.ts: the login page
+// itself ships with the boot code).
+const LoginPage = lazyPage(() => import('../features/auth/LoginPage'));
+const SignupPage = lazyPage(() => import('../features/auth/SignupPage'));
+const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordPage'));
+const ApiTestPage = lazyPage(() => import('../features/auth/ApiTestPage'));
+const UserDashboardPage = lazyPage(() => import('../features/tickets/UserDashboardPage'));
+const TicketsPage = lazyPage(() => import('../features/tickets/TicketsPage'));
+const CreateTicketPage = lazyPage(() => import('../features/tickets/CreateTicketPage'));
+const TicketDetailPage = lazyPage(() => import('../features/tickets/TicketDetailPage'));
+const EditTicketPage = lazyPage(() => import('../features/tickets/EditTicketPage'));
+const AgentDashboardPage = lazyPage(() => import('../features/queue/AgentDashboardPage'));
+const AgentUpdatePage = lazyPage(() => import('../features/queue/AgentUpdatePage'));
+const CannedResponsesPage = lazyPage(() => import('../features/queue/CannedResponsesPage'));
+const KnowledgeListPage = lazyPage(() => import('../features/knowledge/KnowledgeListPage'));
+const ArticleDetailPage = lazyPage(() => import('../features/knowledge/ArticleDetailPage'));
+const ArticleEditorPage = lazyPage(() => import('../features/knowledge/ArticleEditorPage'));
+const SettingsPage = lazyPage(() => import('../features/account/SettingsPage'));
+const SupportManagementPage = lazyPage(() => import('../features/staff/SupportManagementPage'));
+
+type Page = (LazyExoticComponent<ComponentType<{ id: number }>> | LazyExoticComponent<ComponentType>) & { preload: () => Promise<unknown> };
 type Access = 'anyone' | 'signed-out' | 'signed-in' | 'staff';
 
 interface PageRoute {
@@ -79,6 +90,9 @@ function Guarded({ route, children }: { route: PageRoute; children: ReactNode })
 function RoutePage({ route, params }: { route: PageRoute; params: Record<string, string | undefined> }) {
   const Page = route.page as ComponentType<{ id?: number }>;
   const id = route.path.includes(':id') ? parseId(params.id) : undefined;
+  // Guards render the page only once the session check settles; its download need not wait for that.
+  // A failed download is reported when the page renders.
+  route.page.preload().catch(() => undefined);
   return <Guarded route={route}>{id === null ? <NotFoundPage /> : <Page id={id} />}</Guarded>;
 }
 
