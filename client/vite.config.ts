@@ -25,7 +25,12 @@ export default defineConfig({
         // two or more pages share, libraries and app code separately; each page keeps its own chunk.
         codeSplitting: {
           groups: [
-            { name: 'boot', test: /src[\\/]main\.tsx$|features[\\/]auth[\\/]LoginPage\.tsx$/, priority: 10 },
+            // The password rule is a dependency of the zod schemas, but shared code names its characters.
+            {
+              name: 'boot',
+              test: /src[\\/]main\.tsx$|features[\\/]auth[\\/]LoginPage\.tsx$|protocol[\\/]src[\\/]passwordRule\.ts$/,
+              priority: 10,
+            },
             { name: 'toasts', test: /components[\\/]NotificationsHost\.tsx$/, priority: 9 },
             { name: 'markdown', test: /features[\\/]knowledge[\\/]MarkdownContent\.tsx$/, priority: 8 },
             {
