@@ -16,5 +16,33 @@ export default defineConfig({
     manifest: true,
     sourcemap: true,
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        // A handful of chunks instead of ~140: on a phone each wave of small files costs round trips
+        // (slow 4G, HTTP/1.1, six connections). A group named by one module takes it and everything it
+        // imports, so: the boot code with the login page (the first visit to /login is one script), the
+        // toast host, markdown (articles, comments) and zod with the schemas (forms) apart, then what
+        // two or more pages share, libraries and app code separately; each page keeps its own chunk.
+        codeSplitting: {
+          groups: [
+            // The password rule is a dependency of the zod schemas, but shared code names its characters.
+            {
+              name: 'boot',
+              test: /src[\\/]main\.tsx$|features[\\/]auth[\\/]LoginPage\.tsx$|protocol[\\/]src[\\/]passwordRule\.ts$/,
+              priority: 10,
+            },
+            { name: 'toasts', test: /components[\\/]NotificationsHost\.tsx$/, priority: 9 },
+            { name: 'markdown', test: /features[\\/]knowledge[\\/]MarkdownContent\.tsx$/, priority: 8 },
+            {
+              name: 'zod',
+              test: /node_modules[\\/](zod|mantine-form-zod-resolver)[\\/]|protocol[\\/]src[\\/]api[\\/]|lib[\\/]schemaResolver/,
+              priority: 7,
+            },
+            { name: 'ui', test: /node_modules/, minShareCount: 2, priority: 5 },
+            { name: 'app', minShareCount: 2, priority: 4 },
+          ],
+        },
+      },
+    },
   },
 });

@@ -15,7 +15,15 @@ for (const file of walk(dist)) {
   writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
 }
 
-const loginKey = Object.keys(manifest).find((key) => key.endsWith('features/auth/LoginPage.tsx'));
+// The login page may share a chunk with the entry's code (vite.config.ts groups them), so its chunk
+// is found by the source map that lists it rather than by a manifest key of its own.
+const loginKey = Object.keys(manifest).find((key) => {
+  const map = path.join(dist, `${manifest[key].file}.map`);
+  return (
+    manifest[key].file.endsWith('.js') &&
+    JSON.parse(readFileSync(map, 'utf8')).sources.some((s) => s.endsWith('features/auth/LoginPage.tsx'))
+  );
+});
 const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
 if (!loginKey || !entryKey) throw new Error('manifest has no entry or login page chunk');
 

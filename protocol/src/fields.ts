@@ -1,6 +1,7 @@
 import { z } from './zod.js';
 import { LIMITS } from './limits.js';
 import { MESSAGES } from './messages.js';
+import { isStrongPassword } from './passwordRule.js';
 
 const V = MESSAGES.validation;
 
@@ -53,11 +54,7 @@ export const passwordField = requiredString(V.passwordRequired)
   .min(LIMITS.password.min, V.passwordTooShort)
   .max(LIMITS.password.max, V.passwordTooLong);
 
-export const PASSWORD_SPECIALS = '!@#$%^&*';
-const hasUpper = /[A-Z]/;
-const hasDigit = /\d/;
-const hasSpecial = /[!@#$%^&*]/;
-export const isStrongPassword = (value: string): boolean => hasUpper.test(value) && hasDigit.test(value) && hasSpecial.test(value);
+export { PASSWORD_SPECIALS, isStrongPassword } from './passwordRule.js';
 
 /** The new-password rule (docs/product.md#validation), used wherever a password is set. */
 export const newPasswordField = passwordField.refine(isStrongPassword, V.passwordWeak);

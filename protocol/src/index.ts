@@ -19,4 +19,5 @@ export * from './policies/tickets.js';
 export * from './policies/notifications.js';
 export * from './api/views.js';
 export * from './api/cannedResponses.js';
+export * from './placeholders.js';
 export * from './policies/sharedItems.js';

@@ -87,8 +87,6 @@ export const updateTicketBody = z.object({
 });
 export type UpdateTicketBody = z.infer<typeof updateTicketBody>;
 
-export const OWNER_EDITABLE_FIELDS = ['title', 'description', 'priority', 'status'] as const;
-export const STAFF_EDITABLE_FIELDS = ['status', 'resolutionNotes', 'priority', 'assignedAgentId'] as const;
 /** The fields an edit changes; `expectedVersion` is a condition on the edit, not a field. */
 export type TicketField = Exclude<keyof UpdateTicketBody, 'expectedVersion'>;
 

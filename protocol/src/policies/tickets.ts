@@ -1,4 +1,4 @@
-import { OWNER_EDITABLE_FIELDS, STAFF_EDITABLE_FIELDS, type TicketField } from '../api/tickets.js';
+import type { TicketField } from '../api/tickets.js';
 import type { TicketStatus } from '../enums.js';
 import { isAdmin, isStaff, type Actor } from './actor.js';
 
@@ -8,6 +8,11 @@ export interface OwnedTicket {
 }
 
 const isOwner = (actor: Actor, ticket: OwnedTicket) => ticket.userId === actor.id;
+
+// Here rather than beside the update schema in api/tickets.ts, which imports zod: the client asks
+// these rules in code every signed-in page loads, and zod should load only with the forms.
+export const OWNER_EDITABLE_FIELDS = ['title', 'description', 'priority', 'status'] as const satisfies readonly TicketField[];
+export const STAFF_EDITABLE_FIELDS = ['status', 'resolutionNotes', 'priority', 'assignedAgentId'] as const satisfies readonly TicketField[];
 
 /** Users see their own tickets; staff see all. Anything else must look like it does not exist. */
 export const canViewTicket = (actor: Actor, ticket: OwnedTicket): boolean => isStaff(actor) || isOwner(actor, ticket);

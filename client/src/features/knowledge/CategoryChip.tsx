@@ -14,8 +14,6 @@ const CATEGORY_LOOK: Record<Category, { icon: Icon; color: string }> = {
 /** The categories as select options, labels capitalised. */
 export const CATEGORY_OPTIONS = labelledOptions(CATEGORIES);
 
-export const isCategory = (value: unknown): value is Category => (CATEGORIES as readonly unknown[]).includes(value);
-
 /** An article's category chip carries an icon of its own (docs/product.md#article-page). */
 export function CategoryChip({ category, ...props }: { category: Category } & BadgeProps) {
   const { icon: CategoryIcon, color } = CATEGORY_LOOK[category];

@@ -2,7 +2,8 @@ import { LIMITS } from '@helpdesk/protocol';
 import { Button, Group, NativeSelect, Paper, TextInput } from '@mantine/core';
 import { IconCategory, IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { useState, type SubmitEvent } from 'react';
-import { CATEGORY_OPTIONS, isCategory } from './CategoryChip';
+import { CATEGORY_OPTIONS } from './CategoryChip';
+import { isCategory } from './useKnowledgeFilters';
 import type { KnowledgeFilters } from './useKnowledgeFilters';
 
 const CATEGORY_FILTER = [{ value: '', label: 'All categories' }, ...CATEGORY_OPTIONS];

@@ -1,11 +1,9 @@
-import { LIMITS, canManageArticles } from '@helpdesk/protocol';
+import { canManageArticles } from '@helpdesk/protocol';
 import { Button, Card, Center, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { PAGINATION_LABELS } from '../../lib/paging';
 import { IconBooks, IconPlus, IconSearchOff } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { knowledgeApi, type ArticleListParams } from '../../api/knowledge';
-import { queryKeys } from '../../api/queryKeys';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ArticleCard } from './ArticleCard';
@@ -14,23 +12,15 @@ import { KnowledgeFilterBar } from './KnowledgeFilterBar';
 import { KNOWLEDGE_TEXT as T } from './texts';
 import { useCan } from '../../state/useCan';
 import { useKnowledgeFilters } from './useKnowledgeFilters';
-
-const PAGE_SIZE = LIMITS.articlePage.default;
+import { ARTICLE_PAGE_SIZE as PAGE_SIZE, articleListQuery } from './knowledgeReads';
 const GRID_COLS = { base: 1, sm: 2, lg: 3 };
 
 /** The knowledge base: public article search with category filter, cards and a way to a ticket (docs/product.md#knowledge-base). */
 export default function KnowledgeListPage() {
   const { filters, apply, clear, filtered } = useKnowledgeFilters();
   const canWrite = useCan(canManageArticles);
-  const params: ArticleListParams = {
-    search: filters.search || undefined,
-    category: filters.category || undefined,
-    page: filters.page,
-    limit: PAGE_SIZE,
-  };
   const articles = useQuery({
-    queryKey: queryKeys.knowledge.list(params),
-    queryFn: ({ signal }) => knowledgeApi.list(params, signal),
+    ...articleListQuery(filters),
     // Paging and refining keep the old cards on screen until the new ones arrive.
     placeholderData: keepPreviousData,
   });

@@ -1,7 +1,6 @@
-import type { Category } from '@helpdesk/protocol';
+import { CATEGORIES, type Category } from '@helpdesk/protocol';
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { isCategory } from './CategoryChip';
 
 export interface KnowledgeFilters {
   search: string;
@@ -10,6 +9,8 @@ export interface KnowledgeFilters {
 }
 
 export const KNOWLEDGE_PATH = '/knowledge';
+
+export const isCategory = (value: unknown): value is Category => (CATEGORIES as readonly unknown[]).includes(value);
 
 export function parseFilters(queryString: string): KnowledgeFilters {
   const params = new URLSearchParams(queryString);

@@ -57,7 +57,8 @@ interface AgentTicketTableProps extends RowActionHandlers {
  * card with its priority and status first, so nothing scrolls sideways and every action is a full-size target.
  */
 export function AgentTicketTable(props: AgentTicketTableProps) {
-  const phone = useMediaQuery('(max-width: 48em)');
+  // Read at once, not after the first paint: a phone would otherwise build the wide table and throw it away.
+  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   return phone ? <TicketCards {...props} /> : <TicketTable {...props} />;
 }
 

@@ -1,22 +1,14 @@
-import { hasTicketFilters, LIMITS, ticketQueryFromUrl, ticketQueryToUrl, type TicketFilters } from '@helpdesk/protocol';
+import { hasTicketFilters, LIMITS, ticketQueryFromUrl, ticketQueryToUrl } from '@helpdesk/protocol';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { ticketKeys } from '../../api/ticketCache';
-import { ticketsApi } from '../../api/tickets';
+import { ticketQueries } from '../../api/ticketQueries';
 import { useLastPageWhenShrunk } from '../../lib/paging';
+import { ALL_TICKETS } from './agentDashboardReads';
 import { agentPageAtom, agentQueryAtom } from './filters';
 
-/** The count cards show every ticket the agent may see, whatever the table's filters. */
-const ALL_TICKETS: TicketFilters = {};
-
-export function useAgentStats() {
-  return useQuery({
-    queryKey: ticketKeys.statsFor(ALL_TICKETS),
-    queryFn: ({ signal }) => ticketsApi.stats(ALL_TICKETS, signal),
-  });
-}
+export const useAgentStats = () => useQuery(ticketQueries.stats(ALL_TICKETS));
 
 /**
  * One page of the agent table, filtered and paged by the server. The previous page stays on screen
@@ -26,11 +18,7 @@ export function useAgentTicketPage() {
   const ticketQuery = useAtomValue(agentQueryAtom);
   const setPage = useSetAtom(agentPageAtom);
   useQueryInUrl();
-  const query = useQuery({
-    queryKey: ticketKeys.list(ticketQuery),
-    queryFn: ({ signal }) => ticketsApi.list(ticketQuery, signal),
-    placeholderData: keepPreviousData,
-  });
+  const query = useQuery({ ...ticketQueries.list(ticketQuery), placeholderData: keepPreviousData });
 
   useLastPageWhenShrunk(query.isPlaceholderData ? undefined : query.data?.total, ticketQuery.page, ticketQuery.limit, setPage);
 

@@ -1,5 +1,5 @@
 import type { BulkChanges, CreateViewBody, UpdateViewBody } from '@helpdesk/protocol';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../api/queryKeys';
 import { queueApi } from '../../api/queue';
 import { usersApi } from '../../api/users';
@@ -7,22 +7,18 @@ import { bulkSaved } from '../../api/ticketCache';
 import { notifyError, notifySuccess } from '../../lib/notify';
 
 /** Staff change rarely: the list is kept for the session's screens and read again on focus. */
-export function useAssignableStaff() {
-  return useQuery({
-    queryKey: queryKeys.users.staffDirectory,
-    queryFn: ({ signal }) => usersApi.staffDirectory(signal),
-    staleTime: 60_000,
-  });
-}
-
-export function useViews() {
-  return useQuery({ queryKey: queryKeys.queue.views, queryFn: ({ signal }) => queueApi.views(signal) });
-}
-
+export const staffDirectoryQuery = queryOptions({
+  queryKey: queryKeys.users.staffDirectory,
+  queryFn: ({ signal }) => usersApi.staffDirectory(signal),
+  staleTime: 60_000,
+});
+export const viewsQuery = queryOptions({ queryKey: queryKeys.queue.views, queryFn: ({ signal }) => queueApi.views(signal) });
 /** Every view's count in one request; ticket events read it again (realtime/applyEvents.ts). */
-export function useViewCounts() {
-  return useQuery({ queryKey: queryKeys.queue.viewCounts, queryFn: ({ signal }) => queueApi.viewCounts(signal) });
-}
+export const viewCountsQuery = queryOptions({ queryKey: queryKeys.queue.viewCounts, queryFn: ({ signal }) => queueApi.viewCounts(signal) });
+
+export const useAssignableStaff = () => useQuery(staffDirectoryQuery);
+export const useViews = () => useQuery(viewsQuery);
+export const useViewCounts = () => useQuery(viewCountsQuery);
 
 export function useCannedResponses() {
   return useQuery({ queryKey: queryKeys.queue.canned, queryFn: ({ signal }) => queueApi.cannedResponses(signal) });

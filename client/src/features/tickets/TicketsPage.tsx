@@ -23,7 +23,8 @@ import { useTicketQueryUrl } from './useTicketQueryUrl';
 const PAGE_SIZES: readonly number[] = LIMITS.ticketPage.genericOptions;
 
 function TicketRows({ tickets, showOwner }: { tickets: Ticket[]; showOwner: boolean }) {
-  const narrow = useMediaQuery('(max-width: 48em)');
+  // Read at once, not after the first paint, so a phone does not render the wide layout first.
+  const narrow = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   if (!narrow) return <TicketTable tickets={tickets} showOwner={showOwner} />;
   return (
     <Stack gap="sm" p="sm">

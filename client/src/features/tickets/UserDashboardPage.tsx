@@ -1,11 +1,10 @@
-import { DEFAULT_TICKET_QUERY, LIMITS, type TicketFilters, type TicketQuery } from '@helpdesk/protocol';
+import { LIMITS } from '@helpdesk/protocol';
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Title } from '@mantine/core';
 import { IconCircleCheck, IconInbox, IconList, IconPlus, IconProgress, IconTicket } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
-import { ticketKeys } from '../../api/ticketCache';
-import { ticketsApi } from '../../api/tickets';
+import { ticketQueries } from '../../api/ticketQueries';
 import { CountCards } from '../../components/CountCards';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -13,9 +12,7 @@ import { userAtom } from '../../state/session';
 import { PageHeader } from './PageHeader';
 import { TicketCard } from './TicketCard';
 import { TICKET_TEXT } from './texts';
-
-const ALL_TICKETS: TicketFilters = {};
-const RECENT: TicketQuery = { ...DEFAULT_TICKET_QUERY, limit: LIMITS.recentTickets };
+import { ALL_TICKETS, RECENT_TICKETS } from './userDashboardReads';
 
 function NewTicketButton({ label = 'New Ticket' }: { label?: string }) {
   return (
@@ -28,8 +25,8 @@ function NewTicketButton({ label = 'New Ticket' }: { label?: string }) {
 /** The user dashboard: greeting, four count cards and the six newest tickets (docs/product.md#user-dashboard). */
 export default function UserDashboardPage() {
   const user = useAtomValue(userAtom);
-  const stats = useQuery({ queryKey: ticketKeys.statsFor(ALL_TICKETS), queryFn: ({ signal }) => ticketsApi.stats(ALL_TICKETS, signal) });
-  const recent = useQuery({ queryKey: ticketKeys.list(RECENT), queryFn: ({ signal }) => ticketsApi.list(RECENT, signal) });
+  const stats = useQuery(ticketQueries.stats(ALL_TICKETS));
+  const recent = useQuery(ticketQueries.list(RECENT_TICKETS));
 
   const counts = stats.data?.stats;
   // The dashboard shows a generic text derived from the failure, and an empty list (docs/product.md#user-dashboard).

@@ -1,7 +1,6 @@
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ticketKeys, ticketOpened } from '../../api/ticketCache';
-import { ticketsApi } from '../../api/tickets';
+import { ticketQueries } from '../../api/ticketQueries';
 
 /**
  * One ticket with its comments and history, read through the detail key that socket events patch,
@@ -9,18 +8,10 @@ import { ticketsApi } from '../../api/tickets';
  * dropped because it was deleted (a `ticket-changed` "deleted" event removes the query).
  */
 export function useTicket(id: number) {
-  const queryKey = ticketKeys.detail(id);
   const client = useQueryClient();
-  const query = useQuery({
-    queryKey,
-    queryFn: async ({ signal }) => {
-      const answer = await ticketsApi.get(id, signal);
-      // Reading a ticket marks it read for staff on the server; the list rows follow.
-      ticketOpened(client, id);
-      return answer;
-    },
-  });
-  const removed = useRemovedFromCache(queryKey);
+  const options = ticketQueries.detail(client, id);
+  const query = useQuery(options);
+  const removed = useRemovedFromCache(options.queryKey);
   return { ...query, ticket: query.data?.ticket, removed };
 }
 
