@@ -2,14 +2,11 @@
  * Counts the writes that have ended in this process, seen at the driver: every statement but a plain
  * SELECT, and every PGlite transaction, bumps the count when it finishes, committed or failed (a lost
  * answer may hide a commit). A statement that reports zero changed rows changed nothing, so it does
- * not count (inside a transaction only the commit makes changes visible, and the commit counts). Equal counts before and after a read mean no write of this process
- * landed in between, which is what services/readMemo.ts keeps answers by. Counting at the driver
- * rather than in the services means a write added later cannot forget to count.
+ * not count (inside a transaction only the commit makes changes visible, and the commit counts).
+ * Equal counts before and after a read mean no write of this process landed in between, which is what
+ * services/readMemo.ts keeps answers by. Counting at the driver rather than in the services means a
+ * write added later cannot forget to count.
  */
-export interface WriteCounter {
-  ended: () => number;
-}
-
 type Method = (...args: unknown[]) => unknown;
 
 const PLAIN_READ = /^\s*select\b/i;

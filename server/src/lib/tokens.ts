@@ -1,5 +1,6 @@
 import { randomBytes, createHash } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { createRecentlyUsed } from './recentlyUsed.js';
 
 export interface TokenClaims {
   userId: number;
@@ -23,7 +24,7 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
   // A signature checked once stays valid for that exact string, so every request of a session after
   // its first skips the HMAC (WebCrypto: a key import and a thread-pool hop each time). Expiry is still
   // checked on every use, and revocation is the token version, compared with the user row per request.
-  const verified = new Map<string, TokenClaims>();
+  const verified = createRecentlyUsed<string, TokenClaims>(VERIFIED_TOKENS);
   const verifySignature = async (token: string): Promise<TokenClaims | undefined> => {
     try {
       const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER });
@@ -48,16 +49,12 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
     async verify(token) {
       const known = verified.get(token);
       if (known) {
+        if (known.expiresAt > Date.now()) return known;
         verified.delete(token);
-        if (known.expiresAt <= Date.now()) return undefined;
-        verified.set(token, known); // most recently used last
-        return known;
+        return undefined;
       }
       const claims = await verifySignature(token);
-      if (claims) {
-        verified.set(token, claims);
-        if (verified.size > VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
-      }
+      if (claims) verified.set(token, claims);
       return claims;
     },
   };

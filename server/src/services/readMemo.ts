@@ -1,3 +1,4 @@
+import { createRecentlyUsed } from '../lib/recentlyUsed.js';
 import type { ServiceContext } from './context.js';
 
 /**
@@ -15,26 +16,18 @@ export function createReadMemo<T>(
   size: number,
 ): ReadMemo<T> {
   const enabled = !settings.redisUrl;
-  const entries = new Map<string, { writes: number; value: Promise<T> }>();
+  const entries = createRecentlyUsed<string, { writes: number; value: Promise<T> }>(size);
   return (key, read) => {
     if (!enabled) return read();
     // Taken before the read starts: a write ending during the read makes the entry stale at once.
     const writes = writesEnded();
     const hit = entries.get(key);
-    entries.delete(key);
-    if (hit?.writes === writes) {
-      entries.set(key, hit); // most recently used last
-      return hit.value;
-    }
+    if (hit?.writes === writes) return hit.value;
     const value = read();
     entries.set(key, { writes, value });
     value.catch(() => {
       if (entries.get(key)?.value === value) entries.delete(key);
     });
-    for (const oldest of entries.keys()) {
-      if (entries.size <= size) break;
-      entries.delete(oldest);
-    }
     return value;
   };
 }
