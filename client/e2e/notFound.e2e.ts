@@ -8,7 +8,8 @@ describe('journey: a wrong address', () => {
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'not-found');
     const response = await page.goto('/no/such/page');
     expect(response?.status()).toBe(200);
-    await expect(page.getByRole('heading', { name: 'Page Not Found' }).isVisible()).resolves.toBe(true);
+    // The app's code runs after the load event (it is imported by a small entry script).
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
     await shot('not-found');
 
     await page.getByRole('link', { name: 'Browse Help Articles' }).click();

@@ -1,15 +1,11 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { createQueryClient } from './api/queryClient';
-import { App } from './App';
+import { startEarlyReads } from './api/earlyReads';
+import { pageAt } from './routing/pages';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
+// The entry script: tiny, so it runs while the boot code (React, Mantine, the app frame) is still
+// downloading. It starts the opened page's code and first reads at once; otherwise they would only
+// begin once the boot code had run, a second wave of requests that cost a slow phone about a second.
+const opened = pageAt(window.location.pathname);
+opened?.page.code.load().catch(() => undefined);
+startEarlyReads(opened?.page.read ? [opened.page.read(opened.id ?? '')] : []);
 
-createRoot(root).render(
-  <StrictMode>
-    <App queryClient={createQueryClient()} />
-  </StrictMode>,
-);
+void import('./boot');

@@ -19,7 +19,8 @@ export const theme = createTheme({
     // Inline rather than in a portal at the end of <body>, so tips, option lists and menus stay inside
     // the page's landmarks (axe: all content in landmarks).
     Tooltip: { defaultProps: { withinPortal: false } },
-    Combobox: { defaultProps: { withinPortal: false } },
+    // Option lists render when opened: kept mounted, every Select positioned its hidden list on load.
+    Combobox: { defaultProps: { withinPortal: false, keepMounted: false } },
     Popover: { defaultProps: { withinPortal: false } },
     Menu: { defaultProps: { withinPortal: false } },
   },

@@ -2,6 +2,7 @@ import { LIMITS } from '@helpdesk/protocol';
 import { navigate } from 'wouter/use-browser-location';
 import { clearSession, getToken, sessionRotation } from '../state/session';
 import { ApiError } from './ApiError';
+import { takeEarlyRead } from './earlyReads';
 
 /** Every call goes to the base API path, with the stored bearer token, as JSON (docs/api.md#conventions). */
 export const API_BASE = '/api';
@@ -39,9 +40,11 @@ export async function request<T>(method: string, url: string, options: RequestOp
     throw new ApiError({ kind: 'setup', url, reason: reasonOf(error) });
   }
 
+  const path = url + queryString(options.query);
+  const early = method === 'GET' && token ? takeEarlyRead(path, token) : undefined;
   let response: Response;
   try {
-    response = await fetch(API_BASE + url + queryString(options.query), init);
+    response = await (early ?? fetch(API_BASE + path, init));
   } catch (error) {
     if (options.signal?.aborted) throw error; // cancelled by the caller (TanStack Query), not a failure
     throw new ApiError({ kind: 'no-response', url });

@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense } from 'react';
+import { usePageShown } from '../state/pageShown';
 import { userAtom } from '../state/session';
 
 /**
@@ -14,11 +15,12 @@ const ModalsHost = lazy(() => import('./ModalsHost'));
 
 export function OverlayHosts({ modals = false }: { modals?: boolean }) {
   const user = useAtomValue(userAtom);
+  // A toast asked for earlier waits in Mantine's store; a dialog is an event the host must be
+  // listening for, so its host does not wait for the page.
+  const pageShown = usePageShown();
   return (
     <>
-      <Suspense fallback={null}>
-        <NotificationsHost />
-      </Suspense>
+      <Suspense fallback={null}>{pageShown && <NotificationsHost />}</Suspense>
       <Suspense fallback={null}>{(modals || user) && <ModalsHost />}</Suspense>
     </>
   );

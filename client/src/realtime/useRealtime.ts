@@ -3,6 +3,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { isStaff, MESSAGES } from '@helpdesk/protocol';
 import { useLocation } from 'wouter';
+import { usePageShown } from '../state/pageShown';
 import { store } from '../state/store';
 import { tokenAtom, userAtom } from '../state/session';
 import { announceLive } from './announceLive';
@@ -30,6 +31,8 @@ export function useRealtime(enabled = true): void {
   const token = useAtomValue(tokenAtom);
   const [path] = useLocation();
   const wanted = enabled && wantsLiveUpdates(token, path);
+  // The page comes first: the socket code and its handshake wait until it is on screen.
+  const pageShown = usePageShown();
   const client = useQueryClient();
   const setStatus = useSetAtom(liveStatusAtom);
   const setSocket = useSetAtom(socketAtom);
@@ -54,6 +57,7 @@ export function useRealtime(enabled = true): void {
       setRefusal(null);
       return;
     }
+    if (!pageShown) return;
     let socket: HelpdeskSocket | undefined;
     let closed = false;
     // Set once the socket was down (dropped, or refused while the server was unavailable): events
@@ -127,5 +131,5 @@ export function useRealtime(enabled = true): void {
       socket?.removeAllListeners();
       socket?.disconnect();
     };
-  }, [wanted, token, client, setStatus, setRefusal, setRetry, checkSession, setSocket, setPresence]);
+  }, [wanted, pageShown, token, client, setStatus, setRefusal, setRetry, checkSession, setSocket, setPresence]);
 }

@@ -9,7 +9,11 @@ describe('tab titles', () => {
     ['/agent/ticket/3/update', 'Update Ticket #3 · HelpDesk System'],
     ['/agent-dashboard', 'Agent Dashboard · HelpDesk System'],
     ['/knowledge/4', 'Article #4 · HelpDesk System'],
+    ['/knowledge/new', 'New Article · HelpDesk System'],
+    ['/agent/canned-responses', 'Canned Responses · HelpDesk System'],
     ['/nowhere', 'Page Not Found · HelpDesk System'],
+    ['/ticket/abc', 'Page Not Found · HelpDesk System'],
+    ['/knowledge/0', 'Page Not Found · HelpDesk System'],
   ])('names %s', (path, title) => {
     expect(pageTitle(path)).toBe(title);
   });

@@ -5,6 +5,7 @@ import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { isStaff } from '@helpdesk/protocol';
+import { usePageShown } from '../../state/pageShown';
 import { userAtom } from '../../state/session';
 import { LiveAnnouncer } from './LiveAnnouncer';
 import { LiveIndicator } from './LiveIndicator';
@@ -28,6 +29,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const items = navItems(user);
   const main = useRef<HTMLElement>(null);
+  const pageShown = usePageShown();
   useDocumentTitle(location);
   useRouteFocus(main, location);
 
@@ -75,7 +77,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
             </Group>
             <Group gap="sm" wrap="nowrap">
               <LiveIndicator />
-              {user && isStaff(user) && (
+              {user && isStaff(user) && pageShown && (
                 <Suspense fallback={null}>
                   <NotificationBell />
                 </Suspense>

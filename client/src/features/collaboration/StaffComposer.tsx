@@ -1,9 +1,9 @@
-import { LIMITS, commentBody, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
+import { LIMITS, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
 import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { screenMessage } from '../../api/ApiError';
 import { queryKeys } from '../../api/queryKeys';
 import { commentSaved, ticketSaved } from '../../api/ticketCache';
@@ -50,6 +50,9 @@ export function useStaffDirectory(enabled = true) {
  * and mark In Progress, Send and resolve, each a single request. Before sending, it compares the live
  * ticket with the one the agent started from and warns when someone else replied or changed it.
  */
+// The comment rules (zod) load after the ticket has rendered, long before a reply is written.
+const loadCommentChecks = () => import('../tickets/commentChecks');
+
 export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   const client = useQueryClient();
   const me = useAtomValue(userAtom);
@@ -63,6 +66,9 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   // Only notes mention, so the list is fetched once a note is started.
   const staff = useStaffDirectory(note);
   const typing = useTypingSignal(ticket.id);
+  useEffect(() => {
+    void loadCommentChecks();
+  }, []);
 
   const send = useMutation({
     mutationFn: ({ content: text, ...extra }: Send) => ticketsApi.comment(ticket.id, text, extra),
@@ -80,18 +86,18 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
     baseline.current = baselineOf(ticket);
   };
 
-  const submit = (status?: TicketStatus) => {
-    const parsed = commentBody.safeParse({ content });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? TICKET_TEXT.commentFailed);
+  const submit = async (status?: TicketStatus) => {
+    const checked = (await loadCommentChecks()).checkComment(content);
+    if ('error' in checked) {
+      setError(checked.error ?? TICKET_TEXT.commentFailed);
       return;
     }
     setError(null);
     typing.stopped();
     const request: Send = {
-      content: parsed.data.content,
+      content: checked.content,
       internal: note,
-      mentions: note ? mentionedIds(parsed.data.content, picked) : [],
+      mentions: note ? mentionedIds(checked.content, picked) : [],
       ...(status && { status }),
     };
     const found = me ? collisionSince(baseline.current, ticket, me.id) : undefined;
@@ -139,7 +145,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
           <Button
             variant="default"
             leftSection={<IconPlayerPlay size={16} />}
-            onClick={() => submit('in_progress')}
+            onClick={() => void submit('in_progress')}
             disabled={send.isPending}
           >
             Send and mark In Progress
@@ -150,13 +156,17 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
             // Default look with a green mark: light green text on its tint falls below 4.5:1.
             variant="default"
             leftSection={<IconCircleCheck size={16} color="var(--mantine-color-green-8)" />}
-            onClick={() => submit('resolved')}
+            onClick={() => void submit('resolved')}
             disabled={send.isPending}
           >
             Send and resolve
           </Button>
         )}
-        <Button leftSection={note ? <IconMessage size={16} /> : <IconSend size={16} />} onClick={() => submit()} loading={send.isPending}>
+        <Button
+          leftSection={note ? <IconMessage size={16} /> : <IconSend size={16} />}
+          onClick={() => void submit()}
+          loading={send.isPending}
+        >
           {note ? 'Add note' : 'Send'}
         </Button>
       </Group>

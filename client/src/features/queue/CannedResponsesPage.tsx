@@ -66,7 +66,9 @@ function CannedResponses({ user }: { user: User }) {
           <Button component={Link} href="/agent-dashboard" variant="subtle" leftSection={<IconArrowLeft size={16} />}>
             Back
           </Button>
-          <Title order={2}>Canned responses</Title>
+          <Title order={1} size="h2">
+            Canned responses
+          </Title>
         </Group>
         <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
           New canned response

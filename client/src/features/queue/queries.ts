@@ -1,4 +1,4 @@
-import { hasTicketFilters, LIMITS, ticketQueryFromUrl, ticketQueryToUrl } from '@helpdesk/protocol';
+import { hasTicketFilters, ticketQueryToUrl } from '@helpdesk/protocol';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
@@ -41,7 +41,14 @@ function useQueryInUrl() {
     seen.current = search;
     if (search === text) return;
     const addressMoved = previous === null ? search !== '' : previous !== search;
-    if (addressMoved) setStored(ticketQueryFromUrl(search, LIMITS.ticketPage.agentOptions));
-    else navigate(text ? `${path}?${text}` : path, { replace: true });
+    if (!addressMoved) {
+      navigate(text ? `${path}?${text}` : path, { replace: true });
+      return;
+    }
+    // The address is read with the protocol's zod schemas, loaded only when there is one to read:
+    // the dashboard's first paint does without them. An address that moved on meanwhile is read next.
+    void import('./queryFromUrl').then(({ agentQueryFromUrl }) => {
+      if (seen.current === search) setStored(agentQueryFromUrl(search));
+    });
   }, [search, stored, path, navigate, setStored]);
 }

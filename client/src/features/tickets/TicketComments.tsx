@@ -1,4 +1,4 @@
-import { commentBody, LIMITS, type Comment, type Role } from '@helpdesk/protocol';
+import { LIMITS, type Comment, type Role } from '@helpdesk/protocol';
 import { Avatar, Badge, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconMessagePlus } from '@tabler/icons-react';
@@ -13,7 +13,7 @@ import { labelOf } from '../../lib/text';
 import { initialsOf } from '../collaboration/initials';
 import { NoteBadge } from '../collaboration/NoteBadge';
 import { TICKET_TEXT } from './texts';
-import { schemaResolver } from '../../lib/schemaResolver';
+import { useLazyValidation } from '../../lib/useLazyValidation';
 import { CannedResponsePicker } from '../queue/CannedResponsePicker';
 
 const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
@@ -61,9 +61,12 @@ function CommentItem({ comment }: { comment: Comment }) {
   );
 }
 
+const loadChecks = () => import('./commentChecks');
+
 function CommentForm({ ticketId }: { ticketId: number }) {
   const client = useQueryClient();
-  const form = useForm({ initialValues: { content: '' }, validate: schemaResolver(commentBody) });
+  const validation = useLazyValidation(() => loadChecks().then((checks) => checks.validateComment));
+  const form = useForm({ initialValues: { content: '' }, validate: validation.validate });
   const add = useMutation({
     mutationFn: (content: string) => ticketsApi.comment(ticketId, content),
     // The comment shows before the form clears; its timeline entry comes with the socket's echo
@@ -75,7 +78,17 @@ function CommentForm({ ticketId }: { ticketId: number }) {
   });
 
   return (
-    <form onSubmit={form.onSubmit(({ content }) => add.mutate(commentBody.parse({ content }).content))} noValidate>
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        // A submit that beats the lazily loaded checks waits for them rather than skipping them.
+        void validation
+          .ready()
+          .then(loadChecks)
+          .then(({ commentText }) => form.onSubmit(({ content }) => add.mutate(commentText(content)))());
+      }}
+      noValidate
+    >
       <Stack gap="sm">
         {add.isError && <ErrorAlert message={screenMessage(add.error, TICKET_TEXT.commentFailed)} error={add.error} />}
         <Textarea

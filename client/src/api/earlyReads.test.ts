@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeServer } from '../test-utils/fakeServer';
+import { testUser } from '../test-utils/renderApp';
+import { clearSession, setSession } from '../state/session';
+import { authApi } from './auth';
+import { dropEarlyReads, startEarlyReads } from './earlyReads';
+import { ticketsApi } from './tickets';
+
+describe('early reads (the entry script starts them, the HTTP client takes them over)', () => {
+  afterEach(() => {
+    dropEarlyReads();
+    clearSession();
+  });
+
+  it('answers the session check and the page read from the early requests, each once', async () => {
+    setSession({ token: 'tok', user: testUser() });
+    let verifies = 0;
+    const server = fakeServer({
+      'GET /auth/verify': () => ({ body: { success: true, user: testUser({ name: `check ${++verifies}` }) } }),
+      'GET /tickets/5': { body: { success: true, ticket: { id: 5 } } },
+    });
+    startEarlyReads(['/tickets/5']);
+    expect(server.calls.map((c) => c.key)).toEqual(['GET /auth/verify', 'GET /tickets/5']);
+    expect(server.calls[0]?.headers.get('authorization')).toBe('Bearer tok');
+
+    expect((await authApi.verify()).user.name).toBe('check 1');
+    await ticketsApi.get(5);
+    expect(server.calls).toHaveLength(2);
+    // Taken once: the next check asks the server again.
+    expect((await authApi.verify()).user.name).toBe('check 2');
+  });
+
+  it('starts nothing without a stored session, and no later read gets a dropped answer', async () => {
+    const server = fakeServer({ 'GET /tickets/5': { body: { success: true, ticket: { id: 5 } } } });
+    startEarlyReads(['/tickets/5']);
+    expect(server.calls).toHaveLength(0);
+
+    setSession({ token: 'tok', user: testUser() });
+    startEarlyReads(['/tickets/5']);
+    dropEarlyReads();
+    const later = fakeServer({ 'GET /tickets/5': { body: { success: true, ticket: { id: 5 } } } });
+    await ticketsApi.get(5);
+    expect(later.calls.map((c) => c.key)).toEqual(['GET /tickets/5']);
+  });
+
+  it('is not taken by a session whose token differs', async () => {
+    setSession({ token: 'old', user: testUser() });
+    fakeServer({ 'GET /auth/verify': { status: 401, body: { success: false, message: 'no' } } });
+    startEarlyReads([]);
+    setSession({ token: 'new', user: testUser() });
+    const server = fakeServer({ 'GET /auth/verify': { body: { success: true, user: testUser({ name: 'fresh' }) } } });
+    expect((await authApi.verify()).user.name).toBe('fresh');
+    expect(server.calls[0]?.headers.get('authorization')).toBe('Bearer new');
+  });
+});
