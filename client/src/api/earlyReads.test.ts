@@ -4,6 +4,7 @@ import { testUser } from '../test-utils/renderApp';
 import { clearSession, setSession } from '../state/session';
 import { authApi } from './auth';
 import { dropEarlyReads, startEarlyReads } from './earlyReads';
+import { pageAt } from '../routing/pages';
 import { ticketsApi } from './tickets';
 
 describe('early reads (the entry script starts them, the HTTP client takes them over)', () => {
@@ -19,7 +20,9 @@ describe('early reads (the entry script starts them, the HTTP client takes them 
       'GET /auth/verify': () => ({ body: { success: true, user: testUser({ name: `check ${++verifies}` }) } }),
       'GET /tickets/5': { body: { success: true, ticket: { id: 5 } } },
     });
-    startEarlyReads(['/tickets/5']);
+    // The ticket page's read as the page table names it, taken by the call the page makes.
+    const opened = pageAt('/ticket/5');
+    startEarlyReads([opened!.page.read!(opened!.id!)]);
     expect(server.calls.map((c) => c.key)).toEqual(['GET /auth/verify', 'GET /tickets/5']);
     expect(server.calls[0]?.headers.get('authorization')).toBe('Bearer tok');
 

@@ -22,9 +22,15 @@ setTimeout(markShown, AT_THE_LATEST_MS);
 /** Rendered with a page: once it has been painted, the rest of the app may start. */
 export function PageShown() {
   useEffect(() => {
-    // Effects run after the paint; the timer lets the browser finish that frame first.
-    const timer = setTimeout(markShown, 0);
-    return () => clearTimeout(timer);
+    // After the next frame has been painted (rAF runs before it, the timer after it).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(markShown, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
   }, []);
   return null;
 }

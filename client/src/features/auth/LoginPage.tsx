@@ -76,6 +76,7 @@ export default function LoginPage() {
       {sessionEnded && !login.isPending && !login.isError && <SessionNotice />}
       {login.isError && <ErrorAlert message={loginErrorMessage(login.error)} />}
       <form
+        onFocus={validation.prepare}
         onSubmit={(event) => {
           event.preventDefault();
           // A submit that beats the lazily loaded checks waits for them rather than skipping them.

@@ -3,7 +3,7 @@ import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { screenMessage } from '../../api/ApiError';
 import { queryKeys } from '../../api/queryKeys';
 import { commentSaved, ticketSaved } from '../../api/ticketCache';
@@ -11,6 +11,7 @@ import { ticketsApi } from '../../api/tickets';
 import { usersApi } from '../../api/users';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { userAtom } from '../../state/session';
+import { loadCommentChecks } from '../tickets/loadCommentChecks';
 import { TICKET_TEXT } from '../tickets/texts';
 import { baselineOf, collisionSince, type Collision } from './collision';
 import { MentionTextarea } from './MentionTextarea';
@@ -50,9 +51,6 @@ export function useStaffDirectory(enabled = true) {
  * and mark In Progress, Send and resolve, each a single request. Before sending, it compares the live
  * ticket with the one the agent started from and warns when someone else replied or changed it.
  */
-// The comment rules (zod) load after the ticket has rendered, long before a reply is written.
-const loadCommentChecks = () => import('../tickets/commentChecks');
-
 export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   const client = useQueryClient();
   const me = useAtomValue(userAtom);
@@ -66,9 +64,6 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   // Only notes mention, so the list is fetched once a note is started.
   const staff = useStaffDirectory(note);
   const typing = useTypingSignal(ticket.id);
-  useEffect(() => {
-    void loadCommentChecks();
-  }, []);
 
   const send = useMutation({
     mutationFn: ({ content: text, ...extra }: Send) => ticketsApi.comment(ticket.id, text, extra),
@@ -116,6 +111,8 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       </Group>
       {send.isError && <ErrorAlert message={screenMessage(send.error, TICKET_TEXT.commentFailed)} error={send.error} />}
       <MentionTextarea
+        // The comment rules (zod) load once a reply is started, not with the ticket.
+        onFocus={() => void loadCommentChecks()}
         label={note ? 'Internal note' : 'Reply to the customer'}
         description={note ? COMPOSER_TEXT.noteHint : undefined}
         placeholder={note ? 'Write a note for the team...' : 'Write a reply...'}

@@ -10,17 +10,17 @@ export interface AssignHandlers {
 }
 
 /** Assign to me, to a staff member, or unassign: the row's assignment menu. */
-export function AssignMenu({ ticket, staff, me, onAssign }: { ticket: Ticket } & AssignHandlers) {
+export function AssignMenu({ ticket, staff, me, onAssign, hint = true }: { ticket: Ticket; hint?: boolean } & AssignHandlers) {
   const current = ticket.assignedAgent?.id ?? null;
+  const button = (
+    <ActionIcon variant="subtle" color="teal" size="lg" aria-label={`Assign ticket #${ticket.id}`}>
+      <IconUserPlus size={18} />
+    </ActionIcon>
+  );
   return (
     <Menu position="bottom-end" withinPortal shadow="md">
-      <Menu.Target>
-        <Tooltip label="Assign">
-          <ActionIcon variant="subtle" color="teal" size="lg" aria-label={`Assign ticket #${ticket.id}`}>
-            <IconUserPlus size={18} />
-          </ActionIcon>
-        </Tooltip>
-      </Menu.Target>
+      {/* Without a tip on touch cards, as the other row actions (TicketRowActions). */}
+      <Menu.Target>{hint ? <Tooltip label="Assign">{button}</Tooltip> : button}</Menu.Target>
       <Menu.Dropdown mah={320} style={{ overflowY: 'auto' }}>
         <Menu.Item leftSection={<IconUserCheck size={16} />} disabled={current === me.id} onClick={() => onAssign(ticket, me.id)}>
           Assign to me

@@ -1,6 +1,7 @@
 import type { Ticket, TicketStatus } from '@helpdesk/protocol';
 import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconCircleCheck, IconEdit, IconEye, IconMessageReply, IconPlayerPlay } from '@tabler/icons-react';
+import type { ReactElement } from 'react';
 import { Link } from 'wouter';
 import { canReply, quickStatusFor } from './actions';
 import { AssignMenu, type AssignHandlers } from './AssignMenu';
@@ -16,6 +17,14 @@ export interface RowActionHandlers {
   size?: 'md' | 'lg';
 }
 
+/**
+ * A tip for pointer users. The touch cards (size lg) go without: there is no hover to show it, and
+ * each mounted tip re-renders its row once on a slow phone's first paint.
+ */
+function Hint({ label, show, children }: { label: string; show: boolean; children: ReactElement }) {
+  return show ? <Tooltip label={label}>{children}</Tooltip> : children;
+}
+
 /** Row actions (docs/product.md#agent-dashboard): view and update always; Reply, Start and Resolve only while the ticket is live. */
 export function TicketRowActions({
   ticket,
@@ -27,9 +36,10 @@ export function TicketRowActions({
 }: { ticket: Ticket } & RowActionHandlers) {
   const next = quickStatusFor(ticket.status);
   const pending = pendingId === ticket.id;
+  const hints = size !== 'lg';
   return (
     <Group gap={size === 'lg' ? 8 : 4} wrap="nowrap">
-      <Tooltip label="View details">
+      <Hint label="View details" show={hints}>
         <ActionIcon
           size={size}
           component={Link}
@@ -40,8 +50,8 @@ export function TicketRowActions({
         >
           <IconEye size={18} />
         </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Update">
+      </Hint>
+      <Hint label="Update" show={hints}>
         <ActionIcon
           size={size}
           component={Link}
@@ -52,9 +62,9 @@ export function TicketRowActions({
         >
           <IconEdit size={18} />
         </ActionIcon>
-      </Tooltip>
+      </Hint>
       {canReply(ticket.status) && (
-        <Tooltip label="Quick Reply">
+        <Hint label="Quick Reply" show={hints}>
           <ActionIcon
             size={size}
             variant="subtle"
@@ -64,10 +74,10 @@ export function TicketRowActions({
           >
             <IconMessageReply size={18} />
           </ActionIcon>
-        </Tooltip>
+        </Hint>
       )}
       {next === 'in_progress' && (
-        <Tooltip label="Start">
+        <Hint label="Start" show={hints}>
           <ActionIcon
             size={size}
             variant="light"
@@ -78,10 +88,10 @@ export function TicketRowActions({
           >
             <IconPlayerPlay size={18} />
           </ActionIcon>
-        </Tooltip>
+        </Hint>
       )}
       {next === 'resolved' && (
-        <Tooltip label="Resolve">
+        <Hint label="Resolve" show={hints}>
           <ActionIcon
             size={size}
             variant="light"
@@ -92,9 +102,9 @@ export function TicketRowActions({
           >
             <IconCircleCheck size={18} />
           </ActionIcon>
-        </Tooltip>
+        </Hint>
       )}
-      {assign && <AssignMenu ticket={ticket} {...assign} />}
+      {assign && <AssignMenu ticket={ticket} hint={hints} {...assign} />}
     </Group>
   );
 }

@@ -14,6 +14,7 @@ import { initialsOf } from '../collaboration/initials';
 import { NoteBadge } from '../collaboration/NoteBadge';
 import { TICKET_TEXT } from './texts';
 import { useLazyValidation } from '../../lib/useLazyValidation';
+import { loadCommentChecks } from './loadCommentChecks';
 import { CannedResponsePicker } from '../queue/CannedResponsePicker';
 
 const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
@@ -61,11 +62,9 @@ function CommentItem({ comment }: { comment: Comment }) {
   );
 }
 
-const loadChecks = () => import('./commentChecks');
-
 function CommentForm({ ticketId }: { ticketId: number }) {
   const client = useQueryClient();
-  const validation = useLazyValidation(() => loadChecks().then((checks) => checks.validateComment));
+  const validation = useLazyValidation(() => loadCommentChecks().then((checks) => checks.validateComment));
   const form = useForm({ initialValues: { content: '' }, validate: validation.validate });
   const add = useMutation({
     mutationFn: (content: string) => ticketsApi.comment(ticketId, content),
@@ -79,12 +78,13 @@ function CommentForm({ ticketId }: { ticketId: number }) {
 
   return (
     <form
+      onFocus={validation.prepare}
       onSubmit={(event) => {
         event.preventDefault();
         // A submit that beats the lazily loaded checks waits for them rather than skipping them.
         void validation
           .ready()
-          .then(loadChecks)
+          .then(loadCommentChecks)
           .then(({ commentText }) => form.onSubmit(({ content }) => add.mutate(commentText(content)))());
       }}
       noValidate
