@@ -43,6 +43,8 @@ export default defineConfig({
   },
   build: {
     manifest: true,
+    // Every browser the app supports has modulepreload; the polyfill was a script of its own to fetch.
+    modulePreload: { polyfill: false },
     sourcemap: true,
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
