@@ -3,6 +3,9 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { ticketKeys, ticketOpened } from './ticketCache';
 import { ticketsApi } from './tickets';
 
+/** The count cards count every ticket the caller may see, whatever a table's filters. */
+export const ALL_TICKETS: TicketFilters = {};
+
 /**
  * The ticket reads as query options: the pages' hooks and the first visit's early reads
  * (routing/routes.tsx) use the same ones, so an early answer is the one the page asks for.

@@ -5,7 +5,7 @@ import { store } from './store';
 
 /**
  * Set once the first page is on screen. What that page does not need (the live connection, the bell,
- * the toast and dialog hosts) waits for it: on a slow phone their downloads and start-up would
+ * the toast host) waits for it: on a slow phone their downloads and start-up would
  * otherwise compete with the page's own. Component tests render without that wait.
  */
 const pageShownAtom = atom(import.meta.env.MODE === 'test');

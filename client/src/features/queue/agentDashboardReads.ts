@@ -1,14 +1,11 @@
-import type { TicketFilters, TicketQuery } from '@helpdesk/protocol';
+import type { TicketQuery } from '@helpdesk/protocol';
 import type { QueryClient } from '@tanstack/react-query';
 import { readEarly } from '../../api/queryClient';
-import { ticketQueries } from '../../api/ticketQueries';
+import { ALL_TICKETS, ticketQueries } from '../../api/ticketQueries';
 import { staffDirectoryQuery, viewCountsQuery, viewsQuery } from './queueData';
 
-// Apart from queries.ts, which parses the address with the protocol's zod schemas: this module
-// loads with the boot code (routing/routes.tsx), and zod stays off the first visit.
-
-/** The count cards show every ticket the agent may see, whatever the table's filters. */
-export const ALL_TICKETS: TicketFilters = {};
+// Apart from the page's hooks (queries.ts): this module loads with the boot code (routing/routes.tsx)
+// and must stay free of zod and Mantine.
 
 /** What the agent dashboard reads first, for the table's query as it will first render. */
 export function readAgentDashboard(client: QueryClient, ticketQuery: TicketQuery): void {

@@ -3,9 +3,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { ticketQueries } from '../../api/ticketQueries';
+import { ALL_TICKETS, ticketQueries } from '../../api/ticketQueries';
 import { useLastPageWhenShrunk } from '../../lib/paging';
-import { ALL_TICKETS } from './agentDashboardReads';
 import { agentPageAtom, agentQueryAtom } from './filters';
 
 export const useAgentStats = () => useQuery(ticketQueries.stats(ALL_TICKETS));

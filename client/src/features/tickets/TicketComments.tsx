@@ -85,7 +85,13 @@ function CommentForm({ ticketId }: { ticketId: number }) {
         void validation
           .ready()
           .then(loadCommentChecks)
-          .then(({ commentText }) => form.onSubmit(({ content }) => add.mutate(commentText(content)))());
+          .then(({ checkComment }) =>
+            form.onSubmit(({ content }) => {
+              // The form's checks have passed: this gives the comment as the server stores it.
+              const checked = checkComment(content);
+              if ('content' in checked) add.mutate(checked.content);
+            })(),
+          );
       }}
       noValidate
     >

@@ -4,7 +4,7 @@ import { IconCircleCheck, IconInbox, IconList, IconPlus, IconProgress, IconTicke
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
-import { ticketQueries } from '../../api/ticketQueries';
+import { ALL_TICKETS, ticketQueries } from '../../api/ticketQueries';
 import { CountCards } from '../../components/CountCards';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -12,7 +12,7 @@ import { userAtom } from '../../state/session';
 import { PageHeader } from './PageHeader';
 import { TicketCard } from './TicketCard';
 import { TICKET_TEXT } from './texts';
-import { ALL_TICKETS, RECENT_TICKETS } from './userDashboardReads';
+import { RECENT_TICKETS } from './userDashboardReads';
 
 function NewTicketButton({ label = 'New Ticket' }: { label?: string }) {
   return (

@@ -1,12 +1,9 @@
 import { commentBody } from '@helpdesk/protocol';
 import { schemaResolver } from '../../lib/schemaResolver';
 
-// Loaded after the ticket has rendered (see useLazyValidation): zod stays off the ticket's first paint.
+// Loaded on demand (loadCommentChecks.ts): zod stays off the ticket's first paint.
 
 export const validateComment = schemaResolver(commentBody);
-
-/** The comment as the server will store it. */
-export const commentText = (content: string): string => commentBody.parse({ content }).content;
 
 /** The comment as the server will store it, or the first rule it breaks. */
 export function checkComment(content: string): { content: string } | { error: string | undefined } {

@@ -3,7 +3,6 @@ import type * as Checks from './commentChecks';
 /** Should the rules not load (offline), the comment goes to the server as typed and its checks answer. */
 const SERVER_ONLY: typeof Checks = {
   validateComment: () => ({}),
-  commentText: (content) => content,
   checkComment: (content) => ({ content }),
 };
 

@@ -1,9 +1,8 @@
-import { DEFAULT_TICKET_QUERY, LIMITS, type TicketFilters, type TicketQuery } from '@helpdesk/protocol';
+import { DEFAULT_TICKET_QUERY, LIMITS, type TicketQuery } from '@helpdesk/protocol';
 import type { QueryClient } from '@tanstack/react-query';
 import { readEarly } from '../../api/queryClient';
-import { ticketQueries } from '../../api/ticketQueries';
+import { ALL_TICKETS, ticketQueries } from '../../api/ticketQueries';
 
-export const ALL_TICKETS: TicketFilters = {};
 export const RECENT_TICKETS: TicketQuery = { ...DEFAULT_TICKET_QUERY, limit: LIMITS.recentTickets };
 
 /** What the user dashboard reads first: its counts and the newest tickets. */
