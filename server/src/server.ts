@@ -113,7 +113,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const io = attachRealtime(httpServer, services.accounts, fanout, logger, { maxSocketsPerUser: settings.maxSocketsPerUser });
   fanout.onResume(() => resyncLocalSockets(io));
   const stopPublishing = publishDomainEvents(io, bus, fanout);
-  const stopPushingCounts = pushViewCounts(io, bus, fanout, services.searchedViews, budgets, logger);
+  const stopPushingCounts = pushViewCounts(io, bus, fanout, services.views, budgets, logger);
   const presence = attachPresence(
     io,
     redis

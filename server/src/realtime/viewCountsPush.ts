@@ -4,7 +4,7 @@ import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../lib/logger.js';
 import type { LimiterStore } from '../middleware/rateLimit.js';
 import type { Fanout } from '../scaleout/fanout.js';
-import type { SearchedView, SearchedViews } from '../services/searchedViews.js';
+import type { SearchedView, ViewService } from '../services/views.js';
 import type { RealtimeServer } from './server.js';
 
 /** At most one `view-counts` message per recipient room in this time, over every process. */
@@ -55,7 +55,7 @@ export function pushViewCounts(
   io: RealtimeServer,
   bus: EventBus,
   fanout: Fanout,
-  views: SearchedViews,
+  views: Pick<ViewService, 'searched' | 'countFor' | 'staffAmong'>,
   slots: LimiterStore,
   logger: Logger,
 ) {
@@ -119,7 +119,7 @@ export function pushViewCounts(
           retryMs = Math.min(retryMs ?? wait, wait);
           continue;
         }
-        const totals = await Promise.all(shown.map((view) => views.count(view, target.viewerId)));
+        const totals = await Promise.all(shown.map((view) => views.countFor(view.filters, target.viewerId)));
         const counts: Record<string, number> = {};
         shown.forEach((view, i) => (counts[view.id] = totals[i] ?? 0));
         if (stopped) return undefined;
@@ -136,7 +136,7 @@ export function pushViewCounts(
     const changes = pending.splice(0);
     let retryMs: number | undefined;
     try {
-      const searched = await views.list();
+      const searched = await views.searched();
       mark(searched, changes);
       if (dirty.size > 0) retryMs = await send(searched);
     } catch (error) {

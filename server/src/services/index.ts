@@ -5,8 +5,7 @@ import { createKnowledgeService } from './knowledge.js';
 import { createNotificationService } from './notifications.js';
 import { createPasswordResetService } from './passwordReset.js';
 import { createSearchCounts } from './searchCounts.js';
-import { createSearchedViews } from './searchedViews.js';
-import { createTicketService } from './tickets.js';
+import { createTicketService } from './tickets/index.js';
 import { createUserService } from './users.js';
 import { createViewService } from './views.js';
 
@@ -23,7 +22,6 @@ export function createServices(context: ServiceContext) {
     knowledge: createKnowledgeService(context),
     notifications: createNotificationService(context),
     views: createViewService(context, searchCounts),
-    searchedViews: createSearchedViews(context, searchCounts),
     cannedResponses: createCannedResponseService(context),
   };
 }

@@ -1,6 +1,5 @@
-import { asc, eq, or } from 'drizzle-orm';
 import {
-  BUILT_IN_VIEWS,
+  isStaff,
   MESSAGES,
   type CreateViewBody,
   type TicketAssignee,
@@ -8,92 +7,79 @@ import {
   type View,
   type ViewFilters,
 } from '@helpdesk/protocol';
-import { returnedRow } from '../db/rows.js';
+import { findActiveStaffIds } from '../db/queries/staff.js';
 import { ticketConditions } from '../db/queries/tickets.js';
-import { countedViewTotals, type CountedFilter } from '../db/queries/views.js';
-import { savedViews, users } from '../db/schema/index.js';
+import { countedViewTotals, findSearchedViews, viewQueries, type CountedFilter } from '../db/queries/views.js';
+import type { Actor } from '../lib/actor.js';
 import { ForbiddenError } from '../lib/errors.js';
-import type { Actor } from './actor.js';
+import { presentBuiltInViews, presentView } from '../presenters/views.js';
 import type { ServiceContext } from './context.js';
 import type { SearchCounts } from './searchCounts.js';
-import { itemAccess } from './sharedItems.js';
+import { sharedItemService } from './sharedItems.js';
 
 export type ViewService = ReturnType<typeof createViewService>;
-
-type ViewRow = typeof savedViews.$inferSelect & { ownerName: string };
-
-const presentView = (row: ViewRow): View => ({
-  id: row.id,
-  name: row.name,
-  filters: row.filters,
-  ...(row.sort !== null && { sort: row.sort }),
-  shared: row.shared,
-  owner: { id: row.ownerId, name: row.ownerName },
-});
-
-const builtIns = (): View[] => BUILT_IN_VIEWS.map((view) => ({ ...view, filters: { ...view.filters }, owner: null }));
 
 /** The stored filters without empty values, so a view's JSON says only what it filters by. */
 const compact = (filters: ViewFilters): ViewFilters =>
   Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
 
-const agentIdOf = (actor: Actor, assignee: TicketAssignee | undefined): number | null | undefined =>
-  assignee === undefined ? undefined : assignee === 'me' ? actor.id : assignee === 'none' ? null : assignee;
+/** The staff member `assignee` names for this viewer: undefined for no filter, null for the unassigned. */
+const agentIdOf = (viewerId: number, assignee: TicketAssignee | undefined): number | null | undefined =>
+  assignee === undefined ? undefined : assignee === 'me' ? viewerId : assignee === 'none' ? null : assignee;
+
+/** A saved view with a text search: only the database can say what a search matches, so the server counts it. */
+export interface SearchedView {
+  id: number;
+  filters: ViewFilters;
+  shared: boolean;
+  ownerId: number;
+  /** The owner is an active staff member: only then is a private view theirs to see. */
+  ownerIsStaff: boolean;
+}
+
+/** Built-in views (negative ids) are nobody's: they cannot be changed or deleted. */
+const notBuiltIn = (id: number) => {
+  if (id < 0) throw new ForbiddenError(MESSAGES.views.builtInLocked);
+};
 
 export function createViewService({ db }: ServiceContext, cappedSearchStats: SearchCounts) {
-  const access = itemAccess(MESSAGES.views);
-  const select = () =>
-    db.select({ view: savedViews, ownerName: users.name }).from(savedViews).innerJoin(users, eq(users.id, savedViews.ownerId));
-  const toRow = ({ view, ownerName }: { view: typeof savedViews.$inferSelect; ownerName: string }): ViewRow => ({ ...view, ownerName });
+  const saved = sharedItemService(db, {
+    texts: MESSAGES.views,
+    queries: viewQueries,
+    present: presentView,
+    toInsert: (actor, input: CreateViewBody) => ({
+      ownerId: actor.id,
+      name: input.name,
+      filters: compact(input.filters),
+      sort: input.sort ?? null,
+      shared: input.shared,
+    }),
+    toSet: (input: UpdateViewBody) => ({
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.filters !== undefined && { filters: compact(input.filters) }),
+      ...(input.sort !== undefined && { sort: input.sort }),
+      ...(input.shared !== undefined && { shared: input.shared }),
+    }),
+  });
 
-  const load = async (id: number) => {
-    const [row] = await select().where(eq(savedViews.id, id));
-    return row && toRow(row);
-  };
-
-  const visibleViews = async (actor: Actor): Promise<View[]> => {
-    const rows = await select()
-      .where(or(eq(savedViews.ownerId, actor.id), eq(savedViews.shared, true)))
-      .orderBy(asc(savedViews.name), asc(savedViews.id));
-    return [...builtIns(), ...rows.map(toRow).map(presentView)];
-  };
-
-  const notBuiltIn = (id: number) => {
-    if (id < 0) throw new ForbiddenError(MESSAGES.views.builtInLocked);
-  };
+  const visibleViews = async (actor: Actor): Promise<View[]> => [...presentBuiltInViews(), ...(await saved.list(actor))];
+  /** A searched view's count for this viewer, up to the list's cap. */
+  const searchedCount = async (filters: ViewFilters, viewerId: number): Promise<number> =>
+    (await cappedSearchStats(ticketConditions({ assignedAgentId: agentIdOf(viewerId, filters.assignee) }, filters))).stats.total;
 
   return {
     list: visibleViews,
 
-    async create(actor: Actor, input: CreateViewBody): Promise<View> {
-      access.creatable(actor, input.shared);
-      const inserted = await db
-        .insert(savedViews)
-        .values({ ownerId: actor.id, name: input.name, filters: compact(input.filters), sort: input.sort ?? null, shared: input.shared })
-        .returning();
-      return presentView({ ...returnedRow(inserted, 'the view insert'), ownerName: actor.name });
-    },
+    create: (actor: Actor, input: CreateViewBody): Promise<View> => saved.create(actor, input),
 
     async update(actor: Actor, id: number, input: UpdateViewBody): Promise<View> {
       notBuiltIn(id);
-      const current = access.changeable(actor, await load(id), input.shared);
-      const updated = await db
-        .update(savedViews)
-        .set({
-          ...(input.name !== undefined && { name: input.name }),
-          ...(input.filters !== undefined && { filters: compact(input.filters) }),
-          ...(input.sort !== undefined && { sort: input.sort }),
-          ...(input.shared !== undefined && { shared: input.shared }),
-        })
-        .where(eq(savedViews.id, id))
-        .returning();
-      return presentView({ ...returnedRow(updated, 'the view update'), ownerName: current.ownerName });
+      return saved.update(actor, id, input);
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
       notBuiltIn(id);
-      access.changeable(actor, await load(id));
-      await db.delete(savedViews).where(eq(savedViews.id, id));
+      return saved.remove(actor, id);
     },
 
     /**
@@ -109,7 +95,7 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
           searched.push(view);
           continue;
         }
-        const agentId = agentIdOf(actor, view.filters.assignee);
+        const agentId = agentIdOf(actor.id, view.filters.assignee);
         counted.push({
           id: view.id,
           filter: {
@@ -124,16 +110,29 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
           db,
           counted.map((c) => c.filter),
         ),
-        Promise.all(
-          searched.map((view) =>
-            cappedSearchStats(ticketConditions({ assignedAgentId: agentIdOf(actor, view.filters.assignee) }, view.filters)),
-          ),
-        ),
+        Promise.all(searched.map((view) => searchedCount(view.filters, actor.id))),
       ]);
       const counts: Record<string, number> = {};
       counted.forEach((c, i) => (counts[c.id] = totals[i] ?? 0));
-      searched.forEach((view, i) => (counts[view.id] = capped[i]?.stats.total ?? 0));
+      searched.forEach((view, i) => (counts[view.id] = capped[i] ?? 0));
       return counts;
     },
+
+    // What the live counts of searched views read (realtime/viewCountsPush.ts).
+
+    /** Every saved view with a text search, whoever owns it. */
+    async searched(): Promise<SearchedView[]> {
+      const rows = await findSearchedViews(db);
+      return rows.map(({ ownerRole, ownerDeletedAt, ...view }) => ({
+        ...view,
+        ownerIsStaff: ownerDeletedAt === null && isStaff({ role: ownerRole }),
+      }));
+    },
+
+    /** A searched view's count as GET /views/counts gives it to this viewer; `staff` (no viewer) for a view without `me`. */
+    countFor: (filters: ViewFilters, viewerId: number | null): Promise<number> => searchedCount(filters, viewerId ?? 0),
+
+    /** The active staff members among these accounts: who may still be sent a shared view's count. */
+    staffAmong: async (ids: number[]): Promise<Set<number>> => new Set(ids.length === 0 ? [] : await findActiveStaffIds(db, ids)),
   };
 }
