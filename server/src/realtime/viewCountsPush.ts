@@ -136,13 +136,16 @@ export function pushViewCounts(
     const changes = pending.splice(0);
     let retryMs: number | undefined;
     try {
-      const searched = await views.searched();
+      const searched = await views.searched().catch((error: unknown) => {
+        // Not marked yet: the changes wait for the next run.
+        pending.unshift(...changes);
+        throw error;
+      });
       mark(searched, changes);
       if (dirty.size > 0) retryMs = await send(searched);
     } catch (error) {
-      // The database or Redis is away: the changes are kept and tried again after the interval.
-      pending.unshift(...changes);
-      log.warn({ err: error }, 'view counts not pushed; trying again');
+      // The database or Redis is away: what was marked stays marked and is tried again.
+      if (!stopped) log.warn({ err: error }, 'view counts not pushed; trying again');
     } finally {
       running = false;
       lastRun = Date.now();
