@@ -1,6 +1,7 @@
 import type { Ticket, TicketChangedEvent, View, ViewCountsResponse, ViewsResponse } from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import { aTicket } from '../test-utils/ticketFixtures';
 import { queryKeys } from './queryKeys';
 import { applyPushedViewCounts, moveViewCounts } from './viewCountCache';
 
@@ -13,23 +14,7 @@ const VIEWS = [
   view(4, { status: 'in_progress' }),
   view(5, { search: 'printer' }),
 ];
-const ticket = (fields: Partial<Ticket> = {}): Ticket => ({
-  id: 7,
-  title: 'Printer is on fire',
-  description: 'Smoke',
-  priority: 'medium',
-  status: 'open',
-  resolutionNotes: null,
-  user: { id: 9, name: 'Olive' },
-  assignedAgent: null,
-  updatedBy: null,
-  commentCount: 0,
-  version: 1,
-  createdAt: '',
-  updatedAt: '',
-  lastActivityAt: '',
-  ...fields,
-});
+const ticket = aTicket;
 const by = { id: 3, name: 'Bea' };
 const created = (t: Ticket): TicketChangedEvent => ({ action: 'created', ticket: t, by });
 const updated = (t: Ticket, previous: Partial<Ticket>): TicketChangedEvent => ({ action: 'updated', ticket: t, by, previous, history: [] });
