@@ -7,6 +7,7 @@ import type {
   PresenceEvent,
   ServerToClientEvents,
   TicketChangedEvent,
+  ViewCountsEvent,
 } from '@helpdesk/protocol';
 import type { ApiClient } from './http.js';
 
@@ -18,6 +19,7 @@ type Payloads = {
   'helpful-count': HelpfulCountEvent;
   notification: NotificationEvent;
   presence: PresenceEvent;
+  'view-counts': ViewCountsEvent;
 };
 
 /**
@@ -55,7 +57,14 @@ export function socketClients() {
 
   const listen = async (url: string, token?: string): Promise<Listener> => {
     const socket = newSocket(url, token);
-    const events: Listener['events'] = { 'ticket-changed': [], 'comment-added': [], 'helpful-count': [], notification: [], presence: [] };
+    const events: Listener['events'] = {
+      'ticket-changed': [],
+      'comment-added': [],
+      'helpful-count': [],
+      notification: [],
+      presence: [],
+      'view-counts': [],
+    };
     const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
     let disconnectReason: string | undefined;
     const disconnectWaiters: ((reason: string) => void)[] = [];
@@ -73,6 +82,7 @@ export function socketClients() {
     socket.on('helpful-count', record('helpful-count'));
     socket.on('notification', record('notification'));
     socket.on('presence', record('presence'));
+    socket.on('view-counts', record('view-counts'));
     socket.on('disconnect', (reason) => {
       disconnectReason = reason;
       disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));

@@ -13,7 +13,7 @@ export const staffDirectoryQuery = queryOptions({
   staleTime: 60_000,
 });
 export const viewsQuery = queryOptions({ queryKey: queryKeys.queue.views, queryFn: ({ signal }) => queueApi.views(signal) });
-/** Every view's count in one request; ticket events read it again (realtime/applyEvents.ts). */
+/** Every view's count in one request, on load and after a reconnect; events keep it (api/viewCountCache.ts). */
 export const viewCountsQuery = queryOptions({ queryKey: queryKeys.queue.viewCounts, queryFn: ({ signal }) => queueApi.viewCounts(signal) });
 
 export const useAssignableStaff = () => useQuery(staffDirectoryQuery);

@@ -31,6 +31,21 @@ export async function countedViewTotals(db: Db, filters: CountedFilter[]): Promi
   return filters.map((_, i) => row?.[`v${i}`] ?? 0);
 }
 
+/** Every saved view with a text search, with its owner's role and whether the account still exists. */
+export const findSearchedViews = (db: Db) =>
+  db
+    .select({
+      id: savedViews.id,
+      filters: savedViews.filters,
+      shared: savedViews.shared,
+      ownerId: savedViews.ownerId,
+      ownerRole: users.role,
+      ownerDeletedAt: users.deletedAt,
+    })
+    .from(savedViews)
+    .innerJoin(users, eq(users.id, savedViews.ownerId))
+    .where(sql`${savedViews.filters} ->> 'search' is not null`);
+
 export type ViewRecord = typeof savedViews.$inferSelect;
 export type ViewRow = ViewRecord & { ownerName: string };
 
