@@ -30,18 +30,14 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
     const input = parseBody(loginBody, ctx.request.body);
     const address = clientIp(ctx);
     const key = `${address}|${input.email}`;
-    await limiters.login.check(key);
-    // Taken before the password check and given back on success, so parallel guesses cannot overrun
-    // the address's budget and successful sign-ins (a whole office behind one NAT) do not spend it.
+    // Both budgets are spent (atomically, in memory or Redis) before the password is checked, so
+    // parallel guesses cannot overrun them. A success clears the email's count and gives the address
+    // its point back, so successful sign-ins (a whole office behind one NAT) do not spend it.
+    await limiters.login.consume(key);
     await limiters.loginPerAddress.consume(address);
-    try {
-      const session = await services.accounts.login(input);
-      await Promise.all([limiters.login.reset(key), limiters.loginPerAddress.refund(address)]);
-      ctx.body = { success: true, ...session } satisfies AuthResponse;
-    } catch (error) {
-      await limiters.login.consume(key).catch(() => undefined);
-      throw error;
-    }
+    const session = await services.accounts.login(input);
+    await Promise.all([limiters.login.reset(key), limiters.loginPerAddress.refund(address)]);
+    ctx.body = { success: true, ...session } satisfies AuthResponse;
   });
 
   router.post('/auth/request-password-reset', async (ctx) => {
