@@ -13,7 +13,7 @@ import {
 import { parseBody, parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
 import { jsonOnce } from '../lib/jsonOnce.js';
-import { actorOf, createRouter } from './router.js';
+import { actorOf, clientIp, createRouter } from './router.js';
 import type {
   TicketDetail,
   BulkUpdateResponse,
@@ -59,7 +59,11 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
 
   router.post('/tickets/bulk', auth.allow(isStaff, MESSAGES.http.staffOnly), async (ctx) => {
     const { ids, changes } = parseBody(bulkUpdateBody, ctx.request.body);
-    const { updated, failed } = await services.tickets.bulkUpdate(actorOf(ctx), ids, changes);
+    const actor = actorOf(ctx);
+    // One call writes up to 100 tickets and notifies their assignees: a loop of them is a flood.
+    await limiters.bulkPerUser.consume(String(actor.id));
+    await limiters.bulkPerAddress.consume(clientIp(ctx));
+    const { updated, failed } = await services.tickets.bulkUpdate(actor, ids, changes);
     ctx.body = { success: true, updated, failed } satisfies BulkUpdateResponse;
   });
 
