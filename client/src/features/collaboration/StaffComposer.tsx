@@ -4,7 +4,7 @@ import { IconCircleCheck, IconMessage, IconPlayerPlay, IconSend } from '@tabler/
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
-import { screenMessage } from '../../api/ApiError';
+import { conflictTicketOf, screenMessage } from '../../api/ApiError';
 import { queryKeys } from '../../api/queryKeys';
 import { commentSaved, ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
@@ -14,6 +14,7 @@ import { userAtom } from '../../state/session';
 import { loadCommentChecks } from '../tickets/loadCommentChecks';
 import { TICKET_TEXT } from '../tickets/texts';
 import { baselineOf, collisionSince, type Collision } from './collision';
+import { ConflictReview } from './ConflictReview';
 import { MentionTextarea } from './MentionTextarea';
 import { mentionedIds } from './mentions';
 import { NoteBadge } from './NoteBadge';
@@ -27,6 +28,8 @@ interface Send {
   internal: boolean;
   mentions: number[];
   status?: TicketStatus;
+  /** With a status: the version the agent saw, so a change made meanwhile is refused (409), not overwritten. */
+  expectedVersion?: number;
 }
 
 export const COMPOSER_TEXT = {
@@ -75,6 +78,8 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       setCollision(null);
     },
   });
+  // A status sent on a version someone else has since changed (docs/product.md#conflict-safe-edits).
+  const conflict = conflictTicketOf(send.error);
 
   /** After a send, or once the agent has reviewed, the live ticket is the new starting point. */
   const rebase = () => {
@@ -93,7 +98,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       content: checked.content,
       internal: note,
       mentions: note ? mentionedIds(checked.content, picked) : [],
-      ...(status && { status }),
+      ...(status && { status, expectedVersion: ticket.version }),
     };
     const found = me ? collisionSince(baseline.current, ticket, me.id) : undefined;
     if (found) {
@@ -109,7 +114,23 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         <ReplyModeSwitch value={mode} onChange={setMode} />
         {note && <NoteBadge label="Staff only" />}
       </Group>
-      {send.isError && <ErrorAlert message={screenMessage(send.error, TICKET_TEXT.commentFailed)} error={send.error} />}
+      {conflict && send.variables ? (
+        <ConflictReview
+          message={send.error?.message ?? ''}
+          base={baseline.current.ticket}
+          current={conflict}
+          mine={{ status: send.variables.status }}
+          busy={send.isPending}
+          // The reply stays in the box either way; re-applying sends it with the status on the new version.
+          onReapply={() => send.mutate({ ...send.variables!, expectedVersion: conflict.version }, { onSuccess: rebase })}
+          onDiscard={() => {
+            rebase();
+            send.reset();
+          }}
+        />
+      ) : (
+        send.isError && <ErrorAlert message={screenMessage(send.error, TICKET_TEXT.commentFailed)} error={send.error} />
+      )}
       <MentionTextarea
         // The comment rules (zod) load once a reply is started, not with the ticket.
         onFocus={() => void loadCommentChecks()}
