@@ -104,7 +104,6 @@ export const MESSAGES = {
     notFound: 'Ticket not found',
     fieldForbidden: (fields: string) => `You are not allowed to change: ${fields}`,
     closeForbidden: 'Only support staff can close a ticket',
-    deleteForbidden: 'Only the ticket owner or an administrator can delete this ticket',
     deleteAnswered: 'This ticket has answers from support and can no longer be deleted. You can close it instead.',
     deleteByAgent: 'Support agents cannot delete tickets. Close the ticket instead, or ask an administrator.',
     agentNotFound: 'Assigned agent must be an existing support agent',

@@ -246,34 +246,44 @@ describe('7. who may delete a ticket', () => {
 
   it('lets the owner delete while support has not replied, written a note or changed it', async () => {
     const ticket = await createTicket(t.api, cast.owner.token);
-    expect(ticket.deletable).toBe(true);
-    // The owner's own comments and edits keep it deletable.
+    expect(ticket.answered).toBe(false);
+    // The owner's own comments and edits leave it unanswered.
     await t.api.post(`/tickets/${ticket.id}/comments`, { content: 'More details.' }, { token: cast.owner.token });
     await t.api.put(`/tickets/${ticket.id}`, { priority: 'high' }, { token: cast.owner.token });
-    expect((await detail(ticket.id, cast.owner)).deletable).toBe(true);
+    expect((await detail(ticket.id, cast.owner)).answered).toBe(false);
     expect((await remove(ticket.id, cast.owner)).status).toBe(200);
   });
 
   it.each([
     ['a staff reply', (id: number) => t.api.post(`/tickets/${id}/comments`, { content: 'On it.' }, { token: cast.agent.token })],
-    [
-      'an internal note',
-      (id: number) => t.api.post(`/tickets/${id}/comments`, { content: 'Hmm.', internal: true }, { token: cast.agent.token }),
-    ],
     ['a staff change', (id: number) => t.api.put(`/tickets/${id}`, { priority: 'low' }, { token: cast.agent.token })],
     [
       'a bulk change',
       (id: number) => t.api.post('/tickets/bulk', { ids: [id], changes: { priority: 'urgent' } }, { token: cast.admin.token }),
     ],
-  ])('refuses the owner after %s, says so in one boolean only, and still lets an admin delete', async (_, act) => {
+  ])('refuses the owner after %s, which the ticket shows as answered, and still lets an admin delete', async (_, act) => {
     const ticket = await createTicket(t.api, cast.owner.token);
-    expect((await act(ticket.id)).status).toBeLessThan(300);
-    const seen = await detail(ticket.id, cast.owner);
-    expect(seen.deletable).toBe(false);
-    forbidden(await remove(ticket.id, cast.owner), MESSAGES.tickets.deleteAnswered);
+    const answer = await act(ticket.id);
+    expect(answer.status).toBeLessThan(300);
+    // A change's own answer (the copy its event carries) already says so.
+    const written = (answer.body.ticket ?? answer.body.updated?.[0]) as Ticket | undefined;
+    if (written) expect(written.answered).toBe(true);
+    expect((await detail(ticket.id, cast.owner)).answered).toBe(true);
     const listed = (await t.api.get('/tickets?limit=100', { token: cast.owner.token })).body.tickets as Ticket[];
-    expect(listed.find((row) => row.id === ticket.id)?.deletable).toBe(false);
+    expect(listed.find((row) => row.id === ticket.id)?.answered).toBe(true);
+    forbidden(await remove(ticket.id, cast.owner), MESSAGES.tickets.deleteAnswered);
     expect((await remove(ticket.id, cast.admin)).status).toBe(200);
+  });
+
+  it("counts an internal note too, without the owner's ticket ever showing one", async () => {
+    const ticket = await createTicket(t.api, cast.owner.token);
+    const before = await detail(ticket.id, cast.owner);
+    const note = await t.api.post(`/tickets/${ticket.id}/comments`, { content: 'Hmm.', internal: true }, { token: cast.agent.token });
+    expect(note.status).toBe(201);
+    // The owner's reads are exactly as before the note: nothing in them tells of it.
+    expect(await detail(ticket.id, cast.owner)).toEqual(before);
+    forbidden(await remove(ticket.id, cast.owner), MESSAGES.tickets.deleteAnswered);
+    expect((await detail(ticket.id, cast.owner)).id).toBe(ticket.id);
   });
 
   it('never lets an agent delete, not even their own ticket', async () => {

@@ -1,9 +1,10 @@
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Role, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
-import { ticketComments, ticketHistory, users } from '../schema/index.js';
+import { ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
+import { isStaffRole } from './staff.js';
 
 /** A ticket's conversation and timeline: comments and history entries, each with who wrote it. */
 export interface CommentRow {
@@ -53,6 +54,23 @@ export async function insertComment(
     .values({ ...values, authorId: author.id })
     .returning();
   return { comment: returnedRow(inserted, 'the comment insert'), author: { id: author.id, name: author.name, role: author.role } };
+}
+
+/**
+ * Whether a staff member has written an entry on the ticket `ticketId` names (a reply, a note or a
+ * change; its creation aside): what ends the owner's right to delete it. `internal: false` leaves out
+ * notes and their entries, for answers the owner may see. `ticketId` may be an outer query's column.
+ */
+export const staffEntryExists = (ticketId: SQL | number, { internal }: ThreadAudience): SQL<boolean> =>
+  sql<boolean>`exists (select 1 from ${ticketHistory} h join ${users} a on a.id = h.actor_id where h.ticket_id = ${ticketId} and h.type <> 'created' and ${isStaffRole(sql`a.role`)}${internal ? sql`` : sql` and not h.internal`})`;
+
+/** The deletion rule's own read, notes included (docs/decisions.md#who-deletes-a-ticket). */
+export async function hasStaffEntries(db: Db, ticketId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ answered: staffEntryExists(ticketId, { internal: true }) })
+    .from(tickets)
+    .where(eq(tickets.id, ticketId));
+  return row?.answered ?? false;
 }
 
 const author = alias(users, 'author');

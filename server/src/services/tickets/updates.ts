@@ -2,6 +2,7 @@ import {
   canDeleteTicket,
   canViewTicket,
   editableTicketFields,
+  isStaff,
   LIMITS,
   MESSAGES,
   type CreateTicketBody,
@@ -10,7 +11,7 @@ import {
 } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
 import { deleteTicketRow, findTicketRow, insertTicketRow, ticketWithId, updateTicketRows } from '../../db/queries/tickets.js';
-import { insertHistory } from '../../db/queries/ticketThread.js';
+import { hasStaffEntries, insertHistory } from '../../db/queries/ticketThread.js';
 import { returnedRow } from '../../db/rows.js';
 import type { Emit } from '../../db/unitOfWork.js';
 import { actorRef, type ActorRef } from '../../events/bus.js';
@@ -145,7 +146,11 @@ export function createTicketWrites({ withTransaction }: ServiceContext) {
         // Locked, so the ticket announced as deleted is the last version there was.
         const row = await findTicketRow(tx, id, true);
         if (!row || !canViewTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
-        if (!canDeleteTicket(actor, { userId: row.ticket.userId })) throw new ForbiddenError(MESSAGES.tickets.deleteForbidden);
+        // Internal notes count here, though the owner's `answered` never shows them.
+        const answered = await hasStaffEntries(tx, id);
+        if (!canDeleteTicket(actor, { userId: row.ticket.userId, answered })) {
+          throw new ForbiddenError(isStaff(actor) ? MESSAGES.tickets.deleteByAgent : MESSAGES.tickets.deleteAnswered);
+        }
         await deleteTicketRow(tx, id);
         emit('ticket.deleted', { ticketId: id, ownerId: row.ticket.userId, actor: actorRef(actor), previous: presentTicket(row) });
       });
