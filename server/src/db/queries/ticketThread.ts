@@ -81,10 +81,20 @@ const selectComments = (db: Db) =>
     .from(ticketComments)
     .innerJoin(author, eq(author.id, ticketComments.authorId));
 
-/** Rows before the cursor row in (created_at, id) order; the cursor must belong to the same ticket. */
-const beforeRow = (table: typeof ticketComments | typeof ticketHistory, ticketId: number, before: number | undefined) => {
+/**
+ * Rows before the cursor row in (created_at, id) order. The cursor must belong to the same ticket and
+ * be a row this reader may see: an owner's note id pages like an unknown id (nothing), not from where
+ * the note is.
+ */
+const beforeRow = (
+  table: typeof ticketComments | typeof ticketHistory,
+  ticketId: number,
+  audience: ThreadAudience,
+  before: number | undefined,
+) => {
   if (before === undefined) return undefined;
-  const cursor = sql`(select created_at from ${table} where id = ${before} and ticket_id = ${ticketId})`;
+  const visible = audience.internal ? sql`` : sql` and not internal`;
+  const cursor = sql`(select created_at from ${table} where id = ${before} and ticket_id = ${ticketId}${visible})`;
   return or(lt(table.createdAt, cursor), and(eq(table.createdAt, cursor), lt(table.id, before)));
 };
 
@@ -103,7 +113,7 @@ export const findComments = async (db: Db, ticketId: number, limit: number, audi
         and(
           eq(ticketComments.ticketId, ticketId),
           audience.internal ? undefined : eq(ticketComments.internal, false),
-          beforeRow(ticketComments, ticketId, before),
+          beforeRow(ticketComments, ticketId, audience, before),
         ),
       )
       .orderBy(desc(ticketComments.createdAt), desc(ticketComments.id))
@@ -128,7 +138,7 @@ export const findHistory = async (db: Db, ticketId: number, limit: number, audie
         and(
           eq(ticketHistory.ticketId, ticketId),
           audience.internal ? undefined : eq(ticketHistory.internal, false),
-          beforeRow(ticketHistory, ticketId, before),
+          beforeRow(ticketHistory, ticketId, audience, before),
         ),
       )
       .orderBy(desc(ticketHistory.createdAt), desc(ticketHistory.id))
