@@ -1,4 +1,12 @@
-import { MESSAGES, type CreateViewBody, type TicketAssignee, type UpdateViewBody, type View, type ViewFilters } from '@helpdesk/protocol';
+import {
+  LIMITS,
+  MESSAGES,
+  type CreateViewBody,
+  type TicketAssignee,
+  type UpdateViewBody,
+  type View,
+  type ViewFilters,
+} from '@helpdesk/protocol';
 import { ticketConditions } from '../db/queries/tickets.js';
 import { countedViewTotals, viewQueries, type CountedFilter } from '../db/queries/views.js';
 import type { Actor } from '../lib/actor.js';
@@ -25,6 +33,7 @@ const notBuiltIn = (id: number) => {
 export function createViewService({ db }: ServiceContext, cappedSearchStats: SearchCounts) {
   const saved = sharedItemService(db, {
     texts: MESSAGES.views,
+    maxPerOwner: LIMITS.perOwner.views,
     queries: viewQueries,
     present: presentView,
     toInsert: (actor, input: CreateViewBody) => ({
