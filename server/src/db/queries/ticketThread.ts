@@ -64,7 +64,7 @@ export async function insertComment(
 export const staffEntryExists = (ticketId: SQL | number, { internal }: ThreadAudience): SQL<boolean> =>
   sql<boolean>`exists (select 1 from ${ticketHistory} h join ${users} a on a.id = h.actor_id where h.ticket_id = ${ticketId} and h.type <> 'created' and ${isStaffRole(sql`a.role`)}${internal ? sql`` : sql` and not h.internal`})`;
 
-/** The deletion rule's own read, notes included (docs/decisions.md#who-deletes-a-ticket). */
+/** The deletion rule's own read, notes included (docs/decisions.md#tickets). */
 export async function hasStaffEntries(db: Db, ticketId: number): Promise<boolean> {
   const [row] = await db
     .select({ answered: staffEntryExists(ticketId, { internal: true }) })
