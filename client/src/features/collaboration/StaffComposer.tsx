@@ -1,4 +1,4 @@
-import { LIMITS, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
+import { LIMITS, type Ticket, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
 import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -62,6 +62,8 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   const [error, setError] = useState<string | null>(null);
   const [picked, setPicked] = useState<UserRef[]>([]);
   const [collision, setCollision] = useState<{ found: Collision; send: Send } | null>(null);
+  // The ticket as shown when the last request went: a 409 is reviewed against it.
+  const [sentOn, setSentOn] = useState<Ticket>(ticket);
   const baseline = useRef(baselineOf(ticket));
   const note = mode === 'note';
   // Only notes mention, so the list is fetched once a note is started.
@@ -80,10 +82,16 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   });
   // A status sent on a version someone else has since changed (docs/product.md#conflict-safe-edits).
   const conflict = conflictTicketOf(send.error);
+  const lastSent = send.variables;
 
   /** After a send, or once the agent has reviewed, the live ticket is the new starting point. */
   const rebase = () => {
     baseline.current = baselineOf(ticket);
+  };
+
+  const post = (request: Send) => {
+    setSentOn(ticket);
+    send.mutate(request, { onSuccess: rebase });
   };
 
   const submit = async (status?: TicketStatus) => {
@@ -105,7 +113,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       setCollision({ found, send: request });
       return;
     }
-    send.mutate(request, { onSuccess: rebase });
+    post(request);
   };
 
   return (
@@ -114,15 +122,15 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         <ReplyModeSwitch value={mode} onChange={setMode} />
         {note && <NoteBadge label="Staff only" />}
       </Group>
-      {conflict && send.variables ? (
+      {conflict && lastSent ? (
         <ConflictReview
           message={send.error?.message ?? ''}
-          base={baseline.current.ticket}
+          base={sentOn}
           current={conflict}
-          mine={{ status: send.variables.status }}
+          mine={{ status: lastSent.status }}
           busy={send.isPending}
           // The reply stays in the box either way; re-applying sends it with the status on the new version.
-          onReapply={() => send.mutate({ ...send.variables!, expectedVersion: conflict.version }, { onSuccess: rebase })}
+          onReapply={() => post({ ...lastSent, expectedVersion: conflict.version })}
           onDiscard={() => {
             rebase();
             send.reset();
@@ -223,7 +231,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
               >
                 {COMPOSER_TEXT.review}
               </Button>
-              <Button loading={send.isPending} onClick={() => send.mutate(collision.send, { onSuccess: rebase })}>
+              <Button loading={send.isPending} onClick={() => post(collision.send)}>
                 {COMPOSER_TEXT.sendAnyway}
               </Button>
             </Group>
