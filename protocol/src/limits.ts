@@ -14,7 +14,7 @@ export const LIMITS = {
     keywords: { maxCount: 20, maxLength: 50 },
   },
   search: { max: 200 },
-  /** Bulk ticket changes (docs/api.md#bulk-changes): ids per call, and ids written per database chunk. */
+  /** Bulk ticket changes (docs/api.md#running-the-queue): ids per call, and ids written per database chunk. */
   bulk: { maxIds: 100, chunk: 100 },
   viewName: { min: 1, max: 80 },
   cannedTitle: { min: 1, max: 80 },

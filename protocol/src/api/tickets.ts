@@ -99,7 +99,7 @@ export const editTicketForm = (currentTitle: string) =>
     status: formStatus,
   });
 
-/** The agent update form (SPEC §5): status required, notes free text. */
+/** The agent update form (docs/product.md#agent-update-screen): status required, notes free text. */
 export const agentUpdateForm = z.object({
   status: z.preprocess(normalizeStatus, z.enum(FORM_STATUSES, { error: V.statusRequired })),
   resolutionNotes: z.string().max(LIMITS.resolutionNotes.max, V.resolutionNotesTooLong),
@@ -178,7 +178,7 @@ export type CommentBody = z.infer<typeof commentBody>;
 
 export interface TicketListResponse {
   success: true;
-  /** SPEC §7: the user view reads `tickets`, the agent view reads `data`; both hold the same page. */
+  /** The user view reads `tickets`, the agent view reads `data`; both hold the same page (docs/api.md#ticket-endpoints). */
   tickets: Ticket[];
   data: Ticket[];
   total: number;

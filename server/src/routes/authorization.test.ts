@@ -623,7 +623,7 @@ const ROWS: Row[] = [
     },
   },
 
-  // ---- The queue (CONTRACT §10): staff only; private items are their owner's ----
+  // ---- The queue (docs/api.md#running-the-queue): staff only; private items are their owner's ----
   {
     route: 'GET /users/staff',
     name: 'assignable staff',

@@ -9,10 +9,11 @@ import { sessionAtom } from '../../state/session';
 import { store } from '../../state/store';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
-import { agent, allowForLazyPages, aTicket, owner } from '../tickets/testFixtures';
+import { agent, allowForLazyPages, aTicket, owner } from '../../test-utils/ticketFixtures';
 import { bulkResultText } from './BulkBar';
-import { CannedResponsePicker } from './CannedResponsePicker';
-import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom, agentQueryAtom, EMPTY_AGENT_FILTERS } from './filters';
+import { CannedResponsePicker } from '../../components/collaboration/CannedResponsePicker';
+import { agentQueryAtom } from '../../state/agentQuery';
+import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom, EMPTY_AGENT_FILTERS } from './filters';
 
 allowForLazyPages();
 

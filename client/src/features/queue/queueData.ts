@@ -20,10 +20,6 @@ export const useAssignableStaff = () => useQuery(staffDirectoryQuery);
 export const useViews = () => useQuery(viewsQuery);
 export const useViewCounts = () => useQuery(viewCountsQuery);
 
-export function useCannedResponses() {
-  return useQuery({ queryKey: queryKeys.queue.canned, queryFn: ({ signal }) => queueApi.cannedResponses(signal) });
-}
-
 export const VIEW_SAVE_FAILED = 'Failed to save the view';
 
 /** Views and their counts are read again after any change to the list of views. */

@@ -21,7 +21,7 @@ import {
   owner,
   statsBody,
   verified,
-} from './testFixtures';
+} from '../../test-utils/ticketFixtures';
 
 allowForLazyPages();
 

@@ -34,7 +34,7 @@ const derived = {
   agentName: nameOf('assigned_agent_id'),
   editorName: nameOf('updated_by_id'),
   // The conversation with the owner: internal notes are never counted, for anyone, so one Ticket
-  // shape can go to the owner's room and to staff alike (docs/decisions.md#internal-notes).
+  // shape can go to the owner's room and to staff alike (docs/decisions.md#working-a-ticket-together).
   commentCount: sql<number>`(select count(*)::int from ${ticketComments} c where c.ticket_id = ${outer('id')} and not c.internal)`,
   // Support replied or changed it, notes left out for the same reason. The editor is asked too: a
   // staff write's RETURNING runs before its history entries are written.

@@ -1,6 +1,6 @@
 import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketStats, User } from '@helpdesk/protocol';
 import { configure } from '@testing-library/react';
-import { testUser } from '../../test-utils/renderApp';
+import { testUser } from './renderApp';
 
 /** Test data for the ticket screens' component tests (imported by tests only). */
 export const owner = testUser();

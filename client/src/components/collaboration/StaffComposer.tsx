@@ -9,10 +9,10 @@ import { queryKeys } from '../../api/queryKeys';
 import { commentSaved, ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { usersApi } from '../../api/users';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { ErrorAlert } from '../ErrorAlert';
 import { userAtom } from '../../state/session';
-import { loadCommentChecks } from '../tickets/loadCommentChecks';
-import { TICKET_TEXT } from '../tickets/texts';
+import { loadCommentChecks } from './loadCommentChecks';
+import { COMMENT_TEXT } from './texts';
 import { baselineOf, collisionSince, type Collision } from './collision';
 import { ConflictReview } from './ConflictReview';
 import { MentionTextarea } from './MentionTextarea';
@@ -21,7 +21,7 @@ import { NoteBadge } from './NoteBadge';
 import { ReplyModeSwitch, type ReplyMode } from './ReplyModeSwitch';
 import { TypingIndicator } from './TypingIndicator';
 import { useTypingSignal } from './usePresence';
-import { CannedResponsePicker } from '../queue/CannedResponsePicker';
+import { CannedResponsePicker } from './CannedResponsePicker';
 
 interface Send {
   content: string;
@@ -50,7 +50,7 @@ export function useStaffDirectory(enabled = true) {
 }
 
 /**
- * The staff reply box (docs/product.md#one-composer): Reply or Internal note, and one of Send, Send
+ * The staff reply box (docs/product.md#working-a-ticket-together): Reply or Internal note, and one of Send, Send
  * and mark In Progress, Send and resolve, each a single request. Before sending, it compares the live
  * ticket with the one the agent started from and warns when someone else replied or changed it.
  */
@@ -80,7 +80,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       setCollision(null);
     },
   });
-  // A status sent on a version someone else has since changed (docs/product.md#conflict-safe-edits).
+  // A status sent on a version someone else has since changed (docs/product.md#working-a-ticket-together).
   const conflict = conflictTicketOf(send.error);
   const lastSent = send.variables;
 
@@ -97,7 +97,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   const submit = async (status?: TicketStatus) => {
     const checked = (await loadCommentChecks()).checkComment(content);
     if ('error' in checked) {
-      setError(checked.error ?? TICKET_TEXT.commentFailed);
+      setError(checked.error ?? COMMENT_TEXT.commentFailed);
       return;
     }
     setError(null);
@@ -137,7 +137,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
           }}
         />
       ) : (
-        send.isError && <ErrorAlert message={screenMessage(send.error, TICKET_TEXT.commentFailed)} error={send.error} />
+        send.isError && <ErrorAlert message={screenMessage(send.error, COMMENT_TEXT.commentFailed)} error={send.error} />
       )}
       <MentionTextarea
         // The comment rules (zod) load once a reply is started, not with the ticket.
@@ -161,7 +161,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         error={error}
         styles={note ? { input: { background: 'var(--mantine-color-yellow-0)', borderColor: 'var(--mantine-color-yellow-5)' } } : undefined}
         data-testid="composer"
-        // The `r` shortcut focuses the reply box (features/queue/TicketShortcuts.tsx).
+        // The `r` shortcut focuses the reply box (features/tickets/TicketShortcuts.tsx).
         data-reply-box
       />
       <CannedResponsePicker ticketId={ticket.id} ticket={ticket} onInsert={(text) => setContent((current) => current + text)} />
