@@ -38,3 +38,57 @@ describe('per-address budgets across two processes behind one Redis', () => {
     for (const node of [a, b]) expectRefused(await register(node), MESSAGES.auth.tooManySignups);
   });
 });
+
+describe('budgets taken before the work, across two processes behind one Redis', () => {
+  let cluster: Cluster;
+  let nodes: [Node, Node];
+  /** TRUST_PROXY, so each test spends the budgets of an address of its own. */
+  const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+
+  beforeAll(async () => {
+    cluster = await startCluster({ env: { TRUST_PROXY: 'true' } });
+    nodes = cluster.nodes as [Node, Node];
+  });
+  afterAll(() => ifSetUp(cluster)?.stop());
+
+  it('checks only the sign-in budget of 30 parallel wrong guesses on one email spread over both', async () => {
+    const { login } = DEFAULT_RATE_LIMITS;
+    const email = uniqueEmail('guessed');
+    const signup = await nodes[0].api.post(
+      '/auth/register',
+      { name: 'Guessed Gina', email, password: STRONG_PASSWORD },
+      from('198.51.100.40'),
+    );
+    expect(signup.status).toBe(201);
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => nodes[i % 2]!.api.post('/auth/login', { email, password: 'Wrong123!' }, from('198.51.100.41'))),
+    );
+    expect(guesses.filter((r) => r.status === 401)).toHaveLength(login.points);
+    expect(guesses.filter((r) => r.status === 429)).toHaveLength(30 - login.points);
+    expectRefused(
+      guesses.find((r) => r.status === 429)!,
+      MESSAGES.auth.tooManyLogins,
+    );
+  });
+
+  it('spends one bulk budget per person across both processes', async () => {
+    const { bulkPerUser } = DEFAULT_RATE_LIMITS;
+    const agent = await nodes[0].api.post(
+      '/auth/register',
+      { name: 'Bulk Agent', email: uniqueEmail('bulk-agent'), password: STRONG_PASSWORD, role: 'agent' },
+      from('198.51.100.42'),
+    );
+    expect(agent.status).toBe(201);
+    const token = agent.body.token as string;
+    const ticket = await nodes[0].api.post('/tickets', { title: 'Printer jams', description: 'Every page since Monday.' }, { token });
+    expect(ticket.status).toBe(201);
+    const bulk = (node: Node, i: number) =>
+      node.api.post(
+        '/tickets/bulk',
+        { ids: [ticket.body.ticket.id], changes: { priority: i % 2 ? 'low' : 'high' } },
+        { token, ...from('198.51.100.43') },
+      );
+    for (let i = 0; i < bulkPerUser.points; i++) expect((await bulk(nodes[i % 2]!, i)).status).toBe(200);
+    for (const node of nodes) expectRefused(await bulk(node, 0), MESSAGES.tickets.tooManyBulkChanges);
+  });
+});
