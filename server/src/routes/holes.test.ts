@@ -11,6 +11,7 @@ import { DEFAULT_RATE_LIMITS } from '../middleware/rateLimit.js';
 import { ADMIN_ENV, STRONG_PASSWORD, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import type { ApiResponse } from '../../test/http.js';
+import { expectRateLimited } from '../../test/rateLimited.js';
 import { startMailReceiver, type MailReceiver } from '../../test/mailReceiver.js';
 import { roleGatedRoutes } from '../../test/routes.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
@@ -21,14 +22,6 @@ const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
 const { bulkPerUser, login } = DEFAULT_RATE_LIMITS;
 /** Small, so the per-address test needs few calls; the per-user budget is the production one. */
 const BULK_PER_ADDRESS = { points: 30, durationSeconds: 60 };
-
-function expectRefused(res: ApiResponse, message: string, windowSeconds: number) {
-  expect(res.status).toBe(429);
-  expect(res.body).toEqual({ success: false, message });
-  const retryAfter = Number(res.headers.get('retry-after'));
-  expect(retryAfter).toBeGreaterThanOrEqual(1);
-  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
-}
 
 let t: TestServer;
 let smtp: MailReceiver;
@@ -68,7 +61,7 @@ describe('1. bulk changes and notification churn', () => {
       refused ??= res.status === 429 ? res : undefined;
     }
     expect(statuses).toEqual([...Array<number>(bulkPerUser.points).fill(200), ...Array<number>(40 - bulkPerUser.points).fill(429)]);
-    expectRefused(refused!, MESSAGES.tickets.tooManyBulkChanges, bulkPerUser.durationSeconds);
+    expectRateLimited(refused!, MESSAGES.tickets.tooManyBulkChanges, bulkPerUser.durationSeconds);
     // A colleague is not held up by it.
     expect((await bulk(cast.agent, [ticket.id], { priority: 'urgent' }, '198.51.100.2')).status).toBe(200);
   });
@@ -84,7 +77,7 @@ describe('1. bulk changes and notification churn', () => {
       refused ??= res.status === 429 ? res : undefined;
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(BULK_PER_ADDRESS.points);
-    expectRefused(refused!, MESSAGES.tickets.tooManyBulkChangesFromAddress, BULK_PER_ADDRESS.durationSeconds);
+    expectRateLimited(refused!, MESSAGES.tickets.tooManyBulkChangesFromAddress, BULK_PER_ADDRESS.durationSeconds);
     expect((await bulk(agents[0]!, [ticket.id], { priority: 'urgent' }, '198.51.100.4')).status).toBe(200);
   });
 
@@ -137,7 +130,7 @@ describe('2. parallel sign-in guesses on one email', () => {
     const statuses = guesses.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(login.points);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30 - login.points);
-    expectRefused(
+    expectRateLimited(
       guesses.find((r) => r.status === 429)!,
       MESSAGES.auth.tooManyLogins,
       login.durationSeconds,
@@ -161,15 +154,12 @@ describe('3. a reply that changes the status, on a stale version', () => {
   it('is refused like PUT: 409 with the current ticket, and neither the comment nor the status is written', async () => {
     const ticket = await createTicket(t.api, cast.owner.token);
     const seen = await detail(ticket.id, cast.agent);
+    const reply = (body: object) => t.api.post(`/tickets/${ticket.id}/comments`, body, { token: cast.agent.token });
     // A colleague closes it meanwhile.
     const closed = await t.api.put(`/tickets/${ticket.id}`, { status: 'closed' }, { token: cast.admin.token });
     expect(closed.status).toBe(200);
 
-    const stale = await t.api.post(
-      `/tickets/${ticket.id}/comments`,
-      { content: 'Fixed it, resolving.', status: 'resolved', expectedVersion: seen.version },
-      { token: cast.agent.token },
-    );
+    const stale = await reply({ content: 'Fixed it, resolving.', status: 'resolved', expectedVersion: seen.version });
     expect(stale.status).toBe(409);
     expect(stale.body).toEqual({ success: false, message: MESSAGES.tickets.versionConflict, ticket: closed.body.ticket as Ticket });
     const after = await detail(ticket.id, cast.admin);
@@ -179,17 +169,8 @@ describe('3. a reply that changes the status, on a stale version', () => {
     expect(after.history.map((h) => h.type)).toEqual(['created', 'status']);
 
     // A plain reply on a stale version is refused the same way; on the current one both go through.
-    const plain = await t.api.post(
-      `/tickets/${ticket.id}/comments`,
-      { content: 'Just a note.', expectedVersion: seen.version },
-      { token: cast.agent.token },
-    );
-    expect(plain.status).toBe(409);
-    const current = await t.api.post(
-      `/tickets/${ticket.id}/comments`,
-      { content: 'Reopening: it is back.', status: 'open', expectedVersion: after.version },
-      { token: cast.agent.token },
-    );
+    expect((await reply({ content: 'Just a note.', expectedVersion: seen.version })).status).toBe(409);
+    const current = await reply({ content: 'Reopening: it is back.', status: 'open', expectedVersion: after.version });
     expect(current.status).toBe(201);
     expect(current.body.ticket).toMatchObject({ status: 'open', version: after.version + 1 });
   });
@@ -330,30 +311,12 @@ describe('9. a staff-only call from a user', () => {
     { name: 'a JSON array', raw: '[1,2,3]', type: 'application/json' },
     { name: 'wrong fields', raw: '{"ids":"all","name":5,"title":null,"role":"root"}', type: 'application/json' },
   ];
-  const KNOWN_STAFF_ONLY = [
-    'POST /tickets/bulk',
-    'GET /users/staff',
-    'GET /users',
-    'POST /users',
-    'PUT /users/:id',
-    'DELETE /users/:id',
-    'POST /knowledge',
-    'PUT /knowledge/:id',
-    'DELETE /knowledge/:id',
-    'GET /views',
-    'GET /views/counts',
-    'POST /views',
-    'PUT /views/:id',
-    'DELETE /views/:id',
-    'GET /canned-responses',
-    'POST /canned-responses',
-    'PUT /canned-responses/:id',
-    'DELETE /canned-responses/:id',
-  ];
+  /** One role-gated route of each router that has them, so a gate that stops being recognised fails here. */
+  const KNOWN_GATED = ['POST /tickets/bulk', 'POST /users', 'DELETE /knowledge/:id', 'PUT /views/:id', 'POST /canned-responses'];
 
   it('is 403 on every role-gated route whatever the body, path id or query', async () => {
     const gated = roleGatedRoutes(t.server);
-    expect(gated).toEqual(expect.arrayContaining(KNOWN_STAFF_ONLY));
+    expect(gated).toEqual(expect.arrayContaining(KNOWN_GATED));
     for (const route of gated) {
       const [method, pattern] = route.split(' ') as [string, string];
       // A path id that is not one, and a query no schema accepts.
