@@ -19,6 +19,8 @@ export const LIMITS = {
   viewName: { min: 1, max: 80 },
   cannedTitle: { min: 1, max: 80 },
   cannedContent: { min: 1, max: 5000 },
+  /** Saved views and canned responses one staff member may own (shared ones they own included). */
+  perOwner: { views: 50, cannedResponses: 200 },
   defaultPriority: 'medium',
   redirectAfterTicketSaveMs: 2000,
   redirectAfterPasswordResetMs: 3000,
@@ -40,6 +42,13 @@ export const LIMITS = {
   notificationExcerpt: 140,
   /** Newest notifications the panel lists. */
   notificationPage: 50,
+  /**
+   * A notification of the same type, ticket and recipient as one still unread from this recent is
+   * not written (nor mailed) again: the unread one already points there (docs/api.md#notifications).
+   */
+  notificationCoalesceMs: 10 * 60_000,
+  /** Default of MAX_ANONYMOUS_SOCKETS_PER_ADDRESS: live sockets without a token per client address and server process. */
+  anonymousSocketsPerAddress: 50,
   presence: {
     /**
      * A viewer not heard of for this long is gone (a killed process); refreshed and swept every

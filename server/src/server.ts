@@ -110,7 +110,11 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   });
   const handle = app.callback();
   const httpServer = createHttpServer((req, res) => void handle(req, res));
-  const io = attachRealtime(httpServer, services.accounts, fanout, logger, { maxSocketsPerUser: settings.maxSocketsPerUser });
+  const io = attachRealtime(httpServer, services.accounts, fanout, logger, {
+    maxSocketsPerUser: settings.maxSocketsPerUser,
+    maxAnonymousSocketsPerAddress: settings.maxAnonymousSocketsPerAddress,
+    trustProxy: settings.trustProxy,
+  });
   fanout.onResume(() => resyncLocalSockets(io));
   const stopPublishing = publishDomainEvents(io, bus, fanout);
   const stopPushingCounts = pushViewCounts(io, bus, fanout, services.views, budgets, logger);

@@ -42,11 +42,12 @@ export interface Listener {
 export function socketClients() {
   const open: ClientSocket[] = [];
 
-  const newSocket = (url: string, token?: string): ClientSocket => {
+  const newSocket = (url: string, token?: string, headers?: Record<string, string>): ClientSocket => {
     const socket: ClientSocket = connectClient(url, {
       path: '/socket.io',
       transports: ['websocket'],
       auth: token === undefined ? {} : { token },
+      ...(headers && { extraHeaders: headers }),
       reconnection: false,
       forceNew: true,
       timeout: EVENT_TIMEOUT_MS,
@@ -55,8 +56,9 @@ export function socketClients() {
     return socket;
   };
 
-  const listen = async (url: string, token?: string): Promise<Listener> => {
-    const socket = newSocket(url, token);
+  /** `headers` go with the handshake, e.g. the X-Forwarded-For a proxy in front would add. */
+  const listen = async (url: string, token?: string, headers?: Record<string, string>): Promise<Listener> => {
+    const socket = newSocket(url, token, headers);
     const events: Listener['events'] = {
       'ticket-changed': [],
       'comment-added': [],
@@ -120,12 +122,13 @@ export function socketClients() {
   };
 
   /** Handshake that must fail: resolves with the connect_error message. */
-  const refusedHandshake = (url: string, auth: Record<string, unknown>) =>
+  const refusedHandshake = (url: string, auth: Record<string, unknown>, headers?: Record<string, string>) =>
     new Promise<string>((resolve, reject) => {
       const socket: ClientSocket = connectClient(url, {
         path: '/socket.io',
         transports: ['websocket'],
         auth,
+        ...(headers && { extraHeaders: headers }),
         reconnection: false,
         forceNew: true,
       });

@@ -27,6 +27,7 @@ const ticket = (id: number, overrides: Partial<Ticket> = {}): Ticket => ({
   assignedAgent: null,
   updatedBy: null,
   commentCount: 0,
+  answered: false,
   version: 1,
   createdAt: `2026-01-01T${String(id).padStart(2, '0')}:00:00.000Z`,
   updatedAt: `2026-01-01T${String(id).padStart(2, '0')}:00:00.000Z`,

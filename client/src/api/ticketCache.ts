@@ -1,5 +1,6 @@
 import {
   assigneeOf,
+  isStaff,
   PRIORITIES,
   TICKET_STATUSES,
   type Comment,
@@ -175,7 +176,9 @@ export function applyCommentAdded(client: QueryClient, { ticketId, comment, hist
       ? withRows(
           list,
           list.data.map((t) =>
-            t.id === ticketId ? { ...t, commentCount: t.commentCount + 1, lastActivityAt: comment.createdAt, ...unread } : t,
+            t.id === ticketId
+              ? { ...t, commentCount: t.commentCount + 1, lastActivityAt: comment.createdAt, ...unread, ...answeredBy(comment) }
+              : t,
           ),
           list.total,
         )
@@ -230,8 +233,11 @@ function withComment(detail: TicketResponse, comment: Comment): TicketResponse {
   const comments = [...detail.ticket.comments, comment];
   // The detail holds only the latest comments: the count is the server's plus this one (notes are not counted).
   const commentCount = detail.ticket.commentCount + (comment.internal ? 0 : 1);
-  return { ...detail, ticket: { ...detail.ticket, comments, commentCount } };
+  return { ...detail, ticket: { ...detail.ticket, comments, commentCount, ...answeredBy(comment) } };
 }
+
+/** A staff reply answers the ticket, as the server's `answered` says on the next read; a note never shows. */
+const answeredBy = (comment: Comment): Partial<Ticket> => (!comment.internal && isStaff(comment.author) ? { answered: true } : {});
 
 /** GET /tickets/:id/comments?before= answered: the older page goes in front of the comments already held. */
 export function olderCommentsLoaded(client: QueryClient, ticketId: number, older: Comment[], hasMore: boolean): void {

@@ -20,6 +20,7 @@ export const aTicket = (overrides: Partial<Ticket> = {}): Ticket => ({
   assignedAgent: null,
   updatedBy: null,
   commentCount: 0,
+  answered: false,
   version: 1,
   createdAt: '2026-03-01T09:00:00.000Z',
   updatedAt: '2026-03-01T09:00:00.000Z',

@@ -171,6 +171,8 @@ export const commentBody = z.object({
    * yet makes this reply the note.
    */
   status: optionalStatus,
+  /** As on PUT /tickets/:id: the `version` the writer saw; a newer one answers 409 and writes nothing. */
+  expectedVersion: updateTicketBody.shape.expectedVersion,
 });
 export type CommentBody = z.infer<typeof commentBody>;
 

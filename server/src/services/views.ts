@@ -1,5 +1,6 @@
 import {
   isStaff,
+  LIMITS,
   MESSAGES,
   type CreateViewBody,
   type TicketAssignee,
@@ -45,6 +46,7 @@ const notBuiltIn = (id: number) => {
 export function createViewService({ db }: ServiceContext, cappedSearchStats: SearchCounts) {
   const saved = sharedItemService(db, {
     texts: MESSAGES.views,
+    maxPerOwner: LIMITS.perOwner.views,
     queries: viewQueries,
     present: presentView,
     toInsert: (actor, input: CreateViewBody) => ({

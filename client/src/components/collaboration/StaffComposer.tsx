@@ -1,10 +1,10 @@
-import { LIMITS, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
+import { LIMITS, type Ticket, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
 import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
-import { screenMessage } from '../../api/ApiError';
+import { conflictTicketOf, screenMessage } from '../../api/ApiError';
 import { queryKeys } from '../../api/queryKeys';
 import { commentSaved, ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
@@ -14,6 +14,7 @@ import { userAtom } from '../../state/session';
 import { loadCommentChecks } from './loadCommentChecks';
 import { COMMENT_TEXT } from './texts';
 import { baselineOf, collisionSince, type Collision } from './collision';
+import { ConflictReview } from './ConflictReview';
 import { MentionTextarea } from './MentionTextarea';
 import { mentionedIds } from './mentions';
 import { NoteBadge } from './NoteBadge';
@@ -27,6 +28,8 @@ interface Send {
   internal: boolean;
   mentions: number[];
   status?: TicketStatus;
+  /** With a status: the version the agent saw, so a change made meanwhile is refused (409), not overwritten. */
+  expectedVersion?: number;
 }
 
 export const COMPOSER_TEXT = {
@@ -59,6 +62,8 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   const [error, setError] = useState<string | null>(null);
   const [picked, setPicked] = useState<UserRef[]>([]);
   const [collision, setCollision] = useState<{ found: Collision; send: Send } | null>(null);
+  // The ticket as shown when the last request went: a 409 is reviewed against it.
+  const [sentOn, setSentOn] = useState<Ticket>(ticket);
   const baseline = useRef(baselineOf(ticket));
   const note = mode === 'note';
   // Only notes mention, so the list is fetched once a note is started.
@@ -75,10 +80,18 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       setCollision(null);
     },
   });
+  // A status sent on a version someone else has since changed (docs/product.md#working-a-ticket-together).
+  const conflict = conflictTicketOf(send.error);
+  const lastSent = send.variables;
 
   /** After a send, or once the agent has reviewed, the live ticket is the new starting point. */
   const rebase = () => {
     baseline.current = baselineOf(ticket);
+  };
+
+  const post = (request: Send) => {
+    setSentOn(ticket);
+    send.mutate(request, { onSuccess: rebase });
   };
 
   const submit = async (status?: TicketStatus) => {
@@ -93,14 +106,14 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       content: checked.content,
       internal: note,
       mentions: note ? mentionedIds(checked.content, picked) : [],
-      ...(status && { status }),
+      ...(status && { status, expectedVersion: ticket.version }),
     };
     const found = me ? collisionSince(baseline.current, ticket, me.id) : undefined;
     if (found) {
       setCollision({ found, send: request });
       return;
     }
-    send.mutate(request, { onSuccess: rebase });
+    post(request);
   };
 
   return (
@@ -109,7 +122,23 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         <ReplyModeSwitch value={mode} onChange={setMode} />
         {note && <NoteBadge label="Staff only" />}
       </Group>
-      {send.isError && <ErrorAlert message={screenMessage(send.error, COMMENT_TEXT.commentFailed)} error={send.error} />}
+      {conflict && lastSent ? (
+        <ConflictReview
+          message={send.error?.message ?? ''}
+          base={sentOn}
+          current={conflict}
+          mine={{ status: lastSent.status }}
+          busy={send.isPending}
+          // The reply stays in the box either way; re-applying sends it with the status on the new version.
+          onReapply={() => post({ ...lastSent, expectedVersion: conflict.version })}
+          onDiscard={() => {
+            rebase();
+            send.reset();
+          }}
+        />
+      ) : (
+        send.isError && <ErrorAlert message={screenMessage(send.error, COMMENT_TEXT.commentFailed)} error={send.error} />
+      )}
       <MentionTextarea
         // The comment rules (zod) load once a reply is started, not with the ticket.
         onFocus={() => void loadCommentChecks()}
@@ -202,7 +231,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
               >
                 {COMPOSER_TEXT.review}
               </Button>
-              <Button loading={send.isPending} onClick={() => send.mutate(collision.send, { onSuccess: rebase })}>
+              <Button loading={send.isPending} onClick={() => post(collision.send)}>
                 {COMPOSER_TEXT.sendAnyway}
               </Button>
             </Group>

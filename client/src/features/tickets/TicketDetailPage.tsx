@@ -74,9 +74,11 @@ function TicketActions({ ticket, user }: { ticket: TicketDetail; user: User }) {
       </Button>
     );
   }
-  if (!editableTicketFields(user, owned(ticket)).has('title') || !canDeleteTicket(user, owned(ticket))) return null;
-  const askToDelete = () =>
-    confirmDelete({ title: 'Delete ticket', question: TICKET_TEXT.deleteConfirm, onConfirm: () => remove.mutate() });
+  if (!editableTicketFields(user, owned(ticket)).has('title')) return null;
+  // Once support has answered, the owner can no longer delete (they may still edit).
+  const askToDelete = canDeleteTicket(user, { ...owned(ticket), answered: ticket.answered })
+    ? () => confirmDelete({ title: 'Delete ticket', question: TICKET_TEXT.deleteConfirm, onConfirm: () => remove.mutate() })
+    : undefined;
   return (
     <Stack gap="xs" align="flex-end">
       <EditDeleteButtons editHref={`/edit-ticket/${ticket.id}`} onDelete={askToDelete} deleting={remove.isPending} />

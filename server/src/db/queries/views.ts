@@ -1,6 +1,7 @@
 import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
+import { insertUnderCap } from './ownedItems.js';
 import { savedViews, ticketCounts, users } from '../schema/index.js';
 
 /** A filter-only view as the maintained counters can answer it: agent id (0 = unassigned), status, priority. */
@@ -69,8 +70,11 @@ export const viewQueries = {
     return rows.map(toRow);
   },
 
-  async insert(db: Db, values: typeof savedViews.$inferInsert): Promise<ViewRecord> {
-    return returnedRow(await db.insert(savedViews).values(values).returning(), 'the view insert');
+  /** Undefined once the owner already has `max`. */
+  insert(db: Db, values: typeof savedViews.$inferInsert, max: number): Promise<ViewRecord | undefined> {
+    return insertUnderCap(db, savedViews, values.ownerId, max, async (tx) =>
+      returnedRow(await tx.insert(savedViews).values(values).returning(), 'the view insert'),
+    );
   },
 
   async update(db: Db, id: number, set: Partial<typeof savedViews.$inferInsert>): Promise<ViewRecord> {
