@@ -15,6 +15,7 @@ const ticket = (fields: Partial<Ticket> = {}): Ticket => ({
   assignedAgent: { id: 5, name: 'Agent' },
   updatedBy: null,
   commentCount: 0,
+  answered: false,
   version: 1,
   createdAt: '',
   updatedAt: '',
