@@ -25,7 +25,11 @@ export const LIMITS = {
   redirectAfterTicketSaveMs: 2000,
   redirectAfterPasswordResetMs: 3000,
   /** A list count stops here under a search; a page deeper than `depth` rows is refused (docs/decisions.md#scale). */
-  ticketList: { countCap: 10_000, depth: 10_000 },
+  /**
+   * `spare`: rows after the page that a list answer also carries, so a live page can close the gap a
+   * leaving or deleted row opens without asking the server (docs/decisions.md#live-view-counts).
+   */
+  ticketList: { countCap: 10_000, depth: 10_000, spare: 5 },
   /** A ticket's detail carries this many latest comments and history entries; older ones are paged. */
   ticketThread: { page: 50 },
   ticketPage: { default: 10, max: 100, agentOptions: [5, 10, 25, 50], genericOptions: [10, 25, 50, 100] },

@@ -186,6 +186,11 @@ export interface TicketListResponse {
   totalCapped?: boolean;
   page: number;
   limit: number;
+  /**
+   * Up to LIMITS.ticketList.spare rows that follow the page, in the same order: a live page fills a
+   * row that left it from these instead of reading the page again.
+   */
+  next: Ticket[];
 }
 export interface TicketStatsResponse {
   success: true;

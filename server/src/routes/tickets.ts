@@ -39,7 +39,7 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
     sendList(
       ctx,
       await services.tickets.list(actorOf(ctx), query),
-      ({ tickets, total, totalCapped }) =>
+      ({ tickets, next, total, totalCapped }) =>
         ({
           success: true,
           tickets,
@@ -48,6 +48,7 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
           ...(totalCapped && { totalCapped }),
           page: query.page,
           limit: query.limit,
+          next,
         }) satisfies TicketListResponse,
     );
   });

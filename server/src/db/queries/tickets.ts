@@ -120,7 +120,7 @@ const unreadFor = (readerId: number) =>
 export async function findTicketRows(
   db: Db,
   where: SQL | undefined,
-  { page, limit, sort }: Pick<TicketQuery, 'page' | 'limit' | 'sort'>,
+  { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
   unreadReaderId?: number,
 ): Promise<TicketRow[]> {
   const order = orderOf(sort);
@@ -129,7 +129,7 @@ export async function findTicketRows(
     .from(tickets)
     .where(where)
     .orderBy(...order)
-    .limit(limit)
+    .limit(limit + spare)
     .offset((page - 1) * limit);
   const selection = unreadReaderId === undefined ? ticketSelection : { ...ticketSelection, unread: unreadFor(unreadReaderId) };
   return db
