@@ -13,7 +13,8 @@ import { KnowledgeFilterBar } from './KnowledgeFilterBar';
 import { KNOWLEDGE_TEXT as T } from './texts';
 import { useCan } from '../../state/useCan';
 import { useKnowledgeFilters } from './useKnowledgeFilters';
-import { ARTICLE_PAGE_SIZE as PAGE_SIZE, articleListQuery } from './knowledgeReads';
+import { ARTICLE_PAGE_SIZE as PAGE_SIZE } from './filters';
+import { articleListQuery } from './knowledgeReads';
 const GRID_COLS = { base: 1, sm: 2, lg: 3 };
 
 /** The knowledge base: public article search with category filter, cards and a way to a ticket (docs/product.md#knowledge-base). */
