@@ -64,6 +64,14 @@ describe('early reads (the entry script starts them, the HTTP client takes them 
     expect((await knowledgeApi.list(articleListParams(parseFilters(search)))).data.total).toBe(2);
   });
 
+  it("starts an article's read for a visitor, taken by the article page's call", async () => {
+    const server = fakeServer({ 'GET /knowledge/5': { body: { success: true, article: { id: 5 } } } });
+    const opened = pageAt('/knowledge/5');
+    startEarlyReads([opened!.page.read!(opened!.id!, '')], { anyone: opened!.page.access === 'anyone' });
+    await knowledgeApi.get(5);
+    expect(server.calls.map((c) => c.key)).toEqual(['GET /knowledge/5']);
+  });
+
   it('reads nothing without a session for a page that needs one', () => {
     const server = fakeServer({ 'GET /tickets/5': { body: { success: true, ticket: { id: 5 } } } });
     startEarlyReads(['/tickets/5'], { anyone: false });
