@@ -17,6 +17,16 @@ import puppeteer from 'puppeteer-core';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REPORT_DIR = process.env.LIGHTHOUSE_OUT;
+// `LIGHTHOUSE_PAGES=/knowledge,/login` audits only those pages (`/ticket` stands for `/ticket/:id`);
+// `LIGHTHOUSE_FORM_FACTORS=mobile` only that size. Both default to everything.
+// `LIGHTHOUSE_TRACE=1` (with LIGHTHOUSE_OUT) also keeps each run's trace with JavaScript samples, for
+// Chrome's Performance panel: what the long tasks are made of. The sampling slows the page a little.
+const TRACE = Boolean(process.env.LIGHTHOUSE_TRACE) && Boolean(REPORT_DIR);
+const ONLY_PAGES = listOption('LIGHTHOUSE_PAGES');
+const FORM_FACTORS = listOption('LIGHTHOUSE_FORM_FACTORS') ?? ['mobile', 'desktop'];
+for (const formFactor of FORM_FACTORS) {
+  if (!['mobile', 'desktop'].includes(formFactor)) throw new Error(`LIGHTHOUSE_FORM_FACTORS: ${formFactor} is neither mobile nor desktop`);
+}
 const TARGETS = { performance: { mobile: 90, desktop: 95 }, accessibility: 100, 'best-practices': 100 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 const DEMO = {
@@ -72,10 +82,11 @@ try {
     { path: '/knowledge', as: null },
     { path: '/dashboard', as: user },
     { path: '/agent-dashboard', as: agent },
-    { path: `/ticket/${ticketId}`, as: agent },
-  ];
+    { path: `/ticket/${ticketId}`, name: '/ticket', as: agent },
+  ].filter((target) => !ONLY_PAGES || ONLY_PAGES.includes(target.name ?? target.path));
+  if (pages.length === 0) throw new Error(`LIGHTHOUSE_PAGES names no audited page (${ONLY_PAGES.join(', ')})`);
   const rows = [];
-  for (const formFactor of ['mobile', 'desktop']) {
+  for (const formFactor of FORM_FACTORS) {
     for (const target of pages) {
       const scores = await audit(target, formFactor);
       rows.push({ page: target.path, formFactor, ...scores });
@@ -113,11 +124,17 @@ async function audit({ path: pagePath, as }, formFactor) {
       }
     }, as);
     const flags = { output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, disableStorageReset: true };
-    const result = await lighthouse(`${origin}${pagePath}`, flags, formFactor === 'desktop' ? desktopConfig : undefined, page);
+    const config = formFactor === 'desktop' ? desktopConfig : { extends: 'lighthouse:default' };
+    const traced = TRACE
+      ? { ...config, settings: { ...config.settings, additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } }
+      : config;
+    const result = await lighthouse(`${origin}${pagePath}`, flags, traced, page);
     const { lhr } = result;
     if (REPORT_DIR) {
+      const name = `${formFactor}${pagePath.replaceAll('/', '_')}`;
       await mkdir(REPORT_DIR, { recursive: true });
-      await writeFile(path.join(REPORT_DIR, `${formFactor}${pagePath.replaceAll('/', '_')}.json`), JSON.stringify(lhr));
+      await writeFile(path.join(REPORT_DIR, `${name}.json`), JSON.stringify(lhr));
+      if (TRACE) await writeFile(path.join(REPORT_DIR, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
     }
     const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]));
     const failing = CATEGORIES.filter((c) => c !== 'performance').flatMap((c) =>
@@ -125,10 +142,16 @@ async function audit({ path: pagePath, as }, formFactor) {
         .filter((ref) => ref.weight > 0 && lhr.audits[ref.id].score !== null && lhr.audits[ref.id].score < 1)
         .map((ref) => ref.id),
     );
-    return { ...scores, failing };
+    const ms = (id) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
+    return { ...scores, failing, tbt: ms('total-blocking-time'), lcp: ms('largest-contentful-paint') };
   } finally {
     await page.close();
   }
+}
+
+function listOption(name) {
+  const value = process.env[name]?.trim();
+  return value ? value.split(',').map((item) => item.trim()) : undefined;
 }
 
 function misses(row) {
@@ -142,7 +165,8 @@ function misses(row) {
 function line(row) {
   const mark = misses(row).length ? '✗' : '✓';
   const failing = row.failing.length ? `  (failing: ${row.failing.join(', ')})` : '';
-  return `${mark} ${row.page.padEnd(18)} ${row.formFactor.padEnd(8)} performance ${String(row.performance).padStart(3)}  accessibility ${String(row.accessibility).padStart(3)}  best-practices ${String(row['best-practices']).padStart(3)}${failing}`;
+  const timings = `TBT ${String(row.tbt).padStart(4)} ms  LCP ${String(row.lcp).padStart(5)} ms`;
+  return `${mark} ${row.page.padEnd(18)} ${row.formFactor.padEnd(8)} performance ${String(row.performance).padStart(3)}  accessibility ${String(row.accessibility).padStart(3)}  best-practices ${String(row['best-practices']).padStart(3)}  ${timings}${failing}`;
 }
 
 async function api(pathname, token, body) {

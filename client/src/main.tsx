@@ -6,6 +6,7 @@ import { pageAt } from './routing/pages';
 // begin once the boot code had run, a second wave of requests that cost a slow phone about a second.
 const opened = pageAt(window.location.pathname);
 opened?.page.code.load().catch(() => undefined);
-startEarlyReads(opened?.page.read ? [opened.page.read(opened.id ?? '')] : []);
+const read = opened?.page.read?.(opened.id ?? '', window.location.search);
+startEarlyReads(read ? [read] : [], { anyone: opened?.page.access === 'anyone' });
 
 void import('./boot');

@@ -3,6 +3,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { clearSession, getToken, sessionRotation } from '../state/session';
 import { ApiError } from './ApiError';
 import { takeEarlyRead } from './earlyReads';
+import { queryString, type Query } from './queryString';
 
 /** Every call goes to the base API path, with the stored bearer token, as JSON (docs/api.md#conventions). */
 export const API_BASE = '/api';
@@ -10,8 +11,6 @@ export const API_BASE = '/api';
 /** Pages where a 401 is an answer to the form, not a lost session (docs/product.md#sessions). */
 const LOGIN_PAGES = ['/login', '/api-test'];
 export const SESSION_EXPIRED_PATH = '/login?session_expired=true';
-
-type Query = Record<string, string | number | boolean | undefined | null>;
 
 export interface RequestOptions {
   query?: Query;
@@ -41,7 +40,7 @@ export async function request<T>(method: string, url: string, options: RequestOp
   }
 
   const path = url + queryString(options.query);
-  const early = method === 'GET' && token ? takeEarlyRead(path, token) : undefined;
+  const early = method === 'GET' ? takeEarlyRead(path, token) : undefined;
   let response: Response;
   try {
     response = await (early ?? fetch(API_BASE + path, init));
@@ -80,16 +79,6 @@ function endExpiredSession() {
 function withTimeout(signal: AbortSignal | undefined): AbortSignal {
   const timeout = AbortSignal.timeout(LIMITS.requestTimeoutMs);
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
-}
-
-function queryString(query: Query | undefined): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
 }
 
 async function readJson(response: Response): Promise<unknown> {

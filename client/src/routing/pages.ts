@@ -1,9 +1,10 @@
 import type { ComponentType } from 'react';
 import { parse } from 'regexparam';
+import { articleListRead } from '../features/knowledge/filters';
 
 /**
  * Every page path: where its code lives, its tab title and who may open it (docs/product.md#routes).
- * Data only, without React or the protocol: the entry script (main.tsx) reads it to start the page's download beside the
+ * Data only, without React or zod: the entry script (main.tsx) reads it to start the page's download and first read beside the
  * boot code, routes.tsx renders from it, and the tab title comes from it.
  */
 
@@ -28,8 +29,8 @@ export interface PageRule {
   access: Access;
   /** The tab title; `id` as the address writes it. */
   title: (id: string) => string;
-  /** The API path of the page's main read, started by the entry script (api/earlyReads.ts). */
-  read?: (id: string) => string;
+  /** The API path of the page's main read, from the address's id and query string, started by the entry script (api/earlyReads.ts). */
+  read?: (id: string, search: string) => string;
 }
 
 // The login page ships with the boot code (vite.config.ts), so its import costs the first visit nothing.
@@ -59,10 +60,16 @@ export const PAGES: readonly PageRule[] = [
   { path: '/signup', code: signup, access: 'signed-out', title: () => 'Create Account' },
   { path: '/reset-password', code: resetPassword, access: 'signed-out', title: () => 'Reset Password' },
   { path: '/api-test', code: apiTest, access: 'anyone', title: () => 'API Test' },
-  { path: '/knowledge', code: knowledgeList, access: 'anyone', title: () => 'Knowledge Base' },
+  {
+    path: '/knowledge',
+    code: knowledgeList,
+    access: 'anyone',
+    title: () => 'Knowledge Base',
+    read: (_id, search) => articleListRead(search),
+  },
   { path: '/knowledge/new', code: articleEditor, access: 'staff', title: () => 'New Article' },
   { path: '/knowledge/:id/edit', code: articleEditor, access: 'staff', title: (id) => `Edit Article #${id}` },
-  { path: '/knowledge/:id', code: articleDetail, access: 'anyone', title: (id) => `Article #${id}` },
+  { path: '/knowledge/:id', code: articleDetail, access: 'anyone', title: (id) => `Article #${id}`, read: (id) => `/knowledge/${id}` },
   { path: '/dashboard', code: userDashboard, access: 'signed-in', title: () => 'Dashboard' },
   { path: '/tickets', code: tickets, access: 'signed-in', title: () => 'Tickets' },
   { path: '/create-ticket', code: createTicket, access: 'signed-in', title: () => 'Create New Ticket' },

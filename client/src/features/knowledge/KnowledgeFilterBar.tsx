@@ -3,8 +3,7 @@ import { Button, Group, NativeSelect, Paper, TextInput } from '@mantine/core';
 import { IconCategory, IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { useState, type SubmitEvent } from 'react';
 import { CATEGORY_OPTIONS } from './CategoryChip';
-import { isCategory } from './useKnowledgeFilters';
-import type { KnowledgeFilters } from './useKnowledgeFilters';
+import { isCategory, type KnowledgeFilters } from './filters';
 
 const CATEGORY_FILTER = [{ value: '', label: 'All categories' }, ...CATEGORY_OPTIONS];
 

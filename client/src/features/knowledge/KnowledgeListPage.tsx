@@ -1,8 +1,9 @@
-import { canManageArticles } from '@helpdesk/protocol';
+import { canManageArticles, type Article } from '@helpdesk/protocol';
 import { Button, Card, Center, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { PAGINATION_LABELS } from '../../lib/paging';
 import { IconBooks, IconPlus, IconSearchOff } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { memo, useDeferredValue } from 'react';
 import { Link } from 'wouter';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -12,7 +13,8 @@ import { KnowledgeFilterBar } from './KnowledgeFilterBar';
 import { KNOWLEDGE_TEXT as T } from './texts';
 import { useCan } from '../../state/useCan';
 import { useKnowledgeFilters } from './useKnowledgeFilters';
-import { ARTICLE_PAGE_SIZE as PAGE_SIZE, articleListQuery } from './knowledgeReads';
+import { ARTICLE_PAGE_SIZE as PAGE_SIZE } from './filters';
+import { articleListQuery } from './knowledgeReads';
 const GRID_COLS = { base: 1, sm: 2, lg: 3 };
 
 /** The knowledge base: public article search with category filter, cards and a way to a ticket (docs/product.md#knowledge-base). */
@@ -24,7 +26,11 @@ export default function KnowledgeListPage() {
     // Paging and refining keep the old cards on screen until the new ones arrive.
     placeholderData: keepPreviousData,
   });
-  const total = articles.data?.data.total ?? 0;
+  // The cards are the page's heaviest render. A deferred value renders them in the background, in
+  // slices, however the answer arrives (the early read, a fetch, a live count): otherwise React
+  // draws the whole list in one task and a phone cannot answer a tap meanwhile.
+  const shown = useDeferredValue(articles.data);
+  const total = shown?.data.total ?? 0;
   const pages = Math.ceil(total / PAGE_SIZE);
 
   return (
@@ -47,7 +53,7 @@ export default function KnowledgeListPage() {
 
       {articles.isError ? (
         <ErrorAlert message={T.loadListFailed} error={articles.error} />
-      ) : articles.isPending ? (
+      ) : !shown ? (
         <LoadingCards />
       ) : total === 0 ? (
         <Card withBorder radius="md">
@@ -63,11 +69,7 @@ export default function KnowledgeListPage() {
             {total} {total === 1 ? 'article' : 'articles'}
             {filters.search && <> matching “{filters.search}”</>}
           </Text>
-          <SimpleGrid cols={GRID_COLS} spacing="lg">
-            {articles.data.data.articles.map((article) => (
-              <ArticleCard key={article.id} article={article} />
-            ))}
-          </SimpleGrid>
+          <ArticleGrid articles={shown.data.articles} />
           {pages > 1 && (
             <Center>
               <Pagination
@@ -86,6 +88,17 @@ export default function KnowledgeListPage() {
     </Stack>
   );
 }
+
+/** Memoised: the page's own updates (fetching, paging) redraw no card whose list is unchanged. */
+const ArticleGrid = memo(function ArticleGrid({ articles }: { articles: Article[] }) {
+  return (
+    <SimpleGrid cols={GRID_COLS} spacing="lg">
+      {articles.map((article) => (
+        <ArticleCard key={article.id} article={article} />
+      ))}
+    </SimpleGrid>
+  );
+});
 
 function LoadingCards() {
   return (
