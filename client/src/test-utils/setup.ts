@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 // jsdom lacks the layout APIs Mantine reads; these answer like a desktop browser.
@@ -24,6 +24,10 @@ window.ResizeObserver = class {
 };
 Element.prototype.scrollIntoView = () => {};
 window.HTMLElement.prototype.scrollTo = () => {};
+
+// A shared 2-core CI machine can take longer than the default second to render a lazily loaded page
+// or settle a mutation; a wait still fails, only later.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
