@@ -6,17 +6,29 @@ export type TicketPrevious = Partial<
 >;
 
 /**
+ * Set only on an event that reached this client late: one server process delivered it to its own
+ * clients while cut off from the others, and replays it to theirs when the connection returns. It
+ * says how many milliseconds ago the change happened, so a client that has read its data since can
+ * tell that the read already holds it.
+ */
+export interface Late {
+  delayMs?: number;
+}
+
+/**
  * A ticket change, sent once it has committed. Everything a client needs to update its copies is in
  * the event, so a client that holds the ticket, a page of tickets or the counts asks the server for
  * nothing: `previous` says which counts and filters the ticket left, `history` is the timeline's new
  * entries. A deleted ticket keeps `ticket: {id}`; `previous` is the whole ticket as it was.
  */
-export type TicketChangedEvent =
-  | { action: 'created'; ticket: Ticket; by: UserRef }
-  | { action: 'updated'; ticket: Ticket; by: UserRef; previous: TicketPrevious; history: HistoryEntry[] }
-  | { action: 'deleted'; ticket: { id: number }; by: UserRef; previous: Ticket };
+export type TicketChangedEvent = Late &
+  (
+    | { action: 'created'; ticket: Ticket; by: UserRef }
+    | { action: 'updated'; ticket: Ticket; by: UserRef; previous: TicketPrevious; history: HistoryEntry[] }
+    | { action: 'deleted'; ticket: { id: number }; by: UserRef; previous: Ticket }
+  );
 
-export interface CommentAddedEvent {
+export interface CommentAddedEvent extends Late {
   ticketId: number;
   comment: Comment;
   /** The timeline entry the comment added. */
@@ -28,7 +40,7 @@ export interface HelpfulCountEvent {
   helpfulCount: number;
 }
 
-export interface NotificationEvent {
+export interface NotificationEvent extends Late {
   notification: Notification;
 }
 
