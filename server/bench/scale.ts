@@ -66,7 +66,7 @@ import { hashPassword } from '../src/lib/passwords.js';
 import { createTokenService } from '../src/lib/tokens.js';
 import { parseInput } from '../src/lib/validation.js';
 import type { Mailer } from '../src/mail/transport.js';
-import type { Actor } from '../src/services/actor.js';
+import type { Actor } from '../src/lib/actor.js';
 import { createServices, type Services } from '../src/services/index.js';
 import { freePort, startServerProcess, type ServerProcess } from '../test/serverProcess.js';
 import { BENCH_JWT_SECRET } from './servers.js';

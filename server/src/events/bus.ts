@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Comment, HistoryEntry, Notification, Role, Ticket, TicketPrevious, TicketStatus, UserRef } from '@helpdesk/protocol';
 import type { Logger } from '../lib/logger.js';
-import type { Actor } from '../services/actor.js';
+import type { Actor } from '../lib/actor.js';
 
 export type ActorRef = UserRef & { role: Role };
 

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { MESSAGES } from '@helpdesk/protocol';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
-import type { Actor } from '../services/actor.js';
+import type { Actor } from '../lib/actor.js';
 import type { AccountService } from '../services/accounts.js';
 import type { AppState } from './state.js';
 

@@ -1,25 +1,8 @@
-import type { Comment, HistoryEntry, Role, Ticket, TicketDetail, TicketPrevious, UserRef } from '@helpdesk/protocol';
-import type { ticketComments, ticketHistory, tickets } from '../db/schema/index.js';
+import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketPrevious, UserRef } from '@helpdesk/protocol';
+import type { TicketRow } from '../db/queries/tickets.js';
+import type { CommentRow, HistoryRow } from '../db/queries/ticketThread.js';
 
 type Ref = UserRef | null;
-
-export interface TicketRow {
-  ticket: Omit<typeof tickets.$inferSelect, 'searchText'>;
-  ownerName: string | null;
-  agentName: string | null;
-  editorName: string | null;
-  commentCount: number;
-  /** Present on staff list pages only. */
-  unread?: boolean;
-}
-export interface CommentRow {
-  comment: typeof ticketComments.$inferSelect;
-  author: UserRef & { role: Role };
-}
-export interface HistoryRow {
-  entry: typeof ticketHistory.$inferSelect;
-  actor: UserRef;
-}
 
 const ref = (id: number | null, name: string | null): Ref => (id === null ? null : { id, name: name ?? '' });
 

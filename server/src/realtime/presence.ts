@@ -1,7 +1,7 @@
 import { LIMITS, ROOMS, canSeePresence, ticketTypingSignal, ticketViewSignal, type PresenceEvent } from '@helpdesk/protocol';
 import type { Logger } from '../lib/logger.js';
 import type { Fanout } from '../scaleout/fanout.js';
-import type { Actor } from '../services/actor.js';
+import type { Actor } from '../lib/actor.js';
 import { viewersOf, type PresenceEntry, type PresenceStore } from './presenceStore.js';
 import type { RealtimeServer } from './server.js';
 

@@ -3,7 +3,7 @@ import { Server, type Socket } from 'socket.io';
 import { MESSAGES, ROOMS, isStaff, type ClientToServerEvents, type ServerToClientEvents } from '@helpdesk/protocol';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../lib/logger.js';
-import type { Actor } from '../services/actor.js';
+import type { Actor } from '../lib/actor.js';
 import type { Fanout } from '../scaleout/fanout.js';
 import type { AccountService } from '../services/accounts.js';
 

@@ -301,6 +301,13 @@ describe('running the queue', () => {
       );
     });
 
+    it('answers an update that changes nothing with the view as it is, as canned responses do', async () => {
+      const own = (await t.api.post('/views', { name: 'Unchanged', filters: { priority: 'high' } }, { token: agent.token })).body.view;
+      const unchanged = await t.api.put(`/views/${own.id}`, {}, { token: agent.token });
+      expect(unchanged.status).toBe(200);
+      expect(unchanged.body.view).toEqual(own);
+    });
+
     it('validates names of 1 to 80 characters, filters and sort', async () => {
       const cases: [object, string][] = [
         [{ name: '   ' }, 'Name is required'],

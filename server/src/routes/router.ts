@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { MESSAGES } from '@helpdesk/protocol';
 import { UnauthorizedError } from '../lib/errors.js';
 import type { AppContext, AppState } from '../middleware/state.js';
-import type { Actor } from '../services/actor.js';
+import type { Actor } from '../lib/actor.js';
 
 export const createRouter = () => new Router<AppState>();
 

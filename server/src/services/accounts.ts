@@ -12,7 +12,7 @@ import { users } from '../db/schema/index.js';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/errors.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../lib/passwords.js';
 import { presentUser } from '../presenters/users.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../lib/actor.js';
 import type { ServiceContext } from './context.js';
 import { createReadMemo } from './readMemo.js';
 import { createUserRecord, findActiveUserByEmail, findActiveUserById } from './userRecords.js';

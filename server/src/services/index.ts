@@ -5,7 +5,7 @@ import { createKnowledgeService } from './knowledge.js';
 import { createNotificationService } from './notifications.js';
 import { createPasswordResetService } from './passwordReset.js';
 import { createSearchCounts } from './searchCounts.js';
-import { createTicketService } from './tickets.js';
+import { createTicketService } from './tickets/index.js';
 import { createUserService } from './users.js';
 import { createViewService } from './views.js';
 

@@ -3,7 +3,7 @@ import { MESSAGES, type Article, type ArticleListQuery, type CreateArticleBody, 
 import { articleVotes, articles, users } from '../db/schema/index.js';
 import { NotFoundError } from '../lib/errors.js';
 import { presentArticle, type ArticleRow } from '../presenters/articles.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../lib/actor.js';
 import { createReadMemo } from './readMemo.js';
 import type { ServiceContext } from './context.js';
 import { returnedRow } from '../db/rows.js';

@@ -4,7 +4,7 @@ import { countUnread, findNotifications, insertNotifications, markRead } from '.
 import type { Emit } from '../db/unitOfWork.js';
 import type { ActorRef } from '../events/bus.js';
 import { presentNotification } from '../presenters/notifications.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../lib/actor.js';
 import type { ServiceContext } from './context.js';
 
 export type NotificationService = ReturnType<typeof createNotificationService>;

@@ -1,6 +1,7 @@
 import { canChangeItem, canSeeItem, canShareItems, type OwnedItem } from '@helpdesk/protocol';
+import type { Db } from '../db/client.js';
+import type { Actor } from '../lib/actor.js';
 import { ForbiddenError, NotFoundError } from '../lib/errors.js';
-import type { Actor } from './actor.js';
 
 interface ItemTexts {
   notFound: string;
@@ -24,6 +25,70 @@ export function itemAccess(texts: ItemTexts) {
     },
     creatable(actor: Actor, shared: boolean): void {
       if (shared && !canShareItems(actor)) throw new ForbiddenError(texts.sharedAdminOnly);
+    },
+  };
+}
+
+/** What db/queries gives for one kind of shared item: its row as stored, and with its owner's name. */
+export interface SharedItemQueries<Record extends OwnedItem, Insert, Set> {
+  find(db: Db, id: number): Promise<(Record & { ownerName: string }) | undefined>;
+  findVisible(db: Db, userId: number): Promise<(Record & { ownerName: string })[]>;
+  insert(db: Db, values: Insert): Promise<Record>;
+  update(db: Db, id: number, set: Set): Promise<Record>;
+  remove(db: Db, id: number): Promise<void>;
+}
+
+interface SharedItemKind<
+  Record extends OwnedItem,
+  Item,
+  Create extends { shared: boolean },
+  Update extends { shared?: boolean },
+  Insert,
+  Set,
+> {
+  texts: ItemTexts;
+  queries: SharedItemQueries<Record, Insert, Set>;
+  present: (row: Record & { ownerName: string }) => Item;
+  /** The row a create body makes for its author. */
+  toInsert: (actor: Actor, input: Create) => Insert;
+  /** The columns an update body sets; none given writes nothing. */
+  toSet: (input: Update) => Set;
+}
+
+/**
+ * List, create, update and delete of a staff member's own-or-shared items (saved views, canned
+ * responses), under the rules of `itemAccess`. An update that sets nothing answers the item as it is.
+ */
+export function sharedItemService<
+  Record extends OwnedItem,
+  Item,
+  Create extends { shared: boolean },
+  Update extends { shared?: boolean },
+  Insert,
+  Set extends object,
+>(db: Db, kind: SharedItemKind<Record, Item, Create, Update, Insert, Set>) {
+  const { queries, present } = kind;
+  const access = itemAccess(kind.texts);
+  return {
+    async list(actor: Actor): Promise<Item[]> {
+      return (await queries.findVisible(db, actor.id)).map(present);
+    },
+
+    async create(actor: Actor, input: Create): Promise<Item> {
+      access.creatable(actor, input.shared);
+      return present({ ...(await queries.insert(db, kind.toInsert(actor, input))), ownerName: actor.name });
+    },
+
+    async update(actor: Actor, id: number, input: Update): Promise<Item> {
+      const current = access.changeable(actor, await queries.find(db, id), input.shared);
+      const set = kind.toSet(input);
+      if (Object.keys(set).length === 0) return present(current);
+      return present({ ...(await queries.update(db, id, set)), ownerName: current.ownerName });
+    },
+
+    async remove(actor: Actor, id: number): Promise<void> {
+      access.changeable(actor, await queries.find(db, id));
+      await queries.remove(db, id);
     },
   };
 }

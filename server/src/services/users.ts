@@ -14,11 +14,12 @@ import { tickets, users } from '../db/schema/index.js';
 import { actorRef } from '../events/bus.js';
 import { NotFoundError, ValidationError } from '../lib/errors.js';
 import { hashPassword } from '../lib/passwords.js';
-import { presentTicket, previousOf } from '../presenters/tickets.js';
+import { presentHistoryEntry, presentTicket, previousOf } from '../presenters/tickets.js';
 import { presentUser } from '../presenters/users.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../lib/actor.js';
 import type { ServiceContext } from './context.js';
-import { insertHistory, lockTicketRows, updateTicketRows } from '../db/queries/tickets.js';
+import { lockTicketRows, updateTicketRows } from '../db/queries/tickets.js';
+import { insertHistory } from '../db/queries/ticketThread.js';
 import { createUserRecord, findActiveUserById } from './userRecords.js';
 
 export type UserService = ReturnType<typeof createUserService>;
@@ -102,11 +103,13 @@ export function createUserService({ db, withTransaction }: ServiceContext) {
         const assigned = eq(tickets.assignedAgentId, id);
         const before = new Map((await lockTicketRows(tx, assigned)).map((row) => [row.ticket.id, presentTicket(row)]));
         const rows = await updateTicketRows(tx, assigned, { assignedAgentId: null, updatedById: actor.id, updatedAt: new Date() });
-        const history = await insertHistory(
-          tx,
-          actor,
-          rows.map((row) => ({ ticketId: row.ticket.id, type: 'assigned' as const, from: target.name, to: null })),
-        );
+        const history = (
+          await insertHistory(
+            tx,
+            actor,
+            rows.map((row) => ({ ticketId: row.ticket.id, type: 'assigned' as const, from: target.name, to: null })),
+          )
+        ).map(presentHistoryEntry);
         for (const row of rows) {
           const ticket = presentTicket(row);
           // A ticket assigned to them after the lock (a race with their deletion) was not read before.

@@ -1,37 +1,14 @@
-import { asc, eq, or } from 'drizzle-orm';
-import {
-  BUILT_IN_VIEWS,
-  MESSAGES,
-  type CreateViewBody,
-  type TicketAssignee,
-  type UpdateViewBody,
-  type View,
-  type ViewFilters,
-} from '@helpdesk/protocol';
-import { returnedRow } from '../db/rows.js';
+import { MESSAGES, type CreateViewBody, type TicketAssignee, type UpdateViewBody, type View, type ViewFilters } from '@helpdesk/protocol';
 import { ticketConditions } from '../db/queries/tickets.js';
-import { countedViewTotals, type CountedFilter } from '../db/queries/views.js';
-import { savedViews, users } from '../db/schema/index.js';
+import { countedViewTotals, viewQueries, type CountedFilter } from '../db/queries/views.js';
+import type { Actor } from '../lib/actor.js';
 import { ForbiddenError } from '../lib/errors.js';
-import type { Actor } from './actor.js';
+import { presentBuiltInViews, presentView } from '../presenters/views.js';
 import type { ServiceContext } from './context.js';
 import type { SearchCounts } from './searchCounts.js';
-import { itemAccess } from './sharedItems.js';
+import { sharedItemService } from './sharedItems.js';
 
 export type ViewService = ReturnType<typeof createViewService>;
-
-type ViewRow = typeof savedViews.$inferSelect & { ownerName: string };
-
-const presentView = (row: ViewRow): View => ({
-  id: row.id,
-  name: row.name,
-  filters: row.filters,
-  ...(row.sort !== null && { sort: row.sort }),
-  shared: row.shared,
-  owner: { id: row.ownerId, name: row.ownerName },
-});
-
-const builtIns = (): View[] => BUILT_IN_VIEWS.map((view) => ({ ...view, filters: { ...view.filters }, owner: null }));
 
 /** The stored filters without empty values, so a view's JSON says only what it filters by. */
 const compact = (filters: ViewFilters): ViewFilters =>
@@ -40,60 +17,46 @@ const compact = (filters: ViewFilters): ViewFilters =>
 const agentIdOf = (actor: Actor, assignee: TicketAssignee | undefined): number | null | undefined =>
   assignee === undefined ? undefined : assignee === 'me' ? actor.id : assignee === 'none' ? null : assignee;
 
+/** Built-in views (negative ids) are nobody's: they cannot be changed or deleted. */
+const notBuiltIn = (id: number) => {
+  if (id < 0) throw new ForbiddenError(MESSAGES.views.builtInLocked);
+};
+
 export function createViewService({ db }: ServiceContext, cappedSearchStats: SearchCounts) {
-  const access = itemAccess(MESSAGES.views);
-  const select = () =>
-    db.select({ view: savedViews, ownerName: users.name }).from(savedViews).innerJoin(users, eq(users.id, savedViews.ownerId));
-  const toRow = ({ view, ownerName }: { view: typeof savedViews.$inferSelect; ownerName: string }): ViewRow => ({ ...view, ownerName });
+  const saved = sharedItemService(db, {
+    texts: MESSAGES.views,
+    queries: viewQueries,
+    present: presentView,
+    toInsert: (actor, input: CreateViewBody) => ({
+      ownerId: actor.id,
+      name: input.name,
+      filters: compact(input.filters),
+      sort: input.sort ?? null,
+      shared: input.shared,
+    }),
+    toSet: (input: UpdateViewBody) => ({
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.filters !== undefined && { filters: compact(input.filters) }),
+      ...(input.sort !== undefined && { sort: input.sort }),
+      ...(input.shared !== undefined && { shared: input.shared }),
+    }),
+  });
 
-  const load = async (id: number) => {
-    const [row] = await select().where(eq(savedViews.id, id));
-    return row && toRow(row);
-  };
-
-  const visibleViews = async (actor: Actor): Promise<View[]> => {
-    const rows = await select()
-      .where(or(eq(savedViews.ownerId, actor.id), eq(savedViews.shared, true)))
-      .orderBy(asc(savedViews.name), asc(savedViews.id));
-    return [...builtIns(), ...rows.map(toRow).map(presentView)];
-  };
-
-  const notBuiltIn = (id: number) => {
-    if (id < 0) throw new ForbiddenError(MESSAGES.views.builtInLocked);
-  };
+  const visibleViews = async (actor: Actor): Promise<View[]> => [...presentBuiltInViews(), ...(await saved.list(actor))];
 
   return {
     list: visibleViews,
 
-    async create(actor: Actor, input: CreateViewBody): Promise<View> {
-      access.creatable(actor, input.shared);
-      const inserted = await db
-        .insert(savedViews)
-        .values({ ownerId: actor.id, name: input.name, filters: compact(input.filters), sort: input.sort ?? null, shared: input.shared })
-        .returning();
-      return presentView({ ...returnedRow(inserted, 'the view insert'), ownerName: actor.name });
-    },
+    create: (actor: Actor, input: CreateViewBody): Promise<View> => saved.create(actor, input),
 
     async update(actor: Actor, id: number, input: UpdateViewBody): Promise<View> {
       notBuiltIn(id);
-      const current = access.changeable(actor, await load(id), input.shared);
-      const updated = await db
-        .update(savedViews)
-        .set({
-          ...(input.name !== undefined && { name: input.name }),
-          ...(input.filters !== undefined && { filters: compact(input.filters) }),
-          ...(input.sort !== undefined && { sort: input.sort }),
-          ...(input.shared !== undefined && { shared: input.shared }),
-        })
-        .where(eq(savedViews.id, id))
-        .returning();
-      return presentView({ ...returnedRow(updated, 'the view update'), ownerName: current.ownerName });
+      return saved.update(actor, id, input);
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
       notBuiltIn(id);
-      access.changeable(actor, await load(id));
-      await db.delete(savedViews).where(eq(savedViews.id, id));
+      return saved.remove(actor, id);
     },
 
     /**

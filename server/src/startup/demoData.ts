@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Role } from '@helpdesk/protocol';
-import type { Actor } from '../services/actor.js';
+import type { Actor } from '../lib/actor.js';
 import type { Services } from '../services/index.js';
 import { createUserRecord } from '../services/userRecords.js';
 import type { Db } from '../db/client.js';

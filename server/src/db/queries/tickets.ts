@@ -1,11 +1,20 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
-import type { HistoryEntry, TicketFilters, TicketQuery, UserRef } from '@helpdesk/protocol';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { TicketFilters, TicketQuery } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { containsPattern } from '../search.js';
-import { ticketComments, ticketCounts, ticketHistory, ticketReads, tickets, users } from '../schema/index.js';
-import { presentHistoryEntry, type CommentRow, type HistoryRow, type TicketRow } from '../../presenters/tickets.js';
+import { ticketComments, ticketCounts, ticketReads, tickets, users } from '../schema/index.js';
+
+/** A ticket as every read and write here returns it: the row, and the names and count shown with it. */
+export interface TicketRow {
+  ticket: Omit<typeof tickets.$inferSelect, 'searchText'>;
+  ownerName: string | null;
+  agentName: string | null;
+  editorName: string | null;
+  commentCount: number;
+  /** Present on staff list pages only. */
+  unread?: boolean;
+}
 
 /**
  * Read side of tickets. Names come from scalar subselects rather than three joins on users: the
@@ -218,6 +227,10 @@ export async function findTicketRow(db: Db, id: number, lock = false): Promise<T
   return row;
 }
 
+/** The ticket with this id, or the tickets with these ids, as the `where` of the writes below. */
+export const ticketWithId = (id: number): SQL => eq(tickets.id, id);
+export const ticketsWithIds = (ids: number[]): SQL => inArray(tickets.id, ids);
+
 export const lockTicketRows = (db: Db, where: SQL): Promise<TicketRow[]> =>
   selectTickets(db).where(where).orderBy(asc(tickets.id)).for('update', { of: tickets });
 
@@ -226,8 +239,11 @@ export async function insertTicketRow(db: Db, values: typeof tickets.$inferInser
   return asTicketRow(returnedRow(rows, 'the ticket insert'));
 }
 
+/** The columns a ticket write sets. */
+export type TicketSet = Partial<typeof tickets.$inferInsert>;
+
 /** Every write that changes a ticket goes through here: it counts as one more version, whatever it changed. */
-export async function updateTicketRows(db: Db, where: SQL, set: Partial<typeof tickets.$inferInsert>): Promise<TicketRow[]> {
+export async function updateTicketRows(db: Db, where: SQL, set: TicketSet): Promise<TicketRow[]> {
   const rows = await db
     .update(tickets)
     .set({ ...set, version: sql`${tickets.version} + 1` })
@@ -236,107 +252,6 @@ export async function updateTicketRows(db: Db, where: SQL, set: Partial<typeof t
   return rows.map(asTicketRow);
 }
 
-export interface NewHistoryEntry {
-  ticketId: number;
-  type: (typeof ticketHistory.$inferInsert)['type'];
-  from?: string | null;
-  to?: string | null;
-  internal?: boolean;
+export async function deleteTicketRow(db: Db, id: number): Promise<void> {
+  await db.delete(tickets).where(eq(tickets.id, id));
 }
-
-/** Writes timeline entries by one actor and presents them as the ticket's history does. */
-export async function insertHistory(db: Db, actor: UserRef, entries: NewHistoryEntry[]): Promise<HistoryEntry[]> {
-  if (entries.length === 0) return [];
-  const rows = await db
-    .insert(ticketHistory)
-    .values(
-      entries.map((e) => ({
-        ticketId: e.ticketId,
-        type: e.type,
-        fromValue: e.from ?? null,
-        toValue: e.to ?? null,
-        actorId: actor.id,
-        internal: e.internal ?? false,
-      })),
-    )
-    .returning();
-  return rows.map((entry) => presentHistoryEntry({ entry, actor: { id: actor.id, name: actor.name } }));
-}
-
-const author = alias(users, 'author');
-
-const selectComments = (db: Db) =>
-  db
-    .select({ comment: ticketComments, author: { id: author.id, name: author.name, role: author.role } })
-    .from(ticketComments)
-    .innerJoin(author, eq(author.id, ticketComments.authorId));
-
-/** Rows before the cursor row in (created_at, id) order; the cursor must belong to the same ticket. */
-const beforeRow = (table: typeof ticketComments | typeof ticketHistory, ticketId: number, before: number | undefined) => {
-  if (before === undefined) return undefined;
-  const cursor = sql`(select created_at from ${table} where id = ${before} and ticket_id = ${ticketId})`;
-  return or(lt(table.createdAt, cursor), and(eq(table.createdAt, cursor), lt(table.id, before)));
-};
-
-/** Up to `limit` newest rows (read newest first off the index), returned oldest first with whether older remain. */
-const newestPage = <T>(rows: T[], limit: number) => ({ rows: rows.slice(0, limit).reverse(), hasMore: rows.length > limit });
-
-/** Whether a read includes staff-only rows: only staff's do; an owner's never. */
-export interface ThreadAudience {
-  internal: boolean;
-}
-
-export const findComments = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) =>
-  newestPage(
-    await selectComments(db)
-      .where(
-        and(
-          eq(ticketComments.ticketId, ticketId),
-          audience.internal ? undefined : eq(ticketComments.internal, false),
-          beforeRow(ticketComments, ticketId, before),
-        ),
-      )
-      .orderBy(desc(ticketComments.createdAt), desc(ticketComments.id))
-      .limit(limit + 1),
-    limit,
-  );
-
-export const findComment = (db: Db, commentId: number): Promise<CommentRow | undefined> =>
-  selectComments(db)
-    .where(eq(ticketComments.id, commentId))
-    .then((rows) => rows[0]);
-
-const historyActor = alias(users, 'actor');
-
-export const findHistory = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) =>
-  newestPage<HistoryRow>(
-    await db
-      .select({ entry: ticketHistory, actor: { id: historyActor.id, name: historyActor.name } })
-      .from(ticketHistory)
-      .innerJoin(historyActor, eq(historyActor.id, ticketHistory.actorId))
-      .where(
-        and(
-          eq(ticketHistory.ticketId, ticketId),
-          audience.internal ? undefined : eq(ticketHistory.internal, false),
-          beforeRow(ticketHistory, ticketId, before),
-        ),
-      )
-      .orderBy(desc(ticketHistory.createdAt), desc(ticketHistory.id))
-      .limit(limit + 1),
-    limit,
-  );
-
-export const findUserRef = (db: Db, id: number) =>
-  db
-    .select({ id: users.id, name: users.name, role: users.role, deletedAt: users.deletedAt })
-    .from(users)
-    .where(eq(users.id, id))
-    .then((rows) => rows[0]);
-
-/** Which of `ids` are staff accounts that still exist. */
-export const findActiveStaffIds = (db: Db, ids: number[]) =>
-  db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.id, ids), isNull(users.deletedAt), inArray(users.role, ['agent', 'admin'])))
-    .then((rows) => rows.map((r) => r.id));

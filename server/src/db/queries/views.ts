@@ -1,6 +1,7 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
-import { ticketCounts } from '../schema/index.js';
+import { returnedRow } from '../rows.js';
+import { savedViews, ticketCounts, users } from '../schema/index.js';
 
 /** A filter-only view as the maintained counters can answer it: agent id (0 = unassigned), status, priority. */
 export interface CountedFilter {
@@ -29,3 +30,39 @@ export async function countedViewTotals(db: Db, filters: CountedFilter[]): Promi
   const [row] = await db.select(sums).from(c);
   return filters.map((_, i) => row?.[`v${i}`] ?? 0);
 }
+
+export type ViewRecord = typeof savedViews.$inferSelect;
+export type ViewRow = ViewRecord & { ownerName: string };
+
+const select = (db: Db) =>
+  db.select({ item: savedViews, ownerName: users.name }).from(savedViews).innerJoin(users, eq(users.id, savedViews.ownerId));
+
+const toRow = ({ item, ownerName }: { item: ViewRecord; ownerName: string }): ViewRow => ({ ...item, ownerName });
+
+/** Saved views, in the shape services/sharedItems.ts reads and writes every shared item with. */
+export const viewQueries = {
+  async find(db: Db, id: number): Promise<ViewRow | undefined> {
+    const [row] = await select(db).where(eq(savedViews.id, id));
+    return row && toRow(row);
+  },
+
+  /** The staff member's own and the shared ones, by name. */
+  async findVisible(db: Db, userId: number): Promise<ViewRow[]> {
+    const rows = await select(db)
+      .where(or(eq(savedViews.ownerId, userId), eq(savedViews.shared, true)))
+      .orderBy(asc(savedViews.name), asc(savedViews.id));
+    return rows.map(toRow);
+  },
+
+  async insert(db: Db, values: typeof savedViews.$inferInsert): Promise<ViewRecord> {
+    return returnedRow(await db.insert(savedViews).values(values).returning(), 'the view insert');
+  },
+
+  async update(db: Db, id: number, set: Partial<typeof savedViews.$inferInsert>): Promise<ViewRecord> {
+    return returnedRow(await db.update(savedViews).set(set).where(eq(savedViews.id, id)).returning(), 'the view update');
+  },
+
+  async remove(db: Db, id: number): Promise<void> {
+    await db.delete(savedViews).where(eq(savedViews.id, id));
+  },
+};

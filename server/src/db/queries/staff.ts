@@ -1,0 +1,19 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { Db } from '../client.js';
+import { users } from '../schema/index.js';
+
+/** Who a ticket may be assigned to or mention: looked up by id, deleted accounts included. */
+export const findUserRef = (db: Db, id: number) =>
+  db
+    .select({ id: users.id, name: users.name, role: users.role, deletedAt: users.deletedAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .then((rows) => rows[0]);
+
+/** Which of `ids` are staff accounts that still exist. */
+export const findActiveStaffIds = (db: Db, ids: number[]) =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, ids), isNull(users.deletedAt), inArray(users.role, ['agent', 'admin'])))
+    .then((rows) => rows.map((r) => r.id));

@@ -1,0 +1,119 @@
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Role, UserRef } from '@helpdesk/protocol';
+import type { Db } from '../client.js';
+import { returnedRow } from '../rows.js';
+import { ticketComments, ticketHistory, users } from '../schema/index.js';
+
+/** A ticket's conversation and timeline: comments and history entries, each with who wrote it. */
+export interface CommentRow {
+  comment: typeof ticketComments.$inferSelect;
+  author: UserRef & { role: Role };
+}
+export interface HistoryRow {
+  entry: typeof ticketHistory.$inferSelect;
+  actor: UserRef;
+}
+
+export interface NewHistoryEntry {
+  ticketId: number;
+  type: (typeof ticketHistory.$inferInsert)['type'];
+  from?: string | null;
+  to?: string | null;
+  internal?: boolean;
+}
+
+/** Writes timeline entries by one actor, returned as the ticket's history reads them. */
+export async function insertHistory(db: Db, actor: UserRef, entries: NewHistoryEntry[]): Promise<HistoryRow[]> {
+  if (entries.length === 0) return [];
+  const rows = await db
+    .insert(ticketHistory)
+    .values(
+      entries.map((e) => ({
+        ticketId: e.ticketId,
+        type: e.type,
+        fromValue: e.from ?? null,
+        toValue: e.to ?? null,
+        actorId: actor.id,
+        internal: e.internal ?? false,
+      })),
+    )
+    .returning();
+  return rows.map((entry) => ({ entry, actor: { id: actor.id, name: actor.name } }));
+}
+
+/** Writes one comment by its author, returned as the ticket's comments read it. */
+export async function insertComment(
+  db: Db,
+  author: CommentRow['author'],
+  values: Pick<typeof ticketComments.$inferInsert, 'ticketId' | 'content' | 'internal'>,
+): Promise<CommentRow> {
+  const inserted = await db
+    .insert(ticketComments)
+    .values({ ...values, authorId: author.id })
+    .returning();
+  return { comment: returnedRow(inserted, 'the comment insert'), author: { id: author.id, name: author.name, role: author.role } };
+}
+
+const author = alias(users, 'author');
+
+const selectComments = (db: Db) =>
+  db
+    .select({ comment: ticketComments, author: { id: author.id, name: author.name, role: author.role } })
+    .from(ticketComments)
+    .innerJoin(author, eq(author.id, ticketComments.authorId));
+
+/** Rows before the cursor row in (created_at, id) order; the cursor must belong to the same ticket. */
+const beforeRow = (table: typeof ticketComments | typeof ticketHistory, ticketId: number, before: number | undefined) => {
+  if (before === undefined) return undefined;
+  const cursor = sql`(select created_at from ${table} where id = ${before} and ticket_id = ${ticketId})`;
+  return or(lt(table.createdAt, cursor), and(eq(table.createdAt, cursor), lt(table.id, before)));
+};
+
+/** Up to `limit` newest rows (read newest first off the index), returned oldest first with whether older remain. */
+const newestPage = <T>(rows: T[], limit: number) => ({ rows: rows.slice(0, limit).reverse(), hasMore: rows.length > limit });
+
+/** Whether a read includes staff-only rows: only staff's do; an owner's never. */
+export interface ThreadAudience {
+  internal: boolean;
+}
+
+export const findComments = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) =>
+  newestPage(
+    await selectComments(db)
+      .where(
+        and(
+          eq(ticketComments.ticketId, ticketId),
+          audience.internal ? undefined : eq(ticketComments.internal, false),
+          beforeRow(ticketComments, ticketId, before),
+        ),
+      )
+      .orderBy(desc(ticketComments.createdAt), desc(ticketComments.id))
+      .limit(limit + 1),
+    limit,
+  );
+
+export const findComment = (db: Db, commentId: number): Promise<CommentRow | undefined> =>
+  selectComments(db)
+    .where(eq(ticketComments.id, commentId))
+    .then((rows) => rows[0]);
+
+const historyActor = alias(users, 'actor');
+
+export const findHistory = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) =>
+  newestPage<HistoryRow>(
+    await db
+      .select({ entry: ticketHistory, actor: { id: historyActor.id, name: historyActor.name } })
+      .from(ticketHistory)
+      .innerJoin(historyActor, eq(historyActor.id, ticketHistory.actorId))
+      .where(
+        and(
+          eq(ticketHistory.ticketId, ticketId),
+          audience.internal ? undefined : eq(ticketHistory.internal, false),
+          beforeRow(ticketHistory, ticketId, before),
+        ),
+      )
+      .orderBy(desc(ticketHistory.createdAt), desc(ticketHistory.id))
+      .limit(limit + 1),
+    limit,
+  );

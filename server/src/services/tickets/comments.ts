@@ -1,0 +1,108 @@
+import {
+  canCommentOnTicket,
+  canWriteInternalNote,
+  isStaff,
+  MESSAGES,
+  type Comment,
+  type CommentBody,
+  type Ticket,
+} from '@helpdesk/protocol';
+import type { Db } from '../../db/client.js';
+import { isForeignKeyViolation } from '../../db/errors.js';
+import { findActiveStaffIds } from '../../db/queries/staff.js';
+import { findTicketRow, ticketWithId, touchTicketActivity, updateTicketRows } from '../../db/queries/tickets.js';
+import { insertComment, insertHistory } from '../../db/queries/ticketThread.js';
+import { returnedRow } from '../../db/rows.js';
+import { actorRef } from '../../events/bus.js';
+import type { Actor } from '../../lib/actor.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { presentComment, presentHistoryEntry, presentTicket } from '../../presenters/tickets.js';
+import type { ServiceContext } from '../context.js';
+import { excerptOf, writeNotifications } from '../notifications.js';
+import { loadVisible } from './access.js';
+import type { Plan } from './plan.js';
+import { applyUpdate, recordUpdates } from './updates.js';
+
+/** A comment as the service takes it: the content, and what the request body may add to it. */
+type NewComment = Pick<CommentBody, 'content'> & Partial<Omit<CommentBody, 'content'>>;
+
+/** Mentions name active staff, every one of them; anything else is refused as a whole. */
+async function checkMentions(tx: Db, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const found = await findActiveStaffIds(tx, ids);
+  if (found.length !== ids.length) {
+    throw new ValidationError(MESSAGES.tickets.mentionsStaffOnly, { mentions: MESSAGES.tickets.mentionsStaffOnly });
+  }
+}
+
+/**
+ * A reply or (staff) internal note, optionally setting the ticket's status in the same transaction:
+ * one request, one history. A reply is activity (last activity moves) but not a change: the version
+ * stays. A note is neither, since the owner sees last activity. The owner's reply on a resolved
+ * ticket reopens it, as a customer's follow-up does in any helpdesk; a closed ticket takes no reply
+ * from its owner, who is asked to open a new ticket. Mentions and the assignee's "reply" notify.
+ */
+export function createAddComment({ db, withTransaction }: ServiceContext) {
+  return async function addComment(actor: Actor, id: number, input: NewComment): Promise<{ comment: Comment; ticket?: Ticket }> {
+    const { content, internal = false, mentions = [], status } = input;
+    const row = await loadVisible(db, actor, id);
+    if (!canCommentOnTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
+    if (internal && !canWriteInternalNote(actor)) throw new ForbiddenError(MESSAGES.tickets.internalNoteForbidden);
+    if (mentions.length > 0 && !isStaff(actor)) throw new ForbiddenError(MESSAGES.tickets.mentionsStaffOnly);
+    const byOwner = row.ticket.userId === actor.id;
+    if (byOwner && !isStaff(actor) && row.ticket.status === 'closed') throw new ConflictError(MESSAGES.tickets.closedFollowUp);
+    return withTransaction(async (tx, emit) => {
+      await checkMentions(tx, mentions);
+      const commentRow = await insertComment(tx, actor, { ticketId: id, content, internal });
+      const comment = presentComment(commentRow);
+      const createdAt = commentRow.comment.createdAt;
+      const history = presentHistoryEntry(
+        returnedRow(
+          await insertHistory(tx, actor, [{ ticketId: id, type: 'comment', to: String(comment.id), internal }]),
+          'the comment history insert',
+        ),
+      );
+      const locked = byOwner && !internal ? await findTicketRow(tx, id, true) : undefined;
+      if (locked?.ticket.status === 'resolved') {
+        const plan: Plan = {
+          set: { status: 'open' },
+          changes: [{ type: 'status', from: 'resolved', to: 'open' }],
+          statusChange: { from: 'resolved', to: 'open' },
+        };
+        const rows = await updateTicketRows(tx, ticketWithId(id), {
+          ...plan.set,
+          updatedById: actor.id,
+          updatedAt: createdAt,
+          lastActivityAt: createdAt,
+          lastActivityById: actor.id,
+        });
+        const after = presentTicket(returnedRow(rows, 'the follow-up reopen'));
+        await recordUpdates(tx, emit, actorRef(actor), [{ before: presentTicket(locked), after, ownerId: locked.ticket.userId, plan }]);
+      } else if (!internal) {
+        await touchTicketActivity(tx, id, actor.id, createdAt);
+      }
+      emit('comment.added', {
+        ticketId: id,
+        ownerId: row.ticket.userId,
+        commentId: comment.id,
+        actor: actorRef(actor),
+        comment,
+        history,
+      });
+      const excerpt = excerptOf(content);
+      const assigneeId = row.ticket.assignedAgentId;
+      await writeNotifications(tx, emit, actorRef(actor), [
+        ...mentions.map((userId) => ({ userId, type: 'mention' as const, ticketId: id, excerpt })),
+        ...(byOwner && assigneeId !== null ? [{ userId: assigneeId, type: 'reply' as const, ticketId: id, excerpt }] : []),
+      ]);
+      const ticket =
+        status === undefined
+          ? undefined
+          : await applyUpdate(tx, emit, actor, id, { status }, internal ? {} : { replyAsResolution: content });
+      return { comment, ...(ticket && { ticket }) };
+    }).catch((error: unknown) => {
+      if (isForeignKeyViolation(error)) throw new NotFoundError(MESSAGES.tickets.notFound);
+      throw error;
+    });
+  };
+}

@@ -1,0 +1,84 @@
+import {
+  canSetTicketStatus,
+  editableTicketFields,
+  isStaff,
+  isTitleEditAllowed,
+  MESSAGES,
+  type HistoryType,
+  type TicketStatus,
+  type UpdateTicketBody,
+  type UserRef,
+} from '@helpdesk/protocol';
+import type { TicketRow, TicketSet } from '../../db/queries/tickets.js';
+import type { Actor } from '../../lib/actor.js';
+import { ForbiddenError, ValidationError } from '../../lib/errors.js';
+
+interface Change {
+  type: HistoryType;
+  from: string | null;
+  to: string | null;
+}
+
+/** What one update does to one ticket, decided before anything is written. */
+export interface Plan {
+  set: TicketSet;
+  changes: Change[];
+  statusChange?: { from: TicketStatus; to: TicketStatus };
+}
+
+/** The fields a change names, `expectedVersion` aside: what the caller asks to change. */
+export const requestedFields = (input: UpdateTicketBody) =>
+  (Object.keys(input) as (keyof UpdateTicketBody)[]).filter(
+    (k): k is Exclude<keyof UpdateTicketBody, 'expectedVersion'> => input[k] !== undefined && k !== 'expectedVersion',
+  );
+
+/**
+ * The rules of one update (single or bulk): who may change which field, and which changes are real.
+ * `assignee` is the already resolved staff member (undefined: not asked).
+ */
+export function planUpdate(actor: Actor, locked: TicketRow, input: UpdateTicketBody, assignee: UserRef | null | undefined): Plan {
+  const current = locked.ticket;
+  const provided = requestedFields(input);
+  const allowed = editableTicketFields(actor, current);
+  const forbidden = provided.filter((field) => !allowed.has(field));
+  if (forbidden.length > 0) throw new ForbiddenError(MESSAGES.tickets.fieldForbidden(forbidden.join(', ')));
+  if (input.status && !canSetTicketStatus(actor, input.status)) throw new ForbiddenError(MESSAGES.tickets.closeForbidden);
+  if (input.title !== undefined && !isTitleEditAllowed(current.title, input.title)) {
+    throw new ValidationError(MESSAGES.validation.titleTooLongEdit, { title: MESSAGES.validation.titleTooLongEdit });
+  }
+  // Starting work on an unassigned ticket takes it, as agents expect from a queue.
+  if (assignee === undefined && isStaff(actor) && input.status === 'in_progress' && current.assignedAgentId === null) {
+    assignee = { id: actor.id, name: actor.name };
+  }
+
+  const set: TicketSet = {};
+  const changes: Change[] = [];
+  const edited: Array<'title' | 'description'> = [];
+  for (const f of ['title', 'description'] as const) {
+    const value = input[f];
+    if (value !== undefined && value !== current[f]) {
+      set[f] = value;
+      edited.push(f);
+    }
+  }
+  if (edited.length > 0) changes.push({ type: 'edited', from: null, to: edited.join(',') });
+  if (input.priority !== undefined && input.priority !== current.priority) {
+    set.priority = input.priority;
+    changes.push({ type: 'priority', from: current.priority, to: input.priority });
+  }
+  let statusChange: Plan['statusChange'];
+  if (input.status !== undefined && input.status !== current.status) {
+    set.status = input.status;
+    statusChange = { from: current.status, to: input.status };
+    changes.push({ type: 'status', ...statusChange });
+  }
+  if (input.resolutionNotes !== undefined && input.resolutionNotes !== current.resolutionNotes) {
+    set.resolutionNotes = input.resolutionNotes;
+    changes.push({ type: 'resolution', from: current.resolutionNotes, to: input.resolutionNotes });
+  }
+  if (assignee !== undefined && (assignee?.id ?? null) !== current.assignedAgentId) {
+    set.assignedAgentId = assignee?.id ?? null;
+    changes.push({ type: 'assigned', from: locked.agentName ?? null, to: assignee?.name ?? null });
+  }
+  return { set, changes, ...(statusChange && { statusChange }) };
+}

@@ -1,0 +1,163 @@
+import {
+  canViewTicket,
+  isStaff,
+  LIMITS,
+  MESSAGES,
+  type Comment,
+  type HistoryEntry,
+  type Ticket,
+  type TicketDetail,
+  type TicketFilters,
+  type TicketQuery,
+  type TicketStats,
+} from '@helpdesk/protocol';
+import { isForeignKeyViolation } from '../../db/errors.js';
+import {
+  countedStats,
+  countTickets,
+  findTicketRow,
+  findTicketRows,
+  markTicketRead,
+  ticketConditions,
+  ticketStats,
+} from '../../db/queries/tickets.js';
+import { findComments, findHistory } from '../../db/queries/ticketThread.js';
+import type { Actor } from '../../lib/actor.js';
+import { ValidationError } from '../../lib/errors.js';
+import { presentComment, presentHistoryEntry, presentTicket, presentTicketDetail } from '../../presenters/tickets.js';
+import type { ServiceContext } from '../context.js';
+import { createReadMemo } from '../readMemo.js';
+import type { SearchCounts } from '../searchCounts.js';
+import { audienceOf, loadVisible, scopeFor } from './access.js';
+
+const THREAD_PAGE = LIMITS.ticketThread.page;
+
+type TicketListAnswer = { tickets: Ticket[]; total: number; totalCapped: boolean };
+type TicketStatsAnswer = { stats: TicketStats; totalCapped: boolean };
+
+/**
+ * Answers kept per caller and question, least recently asked dropped first. Sized for memory at the
+ * worst: a 100-row list page is ~100 kB with its JSON text, a detail with 50 comments of 5,000
+ * characters ~500 kB, so details keep fewer.
+ */
+const KEPT = { lists: 1_000, stats: 1_000, details: 200, readMarks: 10_000 };
+
+/** Lists, count cards, a ticket with its latest thread, and older pages of that thread. */
+export function createTicketReads(context: ServiceContext, cappedSearchStats: SearchCounts) {
+  const { db } = context;
+  // Until this process's next write every caller asking the same question gets the same answer
+  // (services/readMemo.ts). Keys start with the caller: scope, unread marks and `me` are theirs.
+  const keptLists = createReadMemo<TicketListAnswer>(context, KEPT.lists);
+  const keptStats = createReadMemo<TicketStatsAnswer>(context, KEPT.stats);
+  const keptDetails = createReadMemo<TicketDetail>(context, KEPT.details);
+  // A read mark made since the last write is still current: opening the ticket again writes nothing.
+  const keptReadMarks = createReadMemo<true>(context, KEPT.readMarks);
+  const callerKey = (actor: Actor, question: unknown) => JSON.stringify([actor.id, actor.role, question]);
+
+  /** Staff without a search read the maintained counters; a user's own tickets an index; a search counts up to the cap. */
+  const count = async (actor: Actor, query: TicketFilters): Promise<{ total: number; capped: boolean }> => {
+    const scope = scopeFor(actor, query);
+    if (query.search) {
+      const { stats, capped } = await cappedSearchStats(ticketConditions(scope, query));
+      return { total: stats.total, capped };
+    }
+    if (scope.ownerId === undefined) {
+      const stats = await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: query.status, priority: query.priority });
+      return { total: stats.total, capped: false };
+    }
+    return { total: await countTickets(db, ticketConditions(scope, query)), capped: false };
+  };
+
+  /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
+  const readList = async (actor: Actor, query: TicketQuery): Promise<TicketListAnswer> => {
+    const { total, capped } = await count(actor, query);
+    const offset = (query.page - 1) * query.limit;
+    if (!capped && offset >= total) return { tickets: [], total, totalCapped: false };
+    if (offset >= LIMITS.ticketList.depth)
+      throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), {
+        page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth),
+      });
+    const rows = await findTicketRows(db, ticketConditions(scopeFor(actor, query), query), query, isStaff(actor) ? actor.id : undefined);
+    return { tickets: rows.map(presentTicket), total, totalCapped: capped };
+  };
+
+  const readStats = async (actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> => {
+    const scope = scopeFor(actor, filters);
+    if (filters.search) {
+      const { stats, capped } = await cappedSearchStats(ticketConditions(scope, filters));
+      return { stats, totalCapped: capped };
+    }
+    if (scope.ownerId === undefined)
+      return {
+        stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: filters.status, priority: filters.priority }),
+        totalCapped: false,
+      };
+    return { stats: await ticketStats(db, ticketConditions(scope, filters)), totalCapped: false };
+  };
+
+  /**
+   * A ticket deleted meanwhile has nothing left to mark: the mark runs beside the read, so its foreign
+   * key may be refused first, and the answer must stay the read's 404, never that refusal.
+   */
+  const markRead = (userId: number, id: number) =>
+    markTicketRead(db, userId, id).then(
+      () => true as const,
+      (error: unknown) => {
+        if (isForeignKeyViolation(error)) return true as const;
+        throw error;
+      },
+    );
+
+  const readDetail = async (actor: Actor, id: number): Promise<TicketDetail> => {
+    const row = await loadVisible(db, actor, id);
+    const audience = audienceOf(actor);
+    const [comments, history] = await Promise.all([
+      findComments(db, id, THREAD_PAGE, audience),
+      findHistory(db, id, THREAD_PAGE, audience),
+    ]);
+    return {
+      ...presentTicketDetail(row, comments.rows, history.rows),
+      hasOlderComments: comments.hasMore,
+      hasOlderHistory: history.hasMore,
+    };
+  };
+
+  return {
+    list(actor: Actor, query: TicketQuery): Promise<TicketListAnswer> {
+      return keptLists(callerKey(actor, query), () => readList(actor, query));
+    },
+
+    stats(actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> {
+      return keptStats(callerKey(actor, filters), () => readStats(actor, filters));
+    },
+
+    /** Whether the ticket exists and the actor may read it (presence asks before announcing anyone on it). */
+    async canRead(actor: Actor, id: number): Promise<boolean> {
+      const row = await findTicketRow(db, id);
+      return Boolean(row && canViewTicket(actor, row.ticket));
+    },
+
+    async get(actor: Actor, id: number): Promise<TicketDetail> {
+      const [detail] = await Promise.all([
+        keptDetails(callerKey(actor, id), () => readDetail(actor, id)),
+        // Opening a ticket is what clears its unread mark for this staff member (a write only when
+        // there was something unread, so re-opening keeps every kept answer).
+        isStaff(actor) ? keptReadMarks(`${actor.id}:${id}`, () => markRead(actor.id, id)) : undefined,
+      ]);
+      return detail;
+    },
+
+    /** Older comments of a ticket the actor may see, before the comment `before`. */
+    async olderComments(actor: Actor, id: number, before: number): Promise<{ comments: Comment[]; hasMore: boolean }> {
+      await loadVisible(db, actor, id);
+      const { rows, hasMore } = await findComments(db, id, THREAD_PAGE, audienceOf(actor), before);
+      return { comments: rows.map(presentComment), hasMore };
+    },
+
+    async olderHistory(actor: Actor, id: number, before: number): Promise<{ history: HistoryEntry[]; hasMore: boolean }> {
+      await loadVisible(db, actor, id);
+      const { rows, hasMore } = await findHistory(db, id, THREAD_PAGE, audienceOf(actor), before);
+      return { history: rows.map(presentHistoryEntry), hasMore };
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import {
+  canDeleteTicket,
+  canViewTicket,
+  editableTicketFields,
+  LIMITS,
+  MESSAGES,
+  type CreateTicketBody,
+  type Ticket,
+  type UpdateTicketBody,
+} from '@helpdesk/protocol';
+import type { Db } from '../../db/client.js';
+import { deleteTicketRow, findTicketRow, insertTicketRow, ticketWithId, updateTicketRows } from '../../db/queries/tickets.js';
+import { insertHistory } from '../../db/queries/ticketThread.js';
+import { returnedRow } from '../../db/rows.js';
+import type { Emit } from '../../db/unitOfWork.js';
+import { actorRef, type ActorRef } from '../../events/bus.js';
+import type { Actor } from '../../lib/actor.js';
+import { ForbiddenError, NotFoundError, ValidationError, VersionConflictError } from '../../lib/errors.js';
+import { presentHistoryEntry, presentTicket, previousOf } from '../../presenters/tickets.js';
+import type { ServiceContext } from '../context.js';
+import { excerptOf, writeNotifications } from '../notifications.js';
+import { resolveAssignee } from './access.js';
+import { planUpdate, requestedFields, type Plan } from './plan.js';
+
+/** A ticket as it was and as it is after its write, with what changed: what history and events are made of. */
+export interface Written {
+  before: Ticket;
+  after: Ticket;
+  ownerId: number;
+  plan: Plan;
+}
+
+/**
+ * Writes the timeline entries of written tickets in one insert and announces each as if changed alone.
+ * Single and bulk updates both end here, so whatever a change triggers happens for both.
+ */
+export async function recordUpdates(tx: Db, emit: Emit, actor: ActorRef, written: Written[]): Promise<void> {
+  const history = (
+    await insertHistory(
+      tx,
+      actor,
+      written.flatMap(({ after, plan }) => plan.changes.map((c) => ({ ticketId: after.id, ...c }))),
+    )
+  ).map(presentHistoryEntry);
+  // Someone else handing you a ticket is news; taking one yourself is not (writeNotifications skips the actor).
+  await writeNotifications(
+    tx,
+    emit,
+    actor,
+    written.flatMap(({ after, plan }) =>
+      plan.set.assignedAgentId
+        ? [{ userId: plan.set.assignedAgentId, type: 'assigned' as const, ticketId: after.id, excerpt: excerptOf(after.title) }]
+        : [],
+    ),
+  );
+  for (const { before, after, ownerId, plan } of written) {
+    emit('ticket.updated', {
+      ticketId: after.id,
+      ownerId,
+      actor,
+      ...(plan.statusChange && { statusChange: plan.statusChange }),
+      ticket: after,
+      previous: previousOf(before, after),
+      history: history.filter((entry) => entry.ticketId === after.id),
+    });
+  }
+}
+
+/**
+ * One ticket write inside the caller's unit of work: PUT /tickets/:id, and the status a reply sets.
+ * It runs the rules bulk updates share (planUpdate, recordUpdates) and, for a single ticket, the
+ * version check and the reply that becomes the resolution note.
+ */
+export async function applyUpdate(
+  tx: Db,
+  emit: Emit,
+  actor: Actor,
+  id: number,
+  input: UpdateTicketBody,
+  options: { replyAsResolution?: string } = {},
+): Promise<Ticket> {
+  const locked = await findTicketRow(tx, id, true);
+  if (!locked || !canViewTicket(actor, locked.ticket)) throw new NotFoundError(MESSAGES.tickets.notFound);
+  const current = locked.ticket;
+  const before = presentTicket(locked);
+  // The policy speaks first: a caller who may not assign learns that, not whether the assignee exists.
+  planUpdate(actor, locked, input, undefined);
+  // Checked on the locked row, so no other write can slip in between the check and this one.
+  if (input.expectedVersion !== undefined && input.expectedVersion !== current.version) {
+    throw new VersionConflictError(MESSAGES.tickets.versionConflict, before);
+  }
+  // "Send and resolve": the reply explains the resolution when the ticket has no note yet.
+  const resolvedByReply =
+    input.resolutionNotes === undefined &&
+    options.replyAsResolution !== undefined &&
+    input.status === 'resolved' &&
+    current.resolutionNotes === null &&
+    editableTicketFields(actor, current).has('resolutionNotes');
+  const change = resolvedByReply ? { ...input, resolutionNotes: options.replyAsResolution?.slice(0, LIMITS.resolutionNotes.max) } : input;
+  const assignee = change.assignedAgentId !== undefined ? await resolveAssignee(tx, change.assignedAgentId) : undefined;
+  const plan = planUpdate(actor, locked, change, assignee);
+  // Nothing changes, so nothing is written or announced, and the version stays.
+  if (plan.changes.length === 0) return before;
+
+  const now = new Date();
+  const rows = await updateTicketRows(tx, ticketWithId(id), {
+    ...plan.set,
+    updatedById: actor.id,
+    updatedAt: now,
+    lastActivityAt: now,
+    lastActivityById: actor.id,
+  });
+  const ticket = presentTicket(returnedRow(rows, 'the ticket update'));
+  await recordUpdates(tx, emit, actorRef(actor), [{ before, after: ticket, ownerId: current.userId, plan }]);
+  return ticket;
+}
+
+/** Opening, changing and deleting one ticket. */
+export function createTicketWrites({ withTransaction }: ServiceContext) {
+  return {
+    async create(actor: Actor, input: CreateTicketBody): Promise<Ticket> {
+      return withTransaction(async (tx, emit) => {
+        const ticket = presentTicket(
+          await insertTicketRow(tx, {
+            title: input.title,
+            description: input.description,
+            priority: input.priority,
+            userId: actor.id,
+            lastActivityById: actor.id,
+          }),
+        );
+        await insertHistory(tx, actor, [{ ticketId: ticket.id, type: 'created', to: ticket.status }]);
+        emit('ticket.created', { ticketId: ticket.id, ownerId: actor.id, actor: actorRef(actor), ticket });
+        return ticket;
+      });
+    },
+
+    async update(actor: Actor, id: number, input: UpdateTicketBody): Promise<Ticket> {
+      if (requestedFields(input).length === 0) throw new ValidationError(MESSAGES.validation.nothingToUpdate);
+      return withTransaction((tx, emit) => applyUpdate(tx, emit, actor, id, input));
+    },
+
+    async remove(actor: Actor, id: number): Promise<void> {
+      await withTransaction(async (tx, emit) => {
+        // Locked, so the ticket announced as deleted is the last version there was.
+        const row = await findTicketRow(tx, id, true);
+        if (!row || !canViewTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
+        if (!canDeleteTicket(actor, { userId: row.ticket.userId })) throw new ForbiddenError(MESSAGES.tickets.deleteForbidden);
+        await deleteTicketRow(tx, id);
+        emit('ticket.deleted', { ticketId: id, ownerId: row.ticket.userId, actor: actorRef(actor), previous: presentTicket(row) });
+      });
+    },
+  };
+}
