@@ -33,6 +33,11 @@ export interface CommentAddedEvent extends Late {
   comment: Comment;
   /** The timeline entry the comment added. */
   history: HistoryEntry;
+  /**
+   * The ticket's `commentCount` once this comment is in (notes never count). Comments are never
+   * removed, so the higher count is the newer: a client keeps the highest it has seen.
+   */
+  commentCount: number;
 }
 
 export interface HelpfulCountEvent {

@@ -54,10 +54,10 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
         to.emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: by(actor), previous, ...late }),
       );
     }),
-    bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history }) => {
+    bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history, commentCount }) => {
       // An internal note goes to staff alone: never to the owner's room, whoever the owner is.
       const rooms = comment.internal ? [ROOMS.staff] : ticketRooms(ownerId);
-      send(rooms, (to, late) => to.emit('comment-added', { ticketId, comment, history, ...late }));
+      send(rooms, (to, late) => to.emit('comment-added', { ticketId, comment, history, commentCount, ...late }));
     }),
     bus.subscribe('notification.created', ({ userId, notification }) => {
       send([ROOMS.user(userId)], (to, late) => to.emit('notification', { notification, ...late }));

@@ -55,6 +55,15 @@ export async function insertComment(
   return { comment: returnedRow(inserted, 'the comment insert'), author: { id: author.id, name: author.name, role: author.role } };
 }
 
+/** The owner's conversation on a ticket: its comments, internal notes never counted. */
+export async function countConversation(db: Db, ticketId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(ticketComments)
+    .where(and(eq(ticketComments.ticketId, ticketId), eq(ticketComments.internal, false)));
+  return row?.n ?? 0;
+}
+
 const author = alias(users, 'author');
 
 const selectComments = (db: Db) =>
