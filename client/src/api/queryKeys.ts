@@ -1,4 +1,5 @@
 import type { ArticleListParams } from './knowledge';
+import { notificationsKey } from './notificationCache';
 
 /**
  * Every cached query's key but the tickets', which live with their writers in ticketCache.ts. Socket
@@ -17,7 +18,7 @@ export const queryKeys = {
     staff: ['users', 'staff'] as const,
     staffDirectory: ['users', 'staff-directory'] as const,
   },
-  notifications: ['notifications'] as const,
+  notifications: notificationsKey,
   config: ['config'] as const,
   queue: {
     views: ['queue', 'views'] as const,

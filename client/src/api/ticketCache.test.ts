@@ -13,6 +13,7 @@ import {
 } from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
+import { timed } from './readTimes';
 import { applyCommentAdded, applyTicketChanged, commentSaved, setLiveEchoes, ticketKeys, ticketSaved } from './ticketCache';
 
 /** Ticket n was created n hours into the day, so newest first is highest id first. */
@@ -282,7 +283,7 @@ describe('ticket cache: events', () => {
   it('comment-added appends once to the open ticket with its timeline entry, and counts it once on the row', () => {
     const client = cacheWith(five);
     client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
-    const event = { ticketId: 5, comment: comment(9, 5), history: entry(3, 5, { type: 'comment', from: null, to: '9' }) };
+    const event = { ticketId: 5, comment: comment(9, 5), history: entry(3, 5, { type: 'comment', from: null, to: '9' }), commentCount: 1 };
     applyCommentAdded(client, event);
     applyCommentAdded(client, event);
     const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
@@ -290,6 +291,76 @@ describe('ticket cache: events', () => {
     expect(detail?.commentCount).toBe(1);
     expect(detail?.history.map((h) => h.type)).toEqual(['comment']);
     expect(listOf(client, PAGE_ONE)?.data[0]?.commentCount).toBe(1);
+  });
+});
+
+describe('ticket cache: events that come late or out of order', () => {
+  const five = [1, 2, 3, 4, 5].map((id) => ticket(id));
+
+  it('adds up versions of one ticket that arrive out of order to the same counts', () => {
+    const client = cacheWith(five);
+    const second = updated(five[4]!, { status: 'in_progress' });
+    const third = updated(second.ticket, { status: 'resolved', priority: 'urgent' });
+    // The third version reached this tab first: the second was held back by a process cut from Redis.
+    applyTicketChanged(client, third);
+    applyTicketChanged(client, second);
+    applyTicketChanged(client, second);
+    expect(statsOf(client)).toEqual({ total: 5, open: 4, in_progress: 0, resolved: 1, closed: 0, urgent: 1 });
+    expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ status: 'resolved', version: 3 });
+    // A created event behind the ticket's first update counts it once too.
+    const sixth = ticket(6);
+    applyTicketChanged(client, updated(sixth, { priority: 'high' }));
+    applyTicketChanged(client, { action: 'created', ticket: sixth, by });
+    expect(statsOf(client)).toMatchObject({ total: 6, open: 5 });
+  });
+
+  it('re-reads a filtered page that a late version moves into or out of, and only that', () => {
+    // Oldest first: ticket 5 is on no page held, and only its late version says it left the open ones.
+    const params = listQuery({ status: 'open', limit: 3, sort: { field: 'createdAt', descending: false } });
+    const client = cacheWith(five, params);
+    client.setQueryData(ticketKeys.list(PAGE_ONE), serverPage(five, PAGE_ONE));
+    const second = updated(five[4]!, { status: 'resolved' });
+    const third = updated(second.ticket, { priority: 'high' });
+    applyTicketChanged(client, third);
+    expect(refetching(client, ticketKeys.list(params))).toBe(false);
+    applyTicketChanged(client, second);
+    expect(refetching(client, ticketKeys.list(params))).toBe(true);
+    expect(refetching(client, ticketKeys.list(PAGE_ONE))).toBe(false);
+    expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ status: 'resolved', priority: 'high', version: 3 });
+  });
+
+  it('leaves a late event out of data read after its change happened, and applies it to data read before', async () => {
+    const client = new QueryClient();
+    const fresh = { success: true as const, stats: countOf(five) };
+    const readStats = (filters: TicketFilters) =>
+      client.query({ queryKey: ticketKeys.statsFor(filters), queryFn: timed(() => Promise.resolve(fresh)) });
+    await readStats({ priority: 'medium' });
+    // Changed 10 s ago through a process cut off from this tab's; replayed now.
+    const late = { ...updated(five[4]!, { status: 'in_progress' }), delayMs: 10_000 };
+    const readBefore = { success: true as const, stats: countOf(five) };
+    client.setQueryData(ticketKeys.statsFor({}), readBefore);
+    applyTicketChanged(client, late);
+    expect(statsOf(client, { priority: 'medium' })).toMatchObject({ open: 5, in_progress: 0 });
+    expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1 });
+  });
+
+  it("keeps a row's comment count and last activity from going back for a late comment", () => {
+    const row = ticket(5, { commentCount: 3, lastActivityAt: '2026-01-03T00:00:00.000Z' });
+    const client = cacheWith([...five.slice(0, 4), row]);
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...row, comments: [], history: [] } });
+    // The second comment, written yesterday, replayed after the third was already counted.
+    applyCommentAdded(client, {
+      ticketId: 5,
+      comment: { ...comment(9, 5), createdAt: '2026-01-02T00:00:00.000Z' },
+      history: entry(3, 5, { type: 'comment', from: null, to: '9' }),
+      commentCount: 2,
+      delayMs: 1_000,
+    });
+    expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ commentCount: 3, lastActivityAt: '2026-01-03T00:00:00.000Z' });
+    expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.commentCount).toBe(3);
+    // A newer version of the ticket, presented before the comments counted here, keeps the higher count.
+    applyTicketChanged(client, updated({ ...row, commentCount: 1 }, { status: 'in_progress' }));
+    expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ status: 'in_progress', commentCount: 3 });
   });
 });
 
@@ -336,7 +407,12 @@ describe('ticket cache: this tab\u2019s own answers', () => {
     client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
     void commentSaved(client, 5, comment(9, 5));
     expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.comments.map((c) => c.id)).toEqual([9]);
-    applyCommentAdded(client, { ticketId: 5, comment: comment(9, 5), history: entry(3, 5, { type: 'comment', from: null, to: '9' }) });
+    applyCommentAdded(client, {
+      ticketId: 5,
+      comment: comment(9, 5),
+      history: entry(3, 5, { type: 'comment', from: null, to: '9' }),
+      commentCount: 1,
+    });
     const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
     expect(detail?.comments).toHaveLength(1);
     expect(detail?.history).toHaveLength(1);

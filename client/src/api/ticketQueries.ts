@@ -1,5 +1,6 @@
 import type { TicketFilters, TicketQuery } from '@helpdesk/protocol';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { timed } from './readTimes';
 import { ticketKeys, ticketOpened } from './ticketCache';
 import { ticketsApi } from './tickets';
 
@@ -8,20 +9,22 @@ export const ALL_TICKETS: TicketFilters = {};
 
 /**
  * The ticket reads as query options: the pages' hooks and the first visit's early reads
- * (routing/routes.tsx) use the same ones, so an early answer is the one the page asks for.
+ * (routing/routes.tsx) use the same ones, so an early answer is the one the page asks for. Each
+ * remembers when it was sent, so a late event is not applied to data read after it (readTimes.ts).
  */
 export const ticketQueries = {
   stats: (filters: TicketFilters) =>
-    queryOptions({ queryKey: ticketKeys.statsFor(filters), queryFn: ({ signal }) => ticketsApi.stats(filters, signal) }),
-  list: (query: TicketQuery) => queryOptions({ queryKey: ticketKeys.list(query), queryFn: ({ signal }) => ticketsApi.list(query, signal) }),
+    queryOptions({ queryKey: ticketKeys.statsFor(filters), queryFn: timed(({ signal }) => ticketsApi.stats(filters, signal)) }),
+  list: (query: TicketQuery) =>
+    queryOptions({ queryKey: ticketKeys.list(query), queryFn: timed(({ signal }) => ticketsApi.list(query, signal)) }),
   detail: (client: QueryClient, id: number) =>
     queryOptions({
       queryKey: ticketKeys.detail(id),
-      queryFn: async ({ signal }) => {
+      queryFn: timed(async ({ signal }) => {
         const answer = await ticketsApi.get(id, signal);
         // Reading a ticket marks it read for staff on the server; the list rows follow.
         ticketOpened(client, id);
         return answer;
-      },
+      }),
     }),
 };
