@@ -6,14 +6,17 @@ export type TicketPrevious = Partial<
 >;
 
 /**
- * Set only on an event that reached this client late: one server process delivered it to its own
- * clients while cut off from the others, and replays it to theirs when the connection returns. It
- * says how many milliseconds ago the change happened, so a client that has read its data since can
- * tell that the read already holds it.
+ * When the server announced the change: milliseconds since the epoch, on its clock, taken after the
+ * commit. The server always sends it (absent only in events made by hand). A read the server began
+ * at or after that time (its answer's `X-Read-At` header) already holds the change. A process cut off
+ * from the others replays what it announced meanwhile with the time it had, so a late event is known.
  */
-export interface Late {
-  delayMs?: number;
+export interface Stamped {
+  at?: number;
 }
+
+/** The answer header saying when the server began the request (milliseconds since the epoch, its clock). */
+export const READ_AT_HEADER = 'X-Read-At';
 
 /**
  * A ticket change, sent once it has committed. Everything a client needs to update its copies is in
@@ -21,14 +24,14 @@ export interface Late {
  * nothing: `previous` says which counts and filters the ticket left, `history` is the timeline's new
  * entries. A deleted ticket keeps `ticket: {id}`; `previous` is the whole ticket as it was.
  */
-export type TicketChangedEvent = Late &
+export type TicketChangedEvent = Stamped &
   (
     | { action: 'created'; ticket: Ticket; by: UserRef }
     | { action: 'updated'; ticket: Ticket; by: UserRef; previous: TicketPrevious; history: HistoryEntry[] }
     | { action: 'deleted'; ticket: { id: number }; by: UserRef; previous: Ticket }
   );
 
-export interface CommentAddedEvent extends Late {
+export interface CommentAddedEvent extends Stamped {
   ticketId: number;
   comment: Comment;
   /** The timeline entry the comment added. */
@@ -45,7 +48,7 @@ export interface HelpfulCountEvent {
   helpfulCount: number;
 }
 
-export interface NotificationEvent extends Late {
+export interface NotificationEvent extends Stamped {
   notification: Notification;
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from './lib/logger.js';
 import { clientApp } from './middleware/clientApp.js';
 import { errorHandler } from './middleware/errors.js';
 import { requireJsonBody } from './middleware/jsonBody.js';
+import { readAt } from './middleware/readAt.js';
 import { requestLog } from './middleware/requestLog.js';
 import { robotsTxt } from './middleware/robotsTxt.js';
 import { securityHeaders } from './middleware/securityHeaders.js';
@@ -53,6 +54,7 @@ export function createApp(options: AppOptions): Koa<AppState> {
   }
 
   app.use(requestLog(options.logger));
+  app.use(readAt());
   app.use(errorHandler(options.logger));
   app.use(securityHeaders());
   app.use(robotsTxt());

@@ -1,4 +1,4 @@
-import type { Notification, NotificationListResponse, Ticket } from '@helpdesk/protocol';
+import { READ_AT_HEADER, type Notification, type NotificationListResponse, type Ticket } from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyNotification } from './notificationCache';
@@ -40,17 +40,19 @@ const listOf = (notifications: Notification[]): NotificationListResponse => ({
 const bell = (client: QueryClient) => client.getQueryData<NotificationListResponse>(queryKeys.notifications);
 const deleted = (t: Ticket) => ({ action: 'deleted' as const, ticket: { id: t.id }, by: { id: 1, name: 'Admin' }, previous: t });
 
-/** GET /notifications answered only when the test says so, like a read still on its way. */
+/** GET /notifications answered only when the test says so, like a read still on its way; begun when asked. */
 function slowServer() {
   const waiting: Array<(body: NotificationListResponse) => void> = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(
-      () =>
-        new Promise<Response>((resolve) =>
-          waiting.push((body) => resolve(new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } }))),
+    vi.fn(() => {
+      const began = String(Date.now() - 1);
+      return new Promise<Response>((resolve) =>
+        waiting.push((body) =>
+          resolve(new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json', [READ_AT_HEADER]: began } })),
         ),
-    ),
+      );
+    }),
   );
   return {
     reads: () => waiting.length,
@@ -89,7 +91,7 @@ describe('the bell cache', () => {
     expect(bell(client)?.notifications.map((n) => n.id)).toEqual([3]);
     expect(bell(client)?.unread).toBe(1);
     // One written before the deletion, arriving after it (replayed by a process that was cut off).
-    applyNotification(client, { notification: notification(4, 10), delayMs: 5_000 });
+    applyNotification(client, { notification: notification(4, 10), at: Date.now() - 5_000 });
     expect(bell(client)?.unread).toBe(1);
   });
 
@@ -105,7 +107,7 @@ describe('the bell cache', () => {
     // The re-read after a reconnect is sent, then a notification arrives before its answer.
     void observer.refetch();
     await vi.waitFor(() => expect(server.reads()).toBe(1));
-    applyNotification(client, { notification: notification(2, 11) });
+    applyNotification(client, { notification: notification(2, 11), at: Date.now() });
     expect(bell(client)?.unread).toBe(2);
     server.answer(listOf([notification(1, 10)])); // read before the notification was written
     await vi.waitFor(() => expect(client.getQueryState(queryKeys.notifications)?.fetchStatus).toBe('idle'));
@@ -115,7 +117,7 @@ describe('the bell cache', () => {
     // The same again, with a read that already holds it: nothing doubles.
     void observer.refetch();
     await vi.waitFor(() => expect(server.reads()).toBe(1));
-    applyNotification(client, { notification: notification(3, 11) });
+    applyNotification(client, { notification: notification(3, 11), at: Date.now() });
     server.answer(listOf([notification(3, 11), notification(2, 11), notification(1, 10)]));
     await vi.waitFor(() => expect(client.getQueryState(queryKeys.notifications)?.fetchStatus).toBe('idle'));
     expect(bell(client)?.notifications.map((n) => n.id)).toEqual([3, 2, 1]);

@@ -1,6 +1,6 @@
 import { LIMITS, type Notification, type NotificationEvent, type NotificationListResponse } from '@helpdesk/protocol';
 import type { QueryClient } from '@tanstack/react-query';
-import { happenedAt, now } from './readTimes';
+import { readAtOf } from './readTimes';
 
 /**
  * The bell's data (the latest notifications and the unread count) and the only code that writes it,
@@ -17,7 +17,8 @@ export const notificationsKey = ['notifications'] as const;
 type Change = (list: NotificationListResponse) => NotificationListResponse;
 
 interface BellState {
-  recent: Array<{ at: number; change: Change }>;
+  /** Changes by when the server announced them (Infinity: true of any read, a deletion), with when they arrived. */
+  recent: Array<{ at: number; arrived: number; change: Change }>;
   /** Tickets deleted: their notifications are gone on the server, and a late one must not come back. */
   deletedTickets: Set<number>;
 }
@@ -32,16 +33,18 @@ const stateOf = (client: QueryClient): BellState => {
   return state;
 };
 
-/** A read of the list sent at `sent` (this tab's clock) landed: what changed since may be missing from it. */
-export function withChangesSince(client: QueryClient, list: NotificationListResponse, sent: number): NotificationListResponse {
+/** A read of the list landed: what was announced since the server began it may be missing from it. */
+export function withChangesSince(client: QueryClient, list: NotificationListResponse): NotificationListResponse {
+  const readAt = readAtOf(list) ?? Number.NEGATIVE_INFINITY;
   return stateOf(client)
-    .recent.filter((r) => r.at >= sent)
+    .recent.filter((r) => r.at >= readAt)
     .reduce((held, r) => r.change(held), list);
 }
 
 function record(client: QueryClient, at: number, change: Change): void {
   const state = stateOf(client);
-  state.recent = [...state.recent.filter((r) => r.at > now() - KEEP_MS), { at, change }];
+  const now = Date.now();
+  state.recent = [...state.recent.filter((r) => r.arrived > now - KEEP_MS), { at, arrived: now, change }];
   client.setQueryData<NotificationListResponse>(notificationsKey, (list) => list && change(list));
 }
 
@@ -49,9 +52,10 @@ const isUnread = (n: Notification) => n.readAt === null;
 const newestFirst = (a: Notification, b: Notification) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id - a.id);
 
 /** The `notification` socket event: on top of the list, counted unread, once. */
-export function applyNotification(client: QueryClient, { notification, delayMs }: NotificationEvent): void {
+export function applyNotification(client: QueryClient, { notification, at }: NotificationEvent): void {
   if (stateOf(client).deletedTickets.has(notification.ticketId)) return;
-  record(client, happenedAt({ delayMs }), (list) => {
+  // Without a time, it may be newer than any read.
+  record(client, at ?? Number.POSITIVE_INFINITY, (list) => {
     if (list.notifications.some((n) => n.id === notification.id)) return list;
     // The panel holds the latest page, as a fresh read would.
     const notifications = [notification, ...list.notifications].sort(newestFirst).slice(0, LIMITS.notificationPage);
@@ -59,10 +63,13 @@ export function applyNotification(client: QueryClient, { notification, delayMs }
   });
 }
 
-/** A ticket was deleted: its notifications went with it, and so did their part of the unread count. */
-export function notificationsOfDeletedTicket(client: QueryClient, ticketId: number, at: number): void {
+/**
+ * A ticket was deleted: its notifications went with it, and so did their part of the unread count.
+ * True of every read that may still come, whenever it began.
+ */
+export function notificationsOfDeletedTicket(client: QueryClient, ticketId: number): void {
   stateOf(client).deletedTickets.add(ticketId);
-  record(client, at, (list) => {
+  record(client, Number.POSITIVE_INFINITY, (list) => {
     const gone = list.notifications.filter((n) => n.ticketId === ticketId);
     if (gone.length === 0) return list;
     return {

@@ -3,7 +3,6 @@ import { queryOptions } from '@tanstack/react-query';
 import { http } from './http';
 import { withChangesSince } from './notificationCache';
 import { queryKeys } from './queryKeys';
-import { now } from './readTimes';
 
 export const notificationsApi = {
   list: (signal?: AbortSignal) => http.get<NotificationListResponse>('/notifications', { signal }),
@@ -15,8 +14,5 @@ export const notificationsApi = {
 export const notificationQuery = () =>
   queryOptions({
     queryKey: queryKeys.notifications,
-    queryFn: async ({ client, signal }) => {
-      const sent = now();
-      return withChangesSince(client, await notificationsApi.list(signal), sent);
-    },
+    queryFn: async ({ client, signal }) => withChangesSince(client, await notificationsApi.list(signal)),
   });

@@ -1,28 +1,36 @@
 import type { Query, QueryFunctionContext, QueryKey } from '@tanstack/react-query';
 
 /**
- * When each cached read was sent, on this tab's clock. An event that reaches the tab late (a server
- * process replays it after being cut off from the others, with how long ago it happened) must not be
- * applied to data read since then: that read already holds the change.
+ * When the server began each answer (its `X-Read-At` header, its clock), so an event can be told
+ * apart from what a read already holds: events carry when the server announced them (`at`, after the
+ * commit), and a read begun later holds that change. This matters for events that come late (a
+ * process cut off from the others replays them when it is back) and for reads racing an event.
  */
-const sentAt = new WeakMap<Query, number>();
+const answeredAt = new WeakMap<object, number>();
 
-/** A monotonic clock: the wall clock may jump, and only differences matter here. */
-export const now = () => performance.now();
+/** Called by the HTTP wrapper for every answer it parses. */
+export function noteReadAt(body: unknown, header: string | null): void {
+  const at = Number(header);
+  if (typeof body === 'object' && body !== null && header && Number.isFinite(at)) answeredAt.set(body, at);
+}
 
-/** A query function that remembers, once its read has succeeded, when that read was sent. */
+export const readAtOf = (body: unknown): number | undefined =>
+  typeof body === 'object' && body !== null ? answeredAt.get(body) : undefined;
+
+const queryReadAt = new WeakMap<Query, number>();
+
+/** A query function that remembers, for its query, when the server began the answer now held. */
 export function timed<T, K extends QueryKey>(read: (context: QueryFunctionContext<K>) => Promise<T>) {
   return async (context: QueryFunctionContext<K>): Promise<T> => {
-    const sent = now();
     const data = await read(context);
     const query = context.client.getQueryCache().find({ queryKey: context.queryKey, exact: true });
-    if (query) sentAt.set(query, sent);
+    const at = readAtOf(data);
+    if (query && at !== undefined) queryReadAt.set(query, at);
+    else if (query) queryReadAt.delete(query);
     return data;
   };
 }
 
-/** When the change an event carries happened, on this tab's clock: now, unless the event says it is late. */
-export const happenedAt = (event: { delayMs?: number }): number => now() - (event.delayMs ?? 0);
-
-/** The query's data comes from a read sent after the change happened, so it holds the change already. */
-export const holds = (query: Query, at: number): boolean => (sentAt.get(query) ?? Number.NEGATIVE_INFINITY) >= at;
+/** The query's data comes from a read the server began after the change was announced at `at`. */
+export const holds = (query: Query, at: number | undefined): boolean =>
+  at !== undefined && (queryReadAt.get(query) ?? Number.NEGATIVE_INFINITY) > at;

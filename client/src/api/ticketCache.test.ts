@@ -13,7 +13,7 @@ import {
 } from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { timed } from './readTimes';
+import { noteReadAt, timed } from './readTimes';
 import { applyCommentAdded, applyTicketChanged, commentSaved, setLiveEchoes, ticketKeys, ticketSaved } from './ticketCache';
 
 /** Ticket n was created n hours into the day, so newest first is highest id first. */
@@ -329,17 +329,20 @@ describe('ticket cache: events that come late or out of order', () => {
     expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ status: 'resolved', priority: 'high', version: 3 });
   });
 
-  it('leaves a late event out of data read after its change happened, and applies it to data read before', async () => {
+  it('leaves an event out of data read after it was announced, and applies it to data read before', async () => {
     const client = new QueryClient();
-    const fresh = { success: true as const, stats: countOf(five) };
-    const readStats = (filters: TicketFilters) =>
-      client.query({ queryKey: ticketKeys.statsFor(filters), queryFn: timed(() => Promise.resolve(fresh)) });
-    await readStats({ priority: 'medium' });
-    // Changed 10 s ago through a process cut off from this tab's; replayed now.
-    const late = { ...updated(five[4]!, { status: 'in_progress' }), delayMs: 10_000 };
-    const readBefore = { success: true as const, stats: countOf(five) };
-    client.setQueryData(ticketKeys.statsFor({}), readBefore);
-    applyTicketChanged(client, late);
+    const announced = Date.parse('2026-01-02T10:00:00.000Z');
+    const readAt = (time: number) => {
+      const answer = { success: true as const, stats: countOf(five) };
+      noteReadAt(answer, String(time));
+      return answer;
+    };
+    const read = (filters: TicketFilters, time: number) =>
+      client.query({ queryKey: ticketKeys.statsFor(filters), queryFn: timed(() => Promise.resolve(readAt(time))) });
+    await read({ priority: 'medium' }, announced + 1);
+    await read({}, announced - 1);
+    // Announced at 10:00 by a process that was cut off from this tab's; replayed now.
+    applyTicketChanged(client, { ...updated(five[4]!, { status: 'in_progress' }), at: announced });
     expect(statsOf(client, { priority: 'medium' })).toMatchObject({ open: 5, in_progress: 0 });
     expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1 });
   });
@@ -354,7 +357,6 @@ describe('ticket cache: events that come late or out of order', () => {
       comment: { ...comment(9, 5), createdAt: '2026-01-02T00:00:00.000Z' },
       history: entry(3, 5, { type: 'comment', from: null, to: '9' }),
       commentCount: 2,
-      delayMs: 1_000,
     });
     expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ commentCount: 3, lastActivityAt: '2026-01-03T00:00:00.000Z' });
     expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.commentCount).toBe(3);

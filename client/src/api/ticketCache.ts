@@ -17,7 +17,7 @@ import {
 } from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { notificationsOfDeletedTicket } from './notificationCache';
-import { happenedAt, holds } from './readTimes';
+import { holds } from './readTimes';
 import { withComment, withHistory, withOlderComments } from './ticketThread';
 
 /**
@@ -31,8 +31,8 @@ import { withComment, withHistory, withOlderComments } from './ticketThread';
  *   It asks the server only where this cache cannot know the answer (see `movedPage`).
  * - A copy is replaced only by a newer version. Each event version moves the counts once, in
  *   whatever order versions arrive: a move is a difference, so late ones add up to the same counts.
- * - An event that says it is late (`delayMs`: replayed after a server was cut off from the others)
- *   leaves alone every copy read after its change happened, since that read holds it (readTimes.ts).
+ * - An event leaves alone every copy read after it was announced (`at`), since that read holds it
+ *   (readTimes.ts): a late event replayed by a process that was cut off, or one that lost a race.
  *
  * Plain functions over a QueryClient, free of React and the DOM: the fan-out benchmark runs this file
  * in Node behind real sockets.
@@ -125,7 +125,7 @@ export function ticketCreated(client: QueryClient): Promise<void> {
 
 export function ticketDeleted(client: QueryClient, id: number): Promise<void> {
   client.removeQueries({ queryKey: ticketKeys.detail(id) });
-  notificationsOfDeletedTicket(client, id, happenedAt({}));
+  notificationsOfDeletedTicket(client, id);
   if (stateOf(client).live) return Promise.resolve();
   return refetch(client, [ticketKeys.lists, ticketKeys.stats]);
 }
@@ -147,7 +147,7 @@ function refetch(client: QueryClient, keys: ReadonlyArray<readonly unknown[]>): 
 export function applyTicketChanged(client: QueryClient, event: TicketChangedEvent): void {
   const state = stateOf(client);
   const id = event.ticket.id;
-  const at = happenedAt(event);
+  const { at } = event;
   // Timeline entries are facts with ids: merging them twice changes nothing, so they never wait on versions.
   if (event.action === 'updated') mergeHistory(client, id, event.history, at);
   const version = event.action === 'deleted' ? Number.POSITIVE_INFINITY : event.ticket.version;
@@ -163,7 +163,7 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
   const change: Change = { at, inOrder, before: undefined, after: undefined };
   if (event.action === 'deleted') {
     client.removeQueries({ queryKey: ticketKeys.detail(id) });
-    notificationsOfDeletedTicket(client, id, at);
+    notificationsOfDeletedTicket(client, id);
     moveTicket(client, { ...change, before: event.previous });
   } else if (event.action === 'created') {
     moveTicket(client, { ...change, after: marked(event.ticket) });
@@ -174,8 +174,7 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
 }
 
 export function applyCommentAdded(client: QueryClient, event: CommentAddedEvent): void {
-  const { ticketId, comment, history, commentCount } = event;
-  const at = happenedAt(event);
+  const { ticketId, comment, history, commentCount, at } = event;
   const detail = client.getQueryCache().find({ queryKey: ticketKeys.detail(ticketId), exact: true });
   if (detail && !holds(detail, at))
     client.setQueryData<TicketResponse>(
@@ -251,7 +250,7 @@ function patchDetail(client: QueryClient, ticket: Ticket): void {
   );
 }
 
-function mergeHistory(client: QueryClient, id: number, entries: Parameters<typeof withHistory>[1], at: number): void {
+function mergeHistory(client: QueryClient, id: number, entries: Parameters<typeof withHistory>[1], at: number | undefined): void {
   const detail = client.getQueryCache().find({ queryKey: ticketKeys.detail(id), exact: true });
   if (entries.length > 0 && detail && !holds(detail, at))
     client.setQueryData<TicketResponse>(ticketKeys.detail(id), (held) => held && withHistory(held, entries));
@@ -274,8 +273,8 @@ const withRows = (list: TicketListResponse, rows: Ticket[], total: number): Tick
 // A ticket moving between filters, pages and counts: `before` absent for a new ticket, `after` for a deleted one.
 
 interface Change {
-  /** When it happened (readTimes.ts). */
-  at: number;
+  /** When the server announced it (readTimes.ts). */
+  at: number | undefined;
   /** False for a version older than one already applied. */
   inOrder: boolean;
   before: Ticket | undefined;
@@ -321,8 +320,8 @@ type Moved<T> = T | typeof REFETCH;
 /** Queries that will be read again once their read in flight settles. */
 const rereads = new WeakSet<Query>();
 
-function update<T>(client: QueryClient, query: Query, at: number, move: (data: T) => Moved<T>): void {
-  // Read after the change happened (a late event): the read holds it.
+function update<T>(client: QueryClient, query: Query, at: number | undefined, move: (data: T) => Moved<T>): void {
+  // Read after the change was announced (a late event): the read holds it.
   if (holds(query, at)) return;
   // A read in flight may have started before the change or after it: only a later read is sure to
   // hold it. It is not cancelled, so a busy stream of events cannot starve a page of its answer.

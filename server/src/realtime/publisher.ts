@@ -5,17 +5,15 @@ import { heldBackLog } from '../scaleout/heldBack.js';
 import type { RealtimeServer } from './server.js';
 
 type Target = ReturnType<RealtimeServer['to']>;
-/** How late a replayed event is: `{}` when it goes out as it happens. */
-type Lateness = { delayMs?: number };
-/** One emit, to be made on whichever target it turns out to need. */
-type Delivery = (to: Target, late: Lateness) => void;
+/** One emit, to be made on whichever target it turns out to need, stamped with when it was first made. */
+type Delivery = (to: Target, stamp: { at: number }) => void;
 
 export interface Publisher {
   stop(): void;
   /**
    * After an outage of Redis: what only this process's sockets got goes to every other process's
-   * sockets, each event with how long ago it happened (`delayMs`), so a client that has read its data
-   * since can tell the event is in it. False when more was held than kept: the others must re-read.
+   * sockets, each event with the time it was first announced (`at`), so a client that has read its
+   * data since can tell the event is in it. False when more was held than kept: the others must re-read.
    */
   replayHeldBack(): boolean;
 }
@@ -28,43 +26,45 @@ export interface Publisher {
 export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: Fanout, heldBackLimit?: number): Publisher {
   const ticketRooms = (ownerId: number) => [ROOMS.user(ownerId), ROOMS.staff];
   /** Replays, each made on the other processes once Redis is back. */
-  const heldBack = heldBackLog<(late: Lateness) => void>(heldBackLimit);
+  const heldBack = heldBackLog<() => void>(heldBackLimit);
   // Every process while Redis carries emits; only this one (without waiting) while it is away, and
-  // then the others get it when Redis returns.
+  // then the others get it when Redis returns. The bus publishes after the commit, so `at` is later.
   const send = (rooms: string[], deliver: Delivery) => {
+    const stamp = { at: Date.now() };
     if (fanout.crossProcess()) {
-      deliver(io.to(rooms), {});
+      deliver(io.to(rooms), stamp);
       return;
     }
-    deliver(io.local.to(rooms), {});
-    if (fanout.shared) heldBack.add((late) => deliver(io.to(rooms).except(fanout.localRoom), late));
+    deliver(io.local.to(rooms), stamp);
+    if (fanout.shared) heldBack.add(() => deliver(io.to(rooms).except(fanout.localRoom), stamp));
   };
   const by = (actor: ActorRef) => ({ id: actor.id, name: actor.name });
   const offs = [
     bus.subscribe('ticket.created', ({ ownerId, actor, ticket }) => {
-      send(ticketRooms(ownerId), (to, late) => to.emit('ticket-changed', { action: 'created', ticket, by: by(actor), ...late }));
+      send(ticketRooms(ownerId), (to, stamp) => to.emit('ticket-changed', { action: 'created', ticket, by: by(actor), ...stamp }));
     }),
     bus.subscribe('ticket.updated', ({ ownerId, actor, ticket, previous, history }) => {
-      send(ticketRooms(ownerId), (to, late) =>
-        to.emit('ticket-changed', { action: 'updated', ticket, by: by(actor), previous, history, ...late }),
+      send(ticketRooms(ownerId), (to, stamp) =>
+        to.emit('ticket-changed', { action: 'updated', ticket, by: by(actor), previous, history, ...stamp }),
       );
     }),
     bus.subscribe('ticket.deleted', ({ ticketId, ownerId, actor, previous }) => {
-      send(ticketRooms(ownerId), (to, late) =>
-        to.emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: by(actor), previous, ...late }),
+      send(ticketRooms(ownerId), (to, stamp) =>
+        to.emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: by(actor), previous, ...stamp }),
       );
     }),
     bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history, commentCount }) => {
       // An internal note goes to staff alone: never to the owner's room, whoever the owner is.
       const rooms = comment.internal ? [ROOMS.staff] : ticketRooms(ownerId);
-      send(rooms, (to, late) => to.emit('comment-added', { ticketId, comment, history, commentCount, ...late }));
+      send(rooms, (to, stamp) => to.emit('comment-added', { ticketId, comment, history, commentCount, ...stamp }));
     }),
     bus.subscribe('notification.created', ({ userId, notification }) => {
-      send([ROOMS.user(userId)], (to, late) => to.emit('notification', { notification, ...late }));
+      send([ROOMS.user(userId)], (to, stamp) => to.emit('notification', { notification, ...stamp }));
     }),
     bus.subscribe('article.helpful', ({ articleId, helpfulCount }) => {
       // A count, not a change: the newest one is all a late client needs, and a replay would be older.
-      send([ROOMS.public], (to) => to.emit('helpful-count', { articleId, helpfulCount }));
+      if (fanout.crossProcess()) io.to(ROOMS.public).emit('helpful-count', { articleId, helpfulCount });
+      else io.local.to(ROOMS.public).emit('helpful-count', { articleId, helpfulCount });
     }),
     bus.subscribe('user.revoked', ({ userId }) => {
       if (fanout.crossProcess()) {
@@ -82,8 +82,7 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
     replayHeldBack() {
       const { items, overflowed } = heldBack.drain();
       if (overflowed) return false;
-      const now = Date.now();
-      for (const { at, item: replay } of items) replay({ delayMs: now - at });
+      for (const replay of items) replay();
       return true;
     },
   };

@@ -5,15 +5,15 @@
  */
 export interface HeldBack<T> {
   add(item: T): void;
-  /** Everything held, oldest first, with when it was held; empties the log. */
-  drain(): { items: Array<{ at: number; item: T }>; overflowed: boolean };
+  /** Everything held, oldest first; empties the log. */
+  drain(): { items: T[]; overflowed: boolean };
 }
 
 /** A few minutes of a busy desk's changes; each entry is one event, a few kB at most. */
 export const HELD_BACK_LIMIT = 1_000;
 
-export function heldBackLog<T>(limit = HELD_BACK_LIMIT, now: () => number = Date.now): HeldBack<T> {
-  let items: Array<{ at: number; item: T }> = [];
+export function heldBackLog<T>(limit = HELD_BACK_LIMIT): HeldBack<T> {
+  let items: T[] = [];
   let overflowed = false;
   return {
     add(item) {
@@ -23,7 +23,7 @@ export function heldBackLog<T>(limit = HELD_BACK_LIMIT, now: () => number = Date
         items = [];
         return;
       }
-      items.push({ at: now(), item });
+      items.push(item);
     },
     drain() {
       const drained = { items, overflowed };
