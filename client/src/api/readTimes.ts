@@ -1,4 +1,4 @@
-import type { Query, QueryFunctionContext, QueryKey } from '@tanstack/react-query';
+import type { Query, QueryClient, QueryFunctionContext, QueryKey } from '@tanstack/react-query';
 
 /**
  * When the server began each answer (its `X-Read-At` header, its clock), so an event can be told
@@ -19,15 +19,21 @@ export const readAtOf = (body: unknown): number | undefined =>
 
 const queryReadAt = new WeakMap<Query, number>();
 
-/** A query function that remembers, for its query, when the server began the answer now held. */
-export function timed<T, K extends QueryKey>(read: (context: QueryFunctionContext<K>) => Promise<T>) {
+/**
+ * A query function that remembers, for its query, when the server began the answer now held; `settle`
+ * may then add to the answer what was announced after that (events that came while it was on its way).
+ */
+export function timed<T, K extends QueryKey>(
+  read: (context: QueryFunctionContext<K>) => Promise<T>,
+  settle?: (client: QueryClient, answer: T, readAt: number | undefined) => T,
+) {
   return async (context: QueryFunctionContext<K>): Promise<T> => {
-    const data = await read(context);
+    const answer = await read(context);
     const query = context.client.getQueryCache().find({ queryKey: context.queryKey, exact: true });
-    const at = readAtOf(data);
+    const at = readAtOf(answer);
     if (query && at !== undefined) queryReadAt.set(query, at);
     else if (query) queryReadAt.delete(query);
-    return data;
+    return settle ? settle(context.client, answer, at) : answer;
   };
 }
 

@@ -14,7 +14,15 @@ import {
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { noteReadAt, timed } from './readTimes';
-import { applyCommentAdded, applyTicketChanged, commentSaved, setLiveEchoes, ticketKeys, ticketSaved } from './ticketCache';
+import {
+  applyCommentAdded,
+  applyTicketChanged,
+  commentSaved,
+  setLiveEchoes,
+  ticketKeys,
+  ticketSaved,
+  withRecentChanges,
+} from './ticketCache';
 
 /** Ticket n was created n hours into the day, so newest first is highest id first. */
 const ticket = (id: number, overrides: Partial<Ticket> = {}): Ticket => ({
@@ -345,6 +353,47 @@ describe('ticket cache: events that come late or out of order', () => {
     applyTicketChanged(client, { ...updated(five[4]!, { status: 'in_progress' }), at: announced });
     expect(statsOf(client, { priority: 'medium' })).toMatchObject({ open: 5, in_progress: 0 });
     expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1 });
+  });
+
+  it('adds to a read on its way what was announced after the server began it', async () => {
+    const client = new QueryClient();
+    const began = Date.parse('2026-01-02T10:00:00.000Z');
+    const answers: Array<(answer: object) => void> = [];
+    const slowRead = <T extends TicketListResponse | TicketResponse>(key: readonly unknown[]) =>
+      client.query({
+        queryKey: key,
+        queryFn: timed(
+          () =>
+            new Promise<T>((resolve) =>
+              answers.push((answer) => {
+                noteReadAt(answer, String(began));
+                resolve(answer as T);
+              }),
+            ),
+          withRecentChanges,
+        ),
+      });
+    const detail = slowRead<TicketResponse>(ticketKeys.detail(5));
+    const list = slowRead<TicketListResponse>(ticketKeys.list(PAGE_ONE));
+    // While both are on their way (a re-read after a reconnect), a change and a reply are announced.
+    const change = updated(five[4]!, { status: 'in_progress' }, [entry(2, 5)]);
+    applyTicketChanged(client, { ...change, at: began + 5 });
+    applyCommentAdded(client, {
+      ticketId: 5,
+      comment: { ...comment(9, 5), createdAt: '2026-01-02T10:00:00.005Z' },
+      history: entry(3, 5, { type: 'comment', from: null, to: '9', createdAt: '2026-01-02T10:00:00.005Z' }),
+      commentCount: 1,
+      at: began + 6,
+    });
+    // An older reply, announced before the reads began: they hold it already.
+    applyCommentAdded(client, { ticketId: 5, comment: comment(8, 5), history: entry(1, 5), commentCount: 1, at: began - 50 });
+    answers[0]!({ success: true, ticket: { ...five[4]!, comments: [], history: [] } });
+    answers[1]!(serverPage(five, PAGE_ONE));
+    const [held, rows] = await Promise.all([detail, list]);
+    expect(held.ticket).toMatchObject({ status: 'in_progress', version: 2, commentCount: 1 });
+    expect(held.ticket.comments.map((c) => c.id)).toEqual([9]);
+    expect(held.ticket.history.map((h) => h.id)).toEqual([2, 3]);
+    expect(rows.data[0]).toMatchObject({ id: 5, status: 'in_progress', commentCount: 1, lastActivityAt: '2026-01-02T10:00:00.005Z' });
   });
 
   it("keeps a row's comment count and last activity from going back for a late comment", () => {

@@ -57,13 +57,63 @@ interface CacheState {
   moved: Map<number, Set<number>>;
   /** The staff member whose unread marks the rows show (see setUnreadReader). */
   readerId: number | null;
+  /** Recent changes to copies of one ticket, for reads that were on their way when they came. */
+  recent: Recent[];
 }
 const states = new WeakMap<QueryClient, CacheState>();
 const stateOf = (client: QueryClient): CacheState => {
   let state = states.get(client);
-  if (!state) states.set(client, (state = { live: false, newest: new Map(), moved: new Map(), readerId: null }));
+  if (!state) states.set(client, (state = { live: false, newest: new Map(), moved: new Map(), readerId: null, recent: [] }));
   return state;
 };
+
+/**
+ * What an event did to the copies of its ticket: the row and the open ticket. Applying it again
+ * changes nothing, so a read that lands after the event came, but began before it was announced,
+ * gets it applied too instead of putting the older copy back.
+ */
+interface Recent {
+  ticketId: number;
+  /** When the server announced it; undefined: unknown, so applied to every read. */
+  at: number | undefined;
+  arrived: number;
+  row: (ticket: Ticket) => Ticket;
+  detail: (detail: TicketResponse) => TicketResponse;
+}
+/** Longer than any read may take (the HTTP timeout is 30 s). */
+const RECENT_MS = 60_000;
+
+/** Applies a change to the copies held (but those read after it) and keeps it for reads on their way. */
+function changeCopies(client: QueryClient, change: Omit<Recent, 'arrived'>): void {
+  const state = stateOf(client);
+  const now = Date.now();
+  state.recent = [...state.recent.filter((r) => r.arrived > now - RECENT_MS), { ...change, arrived: now }];
+  const { ticketId, at } = change;
+  const detail = client.getQueryCache().find({ queryKey: ticketKeys.detail(ticketId), exact: true });
+  if (detail && !holds(detail, at)) client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (held) => held && change.detail(held));
+  for (const query of client.getQueryCache().findAll({ queryKey: ticketKeys.lists })) {
+    const list = query.state.data as TicketListResponse | undefined;
+    if (!list?.data.some((t) => t.id === ticketId) || holds(query, at)) continue;
+    const rows = list.data.map((t) => (t.id === ticketId ? change.row(t) : t));
+    if (rows.some((t, i) => t !== list.data[i])) client.setQueryData(query.queryKey, withRows(list, rows, list.total));
+  }
+}
+
+/** A ticket read (a page of rows, or one ticket) landed: changes announced since it began may be missing from it. */
+export function withRecentChanges<T extends TicketListResponse | TicketResponse>(
+  client: QueryClient,
+  answer: T,
+  readAt: number | undefined,
+): T {
+  const missing = stateOf(client).recent.filter((r) => r.at === undefined || readAt === undefined || r.at >= readAt);
+  if (missing.length === 0) return answer;
+  if ('ticket' in answer) {
+    const id = answer.ticket.id;
+    return missing.filter((r) => r.ticketId === id).reduce<TicketResponse>((held, r) => r.detail(held), answer) as T;
+  }
+  const rows = answer.data.map((t) => missing.filter((r) => r.ticketId === t.id).reduce((row, r) => r.row(row), t));
+  return withRows(answer, rows, answer.total) as T;
+}
 
 /** Set by the socket: while it is connected, answers leave the rest of a change to its echo. */
 export function setLiveEchoes(client: QueryClient, live: boolean): void {
@@ -148,8 +198,20 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
   const state = stateOf(client);
   const id = event.ticket.id;
   const { at } = event;
-  // Timeline entries are facts with ids: merging them twice changes nothing, so they never wait on versions.
-  if (event.action === 'updated') mergeHistory(client, id, event.history, at);
+  // Events carry no reader's mark: a change by someone else is unread for this staff member.
+  const marked = (ticket: Ticket): Ticket => (state.readerId === null ? ticket : { ...ticket, unread: event.by.id !== state.readerId });
+  // The newer copy, and the timeline's new entries: facts with ids, merged whatever the version.
+  if (event.action === 'updated')
+    changeCopies(client, {
+      ticketId: id,
+      at,
+      row: (row) => newestCopy(row, marked(event.ticket)),
+      detail: (detail) =>
+        withHistory(
+          newer(event.ticket, detail.ticket) ? { ...detail, ticket: newestCopy(detail.ticket, event.ticket) } : detail,
+          event.history,
+        ),
+    });
   const version = event.action === 'deleted' ? Number.POSITIVE_INFINITY : event.ticket.version;
   const moved = state.moved.get(id) ?? new Set<number>();
   if (moved.has(version)) return;
@@ -158,8 +220,6 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
   const inOrder = version > (state.newest.get(id) ?? 0);
   if (inOrder) state.newest.set(id, version);
 
-  // Events carry no reader's mark: a change by someone else is unread for this staff member.
-  const marked = (ticket: Ticket): Ticket => (state.readerId === null ? ticket : { ...ticket, unread: event.by.id !== state.readerId });
   const change: Change = { at, inOrder, before: undefined, after: undefined };
   if (event.action === 'deleted') {
     client.removeQueries({ queryKey: ticketKeys.detail(id) });
@@ -168,46 +228,34 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
   } else if (event.action === 'created') {
     moveTicket(client, { ...change, after: marked(event.ticket) });
   } else {
-    patchDetail(client, event.ticket);
     moveTicket(client, { ...change, before: { ...event.ticket, ...event.previous }, after: marked(event.ticket) });
   }
 }
 
 export function applyCommentAdded(client: QueryClient, event: CommentAddedEvent): void {
   const { ticketId, comment, history, commentCount, at } = event;
-  const detail = client.getQueryCache().find({ queryKey: ticketKeys.detail(ticketId), exact: true });
-  if (detail && !holds(detail, at))
-    client.setQueryData<TicketResponse>(
-      ticketKeys.detail(ticketId),
-      (held) => held && withHistory(withComment(held, comment, commentCount), [history]),
-    );
-  // An internal note is not activity the owner sees, nor in commentCount (docs/decisions.md).
-  if (comment.internal) return;
   const { readerId } = stateOf(client);
-  const unread = readerId === null ? {} : { unread: comment.author.id !== readerId };
-  const withActivity = (t: Ticket): Ticket => ({
-    ...t,
-    commentCount: Math.max(t.commentCount, commentCount),
-    lastActivityAt: latest(t.lastActivityAt, comment.createdAt),
-    ...unread,
+  changeCopies(client, {
+    ticketId,
+    at,
+    // An internal note is not activity the owner sees, nor in commentCount (docs/decisions.md).
+    row: (t) =>
+      comment.internal
+        ? t
+        : {
+            ...t,
+            commentCount: Math.max(t.commentCount, commentCount),
+            lastActivityAt: latest(t.lastActivityAt, comment.createdAt),
+            ...(readerId !== null && { unread: comment.author.id !== readerId }),
+          },
+    detail: (detail) => withHistory(withComment(detail, comment, commentCount), [history]),
   });
-  for (const query of client.getQueryCache().findAll({ queryKey: ticketKeys.lists })) {
-    const list = query.state.data as TicketListResponse | undefined;
-    if (!list?.data.some((t) => t.id === ticketId) || holds(query, at)) continue;
-    client.setQueryData(
-      query.queryKey,
-      withRows(
-        list,
-        list.data.map((t) => (t.id === ticketId ? withActivity(t) : t)),
-        list.total,
-      ),
-    );
-  }
   // A comment moves its ticket in a list by last activity: those pages are read again.
-  void client.invalidateQueries({
-    queryKey: ticketKeys.lists,
-    predicate: (query) => (query.queryKey[2] as TicketQuery | undefined)?.sort.field === 'lastActivityAt' && !holds(query, at),
-  });
+  if (!comment.internal)
+    void client.invalidateQueries({
+      queryKey: ticketKeys.lists,
+      predicate: (query) => (query.queryKey[2] as TicketQuery | undefined)?.sort.field === 'lastActivityAt' && !holds(query, at),
+    });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -248,12 +296,6 @@ function patchDetail(client: QueryClient, ticket: Ticket): void {
   client.setQueryData<TicketResponse>(ticketKeys.detail(ticket.id), (detail) =>
     detail && newer(ticket, detail.ticket) ? { ...detail, ticket: newestCopy(detail.ticket, ticket) } : detail,
   );
-}
-
-function mergeHistory(client: QueryClient, id: number, entries: Parameters<typeof withHistory>[1], at: number | undefined): void {
-  const detail = client.getQueryCache().find({ queryKey: ticketKeys.detail(id), exact: true });
-  if (entries.length > 0 && detail && !holds(detail, at))
-    client.setQueryData<TicketResponse>(ticketKeys.detail(id), (held) => held && withHistory(held, entries));
 }
 
 /** GET /tickets/:id/comments?before= answered: the older page goes in front of the comments already held. */
