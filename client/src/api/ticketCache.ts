@@ -18,7 +18,7 @@ import {
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { notificationsOfDeletedTicket } from './notificationCache';
 import { holds } from './readTimes';
-import { withComment, withHistory, withOlderComments } from './ticketThread';
+import { answeredBy, withComment, withHistory, withOlderComments } from './ticketThread';
 
 /**
  * The ticket data in the query cache: its keys, and the only code that writes it. HTTP answers and
@@ -247,6 +247,7 @@ export function applyCommentAdded(client: QueryClient, event: CommentAddedEvent)
             commentCount: Math.max(t.commentCount, commentCount),
             lastActivityAt: latest(t.lastActivityAt, comment.createdAt),
             ...(readerId !== null && { unread: comment.author.id !== readerId }),
+            ...answeredBy(comment),
           },
     detail: (detail) => withHistory(withComment(detail, comment, commentCount), [history]),
   });
@@ -266,7 +267,7 @@ const latest = (a: string, b: string) => (a < b ? b : a);
 
 /**
  * The copy to keep of two. Comments do not change the version, and are never removed: whichever copy
- * is newer, the count and the last activity are the higher of the two.
+ * is newer, the count and the last activity are the higher of the two, and an answered ticket stays so.
  */
 function newestCopy<T extends Ticket>(cached: T, incoming: Ticket): T {
   if (!newer(incoming, cached)) return cached;
@@ -275,6 +276,7 @@ function newestCopy<T extends Ticket>(cached: T, incoming: Ticket): T {
     ...incoming,
     commentCount: Math.max(cached.commentCount, incoming.commentCount),
     lastActivityAt: latest(cached.lastActivityAt, incoming.lastActivityAt),
+    answered: cached.answered || incoming.answered,
   };
 }
 

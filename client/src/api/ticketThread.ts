@@ -1,4 +1,4 @@
-import { LIMITS, type Comment, type HistoryEntry, type TicketResponse } from '@helpdesk/protocol';
+import { isStaff, LIMITS, type Comment, type HistoryEntry, type Ticket, type TicketResponse } from '@helpdesk/protocol';
 
 /**
  * A ticket's comments and timeline as the open page holds them: the latest entries, oldest first, as
@@ -54,12 +54,15 @@ export function withComment(detail: TicketResponse, comment: Comment, countAfter
   const commentCount =
     countAfter !== undefined ? Math.max(ticket.commentCount, countAfter) : ticket.commentCount + (held || comment.internal ? 0 : 1);
   const next = intoWindow({ items: ticket.comments, hasOlder: ticket.hasOlderComments ?? false }, [comment]);
-  if (!next && commentCount === ticket.commentCount) return detail;
+  if (!next && commentCount === ticket.commentCount && (ticket.answered || !answeredBy(comment).answered)) return detail;
   return {
     ...detail,
-    ticket: { ...ticket, commentCount, ...(next && { comments: next.items, hasOlderComments: next.hasOlder }) },
+    ticket: { ...ticket, commentCount, ...answeredBy(comment), ...(next && { comments: next.items, hasOlderComments: next.hasOlder }) },
   };
 }
+
+/** A staff reply answers the ticket, as the server's `answered` says on the next read; a note never shows. */
+export const answeredBy = (comment: Comment): Partial<Ticket> => (!comment.internal && isStaff(comment.author) ? { answered: true } : {});
 
 /** An older page of comments goes in front of the ones held; the window grows by it. */
 export function withOlderComments(detail: TicketResponse, older: Comment[], hasMore: boolean): TicketResponse {
