@@ -6,21 +6,41 @@ export type TicketPrevious = Partial<
 >;
 
 /**
+ * When the server announced the change: milliseconds since the epoch, on its clock, taken after the
+ * commit. The server always sends it (absent only in events made by hand). A read the server began
+ * at or after that time (its answer's `X-Read-At` header) already holds the change. A process cut off
+ * from the others replays what it announced meanwhile with the time it had, so a late event is known.
+ */
+export interface Stamped {
+  at?: number;
+}
+
+/** The answer header saying when the server began the request (milliseconds since the epoch, its clock). */
+export const READ_AT_HEADER = 'X-Read-At';
+
+/**
  * A ticket change, sent once it has committed. Everything a client needs to update its copies is in
  * the event, so a client that holds the ticket, a page of tickets or the counts asks the server for
  * nothing: `previous` says which counts and filters the ticket left, `history` is the timeline's new
  * entries. A deleted ticket keeps `ticket: {id}`; `previous` is the whole ticket as it was.
  */
-export type TicketChangedEvent =
-  | { action: 'created'; ticket: Ticket; by: UserRef }
-  | { action: 'updated'; ticket: Ticket; by: UserRef; previous: TicketPrevious; history: HistoryEntry[] }
-  | { action: 'deleted'; ticket: { id: number }; by: UserRef; previous: Ticket };
+export type TicketChangedEvent = Stamped &
+  (
+    | { action: 'created'; ticket: Ticket; by: UserRef }
+    | { action: 'updated'; ticket: Ticket; by: UserRef; previous: TicketPrevious; history: HistoryEntry[] }
+    | { action: 'deleted'; ticket: { id: number }; by: UserRef; previous: Ticket }
+  );
 
-export interface CommentAddedEvent {
+export interface CommentAddedEvent extends Stamped {
   ticketId: number;
   comment: Comment;
   /** The timeline entry the comment added. */
   history: HistoryEntry;
+  /**
+   * The ticket's `commentCount` once this comment is in (notes never count). Comments are never
+   * removed, so the higher count is the newer: a client keeps the highest it has seen.
+   */
+  commentCount: number;
 }
 
 export interface HelpfulCountEvent {
@@ -28,7 +48,7 @@ export interface HelpfulCountEvent {
   helpfulCount: number;
 }
 
-export interface NotificationEvent {
+export interface NotificationEvent extends Stamped {
   notification: Notification;
 }
 

@@ -51,7 +51,7 @@ import {
 import { queryKeys } from '../../client/src/api/queryKeys';
 import { applyCommentAdded, applyTicketChanged, setLiveEchoes, ticketKeys, ticketSaved } from '../../client/src/api/ticketCache';
 import { applyPushedViewCounts, moveViewCounts } from '../../client/src/api/viewCountCache';
-import { applyNotification } from '../../client/src/realtime/collaboration';
+import { applyNotification } from '../../client/src/api/notificationCache';
 import { createPostgresDatabase } from '../test/database.js';
 import { ADMIN_ENV, createTicket, logIn, signUp, TEST_ADMIN, type Account } from '../test/factories.js';
 import { createApiClient, type ApiClient } from '../test/http.js';
@@ -163,7 +163,7 @@ async function openDashboard(baseUrl: string, account: Account): Promise<Dashboa
     dashboard.events++;
     applyCommentAdded(client, event);
   });
-  socket.on('notification', ({ notification }) => applyNotification(client, notification));
+  socket.on('notification', (event) => applyNotification(client, event));
   socket.on('view-counts', (event) => {
     dashboard.pushes++;
     applyPushedViewCounts(client, event);

@@ -3,6 +3,7 @@ import { MESSAGES, type ErrorResponse } from '@helpdesk/protocol';
 import type { Logger } from './lib/logger.js';
 import { clientApp } from './middleware/clientApp.js';
 import { errorHandler } from './middleware/errors.js';
+import { readAt } from './middleware/readAt.js';
 import { requestLog } from './middleware/requestLog.js';
 import { robotsTxt } from './middleware/robotsTxt.js';
 import { securityHeaders } from './middleware/securityHeaders.js';
@@ -51,6 +52,7 @@ export function createApp(options: AppOptions): Koa<AppState> {
   }
 
   app.use(requestLog(options.logger));
+  app.use(readAt());
   app.use(errorHandler(options.logger));
   app.use(securityHeaders());
   app.use(robotsTxt());

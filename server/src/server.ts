@@ -14,12 +14,12 @@ import { subscribeTicketNotifications } from './mail/notifier.js';
 import { createMailer, type Mailer } from './mail/transport.js';
 import { authentication } from './middleware/auth.js';
 import { createLimiters, DEFAULT_RATE_LIMITS, memoryStore, redisStore, type RateLimitRules } from './middleware/rateLimit.js';
-import { publishDomainEvents } from './realtime/publisher.js';
+import { publishDomainEvents, type Publisher } from './realtime/publisher.js';
 import { pushViewCounts } from './realtime/viewCountsPush.js';
 import { attachPresence } from './realtime/presence.js';
 import { memoryPresenceStore, redisPresenceStore } from './realtime/presenceStore.js';
 import { attachRealtime, resyncLocalSockets, type RealtimeServer } from './realtime/server.js';
-import { redisFanout, singleProcess } from './scaleout/fanout.js';
+import { redisFanout, singleProcess, type Fanout } from './scaleout/fanout.js';
 import { connectRedis } from './scaleout/redis.js';
 import { createServices, type Services } from './services/index.js';
 import type { Settings } from './settings.js';
@@ -115,8 +115,8 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     maxAnonymousSocketsPerAddress: settings.maxAnonymousSocketsPerAddress,
     trustProxy: settings.trustProxy,
   });
-  fanout.onResume(() => resyncLocalSockets(io));
-  const stopPublishing = publishDomainEvents(io, bus, fanout);
+  const publisher = publishDomainEvents(io, bus, fanout);
+  fanout.onResume(() => void resume(io, fanout, publisher));
   const stopPushingCounts = pushViewCounts(io, bus, fanout, services.views, budgets, logger);
   const presence = attachPresence(
     io,
@@ -132,7 +132,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
 
   let closing: Promise<void> | undefined;
   const shutdown = async () => {
-    stopPublishing();
+    publisher.stop();
     stopPushingCounts();
     stopNotifying();
     presence.stop();
@@ -173,4 +173,20 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     },
     close: () => (closing ??= shutdown()),
   };
+}
+
+/** How long a process back on Redis waits to have read what the others emitted meanwhile. */
+const CATCH_UP_TIMEOUT_MS = 10_000;
+
+/**
+ * Redis is back after an outage (docs/architecture.md#an-event). The other processes' clients get
+ * what this process emitted to its own sockets alone meanwhile, marked late (past the held-back
+ * bound they re-read instead). This process's clients get what the others emitted meanwhile from the
+ * stream, where the adapter reads on from where it stopped; once that is all delivered they re-read
+ * once, so nothing older can reach them after their read.
+ */
+async function resume(io: RealtimeServer, fanout: Fanout, publisher: Publisher): Promise<void> {
+  if (!publisher.replayHeldBack()) io.serverSideEmit('resync');
+  await fanout.caughtUp(CATCH_UP_TIMEOUT_MS);
+  resyncLocalSockets(io);
 }

@@ -95,19 +95,21 @@ export interface ServerProcesses {
 }
 
 /**
- * Several server processes started at the same moment with one environment, each with a DATA_DIR of
- * its own. With `fixedPorts` each gets a free PORT (ready on /api/health, so LOG_LEVEL may hide the
+ * Several server processes started at the same moment with one environment (plus what `envOf` gives
+ * each), each with a DATA_DIR of its own. With `fixedPorts` each gets a free PORT (ready on /api/health, so LOG_LEVEL may hide the
  * "listening" line); otherwise PORT 0. If one fails to start, the others are stopped.
  */
 export async function startServerProcesses(
   count: number,
   env: Record<string, string>,
-  options: { fixedPorts?: boolean } = {},
+  options: { fixedPorts?: boolean; envOf?: (index: number) => Record<string, string> } = {},
 ): Promise<ServerProcesses> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-processes-'));
   const ports = options.fixedPorts ? await Promise.all(Array.from({ length: count }, () => freePort())) : Array<number>(count).fill(0);
   const started = await Promise.allSettled(
-    ports.map((port, i) => startServerProcess({ ...env, PORT: String(port), DATA_DIR: path.join(dataDir, `node-${i}`) })),
+    ports.map((port, i) =>
+      startServerProcess({ ...env, ...options.envOf?.(i), PORT: String(port), DATA_DIR: path.join(dataDir, `node-${i}`) }),
+    ),
   );
   const processes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const stop = async () => {

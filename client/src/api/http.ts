@@ -1,9 +1,10 @@
-import { LIMITS } from '@helpdesk/protocol';
+import { LIMITS, READ_AT_HEADER } from '@helpdesk/protocol';
 import { navigate } from 'wouter/use-browser-location';
 import { clearSession, getToken, sessionRotation } from '../state/session';
 import { ApiError } from './ApiError';
 import { takeEarlyRead } from './earlyReads';
 import { queryString, type Query } from './queryString';
+import { noteReadAt } from './readTimes';
 
 /** Every call goes to the base API path, with the stored bearer token, as JSON (docs/api.md#conventions). */
 export const API_BASE = '/api';
@@ -50,7 +51,10 @@ export async function request<T>(method: string, url: string, options: RequestOp
   }
 
   const payload = await readJson(response);
-  if (response.ok) return payload as T;
+  if (response.ok) {
+    noteReadAt(payload, response.headers.get(READ_AT_HEADER));
+    return payload as T;
+  }
 
   const body = (payload ?? {}) as { message?: unknown; errors?: unknown };
   const error = new ApiError(

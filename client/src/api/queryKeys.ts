@@ -1,4 +1,5 @@
 import type { Category } from '@helpdesk/protocol';
+import { notificationsKey } from './notificationCache';
 
 /** A page of the knowledge base as its key holds it (api/knowledge.ts sends it). */
 export interface ArticleListParams {
@@ -25,7 +26,7 @@ export const queryKeys = {
     staff: ['users', 'staff'] as const,
     staffDirectory: ['users', 'staff-directory'] as const,
   },
-  notifications: ['notifications'] as const,
+  notifications: notificationsKey,
   config: ['config'] as const,
   queue: {
     views: ['queue', 'views'] as const,

@@ -13,7 +13,16 @@ import {
 } from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { applyCommentAdded, applyTicketChanged, commentSaved, setLiveEchoes, ticketKeys, ticketSaved } from './ticketCache';
+import { noteReadAt, timed } from './readTimes';
+import {
+  applyCommentAdded,
+  applyTicketChanged,
+  commentSaved,
+  setLiveEchoes,
+  ticketKeys,
+  ticketSaved,
+  withRecentChanges,
+} from './ticketCache';
 
 /** Ticket n was created n hours into the day, so newest first is highest id first. */
 const ticket = (id: number, overrides: Partial<Ticket> = {}): Ticket => ({
@@ -283,7 +292,7 @@ describe('ticket cache: events', () => {
   it('comment-added appends once to the open ticket with its timeline entry, and counts it once on the row', () => {
     const client = cacheWith(five);
     client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
-    const event = { ticketId: 5, comment: comment(9, 5), history: entry(3, 5, { type: 'comment', from: null, to: '9' }) };
+    const event = { ticketId: 5, comment: comment(9, 5), history: entry(3, 5, { type: 'comment', from: null, to: '9' }), commentCount: 1 };
     applyCommentAdded(client, event);
     applyCommentAdded(client, event);
     const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
@@ -291,6 +300,119 @@ describe('ticket cache: events', () => {
     expect(detail?.commentCount).toBe(1);
     expect(detail?.history.map((h) => h.type)).toEqual(['comment']);
     expect(listOf(client, PAGE_ONE)?.data[0]?.commentCount).toBe(1);
+  });
+});
+
+describe('ticket cache: events that come late or out of order', () => {
+  const five = [1, 2, 3, 4, 5].map((id) => ticket(id));
+
+  it('adds up versions of one ticket that arrive out of order to the same counts', () => {
+    const client = cacheWith(five);
+    const second = updated(five[4]!, { status: 'in_progress' });
+    const third = updated(second.ticket, { status: 'resolved', priority: 'urgent' });
+    // The third version reached this tab first: the second was held back by a process cut from Redis.
+    applyTicketChanged(client, third);
+    applyTicketChanged(client, second);
+    applyTicketChanged(client, second);
+    expect(statsOf(client)).toEqual({ total: 5, open: 4, in_progress: 0, resolved: 1, closed: 0, urgent: 1 });
+    expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ status: 'resolved', version: 3 });
+    // A created event behind the ticket's first update counts it once too.
+    const sixth = ticket(6);
+    applyTicketChanged(client, updated(sixth, { priority: 'high' }));
+    applyTicketChanged(client, { action: 'created', ticket: sixth, by });
+    expect(statsOf(client)).toMatchObject({ total: 6, open: 5 });
+  });
+
+  it('re-reads a filtered page that a late version moves into or out of, and only that', () => {
+    // Oldest first: ticket 5 is on no page held, and only its late version says it left the open ones.
+    const params = listQuery({ status: 'open', limit: 3, sort: { field: 'createdAt', descending: false } });
+    const client = cacheWith(five, params);
+    client.setQueryData(ticketKeys.list(PAGE_ONE), serverPage(five, PAGE_ONE));
+    const second = updated(five[4]!, { status: 'resolved' });
+    const third = updated(second.ticket, { priority: 'high' });
+    applyTicketChanged(client, third);
+    expect(refetching(client, ticketKeys.list(params))).toBe(false);
+    applyTicketChanged(client, second);
+    expect(refetching(client, ticketKeys.list(params))).toBe(true);
+    expect(refetching(client, ticketKeys.list(PAGE_ONE))).toBe(false);
+    expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ status: 'resolved', priority: 'high', version: 3 });
+  });
+
+  it('leaves an event out of data read after it was announced, and applies it to data read before', async () => {
+    const client = new QueryClient();
+    const announced = Date.parse('2026-01-02T10:00:00.000Z');
+    const readAt = (time: number) => {
+      const answer = { success: true as const, stats: countOf(five) };
+      noteReadAt(answer, String(time));
+      return answer;
+    };
+    const read = (filters: TicketFilters, time: number) =>
+      client.query({ queryKey: ticketKeys.statsFor(filters), queryFn: timed(() => Promise.resolve(readAt(time))) });
+    await read({ priority: 'medium' }, announced + 1);
+    await read({}, announced - 1);
+    // Announced at 10:00 by a process that was cut off from this tab's; replayed now.
+    applyTicketChanged(client, { ...updated(five[4]!, { status: 'in_progress' }), at: announced });
+    expect(statsOf(client, { priority: 'medium' })).toMatchObject({ open: 5, in_progress: 0 });
+    expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1 });
+  });
+
+  it('adds to a read on its way what was announced after the server began it', async () => {
+    const client = new QueryClient();
+    const began = Date.parse('2026-01-02T10:00:00.000Z');
+    const answers: Array<(answer: object) => void> = [];
+    const slowRead = <T extends TicketListResponse | TicketResponse>(key: readonly unknown[]) =>
+      client.query({
+        queryKey: key,
+        queryFn: timed(
+          () =>
+            new Promise<T>((resolve) =>
+              answers.push((answer) => {
+                noteReadAt(answer, String(began));
+                resolve(answer as T);
+              }),
+            ),
+          withRecentChanges,
+        ),
+      });
+    const detail = slowRead<TicketResponse>(ticketKeys.detail(5));
+    const list = slowRead<TicketListResponse>(ticketKeys.list(PAGE_ONE));
+    // While both are on their way (a re-read after a reconnect), a change and a reply are announced.
+    const change = updated(five[4]!, { status: 'in_progress' }, [entry(2, 5)]);
+    applyTicketChanged(client, { ...change, at: began + 5 });
+    applyCommentAdded(client, {
+      ticketId: 5,
+      comment: { ...comment(9, 5), createdAt: '2026-01-02T10:00:00.005Z' },
+      history: entry(3, 5, { type: 'comment', from: null, to: '9', createdAt: '2026-01-02T10:00:00.005Z' }),
+      commentCount: 1,
+      at: began + 6,
+    });
+    // An older reply, announced before the reads began: they hold it already.
+    applyCommentAdded(client, { ticketId: 5, comment: comment(8, 5), history: entry(1, 5), commentCount: 1, at: began - 50 });
+    answers[0]!({ success: true, ticket: { ...five[4]!, comments: [], history: [] } });
+    answers[1]!(serverPage(five, PAGE_ONE));
+    const [held, rows] = await Promise.all([detail, list]);
+    expect(held.ticket).toMatchObject({ status: 'in_progress', version: 2, commentCount: 1 });
+    expect(held.ticket.comments.map((c) => c.id)).toEqual([9]);
+    expect(held.ticket.history.map((h) => h.id)).toEqual([2, 3]);
+    expect(rows.data[0]).toMatchObject({ id: 5, status: 'in_progress', commentCount: 1, lastActivityAt: '2026-01-02T10:00:00.005Z' });
+  });
+
+  it("keeps a row's comment count and last activity from going back for a late comment", () => {
+    const row = ticket(5, { commentCount: 3, lastActivityAt: '2026-01-03T00:00:00.000Z' });
+    const client = cacheWith([...five.slice(0, 4), row]);
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...row, comments: [], history: [] } });
+    // The second comment, written yesterday, replayed after the third was already counted.
+    applyCommentAdded(client, {
+      ticketId: 5,
+      comment: { ...comment(9, 5), createdAt: '2026-01-02T00:00:00.000Z' },
+      history: entry(3, 5, { type: 'comment', from: null, to: '9' }),
+      commentCount: 2,
+    });
+    expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ commentCount: 3, lastActivityAt: '2026-01-03T00:00:00.000Z' });
+    expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.commentCount).toBe(3);
+    // A newer version of the ticket, presented before the comments counted here, keeps the higher count.
+    applyTicketChanged(client, updated({ ...row, commentCount: 1 }, { status: 'in_progress' }));
+    expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ status: 'in_progress', commentCount: 3 });
   });
 });
 
@@ -337,7 +459,12 @@ describe('ticket cache: this tab\u2019s own answers', () => {
     client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
     void commentSaved(client, 5, comment(9, 5));
     expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.comments.map((c) => c.id)).toEqual([9]);
-    applyCommentAdded(client, { ticketId: 5, comment: comment(9, 5), history: entry(3, 5, { type: 'comment', from: null, to: '9' }) });
+    applyCommentAdded(client, {
+      ticketId: 5,
+      comment: comment(9, 5),
+      history: entry(3, 5, { type: 'comment', from: null, to: '9' }),
+      commentCount: 1,
+    });
     const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
     expect(detail?.comments).toHaveLength(1);
     expect(detail?.history).toHaveLength(1);

@@ -1,11 +1,9 @@
 import {
   assigneeOf,
-  isStaff,
   PRIORITIES,
   TICKET_STATUSES,
   type Comment,
   type CommentAddedEvent,
-  type HistoryEntry,
   type Ticket,
   type TicketChangedEvent,
   type TicketFilters,
@@ -18,6 +16,9 @@ import {
   type TicketStatsResponse,
 } from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
+import { notificationsOfDeletedTicket } from './notificationCache';
+import { holds } from './readTimes';
+import { answeredBy, withComment, withHistory, withOlderComments } from './ticketThread';
 
 /**
  * The ticket data in the query cache: its keys, and the only code that writes it. HTTP answers and
@@ -28,7 +29,10 @@ import type { Query, QueryClient } from '@tanstack/react-query';
  *   the socket's echo of the same change; with no live socket, the answer re-reads those instead.
  * - An event moves every copy: the row, its place in each cached page, the counts, the open ticket.
  *   It asks the server only where this cache cannot know the answer (see `movedPage`).
- * - A copy is replaced only by a newer version; each event version is applied once per cache.
+ * - A copy is replaced only by a newer version. Each event version moves the counts once, in
+ *   whatever order versions arrive: a move is a difference, so late ones add up to the same counts.
+ * - An event leaves alone every copy read after it was announced (`at`), since that read holds it
+ *   (readTimes.ts): a late event replayed by a process that was cut off, or one that lost a race.
  *
  * Plain functions over a QueryClient, free of React and the DOM: the fan-out benchmark runs this file
  * in Node behind real sockets.
@@ -48,18 +52,68 @@ interface CacheState {
   /** A live socket delivers the echo of this tab's own changes. */
   live: boolean;
   /** The newest event version applied per ticket (Infinity once deleted). */
-  applied: Map<number, number>;
-  /** Comments already counted on their ticket's rows. */
-  counted: Set<number>;
+  newest: Map<number, number>;
+  /** The event versions whose moves were applied, per ticket. */
+  moved: Map<number, Set<number>>;
   /** The staff member whose unread marks the rows show (see setUnreadReader). */
   readerId: number | null;
+  /** Recent changes to copies of one ticket, for reads that were on their way when they came. */
+  recent: Recent[];
 }
 const states = new WeakMap<QueryClient, CacheState>();
 const stateOf = (client: QueryClient): CacheState => {
   let state = states.get(client);
-  if (!state) states.set(client, (state = { live: false, applied: new Map(), counted: new Set(), readerId: null }));
+  if (!state) states.set(client, (state = { live: false, newest: new Map(), moved: new Map(), readerId: null, recent: [] }));
   return state;
 };
+
+/**
+ * What an event did to the copies of its ticket: the row and the open ticket. Applying it again
+ * changes nothing, so a read that lands after the event came, but began before it was announced,
+ * gets it applied too instead of putting the older copy back.
+ */
+interface Recent {
+  ticketId: number;
+  /** When the server announced it; undefined: unknown, so applied to every read. */
+  at: number | undefined;
+  arrived: number;
+  row: (ticket: Ticket) => Ticket;
+  detail: (detail: TicketResponse) => TicketResponse;
+}
+/** Longer than any read may take (the HTTP timeout is 30 s). */
+const RECENT_MS = 60_000;
+
+/** Applies a change to the copies held (but those read after it) and keeps it for reads on their way. */
+function changeCopies(client: QueryClient, change: Omit<Recent, 'arrived'>): void {
+  const state = stateOf(client);
+  const now = Date.now();
+  state.recent = [...state.recent.filter((r) => r.arrived > now - RECENT_MS), { ...change, arrived: now }];
+  const { ticketId, at } = change;
+  const detail = client.getQueryCache().find({ queryKey: ticketKeys.detail(ticketId), exact: true });
+  if (detail && !holds(detail, at)) client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (held) => held && change.detail(held));
+  for (const query of client.getQueryCache().findAll({ queryKey: ticketKeys.lists })) {
+    const list = query.state.data as TicketListResponse | undefined;
+    if (!list?.data.some((t) => t.id === ticketId) || holds(query, at)) continue;
+    const rows = list.data.map((t) => (t.id === ticketId ? change.row(t) : t));
+    if (rows.some((t, i) => t !== list.data[i])) client.setQueryData(query.queryKey, withRows(list, rows, list.total));
+  }
+}
+
+/** A ticket read (a page of rows, or one ticket) landed: changes announced since it began may be missing from it. */
+export function withRecentChanges<T extends TicketListResponse | TicketResponse>(
+  client: QueryClient,
+  answer: T,
+  readAt: number | undefined,
+): T {
+  const missing = stateOf(client).recent.filter((r) => r.at === undefined || readAt === undefined || r.at >= readAt);
+  if (missing.length === 0) return answer;
+  if ('ticket' in answer) {
+    const id = answer.ticket.id;
+    return missing.filter((r) => r.ticketId === id).reduce<TicketResponse>((held, r) => r.detail(held), answer) as T;
+  }
+  const rows = answer.data.map((t) => missing.filter((r) => r.ticketId === t.id).reduce((row, r) => r.row(row), t));
+  return withRows(answer, rows, answer.total) as T;
+}
 
 /** Set by the socket: while it is connected, answers leave the rest of a change to its echo. */
 export function setLiveEchoes(client: QueryClient, live: boolean): void {
@@ -121,6 +175,7 @@ export function ticketCreated(client: QueryClient): Promise<void> {
 
 export function ticketDeleted(client: QueryClient, id: number): Promise<void> {
   client.removeQueries({ queryKey: ticketKeys.detail(id) });
+  notificationsOfDeletedTicket(client, id);
   if (stateOf(client).live) return Promise.resolve();
   return refetch(client, [ticketKeys.lists, ticketKeys.stats]);
 }
@@ -142,59 +197,88 @@ function refetch(client: QueryClient, keys: ReadonlyArray<readonly unknown[]>): 
 export function applyTicketChanged(client: QueryClient, event: TicketChangedEvent): void {
   const state = stateOf(client);
   const id = event.ticket.id;
-  // Timeline entries are facts with ids: merging them twice changes nothing, so they never wait on versions.
-  if (event.action === 'updated') mergeHistory(client, id, event.history);
-  const version = event.action === 'deleted' ? Number.POSITIVE_INFINITY : event.ticket.version;
-  if ((state.applied.get(id) ?? 0) >= version) return;
-  state.applied.set(id, version);
-
+  const { at } = event;
   // Events carry no reader's mark: a change by someone else is unread for this staff member.
   const marked = (ticket: Ticket): Ticket => (state.readerId === null ? ticket : { ...ticket, unread: event.by.id !== state.readerId });
+  // The newer copy, and the timeline's new entries: facts with ids, merged whatever the version.
+  if (event.action === 'updated')
+    changeCopies(client, {
+      ticketId: id,
+      at,
+      row: (row) => newestCopy(row, marked(event.ticket)),
+      detail: (detail) =>
+        withHistory(
+          newer(event.ticket, detail.ticket) ? { ...detail, ticket: newestCopy(detail.ticket, event.ticket) } : detail,
+          event.history,
+        ),
+    });
+  const version = event.action === 'deleted' ? Number.POSITIVE_INFINITY : event.ticket.version;
+  const moved = state.moved.get(id) ?? new Set<number>();
+  if (moved.has(version)) return;
+  state.moved.set(id, moved.add(version));
+  // Older than a version already applied: it arrived late, from a process that was cut off.
+  const inOrder = version > (state.newest.get(id) ?? 0);
+  if (inOrder) state.newest.set(id, version);
+
+  const change: Change = { at, inOrder, before: undefined, after: undefined };
   if (event.action === 'deleted') {
     client.removeQueries({ queryKey: ticketKeys.detail(id) });
-    moveTicket(client, event.previous, undefined);
+    notificationsOfDeletedTicket(client, id);
+    moveTicket(client, { ...change, before: event.previous });
   } else if (event.action === 'created') {
-    moveTicket(client, undefined, marked(event.ticket));
+    moveTicket(client, { ...change, after: marked(event.ticket) });
   } else {
-    patchDetail(client, event.ticket);
-    moveTicket(client, { ...event.ticket, ...event.previous }, marked(event.ticket));
+    moveTicket(client, { ...change, before: { ...event.ticket, ...event.previous }, after: marked(event.ticket) });
   }
 }
 
-export function applyCommentAdded(client: QueryClient, { ticketId, comment, history }: CommentAddedEvent): void {
-  client.setQueryData<TicketResponse>(
-    ticketKeys.detail(ticketId),
-    (detail) => detail && withHistory(withComment(detail, comment), [history]),
-  );
-  const { counted, readerId } = stateOf(client);
-  // commentCount is the conversation with the owner: internal notes are never in it (docs/decisions.md).
-  if (comment.internal || counted.has(comment.id)) return;
-  counted.add(comment.id);
-  const unread = readerId === null ? {} : { unread: comment.author.id !== readerId };
-  client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
-    list?.data.some((t) => t.id === ticketId)
-      ? withRows(
-          list,
-          list.data.map((t) =>
-            t.id === ticketId
-              ? { ...t, commentCount: t.commentCount + 1, lastActivityAt: comment.createdAt, ...unread, ...answeredBy(comment) }
-              : t,
-          ),
-          list.total,
-        )
-      : list,
-  );
-  // A comment moves its ticket in a list by last activity: those pages are read again.
-  void client.invalidateQueries({
-    queryKey: ticketKeys.lists,
-    predicate: (query) => (query.queryKey[2] as TicketQuery | undefined)?.sort.field === 'lastActivityAt',
+export function applyCommentAdded(client: QueryClient, event: CommentAddedEvent): void {
+  const { ticketId, comment, history, commentCount, at } = event;
+  const { readerId } = stateOf(client);
+  changeCopies(client, {
+    ticketId,
+    at,
+    // An internal note is not activity the owner sees, nor in commentCount (docs/decisions.md).
+    row: (t) =>
+      comment.internal
+        ? t
+        : {
+            ...t,
+            commentCount: Math.max(t.commentCount, commentCount),
+            lastActivityAt: latest(t.lastActivityAt, comment.createdAt),
+            ...(readerId !== null && { unread: comment.author.id !== readerId }),
+            ...answeredBy(comment),
+          },
+    detail: (detail) => withHistory(withComment(detail, comment, commentCount), [history]),
   });
+  // A comment moves its ticket in a list by last activity: those pages are read again.
+  if (!comment.internal)
+    void client.invalidateQueries({
+      queryKey: ticketKeys.lists,
+      predicate: (query) => (query.queryKey[2] as TicketQuery | undefined)?.sort.field === 'lastActivityAt' && !holds(query, at),
+    });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Copies of one ticket.
 
 const newer = (incoming: Ticket, cached: { version: number }) => incoming.version > cached.version;
+const latest = (a: string, b: string) => (a < b ? b : a);
+
+/**
+ * The copy to keep of two. Comments do not change the version, and are never removed: whichever copy
+ * is newer, the count and the last activity are the higher of the two, and an answered ticket stays so.
+ */
+function newestCopy<T extends Ticket>(cached: T, incoming: Ticket): T {
+  if (!newer(incoming, cached)) return cached;
+  return {
+    ...cached,
+    ...incoming,
+    commentCount: Math.max(cached.commentCount, incoming.commentCount),
+    lastActivityAt: latest(cached.lastActivityAt, incoming.lastActivityAt),
+    answered: cached.answered || incoming.answered,
+  };
+}
 
 /** The ticket takes its row's place in every cached page that holds an older copy. */
 function replaceRows(client: QueryClient, ticket: Ticket): void {
@@ -202,7 +286,7 @@ function replaceRows(client: QueryClient, ticket: Ticket): void {
     list?.data.some((t) => t.id === ticket.id && newer(ticket, t))
       ? withRows(
           list,
-          list.data.map((t) => (t.id === ticket.id ? ticket : t)),
+          list.data.map((t) => (t.id === ticket.id ? newestCopy(t, ticket) : t)),
           list.total,
         )
       : list,
@@ -212,40 +296,13 @@ function replaceRows(client: QueryClient, ticket: Ticket): void {
 /** The open ticket takes the new fields, keeping its comments and history. */
 function patchDetail(client: QueryClient, ticket: Ticket): void {
   client.setQueryData<TicketResponse>(ticketKeys.detail(ticket.id), (detail) =>
-    detail && newer(ticket, detail.ticket) ? { ...detail, ticket: { ...detail.ticket, ...ticket } } : detail,
+    detail && newer(ticket, detail.ticket) ? { ...detail, ticket: newestCopy(detail.ticket, ticket) } : detail,
   );
 }
 
-function mergeHistory(client: QueryClient, id: number, entries: HistoryEntry[]): void {
-  if (entries.length > 0) client.setQueryData<TicketResponse>(ticketKeys.detail(id), (detail) => detail && withHistory(detail, entries));
-}
-
-function withHistory(detail: TicketResponse, entries: HistoryEntry[]): TicketResponse {
-  const fresh = entries.filter((e) => !detail.ticket.history.some((h) => h.id === e.id));
-  if (fresh.length === 0) return detail;
-  // The server's order: oldest first, ties by id.
-  const history = [...detail.ticket.history, ...fresh].sort((a, b) => compareText(a.createdAt, b.createdAt) || a.id - b.id);
-  return { ...detail, ticket: { ...detail.ticket, history } };
-}
-
-function withComment(detail: TicketResponse, comment: Comment): TicketResponse {
-  if (detail.ticket.comments.some((c) => c.id === comment.id)) return detail;
-  const comments = [...detail.ticket.comments, comment];
-  // The detail holds only the latest comments: the count is the server's plus this one (notes are not counted).
-  const commentCount = detail.ticket.commentCount + (comment.internal ? 0 : 1);
-  return { ...detail, ticket: { ...detail.ticket, comments, commentCount, ...answeredBy(comment) } };
-}
-
-/** A staff reply answers the ticket, as the server's `answered` says on the next read; a note never shows. */
-const answeredBy = (comment: Comment): Partial<Ticket> => (!comment.internal && isStaff(comment.author) ? { answered: true } : {});
-
 /** GET /tickets/:id/comments?before= answered: the older page goes in front of the comments already held. */
 export function olderCommentsLoaded(client: QueryClient, ticketId: number, older: Comment[], hasMore: boolean): void {
-  client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (detail) => {
-    if (!detail) return detail;
-    const fresh = older.filter((c) => !detail.ticket.comments.some((held) => held.id === c.id));
-    return { ...detail, ticket: { ...detail.ticket, comments: [...fresh, ...detail.ticket.comments], hasOlderComments: hasMore } };
-  });
+  client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (detail) => detail && withOlderComments(detail, older, hasMore));
 }
 
 /** Both envelope arrays carry the same page. */
@@ -259,14 +316,46 @@ const withRows = (list: TicketListResponse, rows: Ticket[], total: number): Tick
 // ---------------------------------------------------------------------------------------------------------------
 // A ticket moving between filters, pages and counts: `before` absent for a new ticket, `after` for a deleted one.
 
-function moveTicket(client: QueryClient, before: Ticket | undefined, after: Ticket | undefined): void {
+interface Change {
+  /** When the server announced it (readTimes.ts). */
+  at: number | undefined;
+  /** False for a version older than one already applied. */
+  inOrder: boolean;
+  before: Ticket | undefined;
+  after: Ticket | undefined;
+}
+
+function moveTicket(client: QueryClient, { at, inOrder, before, after }: Change): void {
   const cache = client.getQueryCache();
   for (const query of cache.findAll({ queryKey: ticketKeys.lists })) {
-    update(client, query, (list: TicketListResponse) => movedPage(list, query.queryKey[2] as TicketQuery, before, after));
+    const params = query.queryKey[2] as TicketQuery;
+    update(client, query, at, (list: TicketListResponse) =>
+      inOrder ? movedPage(list, params, before, after) : lateMove(list, params, before, after),
+    );
   }
   for (const query of cache.findAll({ queryKey: ticketKeys.stats })) {
-    update(client, query, (stats: TicketStatsResponse) => movedCounts(stats, (query.queryKey[2] ?? {}) as TicketFilters, before, after));
+    update(client, query, at, (stats: TicketStatsResponse) =>
+      movedCounts(stats, (query.queryKey[2] ?? {}) as TicketFilters, before, after),
+    );
   }
+}
+
+/**
+ * A version older than the copies held came late. Rows keep the newer copy; but a page is ordered and
+ * filtered by the state each version left, and which rows this late move shifts past its edges is
+ * not known here: when it touches what the page filters or sorts by, the page is read again. This
+ * happens only when one ticket was changed through two server processes cut off from each other.
+ */
+function lateMove(list: TicketListResponse, params: TicketQuery, before: Ticket | undefined, after: Ticket | undefined) {
+  const wasIn = before !== undefined && matchesKnownFilters(params, before);
+  const isIn = after !== undefined && matchesKnownFilters(params, after);
+  const touched =
+    wasIn !== isIn ||
+    before === undefined ||
+    after === undefined ||
+    comparatorFor(params.sort)(before, after) !== 0 ||
+    differs(before, after, opaqueFieldsOf(params));
+  return (wasIn || isIn) && touched ? REFETCH : list;
 }
 
 const REFETCH = Symbol('refetch');
@@ -275,7 +364,9 @@ type Moved<T> = T | typeof REFETCH;
 /** Queries that will be read again once their read in flight settles. */
 const rereads = new WeakSet<Query>();
 
-function update<T>(client: QueryClient, query: Query, move: (data: T) => Moved<T>): void {
+function update<T>(client: QueryClient, query: Query, at: number | undefined, move: (data: T) => Moved<T>): void {
+  // Read after the change was announced (a late event): the read holds it.
+  if (holds(query, at)) return;
   // A read in flight may have started before the change or after it: only a later read is sure to
   // hold it. It is not cancelled, so a busy stream of events cannot starve a page of its answer.
   if (query.state.fetchStatus === 'fetching') {
@@ -338,7 +429,7 @@ export function movedPage(
   // Still on this page between the same neighbours: replaced where it is. The cached copy is the
   // reference, since the page was ordered by it; past the page's edges only a move inwards is safe.
   if (cached && isIn && opaqueKept) {
-    const incoming = newer(after, cached) ? after : cached;
+    const incoming = newestCopy(cached, after);
     const previousRow = rows[at - 1];
     const nextRow = rows[at + 1];
     const stays =
@@ -382,7 +473,7 @@ export function movedPage(
 
   if (isIn) {
     total += 1;
-    const incoming = cached && !newer(after, cached) ? cached : after;
+    const incoming = cached ? newestCopy(cached, after) : after;
     const pos = page.findIndex((t) => order(incoming, t) < 0);
     if (pos === 0 && list.page > 1) return REFETCH;
     if (pos === -1) {

@@ -1,7 +1,5 @@
-import type { Notification, NotificationListResponse, PresenceEvent, PresenceViewer } from '@helpdesk/protocol';
-import type { QueryClient } from '@tanstack/react-query';
+import type { PresenceEvent, PresenceViewer } from '@helpdesk/protocol';
 import { atom } from 'jotai';
-import { queryKeys } from '../api/queryKeys';
 import type { HelpdeskSocket } from './socket';
 
 /** The session's socket while one is open, so pages can say where their user is (presence). */
@@ -19,12 +17,3 @@ export const withPresence = (
   else next.set(ticketId, viewers);
   return next;
 };
-
-/** A live notification goes on top of the cached list, once, and counts as unread. */
-export function applyNotification(client: QueryClient, notification: Notification): void {
-  client.setQueryData<NotificationListResponse>(queryKeys.notifications, (list) =>
-    list && !list.notifications.some((n) => n.id === notification.id)
-      ? { ...list, notifications: [notification, ...list.notifications], unread: list.unread + (notification.readAt ? 0 : 1) }
-      : list,
-  );
-}

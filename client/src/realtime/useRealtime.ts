@@ -12,7 +12,8 @@ import { useSessionCheck } from '../state/useSessionCheck';
 import { applyCommentAdded, applyTicketChanged, setLiveEchoes, setUnreadReader } from '../api/ticketCache';
 import { applyPushedViewCounts, moveViewCounts } from '../api/viewCountCache';
 import { applyHelpfulCount } from './applyEvents';
-import { applyNotification, presenceAtom, socketAtom, withPresence } from './collaboration';
+import { applyNotification } from '../api/notificationCache';
+import { presenceAtom, socketAtom, withPresence } from './collaboration';
 import { liveRefusalAtom, liveRetryAtom, liveStatusAtom } from './liveStatus';
 import type { HelpdeskSocket } from './socket';
 
@@ -119,7 +120,7 @@ export function useRealtime(enabled = true): void {
       socket.on('helpful-count', (event) => applyHelpfulCount(client, event));
       socket.on('view-counts', (event) => applyPushedViewCounts(client, event));
       socket.on('presence', (event) => setPresence((current) => withPresence(current, event)));
-      socket.on('notification', ({ notification }) => applyNotification(client, notification));
+      socket.on('notification', (event) => applyNotification(client, event));
     });
 
     return () => {

@@ -24,7 +24,16 @@ export interface DomainEvents {
     history: HistoryEntry[];
   };
   'ticket.deleted': { ticketId: number; ownerId: number; actor: ActorRef; previous: Ticket };
-  'comment.added': { ticketId: number; ownerId: number; commentId: number; actor: ActorRef; comment: Comment; history: HistoryEntry };
+  'comment.added': {
+    ticketId: number;
+    ownerId: number;
+    commentId: number;
+    actor: ActorRef;
+    comment: Comment;
+    history: HistoryEntry;
+    /** The ticket's commentCount once this comment is in. */
+    commentCount: number;
+  };
   /** An in-app notification for `userId` only (mention, assigned, reply). */
   'notification.created': { userId: number; notification: Notification };
   'article.helpful': { articleId: number; helpfulCount: number };

@@ -1,48 +1,89 @@
 import { ROOMS } from '@helpdesk/protocol';
 import type { ActorRef, EventBus } from '../events/bus.js';
 import type { Fanout } from '../scaleout/fanout.js';
+import { heldBackLog } from '../scaleout/heldBack.js';
 import type { RealtimeServer } from './server.js';
+
+type Target = ReturnType<RealtimeServer['to']>;
+/** One emit, to be made on whichever target it turns out to need, stamped with when it was first made. */
+type Delivery = (to: Target, stamp: { at: number }) => void;
+
+export interface Publisher {
+  stop(): void;
+  /**
+   * After an outage of Redis: what only this process's sockets got goes to every other process's
+   * sockets, each event with the time it was first announced (`at`), so a client that has read its
+   * data since can tell the event is in it. False when more was held than kept: the others must re-read.
+   */
+  replayHeldBack(): boolean;
+}
 
 /**
  * Bus → rooms. Ticket data goes only to its owner and to staff, the same people who may read it over
  * REST. Events carry what their unit of work wrote, presented by the same presenter as HTTP, so
  * nothing is read again here.
  */
-export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: Fanout) {
+export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: Fanout, heldBackLimit?: number): Publisher {
   const ticketRooms = (ownerId: number) => [ROOMS.user(ownerId), ROOMS.staff];
-  // Every process while Redis carries emits; only this one (without waiting) while it is away.
-  const out = () => (fanout.crossProcess() ? io : io.local);
+  /** Replays, each made on the other processes once Redis is back. */
+  const heldBack = heldBackLog<() => void>(heldBackLimit);
+  // Every process while Redis carries emits; only this one (without waiting) while it is away, and
+  // then the others get it when Redis returns. The bus publishes after the commit, so `at` is later.
+  const send = (rooms: string[], deliver: Delivery) => {
+    const stamp = { at: Date.now() };
+    if (fanout.crossProcess()) {
+      deliver(io.to(rooms), stamp);
+      return;
+    }
+    deliver(io.local.to(rooms), stamp);
+    if (fanout.shared) heldBack.add(() => deliver(io.to(rooms).except(fanout.localRoom), stamp));
+  };
   const by = (actor: ActorRef) => ({ id: actor.id, name: actor.name });
   const offs = [
     bus.subscribe('ticket.created', ({ ownerId, actor, ticket }) => {
-      out()
-        .to(ticketRooms(ownerId))
-        .emit('ticket-changed', { action: 'created', ticket, by: by(actor) });
+      send(ticketRooms(ownerId), (to, stamp) => to.emit('ticket-changed', { action: 'created', ticket, by: by(actor), ...stamp }));
     }),
     bus.subscribe('ticket.updated', ({ ownerId, actor, ticket, previous, history }) => {
-      out()
-        .to(ticketRooms(ownerId))
-        .emit('ticket-changed', { action: 'updated', ticket, by: by(actor), previous, history });
+      send(ticketRooms(ownerId), (to, stamp) =>
+        to.emit('ticket-changed', { action: 'updated', ticket, by: by(actor), previous, history, ...stamp }),
+      );
     }),
     bus.subscribe('ticket.deleted', ({ ticketId, ownerId, actor, previous }) => {
-      out()
-        .to(ticketRooms(ownerId))
-        .emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: by(actor), previous });
+      send(ticketRooms(ownerId), (to, stamp) =>
+        to.emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: by(actor), previous, ...stamp }),
+      );
     }),
-    bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history }) => {
+    bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history, commentCount }) => {
       // An internal note goes to staff alone: never to the owner's room, whoever the owner is.
       const rooms = comment.internal ? [ROOMS.staff] : ticketRooms(ownerId);
-      out().to(rooms).emit('comment-added', { ticketId, comment, history });
+      send(rooms, (to, stamp) => to.emit('comment-added', { ticketId, comment, history, commentCount, ...stamp }));
     }),
     bus.subscribe('notification.created', ({ userId, notification }) => {
-      out().to(ROOMS.user(userId)).emit('notification', { notification });
+      send([ROOMS.user(userId)], (to, stamp) => to.emit('notification', { notification, ...stamp }));
     }),
     bus.subscribe('article.helpful', ({ articleId, helpfulCount }) => {
-      out().to(ROOMS.public).emit('helpful-count', { articleId, helpfulCount });
+      // A count, not a change: the newest one is all a late client needs, and a replay would be older.
+      if (fanout.crossProcess()) io.to(ROOMS.public).emit('helpful-count', { articleId, helpfulCount });
+      else io.local.to(ROOMS.public).emit('helpful-count', { articleId, helpfulCount });
     }),
     bus.subscribe('user.revoked', ({ userId }) => {
-      out().in(ROOMS.user(userId)).disconnectSockets(true);
+      if (fanout.crossProcess()) {
+        io.in(ROOMS.user(userId)).disconnectSockets(true);
+        return;
+      }
+      io.local.in(ROOMS.user(userId)).disconnectSockets(true);
+      // Later, the others' sockets of this user reconnect instead: the handshake refuses a revoked
+      // token, and lets in a session started since (a new sign-in on another process).
+      if (fanout.shared) heldBack.add(() => io.serverSideEmit('resync', userId));
     }),
   ];
-  return () => offs.forEach((off) => off());
+  return {
+    stop: () => offs.forEach((off) => off()),
+    replayHeldBack() {
+      const { items, overflowed } = heldBack.drain();
+      if (overflowed) return false;
+      for (const replay of items) replay();
+      return true;
+    },
+  };
 }

@@ -54,7 +54,12 @@ describe('realtime delivery (Socket.IO)', () => {
       const fetched = await t.api.get(`/tickets/${created.id}`, { token: cast.owner.token });
       const { comments: _c, history: _h, hasOlderComments: _oc, hasOlderHistory: _oh, ...ticket } = fetched.body.ticket;
       for (const event of received) {
-        expect(event).toEqual({ action: 'created', ticket, by: { id: cast.owner.user.id, name: cast.owner.user.name } });
+        expect(event).toEqual({
+          action: 'created',
+          ticket,
+          by: { id: cast.owner.user.id, name: cast.owner.user.name },
+          at: expect.any(Number),
+        });
         expect(event.ticket).toEqual(created);
         expect(Object.keys(event.by).sort()).toEqual(['id', 'name']);
       }
@@ -87,6 +92,7 @@ describe('realtime delivery (Socket.IO)', () => {
           by: { id: cast.agent.user.id, name: cast.agent.user.name },
           previous: { status: 'open', resolutionNotes: null, assignedAgent: null, updatedBy: null, updatedAt: ticket.updatedAt },
           history: history.slice(1),
+          at: expect.any(Number),
         });
         expect(history.slice(1).map((e: { type: string }) => e.type)).toEqual(['status', 'resolution', 'assigned']);
         expect(event.ticket).toMatchObject({
@@ -120,6 +126,7 @@ describe('realtime delivery (Socket.IO)', () => {
           by: { id: cast.owner.user.id, name: cast.owner.user.name },
           previous: { title: ticket.title, priority: ticket.priority, updatedBy: null, updatedAt: ticket.updatedAt },
           history: history.slice(1),
+          at: expect.any(Number),
         });
       }
       await quiet(...Object.values(l));
@@ -142,6 +149,7 @@ describe('realtime delivery (Socket.IO)', () => {
           ticket: { id: ticket.id },
           by: { id: cast.owner.user.id, name: cast.owner.user.name },
           previous: ticket,
+          at: expect.any(Number),
         });
       }
       await quiet(...Object.values(l));
@@ -178,7 +186,13 @@ describe('realtime delivery (Socket.IO)', () => {
       const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('comment-added', (e) => e.ticketId === ticket.id)));
       const detail = (await t.api.get(`/tickets/${ticket.id}`, { token: cast.agent.token })).body.ticket;
       for (const event of received) {
-        expect(event).toEqual({ ticketId: ticket.id, comment: res.body.comment, history: detail.history.at(-1) });
+        expect(event).toEqual({
+          ticketId: ticket.id,
+          comment: res.body.comment,
+          history: detail.history.at(-1),
+          commentCount: 1,
+          at: expect.any(Number),
+        });
         expect(event.history).toMatchObject({ type: 'comment', to: String(res.body.comment.id) });
         expect(event.comment).toMatchObject({
           ticketId: ticket.id,
@@ -200,12 +214,35 @@ describe('realtime delivery (Socket.IO)', () => {
       const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('comment-added', (e) => e.ticketId === ticket.id)));
       const detail = (await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token })).body.ticket;
       for (const event of received)
-        expect(event).toEqual({ ticketId: ticket.id, comment: res.body.comment, history: detail.history.at(-1) });
+        expect(event).toEqual({
+          ticketId: ticket.id,
+          comment: res.body.comment,
+          history: detail.history.at(-1),
+          commentCount: 1,
+          at: expect.any(Number),
+        });
       // A comment is not a change of the ticket.
       expect(detail.version).toBe(ticket.version);
       await quiet(...Object.values(l));
       expect(l.other.events['comment-added']).toEqual([]);
       expect(l.anonymous.events['comment-added']).toEqual([]);
+    });
+
+    it('says the count after each comment, in commit order, however many replies come at once', async () => {
+      const ticket = await createTicket(t.api, cast.owner.token);
+      const staff = await sockets.listen(t.url, cast.admin.token);
+      const note = await t.api.post(`/tickets/${ticket.id}/comments`, { content: 'Note', internal: true }, { token: cast.agent.token });
+      expect((await staff.next('comment-added', (e) => e.comment.id === note.body.comment.id)).commentCount).toBe(0);
+      const replies = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          t.api.post(`/tickets/${ticket.id}/comments`, { content: `Reply ${i}` }, { token: i % 2 ? cast.owner.token : cast.agent.token }),
+        ),
+      );
+      for (const reply of replies) expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      const ids = replies.map((r) => r.body.comment.id as number);
+      const events = await Promise.all(ids.map((id) => staff.next('comment-added', (e) => e.comment.id === id)));
+      expect(events.map((e) => e.commentCount).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect((await t.api.get(`/tickets/${ticket.id}`, { token: cast.agent.token })).body.ticket.commentCount).toBe(8);
     });
 
     it('sends nothing for a refused comment', async () => {

@@ -11,8 +11,14 @@ export interface SocketData {
   actor?: Actor;
 }
 
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+/** Messages between server processes (Socket.IO server-side emits, through Redis). */
+export interface InterServerEvents {
+  /** Every socket of the receiving process (or one user's) reconnects, and its client re-reads. */
+  resync: (userId?: number) => void;
+}
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export interface RealtimeOptions {
   /** Live sockets one user may hold on this process; the next handshake is refused. */
@@ -102,20 +108,24 @@ export function attachRealtime(
 
   io.on('connection', (socket) => {
     const { actor } = socket.data;
-    void socket.join(ROOMS.public);
+    void socket.join([ROOMS.public, fanout.localRoom]);
     if (actor && isStaff(actor)) void socket.join(ROOMS.staff);
   });
+  io.on('resync', (userId) => resyncLocalSockets(io, userId));
 
   return io;
 }
 
 /**
- * Closes the transport (not the session) of every socket on this process, so clients reconnect on
- * their own, pass the handshake again and re-fetch what they show: after Redis returns, events
- * that stayed in one process are caught up this way, and a session revoked meanwhile ends.
+ * Closes the transport (not the session) of every socket on this process, or of one user's, so
+ * clients reconnect on their own, pass the handshake again and re-read what they show: after Redis
+ * returns, this process's clients catch up on what the others did meanwhile this way, and a session
+ * revoked meanwhile ends.
  */
-export function resyncLocalSockets(io: RealtimeServer): void {
-  for (const socket of io.of('/').sockets.values()) socket.conn.close();
+export function resyncLocalSockets(io: RealtimeServer, userId?: number): void {
+  const main = io.of('/');
+  const ids = userId === undefined ? main.sockets.keys() : (main.adapter.rooms.get(ROOMS.user(userId)) ?? []);
+  for (const id of [...ids]) main.sockets.get(id)?.conn.close();
 }
 
 function expireWithToken(socket: RealtimeSocket, expiresAt: number) {

@@ -56,12 +56,18 @@ export async function writeNotifications(tx: Db, emit: Emit, by: ActorRef, reque
 
 export function createNotificationService({ db }: ServiceContext) {
   return {
+    /**
+     * The list and the unread count from one snapshot: read apart, a notification written between the
+     * two reads would be in one and not the other, and the bell would keep that difference.
+     */
     async list(actor: Actor, unread: boolean): Promise<{ notifications: Notification[]; unread: number }> {
-      const [rows, count] = await Promise.all([
-        findNotifications(db, actor.id, { unread, limit: LIMITS.notificationPage }),
-        countUnread(db, actor.id),
-      ]);
-      return { notifications: rows.map(presentNotification), unread: count };
+      return db.transaction(
+        async (tx) => {
+          const rows = await findNotifications(tx, actor.id, { unread, limit: LIMITS.notificationPage });
+          return { notifications: rows.map(presentNotification), unread: await countUnread(tx, actor.id) };
+        },
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
     },
 
     async markRead(actor: Actor, ids?: number[]): Promise<number> {

@@ -31,7 +31,8 @@ export interface ClusterOptions {
   processes?: number;
   /** How the processes reach PostgreSQL / Redis, e.g. through a TcpProxy; defaults to directly. */
   databaseUrl?: (direct: string) => string;
-  redisUrl?: (direct: string) => string;
+  /** Given each process's index, so one process alone can be cut from Redis. */
+  redisUrl?: (direct: string, index: number) => string;
   env?: Record<string, string>;
 }
 
@@ -47,19 +48,22 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     await database.drop();
     await deleteRedisKeys(redisUrl, redisKeyPrefix);
   };
-  const started = await startServerProcesses(options.processes ?? 2, {
-    DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url,
-    REDIS_URL: options.redisUrl?.(redisUrl) ?? redisUrl,
-    REDIS_KEY_PREFIX: redisKeyPrefix,
-    JWT_SECRET,
-    HOST: '127.0.0.1',
-    PUBLIC_URL: 'http://helpdesk.test',
-    SEED_DEMO: 'false',
-    // Tests sign agents up through the API; a real deployment defaults to closed.
-    AGENT_SIGNUP: 'open',
-    ...ADMIN_ENV,
-    ...options.env,
-  }).catch(async (error: unknown) => {
+  const started = await startServerProcesses(
+    options.processes ?? 2,
+    {
+      DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url,
+      REDIS_KEY_PREFIX: redisKeyPrefix,
+      JWT_SECRET,
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'http://helpdesk.test',
+      SEED_DEMO: 'false',
+      // Tests sign agents up through the API; a real deployment defaults to closed.
+      AGENT_SIGNUP: 'open',
+      ...ADMIN_ENV,
+      ...options.env,
+    },
+    { envOf: (index) => ({ REDIS_URL: options.redisUrl?.(redisUrl, index) ?? redisUrl }) },
+  ).catch(async (error: unknown) => {
     await removeShared();
     throw error;
   });

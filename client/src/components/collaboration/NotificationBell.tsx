@@ -1,11 +1,11 @@
-import type { Notification, NotificationListResponse } from '@helpdesk/protocol';
+import type { Notification } from '@helpdesk/protocol';
 import { ActionIcon, Badge, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconBell, IconCheck } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { notificationsApi } from '../../api/notifications';
-import { queryKeys } from '../../api/queryKeys';
+import { notificationsMarkedRead } from '../../api/notificationCache';
+import { notificationQuery, notificationsApi } from '../../api/notifications';
 import { formatDateTime, fromNow } from '../../lib/dates';
 
 const WHAT: Record<Notification['type'], (by: string, ticketId: number) => string> = {
@@ -20,18 +20,7 @@ function useMarkRead() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (ids?: number[]) => notificationsApi.markRead(ids),
-    onSuccess: ({ unread }, ids) => {
-      const readAt = new Date().toISOString();
-      client.setQueryData<NotificationListResponse>(queryKeys.notifications, (list) =>
-        list
-          ? {
-              ...list,
-              unread,
-              notifications: list.notifications.map((n) => ((!ids || ids.includes(n.id)) && !n.readAt ? { ...n, readAt } : n)),
-            }
-          : list,
-      );
-    },
+    onSuccess: ({ unread }, ids) => notificationsMarkedRead(client, ids, unread),
   });
 }
 
@@ -73,7 +62,7 @@ function NotificationItem({ notification, onOpen }: { notification: Notification
  */
 export function NotificationBell() {
   const [opened, setOpened] = useState(false);
-  const { data } = useQuery({ queryKey: queryKeys.notifications, queryFn: ({ signal }) => notificationsApi.list(signal) });
+  const { data } = useQuery(notificationQuery());
   const markRead = useMarkRead();
   const unread = data?.unread ?? 0;
   const notifications = data?.notifications ?? [];

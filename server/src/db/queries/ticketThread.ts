@@ -56,6 +56,15 @@ export async function insertComment(
   return { comment: returnedRow(inserted, 'the comment insert'), author: { id: author.id, name: author.name, role: author.role } };
 }
 
+/** The owner's conversation on a ticket: its comments, internal notes never counted. */
+export async function countConversation(db: Db, ticketId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(ticketComments)
+    .where(and(eq(ticketComments.ticketId, ticketId), eq(ticketComments.internal, false)));
+  return row?.n ?? 0;
+}
+
 /**
  * Whether a staff member has written an entry on the ticket `ticketId` names (a reply, a note or a
  * change; its creation aside): what ends the owner's right to delete it. `internal: false` leaves out

@@ -154,7 +154,15 @@ export async function markTicketRead(db: Db, userId: number, ticketId: number): 
 
 /** A comment is activity on the ticket but not a change of it: the version stays. */
 export async function touchTicketActivity(db: Db, ticketId: number, actorId: number, at: Date): Promise<void> {
-  await db.update(tickets).set({ lastActivityAt: at, lastActivityById: actorId }).where(eq(tickets.id, ticketId));
+  // Never back in time: a comment's time is its transaction's start, and a later one may commit first.
+  const later = sql`${tickets.lastActivityAt} <= ${at}`;
+  await db
+    .update(tickets)
+    .set({
+      lastActivityAt: sql`greatest(${tickets.lastActivityAt}, ${at})`,
+      lastActivityById: sql`case when ${later} then ${actorId} else ${tickets.lastActivityById} end`,
+    })
+    .where(eq(tickets.id, ticketId));
 }
 
 export async function countTickets(db: Db, where: SQL | undefined): Promise<number> {

@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
 import { findActiveStaffIds } from '../../db/queries/staff.js';
 import { findTicketRow, ticketWithId, touchTicketActivity, updateTicketRows } from '../../db/queries/tickets.js';
-import { insertComment, insertHistory } from '../../db/queries/ticketThread.js';
+import { countConversation, insertComment, insertHistory } from '../../db/queries/ticketThread.js';
 import { returnedRow } from '../../db/rows.js';
 import { actorRef } from '../../events/bus.js';
 import type { Actor } from '../../lib/actor.js';
@@ -55,6 +55,9 @@ export function createAddComment({ db, withTransaction }: ServiceContext) {
       // Like PUT: a reply sent on a version someone has since changed writes nothing, status or comment.
       if (expectedVersion !== undefined) await lockForUpdate(tx, actor, id, { ...(status && { status }), expectedVersion });
       await checkMentions(tx, mentions);
+      // A reply holds the ticket row before writing: replies then reopen and count in commit order,
+      // and none waits on the key lock another's insert takes (two at once used to deadlock).
+      const locked = internal ? undefined : await findTicketRow(tx, id, true);
       const commentRow = await insertComment(tx, actor, { ticketId: id, content, internal });
       const comment = presentComment(commentRow);
       const createdAt = commentRow.comment.createdAt;
@@ -64,8 +67,7 @@ export function createAddComment({ db, withTransaction }: ServiceContext) {
           'the comment history insert',
         ),
       );
-      const locked = byOwner && !internal ? await findTicketRow(tx, id, true) : undefined;
-      if (locked?.ticket.status === 'resolved') {
+      if (byOwner && locked?.ticket.status === 'resolved') {
         const plan: Plan = {
           set: { status: 'open' },
           changes: [{ type: 'status', from: 'resolved', to: 'open' }],
@@ -90,6 +92,9 @@ export function createAddComment({ db, withTransaction }: ServiceContext) {
         actor: actorRef(actor),
         comment,
         history,
+        // Counted with the ticket row held (above), so the highest count is the newest; a note adds
+        // nothing to it and locks nothing.
+        commentCount: await countConversation(tx, id),
       });
       const excerpt = excerptOf(content);
       const assigneeId = row.ticket.assignedAgentId;

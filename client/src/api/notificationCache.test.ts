@@ -1,0 +1,128 @@
+import { READ_AT_HEADER, type Notification, type NotificationListResponse, type Ticket } from '@helpdesk/protocol';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyNotification } from './notificationCache';
+import { notificationQuery } from './notifications';
+import { queryKeys } from './queryKeys';
+import { applyTicketChanged } from './ticketCache';
+
+const notification = (id: number, ticketId: number, overrides: Partial<Notification> = {}): Notification => ({
+  id,
+  type: 'mention',
+  ticketId,
+  by: { id: 2, name: 'Agent' },
+  excerpt: 'Can you take this?',
+  createdAt: `2026-01-01T00:${String(id).padStart(2, '0')}:00.000Z`,
+  readAt: null,
+  ...overrides,
+});
+const ticket = (id: number): Ticket => ({
+  id,
+  title: `Ticket ${id}`,
+  description: 'Something is broken here',
+  priority: 'medium',
+  status: 'open',
+  resolutionNotes: null,
+  user: { id: 7, name: 'Olive' },
+  assignedAgent: null,
+  updatedBy: null,
+  commentCount: 0,
+  answered: false,
+  version: 1,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  lastActivityAt: '2026-01-01T00:00:00.000Z',
+});
+const listOf = (notifications: Notification[]): NotificationListResponse => ({
+  success: true,
+  notifications,
+  unread: notifications.filter((n) => n.readAt === null).length,
+});
+const bell = (client: QueryClient) => client.getQueryData<NotificationListResponse>(queryKeys.notifications);
+const deleted = (t: Ticket) => ({ action: 'deleted' as const, ticket: { id: t.id }, by: { id: 1, name: 'Admin' }, previous: t });
+
+/** GET /notifications answered only when the test says so, like a read still on its way; begun when asked. */
+function slowServer() {
+  const waiting: Array<(body: NotificationListResponse) => void> = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => {
+      const began = String(Date.now() - 1);
+      return new Promise<Response>((resolve) =>
+        waiting.push((body) =>
+          resolve(new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json', [READ_AT_HEADER]: began } })),
+        ),
+      );
+    }),
+  );
+  return {
+    reads: () => waiting.length,
+    answer: (body: NotificationListResponse) => waiting.shift()?.(body),
+  };
+}
+
+describe('the bell cache', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('adds a live notification on top once, counted unread once', () => {
+    const client = new QueryClient();
+    client.setQueryData(queryKeys.notifications, listOf([notification(1, 10, { readAt: '2026-01-01T01:00:00.000Z' })]));
+    applyNotification(client, { notification: notification(2, 11) });
+    applyNotification(client, { notification: notification(2, 11) });
+    expect(bell(client)?.notifications.map((n) => n.id)).toEqual([2, 1]);
+    expect(bell(client)?.unread).toBe(1);
+  });
+
+  it('keeps the latest page, as a fresh read would', () => {
+    const client = new QueryClient();
+    client.setQueryData(queryKeys.notifications, listOf(Array.from({ length: 50 }, (_, i) => notification(50 - i, 10))));
+    applyNotification(client, { notification: notification(51, 10) });
+    expect(bell(client)?.notifications).toHaveLength(50);
+    expect(bell(client)?.notifications[0]?.id).toBe(51);
+    expect(bell(client)?.notifications.at(-1)?.id).toBe(2);
+    expect(bell(client)?.unread).toBe(51);
+  });
+
+  it("drops a deleted ticket's notifications and their unread count; a late one for it stays out", () => {
+    const client = new QueryClient();
+    const read = notification(1, 10, { readAt: '2026-01-01T01:00:00.000Z' });
+    client.setQueryData(queryKeys.notifications, listOf([notification(3, 11), notification(2, 10), read]));
+    expect(bell(client)?.unread).toBe(2);
+    applyTicketChanged(client, deleted(ticket(10)));
+    expect(bell(client)?.notifications.map((n) => n.id)).toEqual([3]);
+    expect(bell(client)?.unread).toBe(1);
+    // One written before the deletion, arriving after it (replayed by a process that was cut off).
+    applyNotification(client, { notification: notification(4, 10), at: Date.now() - 5_000 });
+    expect(bell(client)?.unread).toBe(1);
+  });
+
+  it('keeps a notification that arrives while the list is read again, and does not count it twice', async () => {
+    const server = slowServer();
+    const client = new QueryClient();
+    const observer = new QueryObserver(client, { ...notificationQuery(), staleTime: Infinity });
+    const stop = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    server.answer(listOf([notification(1, 10)]));
+    await vi.waitFor(() => expect(bell(client)?.unread).toBe(1));
+
+    // The re-read after a reconnect is sent, then a notification arrives before its answer.
+    void observer.refetch();
+    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    applyNotification(client, { notification: notification(2, 11), at: Date.now() });
+    expect(bell(client)?.unread).toBe(2);
+    server.answer(listOf([notification(1, 10)])); // read before the notification was written
+    await vi.waitFor(() => expect(client.getQueryState(queryKeys.notifications)?.fetchStatus).toBe('idle'));
+    expect(bell(client)?.notifications.map((n) => n.id)).toEqual([2, 1]);
+    expect(bell(client)?.unread).toBe(2);
+
+    // The same again, with a read that already holds it: nothing doubles.
+    void observer.refetch();
+    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    applyNotification(client, { notification: notification(3, 11), at: Date.now() });
+    server.answer(listOf([notification(3, 11), notification(2, 11), notification(1, 10)]));
+    await vi.waitFor(() => expect(client.getQueryState(queryKeys.notifications)?.fetchStatus).toBe('idle'));
+    expect(bell(client)?.notifications.map((n) => n.id)).toEqual([3, 2, 1]);
+    expect(bell(client)?.unread).toBe(3);
+    stop();
+  });
+});

@@ -1,0 +1,95 @@
+import { LIMITS, type Notification, type NotificationEvent, type NotificationListResponse } from '@helpdesk/protocol';
+import type { QueryClient } from '@tanstack/react-query';
+import { readAtOf } from './readTimes';
+
+/**
+ * The bell's data (the latest notifications and the unread count) and the only code that writes it,
+ * free of HTTP (ticketCache.ts, which the fan-out benchmark runs in Node, writes here too).
+ * Every change is a fact about ids (this notification exists, this ticket's are gone), applied so that
+ * applying it twice changes nothing. Each is also kept for a while: a read sent before a change
+ * happened (the re-read after a reconnect, still on its way) may not hold it, and gets it applied
+ * when it lands instead of losing it.
+ */
+
+/** The bell's query key (queryKeys.ts lists it with the others). */
+export const notificationsKey = ['notifications'] as const;
+
+type Change = (list: NotificationListResponse) => NotificationListResponse;
+
+interface BellState {
+  /** Changes by when the server announced them (Infinity: true of any read, a deletion), with when they arrived. */
+  recent: Array<{ at: number; arrived: number; change: Change }>;
+  /** Tickets deleted: their notifications are gone on the server, and a late one must not come back. */
+  deletedTickets: Set<number>;
+}
+
+/** Longer than any read may take (the HTTP timeout is 30 s). */
+const KEEP_MS = 60_000;
+
+const states = new WeakMap<QueryClient, BellState>();
+const stateOf = (client: QueryClient): BellState => {
+  let state = states.get(client);
+  if (!state) states.set(client, (state = { recent: [], deletedTickets: new Set() }));
+  return state;
+};
+
+/** A read of the list landed: what was announced since the server began it may be missing from it. */
+export function withChangesSince(client: QueryClient, list: NotificationListResponse): NotificationListResponse {
+  const readAt = readAtOf(list) ?? Number.NEGATIVE_INFINITY;
+  return stateOf(client)
+    .recent.filter((r) => r.at >= readAt)
+    .reduce((held, r) => r.change(held), list);
+}
+
+function record(client: QueryClient, at: number, change: Change): void {
+  const state = stateOf(client);
+  const now = Date.now();
+  state.recent = [...state.recent.filter((r) => r.arrived > now - KEEP_MS), { at, arrived: now, change }];
+  client.setQueryData<NotificationListResponse>(notificationsKey, (list) => list && change(list));
+}
+
+const isUnread = (n: Notification) => n.readAt === null;
+const newestFirst = (a: Notification, b: Notification) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id - a.id);
+
+/** The `notification` socket event: on top of the list, counted unread, once. */
+export function applyNotification(client: QueryClient, { notification, at }: NotificationEvent): void {
+  if (stateOf(client).deletedTickets.has(notification.ticketId)) return;
+  // Without a time, it may be newer than any read.
+  record(client, at ?? Number.POSITIVE_INFINITY, (list) => {
+    if (list.notifications.some((n) => n.id === notification.id)) return list;
+    // The panel holds the latest page, as a fresh read would.
+    const notifications = [notification, ...list.notifications].sort(newestFirst).slice(0, LIMITS.notificationPage);
+    return { ...list, notifications, unread: list.unread + (isUnread(notification) ? 1 : 0) };
+  });
+}
+
+/**
+ * A ticket was deleted: its notifications went with it, and so did their part of the unread count.
+ * True of every read that may still come, whenever it began.
+ */
+export function notificationsOfDeletedTicket(client: QueryClient, ticketId: number): void {
+  stateOf(client).deletedTickets.add(ticketId);
+  record(client, Number.POSITIVE_INFINITY, (list) => {
+    const gone = list.notifications.filter((n) => n.ticketId === ticketId);
+    if (gone.length === 0) return list;
+    return {
+      ...list,
+      notifications: list.notifications.filter((n) => n.ticketId !== ticketId),
+      unread: Math.max(0, list.unread - gone.filter(isUnread).length),
+    };
+  });
+}
+
+/** POST /notifications/read answered (all of them when `ids` is absent) with the count still unread. */
+export function notificationsMarkedRead(client: QueryClient, ids: number[] | undefined, unread: number): void {
+  const readAt = new Date().toISOString();
+  client.setQueryData<NotificationListResponse>(notificationsKey, (list) =>
+    list
+      ? {
+          ...list,
+          unread,
+          notifications: list.notifications.map((n) => ((!ids || ids.includes(n.id)) && isUnread(n) ? { ...n, readAt } : n)),
+        }
+      : list,
+  );
+}
