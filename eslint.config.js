@@ -21,6 +21,9 @@ export default tseslint.config(
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
       // A leading underscore marks what is deliberately unused (a rest sibling dropped from an object).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // The repo stands alone: a comment says why in its own words or points at docs/*.md, never at
+      // a section of a document outside it (docs/architecture.md#comments-and-docs).
+      'no-warning-comments': ['error', { terms: ['SPEC §', 'CONTRACT §', '§', '../shared'], location: 'anywhere' }],
     },
   },
   {

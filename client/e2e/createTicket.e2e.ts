@@ -72,6 +72,8 @@ describe('journey: a new user raises, follows, edits and deletes tickets', () =>
     await visible(page, 'Status changed from Open to In Progress');
     await visible(page, 'Assigned to Agent Smith');
     await visible(page, 'Looking into the access point now.');
+    // Support has answered: the owner may still edit, no longer delete.
+    await expect.poll(() => page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
 
     // The owner answers through the form.
     await page.getByLabel('Add a comment').fill('Thanks! It happens mostly in the afternoon.');

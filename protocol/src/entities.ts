@@ -41,6 +41,11 @@ export const ticketSchema = z.object({
   updatedAt: timestamp,
   /** The latest change or comment, whoever made it: what a queue sorts follow-ups by. */
   lastActivityAt: timestamp,
+  /**
+   * A staff member has replied to it or changed it: its owner can no longer delete it. Internal notes
+   * also end that (the server refuses), but are left out here so the owner cannot learn of one.
+   */
+  answered: z.boolean(),
   /** Staff lists only: changed or commented by someone else since this staff member last opened it. */
   unread: z.boolean().optional(),
 });

@@ -28,7 +28,7 @@ export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
 export const HISTORY_TYPES = ['created', 'status', 'priority', 'edited', 'resolution', 'assigned', 'comment'] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
 
-/** List orders (docs/api.md#tickets); priority and status sort by rank (the enums' order), not by name. */
+/** List orders (docs/api.md#ticket-endpoints); priority and status sort by rank (the enums' order), not by name. */
 export const TICKET_SORT_FIELDS = ['createdAt', 'updatedAt', 'priority', 'id', 'status', 'lastActivityAt'] as const;
 export type TicketSortField = (typeof TICKET_SORT_FIELDS)[number];
 

@@ -58,12 +58,22 @@ export interface PresenceEvent {
   viewers: PresenceViewer[];
 }
 
+/**
+ * The counts of saved views with a text search, after changes that can have moved them; keyed by view
+ * id, only the views that may have moved. Filter-only views are moved by the client itself from
+ * `ticket-changed` (api/ticketMatch.ts); whether a ticket matches a search is the server's to say.
+ */
+export interface ViewCountsEvent {
+  counts: Record<string, number>;
+}
+
 export interface ServerToClientEvents {
   'ticket-changed': (event: TicketChangedEvent) => void;
   'comment-added': (event: CommentAddedEvent) => void;
   'helpful-count': (event: HelpfulCountEvent) => void;
   notification: (event: NotificationEvent) => void;
   presence: (event: PresenceEvent) => void;
+  'view-counts': (event: ViewCountsEvent) => void;
 }
 
 export interface TicketViewSignal {

@@ -9,6 +9,7 @@ export * from './api/auth.js';
 export * from './api/users.js';
 export * from './api/tickets.js';
 export * from './api/ticketQuery.js';
+export * from './api/ticketMatch.js';
 export * from './api/knowledge.js';
 export * from './api/system.js';
 export * from './api/notifications.js';

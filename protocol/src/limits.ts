@@ -14,16 +14,22 @@ export const LIMITS = {
     keywords: { maxCount: 20, maxLength: 50 },
   },
   search: { max: 200 },
-  /** Bulk ticket changes (docs/api.md#bulk-changes): ids per call, and ids written per database chunk. */
+  /** Bulk ticket changes (docs/api.md#running-the-queue): ids per call, and ids written per database chunk. */
   bulk: { maxIds: 100, chunk: 100 },
   viewName: { min: 1, max: 80 },
   cannedTitle: { min: 1, max: 80 },
   cannedContent: { min: 1, max: 5000 },
+  /** Saved views and canned responses one staff member may own (shared ones they own included). */
+  perOwner: { views: 50, cannedResponses: 200 },
   defaultPriority: 'medium',
   redirectAfterTicketSaveMs: 2000,
   redirectAfterPasswordResetMs: 3000,
   /** A list count stops here under a search; a page deeper than `depth` rows is refused (docs/decisions.md#scale). */
-  ticketList: { countCap: 10_000, depth: 10_000 },
+  /**
+   * `spare`: rows after the page that a list answer also carries, so a live page can close the gap a
+   * leaving or deleted row opens without asking the server (docs/decisions.md#live-view-counts).
+   */
+  ticketList: { countCap: 10_000, depth: 10_000, spare: 5 },
   /** A ticket's detail carries this many latest comments and history entries; older ones are paged. */
   ticketThread: { page: 50 },
   ticketPage: { default: 10, max: 100, agentOptions: [5, 10, 25, 50], genericOptions: [10, 25, 50, 100] },
@@ -40,6 +46,13 @@ export const LIMITS = {
   notificationExcerpt: 140,
   /** Newest notifications the panel lists. */
   notificationPage: 50,
+  /**
+   * A notification of the same type, ticket and recipient as one still unread from this recent is
+   * not written (nor mailed) again: the unread one already points there (docs/api.md#notifications).
+   */
+  notificationCoalesceMs: 10 * 60_000,
+  /** Default of MAX_ANONYMOUS_SOCKETS_PER_ADDRESS: live sockets without a token per client address and server process. */
+  anonymousSocketsPerAddress: 50,
   presence: {
     /**
      * A viewer not heard of for this long is gone (a killed process); refreshed and swept every

@@ -80,6 +80,7 @@ export const MESSAGES = {
     tooManySignups: 'Too many sign-ups from this address. Please try again later.',
     tooManyResetAttempts: 'Too many attempts to set a new password from this address. Please try again later.',
     tooManyConnections: 'Too many open connections for this account. Close other tabs or windows of HelpDesk and try again.',
+    tooManyAnonymousConnections: 'Too many open connections from this address. Close other tabs or windows of HelpDesk and try again.',
   },
   users: {
     preferencesUpdated: 'Email preferences updated successfully!',
@@ -103,7 +104,8 @@ export const MESSAGES = {
     notFound: 'Ticket not found',
     fieldForbidden: (fields: string) => `You are not allowed to change: ${fields}`,
     closeForbidden: 'Only support staff can close a ticket',
-    deleteForbidden: 'Only the ticket owner or an administrator can delete this ticket',
+    deleteAnswered: 'This ticket has answers from support and can no longer be deleted. You can close it instead.',
+    deleteByAgent: 'Support agents cannot delete tickets. Close the ticket instead, or ask an administrator.',
     agentNotFound: 'Assigned agent must be an existing support agent',
     internalNoteForbidden: 'Only support staff can write internal notes',
     mentionsStaffOnly: 'Only support staff can be mentioned',
@@ -113,6 +115,8 @@ export const MESSAGES = {
     bulkDone: (updated: number, failed: number) =>
       `${updated} ${updated === 1 ? 'ticket' : 'tickets'} updated${failed > 0 ? `, ${failed} failed` : ''}`,
     tooManyComments: 'You are posting comments too quickly. Please wait a minute and try again.',
+    tooManyBulkChanges: 'You are making bulk changes too quickly. Please wait a minute and try again.',
+    tooManyBulkChangesFromAddress: 'Too many bulk changes from this address. Please wait a minute and try again.',
     pageTooDeep: (rows: number) =>
       `Only the first ${rows.toLocaleString('en-US')} tickets of a list can be paged through. Narrow the filters or change the sort order to reach the others.`,
   },
@@ -121,11 +125,13 @@ export const MESSAGES = {
     deleted: 'View deleted successfully',
     sharedAdminOnly: 'Only administrators can create or change shared views',
     builtInLocked: 'Built-in views cannot be changed or deleted',
+    tooMany: (max: number) => `You can keep at most ${max} saved views. Delete one to save another.`,
   },
   cannedResponses: {
     notFound: 'Canned response not found',
     deleted: 'Canned response deleted successfully',
     sharedAdminOnly: 'Only administrators can create or change shared canned responses',
+    tooMany: (max: number) => `You can keep at most ${max} canned responses. Delete one to add another.`,
   },
   knowledge: {
     notFound: 'Article not found',

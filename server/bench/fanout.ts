@@ -5,19 +5,23 @@
  *   BENCH_DASHBOARDS=1000 BENCH_CHANGES=20 npm run bench:fanout
  *
  * One server process (src/main.ts, in-memory Socket.IO adapter) on a fresh PostgreSQL database with
- * BENCH_TICKETS (30) tickets. BENCH_DASHBOARDS (1000) agent dashboards live in this process, each as
- * the browser holds one: a socket.io-client connection, and a TanStack `QueryClient` (query-core,
- * the client's default options) with observers on the agent dashboard's two queries, page 1 of the
- * table with default filters and the count cards. Their queryFns send real HTTP and are counted.
- * Socket events go through the client's own cache writer (client/src/api/ticketCache.ts), as does the
- * acting agent's HTTP answer in dashboard 0, their own tab.
+ * BENCH_TICKETS (30) tickets and saved views of every kind: shared and private, filter-only and with a
+ * text search. BENCH_DASHBOARDS (1000) agent dashboards live in this process, each as the browser
+ * holds one: a socket.io-client connection, and a TanStack `QueryClient` (query-core, the client's
+ * default options) with observers on every live widget the agent dashboard loads: page 1 of the table
+ * with default filters, the count cards, the saved views and their counts, the bell's notifications
+ * and the staff directory of the assign menu. Their queryFns send real HTTP and are counted. Socket
+ * events go through the client's own cache writers (client/src/api/ticketCache.ts and
+ * viewCountCache.ts, realtime/collaboration.ts for the bell), as does the acting agent's HTTP answer
+ * in dashboard 0, their own tab.
  *
  * Then one agent makes BENCH_WARMUP_CHANGES (2) unmeasured and BENCH_CHANGES (200) measured changes
- * over HTTP, one after the other, alternating priority and status, round-robin over the tickets of
- * page 1. After each, it waits until every dashboard has the event and no query is fetching. Figures
- * per change: HTTP requests the dashboards sent, CPU of the server process (utime + stime from
- * /proc), database transactions (pg_stat_database; a statement outside a transaction counts once).
- * At the end every dashboard's cached page and counts are compared with what the server answers.
+ * over HTTP, one after the other, cycling through a priority change, a status change and a comment,
+ * round-robin over the tickets of page 1. After each, it waits until every dashboard has the event and
+ * no query is fetching. Figures per change: HTTP requests the dashboards sent, by widget, CPU of the
+ * server process (utime + stime from /proc), database transactions (pg_stat_database; a statement
+ * outside a transaction counts once), `view-counts` messages a dashboard received. At the end every
+ * dashboard's cached page, count cards and view counts are compared with what the server answers.
  *
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; a database is created and
  * dropped), BENCH_CONNECT_CONCURRENCY (200 handshakes in flight), BENCH_HTTP_SOCKETS (keep-alive
@@ -42,11 +46,16 @@ import {
   type TicketStatsResponse,
   type TicketStatus,
   type UpdateTicketBody,
+  type ViewCountsResponse,
 } from '@helpdesk/protocol';
+import { queryKeys } from '../../client/src/api/queryKeys';
 import { applyCommentAdded, applyTicketChanged, setLiveEchoes, ticketKeys, ticketSaved } from '../../client/src/api/ticketCache';
+import { applyPushedViewCounts, moveViewCounts } from '../../client/src/api/viewCountCache';
+import { applyNotification } from '../../client/src/api/notificationCache';
 import { createPostgresDatabase } from '../test/database.js';
-import { createTicket, signUp } from '../test/factories.js';
-import { createApiClient } from '../test/http.js';
+import { ADMIN_ENV, createTicket, logIn, signUp, TEST_ADMIN, type Account } from '../test/factories.js';
+import { createApiClient, type ApiClient } from '../test/http.js';
+import { VIEW_COUNTS_INTERVAL_MS } from '../src/realtime/viewCountsPush.js';
 import { startBenchServers } from './servers.js';
 import { benchSocketOptions, DEFAULT_POSTGRES_URL, machine, markdownTable, percentile, positiveInt, requirePostgres } from './support.js';
 
@@ -64,8 +73,18 @@ const PG_STATS_SETTLE_MS = 11_000;
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP as the dashboards send it, counted by what they asked for.
 
-type RequestKind = 'list' | 'stats' | 'detail';
-const requests: Record<RequestKind, number> = { list: 0, stats: 0, detail: 0 };
+const REQUEST_KINDS = ['list', 'stats', 'detail', 'views', 'viewCounts', 'notifications', 'staff'] as const;
+type RequestKind = (typeof REQUEST_KINDS)[number];
+const WIDGET_NAMES: Record<RequestKind, string> = {
+  list: 'ticket list',
+  stats: 'count cards',
+  detail: 'ticket detail',
+  views: 'saved views',
+  viewCounts: 'view counts',
+  notifications: 'bell',
+  staff: 'staff directory',
+};
+const requests = Object.fromEntries(REQUEST_KINDS.map((kind) => [kind, 0])) as Record<RequestKind, number>;
 let inFlight = 0;
 const httpAgent = new Agent({ keepAlive: true, maxSockets: HTTP_SOCKETS });
 
@@ -102,37 +121,53 @@ const ALL_TICKETS = {};
 interface Dashboard {
   client: QueryClient;
   events: number;
+  pushes: number;
   close(): void;
 }
 
-async function openDashboard(baseUrl: string, token: string): Promise<Dashboard> {
+/** The agent dashboard's live widgets as query options: each a key of the client's and the path it reads. */
+const WIDGETS: { key: readonly unknown[]; path: string; kind: RequestKind }[] = [
+  { key: ticketKeys.list(PAGE_ONE), path: `/tickets?page=1&limit=${PAGE_ONE.limit}`, kind: 'list' },
+  { key: ticketKeys.statsFor(ALL_TICKETS), path: '/tickets/stats', kind: 'stats' },
+  { key: queryKeys.queue.views, path: '/views', kind: 'views' },
+  { key: queryKeys.queue.viewCounts, path: '/views/counts', kind: 'viewCounts' },
+  { key: queryKeys.notifications, path: '/notifications', kind: 'notifications' },
+  { key: queryKeys.users.staffDirectory, path: '/users/staff', kind: 'staff' },
+];
+
+async function openDashboard(baseUrl: string, account: Account): Promise<Dashboard> {
   // The client's createQueryClient defaults (client/src/api/queryClient.ts); a failure is a bench error, not retried.
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
-  const list = new QueryObserver(client, {
-    queryKey: ticketKeys.list(PAGE_ONE),
-    queryFn: () => getJson<TicketListResponse>(baseUrl, `/tickets?page=1&limit=${PAGE_ONE.limit}`, token, 'list'),
-  });
-  const stats = new QueryObserver(client, {
-    queryKey: ticketKeys.statsFor(ALL_TICKETS),
-    queryFn: () => getJson<TicketStatsResponse>(baseUrl, '/tickets/stats', token, 'stats'),
-  });
-  const unsubscribe = [list.subscribe(() => undefined), stats.subscribe(() => undefined)];
+  const unsubscribe = WIDGETS.map(({ key, path, kind }) =>
+    new QueryObserver(client, { queryKey: key, queryFn: () => getJson(baseUrl, path, account.token, kind) }).subscribe(() => undefined),
+  );
 
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(baseUrl, benchSocketOptions(token));
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(baseUrl, benchSocketOptions(account.token));
   const dashboard: Dashboard = {
     client,
     events: 0,
+    pushes: 0,
     close() {
       socket.disconnect();
       unsubscribe.forEach((off) => off());
       client.clear();
     },
   };
+  // As useRealtime hands them over.
   socket.on('ticket-changed', (event) => {
     dashboard.events++;
     applyTicketChanged(client, event);
+    moveViewCounts(client, event, account.user.id);
   });
-  socket.on('comment-added', (event) => applyCommentAdded(client, event));
+  socket.on('comment-added', (event) => {
+    dashboard.events++;
+    applyCommentAdded(client, event);
+  });
+  socket.on('notification', (event) => applyNotification(client, event));
+  socket.on('view-counts', (event) => {
+    dashboard.pushes++;
+    applyPushedViewCounts(client, event);
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect_error', reject);
     socket.once('connect', () => resolve());
@@ -202,10 +237,31 @@ interface Outcome {
   requests: Record<RequestKind, number>;
   cpuMs: number;
   transactions: number;
+  /** `view-counts` messages the dashboards received. */
+  pushes: number;
   latencies: number[];
   missing: number;
   consistent: number;
   mismatch?: string;
+}
+
+/** Every few changes one is a comment; comments are rate-limited per person, so several staff take turns. */
+const COMMENT_EVERY = 10;
+const COMMENTERS = 4;
+
+/** Saved views of every kind the counts handle: built in, shared and private, filter-only and searched. */
+async function createViews(api: ApiClient, admin: Account, viewer: Account): Promise<void> {
+  const views: [Account, object][] = [
+    [admin, { name: 'Open urgent', filters: { status: 'open', priority: 'urgent' }, shared: true }],
+    [admin, { name: 'Open 2x', filters: { status: 'open', search: 'ticket 2' }, shared: true }],
+    [admin, { name: 'My bench tickets', filters: { search: 'bench', assignee: 'me' }, shared: true }],
+    [viewer, { name: 'Mine in progress', filters: { status: 'in_progress', assignee: 'me' } }],
+    [viewer, { name: 'Resolved bench', filters: { status: 'resolved', search: 'bench' } }],
+  ];
+  for (const [owner, body] of views) {
+    const res = await api.post('/views', body, { token: owner.token });
+    if (res.status !== 201) throw new Error(`view answered ${res.status}: ${JSON.stringify(res.body)}`);
+  }
 }
 
 async function run(): Promise<Outcome> {
@@ -214,24 +270,30 @@ async function run(): Promise<Outcome> {
   const teardown: Array<() => Promise<unknown>> = [() => database.drop()];
   let dashboards: Dashboard[] = [];
   try {
-    // Open agent sign-up lets the bench create its agents without an admin account.
-    const servers = await startBenchServers(1, { databaseUrl: database.url, env: { AGENT_SIGNUP: 'open' } });
+    // Open agent sign-up lets the bench create its agents; the admin shares views.
+    const servers = await startBenchServers(1, { databaseUrl: database.url, env: { AGENT_SIGNUP: 'open', ...ADMIN_ENV } });
     teardown.push(() => servers.stop());
     const baseUrl = servers.urls[0]!;
     const pid = servers.processes[0]!.child.pid!;
     const api = createApiClient(baseUrl);
 
+    const admin = await logIn(api, TEST_ADMIN.email, TEST_ADMIN.password);
     const actor = await signUp(api, { role: 'agent', name: 'Acting Agent' });
     const viewer = await signUp(api, { role: 'agent', name: 'Watching Agent' });
     const owner = await signUp(api, { name: 'Ticket Owner' });
+    const commenters = [actor];
+    while (commenters.length < COMMENTERS) commenters.push(await signUp(api, { role: 'agent', name: `Commenter ${commenters.length}` }));
     const created: Ticket[] = [];
     for (let i = 0; i < TICKETS; i++)
       created.push(await createTicket(api, owner.token, { title: `Bench ticket ${i + 1}`, priority: PRIORITIES[i % PRIORITIES.length] }));
-    // Page 1 under the default sort (newest first) holds the last ones created.
+    // Page 1 under the default sort (newest first) holds the last ones created; half of them are the watcher's.
     const targets = created.slice(-Math.min(TICKETS, PAGE_ONE.limit)).map((t) => ({ id: t.id, priority: t.priority, status: t.status }));
+    for (const target of targets.filter((_, i) => i % 2 === 0))
+      await api.put(`/tickets/${target.id}`, { assignedAgentId: viewer.user.id }, { token: actor.token });
+    await createViews(api, admin, viewer);
 
     const started = performance.now();
-    dashboards = await openDashboards(DASHBOARDS, (i) => openDashboard(baseUrl, i === 0 ? actor.token : viewer.token));
+    dashboards = await openDashboards(DASHBOARDS, (i) => openDashboard(baseUrl, i === 0 ? actor : viewer));
     await untilSettled(dashboards, Date.now() + TIMEOUT_MS);
     console.log(`  ${DASHBOARDS} dashboards open and loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
@@ -239,17 +301,23 @@ async function run(): Promise<Outcome> {
     /** The k-th change; its time until every dashboard settled, or how many dashboards never got its event. */
     const change = async (k: number): Promise<{ ms: number } | { missing: number }> => {
       const target = targets[k % targets.length]!;
-      const body: UpdateTicketBody =
-        k % 2 === 0
-          ? { priority: (target.priority = next(PRIORITIES, target.priority)) }
-          : { status: (target.status = next(STATUSES, target.status)) };
       const before = dashboards.map((d) => d.events);
       const t0 = performance.now();
       const deadline = Date.now() + TIMEOUT_MS;
-      const answer = await api.put(`/tickets/${target.id}`, body, { token: actor.token });
-      if (answer.status !== 200) throw new Error(`PUT answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-      // The acting agent's own tab writes the answer, as the mutation's onSuccess does.
-      void ticketSaved(ownTab.client, answer.body.ticket);
+      if (k % COMMENT_EVERY === COMMENT_EVERY - 1) {
+        const by = commenters[Math.floor(k / COMMENT_EVERY) % commenters.length]!;
+        const answer = await api.post(`/tickets/${target.id}/comments`, { content: `Bench comment ${k}` }, { token: by.token });
+        if (answer.status !== 201) throw new Error(`comment answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      } else {
+        const body: UpdateTicketBody =
+          k % 2 === 0
+            ? { priority: (target.priority = next(PRIORITIES, target.priority)) }
+            : { status: (target.status = next(STATUSES, target.status)) };
+        const answer = await api.put(`/tickets/${target.id}`, body, { token: actor.token });
+        if (answer.status !== 200) throw new Error(`PUT answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+        // The acting agent's own tab writes the answer, as the mutation's onSuccess does.
+        void ticketSaved(ownTab.client, answer.body.ticket);
+      }
       while (dashboards.some((d, i) => d.events === before[i])) {
         if (Date.now() > deadline) return { missing: dashboards.filter((d, i) => d.events === before[i]).length };
         await sleep(2);
@@ -261,6 +329,7 @@ async function run(): Promise<Outcome> {
     for (let k = 0; k < WARMUP_CHANGES; k++) await change(k);
     await sleep(PG_STATS_SETTLE_MS);
     const counted = { ...requests };
+    const pushesBefore = dashboards.reduce((n, d) => n + d.pushes, 0);
     const cpuBefore = cpuMs(pid);
     const xactBefore = await transactions(POSTGRES_URL, databaseName);
     const latencies: number[] = [];
@@ -272,33 +341,40 @@ async function run(): Promise<Outcome> {
       if ((k - WARMUP_CHANGES + 1) % Math.max(1, Math.floor(CHANGES / 10)) === 0)
         process.stdout.write(`  ${k - WARMUP_CHANGES + 1}/${CHANGES} changes\n`);
     }
+    const measured = Object.fromEntries(REQUEST_KINDS.map((kind) => [kind, requests[kind] - counted[kind]])) as Record<RequestKind, number>;
+    // The last pushes leave up to a second after the last change (one message a second per room).
+    await sleep(VIEW_COUNTS_INTERVAL_MS + 500);
+    await untilSettled(dashboards, Date.now() + TIMEOUT_MS);
     const cpu = cpuMs(pid) - cpuBefore;
-    const measured = {
-      list: requests.list - counted.list,
-      stats: requests.stats - counted.stats,
-      detail: requests.detail - counted.detail,
-    };
+    const pushes = dashboards.reduce((n, d) => n + d.pushes, 0) - pushesBefore;
     await sleep(PG_STATS_SETTLE_MS);
     // The comparison below sends requests of its own, so the transaction count is read first.
     const xact = (await transactions(POSTGRES_URL, databaseName)) - xactBefore;
 
-    // Every dashboard must show what the server would answer now.
-    const truthList = await getJson<TicketListResponse>(baseUrl, `/tickets?page=1&limit=${PAGE_ONE.limit}`, viewer.token, 'list');
-    const truthStats = await getJson<TicketStatsResponse>(baseUrl, '/tickets/stats', viewer.token, 'stats');
+    // Every dashboard must show what the server would answer now, to its own user.
+    const truthOf = async (account: Account) => ({
+      list: await getJson<TicketListResponse>(baseUrl, `/tickets?page=1&limit=${PAGE_ONE.limit}`, account.token, 'list'),
+      stats: await getJson<TicketStatsResponse>(baseUrl, '/tickets/stats', account.token, 'stats'),
+      counts: await getJson<ViewCountsResponse>(baseUrl, '/views/counts', account.token, 'viewCounts'),
+    });
+    const truths = [await truthOf(actor), await truthOf(viewer)];
     let consistent = 0;
     let mismatch: string | undefined;
     for (const [i, d] of dashboards.entries()) {
+      const truth = truths[i === 0 ? 0 : 1]!;
       const list = d.client.getQueryData<TicketListResponse>(ticketKeys.list(PAGE_ONE));
       const stats = d.client.getQueryData<TicketStatsResponse>(ticketKeys.statsFor(ALL_TICKETS));
+      const counts = d.client.getQueryData<ViewCountsResponse>(queryKeys.queue.viewCounts);
       const same =
-        JSON.stringify(list?.data) === JSON.stringify(truthList.data) &&
-        list?.total === truthList.total &&
-        sameStats(stats?.stats, truthStats.stats);
+        JSON.stringify(list?.data.map(comparable)) === JSON.stringify(truth.list.data.map(comparable)) &&
+        list?.total === truth.list.total &&
+        sameStats(stats?.stats, truth.stats.stats) &&
+        JSON.stringify(sorted(counts?.counts)) === JSON.stringify(sorted(truth.counts.counts));
       if (same) consistent++;
       else
-        mismatch ??= `dashboard ${i}: list ${JSON.stringify(list?.data.map(brief))} vs ${JSON.stringify(truthList.data.map(brief))}; stats ${JSON.stringify(stats?.stats)} vs ${JSON.stringify(truthStats.stats)}`;
+        mismatch ??= `dashboard ${i}: list ${JSON.stringify(list?.data.map(brief))} vs ${JSON.stringify(truth.list.data.map(brief))}; stats ${JSON.stringify(stats?.stats)} vs ${JSON.stringify(truth.stats.stats)}; view counts ${JSON.stringify(counts?.counts)} vs ${JSON.stringify(truth.counts.counts)}`;
     }
-    return { requests: measured, cpuMs: cpu, transactions: xact, latencies, missing, consistent, mismatch };
+    return { requests: measured, cpuMs: cpu, transactions: xact, pushes, latencies, missing, consistent, mismatch };
   } finally {
     dashboards.forEach((d) => {
       d.close();
@@ -308,6 +384,9 @@ async function run(): Promise<Outcome> {
   }
 }
 
+/** A row as both sides know it: a reader's unread mark is the server's per-person memory, not part of the change. */
+const comparable = ({ unread: _unread, ...ticket }: Ticket) => ticket;
+const sorted = (counts: Record<string, number> | undefined) => counts && Object.entries(counts).sort(([a], [b]) => Number(a) - Number(b));
 const brief = (t: Ticket) => `${t.id}:${t.status}/${t.priority}`;
 const sameStats = (a: TicketStats | undefined, b: TicketStats) =>
   a !== undefined && (Object.keys(b) as (keyof TicketStats)[]).every((k) => a[k] === b[k]);
@@ -321,7 +400,7 @@ async function main(): Promise<number> {
   );
   const outcome = await run();
   const per = (v: number) => (v / CHANGES).toFixed(v / CHANGES >= 100 ? 0 : 2);
-  const total = outcome.requests.list + outcome.requests.stats + outcome.requests.detail;
+  const total = REQUEST_KINDS.reduce((n, kind) => n + outcome.requests[kind], 0);
   const sorted = [...outcome.latencies].sort((a, b) => a - b);
   console.log('');
   console.log(
@@ -329,13 +408,12 @@ async function main(): Promise<number> {
       ['per change', 'value'],
       [
         ['HTTP requests from the dashboards', per(total)],
-        ['  of which ticket list', per(outcome.requests.list)],
-        ['  of which stats', per(outcome.requests.stats)],
-        ['  of which ticket detail', per(outcome.requests.detail)],
+        ...REQUEST_KINDS.map((kind) => [`  of which ${WIDGET_NAMES[kind]}`, per(outcome.requests[kind])]),
+        ['view-counts messages received, all dashboards', per(outcome.pushes)],
         ['server CPU ms', per(outcome.cpuMs)],
         ['database transactions', per(outcome.transactions)],
-        ['PUT to every dashboard settled, p50 ms', percentile(sorted, 0.5).toFixed(1)],
-        ['PUT to every dashboard settled, max ms', (sorted.at(-1) ?? Number.NaN).toFixed(1)],
+        ['change to every dashboard settled, p50 ms', percentile(sorted, 0.5).toFixed(1)],
+        ['change to every dashboard settled, max ms', (sorted.at(-1) ?? Number.NaN).toFixed(1)],
       ],
     ),
   );

@@ -1,5 +1,5 @@
 /**
- * Presence fan-out, run by bench/realtime.ts (docs/decisions.md#presence): TYPISTS staff members, spread
+ * Presence fan-out, run by bench/realtime.ts (docs/decisions.md#working-a-ticket-together): TYPISTS staff members, spread
  * over TICKETS tickets, each switch typing on and off every TOGGLE_MS (the throttle's limit is one
  * signal a second) for SECONDS, while LISTENERS staff sockets take every `presence` event. Two server
  * processes share Redis; typists and listeners alternate between them.

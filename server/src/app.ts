@@ -1,10 +1,8 @@
 import Koa from 'koa';
-import { koaBody } from 'koa-body';
-import { MAX_BODY_BYTES, MESSAGES, type ErrorResponse } from '@helpdesk/protocol';
+import { MESSAGES, type ErrorResponse } from '@helpdesk/protocol';
 import type { Logger } from './lib/logger.js';
 import { clientApp } from './middleware/clientApp.js';
 import { errorHandler } from './middleware/errors.js';
-import { requireJsonBody } from './middleware/jsonBody.js';
 import { readAt } from './middleware/readAt.js';
 import { requestLog } from './middleware/requestLog.js';
 import { robotsTxt } from './middleware/robotsTxt.js';
@@ -59,8 +57,6 @@ export function createApp(options: AppOptions): Koa<AppState> {
   app.use(securityHeaders());
   app.use(robotsTxt());
   if (options.clientDir) app.use(clientApp(options.clientDir));
-  app.use(requireJsonBody());
-  app.use(koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: MAX_BODY_BYTES, jsonStrict: true }));
   app.use(api.routes());
   app.use(async (ctx, next) => {
     await next();

@@ -15,6 +15,7 @@ import { createMailer, type Mailer } from './mail/transport.js';
 import { authentication } from './middleware/auth.js';
 import { createLimiters, DEFAULT_RATE_LIMITS, memoryStore, redisStore, type RateLimitRules } from './middleware/rateLimit.js';
 import { publishDomainEvents, type Publisher } from './realtime/publisher.js';
+import { pushViewCounts } from './realtime/viewCountsPush.js';
 import { attachPresence } from './realtime/presence.js';
 import { memoryPresenceStore, redisPresenceStore } from './realtime/presenceStore.js';
 import { attachRealtime, resyncLocalSockets, type RealtimeServer } from './realtime/server.js';
@@ -93,10 +94,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
       }
     : undefined;
   const fanout = redis ? redisFanout(redis.events, settings.redisKeyPrefix) : singleProcess;
-  const limiters = createLimiters(
-    { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
-    redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore,
-  );
+  // Budgets shared by every process: the rate limits, and the slots of the view-count pushes.
+  const budgets = redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore;
+  const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, budgets);
 
   const app = createApp({
     services,
@@ -110,9 +110,14 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   });
   const handle = app.callback();
   const httpServer = createHttpServer((req, res) => void handle(req, res));
-  const io = attachRealtime(httpServer, services.accounts, fanout, logger, { maxSocketsPerUser: settings.maxSocketsPerUser });
+  const io = attachRealtime(httpServer, services.accounts, fanout, logger, {
+    maxSocketsPerUser: settings.maxSocketsPerUser,
+    maxAnonymousSocketsPerAddress: settings.maxAnonymousSocketsPerAddress,
+    trustProxy: settings.trustProxy,
+  });
   const publisher = publishDomainEvents(io, bus, fanout);
   fanout.onResume(() => void resume(io, fanout, publisher));
+  const stopPushingCounts = pushViewCounts(io, bus, fanout, services.views, budgets, logger);
   const presence = attachPresence(
     io,
     redis
@@ -128,6 +133,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   let closing: Promise<void> | undefined;
   const shutdown = async () => {
     publisher.stop();
+    stopPushingCounts();
     stopNotifying();
     presence.stop();
     const drained = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));

@@ -43,6 +43,9 @@ const env = z
     CLIENT_DIR: optional(z.string()),
     SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().positive()).transform((v) => v ?? 10_000),
     MAX_SOCKETS_PER_USER: optional(z.coerce.number().int().positive()).transform((v) => v ?? 20),
+    MAX_ANONYMOUS_SOCKETS_PER_ADDRESS: optional(z.coerce.number().int().positive()).transform(
+      (v) => v ?? LIMITS.anonymousSocketsPerAddress,
+    ),
     PRESENCE_TTL_MS: optional(z.coerce.number().int().min(1000)),
   })
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
@@ -86,6 +89,7 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     production: e.NODE_ENV === 'production',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     maxSocketsPerUser: e.MAX_SOCKETS_PER_USER,
+    maxAnonymousSocketsPerAddress: e.MAX_ANONYMOUS_SOCKETS_PER_ADDRESS,
     // How long a viewer of a vanished process lingers; tests shorten it (default LIMITS.presence.ttlMs).
     presenceTtlMs: e.PRESENCE_TTL_MS ?? LIMITS.presence.ttlMs,
     clientDir: e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR,

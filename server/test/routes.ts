@@ -1,11 +1,11 @@
 import { API_ROUTERS } from '../src/app.js';
-import { authentication } from '../src/middleware/auth.js';
+import { authentication, isRoleGate } from '../src/middleware/auth.js';
 import { createLimiters, DEFAULT_RATE_LIMITS } from '../src/middleware/rateLimit.js';
 import type { RouteDeps } from '../src/routes/deps.js';
 import type { HelpdeskServer } from '../src/server.js';
 
-/** `METHOD /path` (without /api) of every route the server registers, HEAD aside. */
-export function registeredRoutes(server: HelpdeskServer): string[] {
+/** `METHOD /path` (without /api) of the routes the server registers, HEAD aside, whose layer passes `keep`. */
+function routesWhere(server: HelpdeskServer, keep: (stack: unknown[]) => boolean): string[] {
   const deps: RouteDeps = {
     services: server.services,
     auth: authentication(server.services.accounts),
@@ -16,8 +16,15 @@ export function registeredRoutes(server: HelpdeskServer): string[] {
   const registered = new Set<string>();
   for (const routes of API_ROUTERS) {
     for (const layer of routes(deps).stack) {
+      if (!keep(layer.stack)) continue;
       for (const method of layer.methods.filter((m) => m !== 'HEAD')) registered.add(`${method} ${String(layer.path)}`);
     }
   }
   return [...registered];
 }
+
+/** Every route the server registers. */
+export const registeredRoutes = (server: HelpdeskServer): string[] => routesWhere(server, () => true);
+
+/** The routes behind a role gate (`auth.allow`): staff-only and admin-only calls. */
+export const roleGatedRoutes = (server: HelpdeskServer): string[] => routesWhere(server, (stack) => stack.some(isRoleGate));

@@ -27,6 +27,8 @@ export const ROOMY_TEST_LIMITS: Partial<RateLimitRules> = {
   resetSubmitPerAddress: ROOMY,
   commentPerUser: ROOMY,
   passwordChangePerAddress: ROOMY,
+  bulkPerUser: ROOMY,
+  bulkPerAddress: ROOMY,
 };
 
 /** The real server over real HTTP on a random loopback port, on a fresh database. */

@@ -7,6 +7,7 @@ import type {
   PresenceEvent,
   ServerToClientEvents,
   TicketChangedEvent,
+  ViewCountsEvent,
 } from '@helpdesk/protocol';
 import type { ApiClient } from './http.js';
 
@@ -18,6 +19,7 @@ type Payloads = {
   'helpful-count': HelpfulCountEvent;
   notification: NotificationEvent;
   presence: PresenceEvent;
+  'view-counts': ViewCountsEvent;
 };
 
 /**
@@ -40,11 +42,12 @@ export interface Listener {
 export function socketClients() {
   const open: ClientSocket[] = [];
 
-  const newSocket = (url: string, token?: string): ClientSocket => {
+  const newSocket = (url: string, token?: string, headers?: Record<string, string>): ClientSocket => {
     const socket: ClientSocket = connectClient(url, {
       path: '/socket.io',
       transports: ['websocket'],
       auth: token === undefined ? {} : { token },
+      ...(headers && { extraHeaders: headers }),
       reconnection: false,
       forceNew: true,
       timeout: EVENT_TIMEOUT_MS,
@@ -53,9 +56,17 @@ export function socketClients() {
     return socket;
   };
 
-  const listen = async (url: string, token?: string): Promise<Listener> => {
-    const socket = newSocket(url, token);
-    const events: Listener['events'] = { 'ticket-changed': [], 'comment-added': [], 'helpful-count': [], notification: [], presence: [] };
+  /** `headers` go with the handshake, e.g. the X-Forwarded-For a proxy in front would add. */
+  const listen = async (url: string, token?: string, headers?: Record<string, string>): Promise<Listener> => {
+    const socket = newSocket(url, token, headers);
+    const events: Listener['events'] = {
+      'ticket-changed': [],
+      'comment-added': [],
+      'helpful-count': [],
+      notification: [],
+      presence: [],
+      'view-counts': [],
+    };
     const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
     let disconnectReason: string | undefined;
     const disconnectWaiters: ((reason: string) => void)[] = [];
@@ -73,6 +84,7 @@ export function socketClients() {
     socket.on('helpful-count', record('helpful-count'));
     socket.on('notification', record('notification'));
     socket.on('presence', record('presence'));
+    socket.on('view-counts', record('view-counts'));
     socket.on('disconnect', (reason) => {
       disconnectReason = reason;
       disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));
@@ -110,12 +122,13 @@ export function socketClients() {
   };
 
   /** Handshake that must fail: resolves with the connect_error message. */
-  const refusedHandshake = (url: string, auth: Record<string, unknown>) =>
+  const refusedHandshake = (url: string, auth: Record<string, unknown>, headers?: Record<string, string>) =>
     new Promise<string>((resolve, reject) => {
       const socket: ClientSocket = connectClient(url, {
         path: '/socket.io',
         transports: ['websocket'],
         auth,
+        ...(headers && { extraHeaders: headers }),
         reconnection: false,
         forceNew: true,
       });

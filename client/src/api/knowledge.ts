@@ -1,20 +1,16 @@
 import type {
   ArticleListResponse,
   ArticleResponse,
-  Category,
   CreateArticleBody,
   HelpfulResponse,
   MessageResponse,
   UpdateArticleBody,
 } from '@helpdesk/protocol';
 import { http } from './http';
+import type { ArticleListParams } from './queryKeys';
 
-export interface ArticleListParams {
-  search?: string;
-  category?: Category | '';
-  page?: number;
-  limit?: number;
-}
+// Defined with the query keys, which must not pull in the HTTP layer (the fan-out bench loads them in Node).
+export type { ArticleListParams };
 
 export const knowledgeApi = {
   list: (params: ArticleListParams, signal?: AbortSignal) => http.get<ArticleListResponse>('/knowledge', { query: { ...params }, signal }),

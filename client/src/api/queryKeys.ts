@@ -1,5 +1,13 @@
-import type { ArticleListParams } from './knowledge';
+import type { Category } from '@helpdesk/protocol';
 import { notificationsKey } from './notificationCache';
+
+/** A page of the knowledge base as its key holds it (api/knowledge.ts sends it). */
+export interface ArticleListParams {
+  search?: string;
+  category?: Category | '';
+  page?: number;
+  limit?: number;
+}
 
 /**
  * Every cached query's key but the tickets', which live with their writers in ticketCache.ts. Socket

@@ -36,6 +36,7 @@ const ticket = (id: number, overrides: Partial<Ticket> = {}): Ticket => ({
   assignedAgent: null,
   updatedBy: null,
   commentCount: 0,
+  answered: false,
   version: 1,
   createdAt: `2026-01-01T${String(id).padStart(2, '0')}:00:00.000Z`,
   updatedAt: `2026-01-01T${String(id).padStart(2, '0')}:00:00.000Z`,
@@ -104,7 +105,7 @@ function serverPage(all: Ticket[], params: TicketQuery): TicketListResponse {
   const sorted = all.filter((t) => matches(t, params)).sort((a, b) => (params.sort.descending ? b.id - a.id : a.id - b.id));
   const { page, limit } = params;
   const rows = sorted.slice((page - 1) * limit, page * limit);
-  return { success: true, tickets: rows, data: rows, total: sorted.length, page, limit };
+  return { success: true, tickets: rows, data: rows, total: sorted.length, page, limit, next: [] };
 }
 const listOf = (client: QueryClient, params: TicketQuery) => client.getQueryData<TicketListResponse>(ticketKeys.list(params));
 const statsOf = (client: QueryClient, params: TicketFilters = {}) =>

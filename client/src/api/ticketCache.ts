@@ -1,5 +1,6 @@
 import {
   assigneeOf,
+  isStaff,
   PRIORITIES,
   TICKET_STATUSES,
   type Comment,
@@ -247,8 +248,13 @@ export function applyCommentAdded(client: QueryClient, event: CommentAddedEvent)
             commentCount: Math.max(t.commentCount, commentCount),
             lastActivityAt: latest(t.lastActivityAt, comment.createdAt),
             ...(readerId !== null && { unread: comment.author.id !== readerId }),
+            ...answeredBy(comment),
           },
-    detail: (detail) => withHistory(withComment(detail, comment, commentCount), [history]),
+    detail: (detail) => {
+      const withIt = withHistory(withComment(detail, comment, commentCount), [history]);
+      const answered = answeredBy(comment);
+      return answered.answered && !withIt.ticket.answered ? { ...withIt, ticket: { ...withIt.ticket, ...answered } } : withIt;
+    },
   });
   // A comment moves its ticket in a list by last activity: those pages are read again.
   if (!comment.internal)
@@ -297,6 +303,9 @@ function patchDetail(client: QueryClient, ticket: Ticket): void {
     detail && newer(ticket, detail.ticket) ? { ...detail, ticket: newestCopy(detail.ticket, ticket) } : detail,
   );
 }
+
+/** A staff reply answers the ticket, as the server's `answered` says on the next read; a note never shows. */
+const answeredBy = (comment: Comment): Partial<Ticket> => (!comment.internal && isStaff(comment.author) ? { answered: true } : {});
 
 /** GET /tickets/:id/comments?before= answered: the older page goes in front of the comments already held. */
 export function olderCommentsLoaded(client: QueryClient, ticketId: number, older: Comment[], hasMore: boolean): void {

@@ -15,11 +15,12 @@ import {
 } from '@helpdesk/protocol';
 import { http } from './http';
 
-/** What the staff composer adds to a comment: a note, the staff it names, the status it sets. */
+/** What the staff composer adds to a comment: a note, the staff it names, the status it sets and on which version. */
 export interface CommentExtras {
   internal?: boolean;
   mentions?: number[];
   status?: TicketStatus;
+  expectedVersion?: number;
 }
 
 export const ticketsApi = {

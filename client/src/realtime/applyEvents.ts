@@ -2,7 +2,7 @@ import type { Article, ArticleListResponse, ArticleResponse, HelpfulCountEvent }
 import type { QueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
 
-/** Ticket events are written by api/ticketCache.ts; this is the knowledge base's one live count. */
+/** Ticket events are written by api/ticketCache.ts and api/viewCountCache.ts; this is the knowledge base's one live count. */
 export function applyHelpfulCount(client: QueryClient, { articleId, helpfulCount }: HelpfulCountEvent): void {
   const update = (article: Article) => (article.id === articleId ? { ...article, helpfulCount } : article);
   client.setQueriesData<ArticleListResponse>(
@@ -13,12 +13,4 @@ export function applyHelpfulCount(client: QueryClient, { articleId, helpfulCount
     queryKeys.knowledge.detail(articleId),
     (detail) => detail && { ...detail, article: update(detail.article) },
   );
-}
-
-/**
- * View counts mix filters this client cannot evaluate (me, a search): after any ticket change the
- * list of counts is read again, one request for all views.
- */
-export function applyViewCounts(client: QueryClient): void {
-  void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts });
 }

@@ -10,7 +10,8 @@ import { announceLive } from './announceLive';
 import { commentNotice, ticketNotice } from './liveNotices';
 import { useSessionCheck } from '../state/useSessionCheck';
 import { applyCommentAdded, applyTicketChanged, setLiveEchoes, setUnreadReader } from '../api/ticketCache';
-import { applyHelpfulCount, applyViewCounts } from './applyEvents';
+import { applyPushedViewCounts, moveViewCounts } from '../api/viewCountCache';
+import { applyHelpfulCount } from './applyEvents';
 import { applyNotification } from '../api/notificationCache';
 import { presenceAtom, socketAtom, withPresence } from './collaboration';
 import { liveRefusalAtom, liveRetryAtom, liveStatusAtom } from './liveStatus';
@@ -109,7 +110,7 @@ export function useRealtime(enabled = true): void {
       const me = () => store.get(userAtom)?.id;
       socket.on('ticket-changed', (event) => {
         applyTicketChanged(client, event);
-        applyViewCounts(client);
+        moveViewCounts(client, event, me() ?? null);
         announceLive(ticketNotice(event, me()), pathRef.current);
       });
       socket.on('comment-added', (event) => {
@@ -117,6 +118,7 @@ export function useRealtime(enabled = true): void {
         announceLive(commentNotice(event, me()), pathRef.current);
       });
       socket.on('helpful-count', (event) => applyHelpfulCount(client, event));
+      socket.on('view-counts', (event) => applyPushedViewCounts(client, event));
       socket.on('presence', (event) => setPresence((current) => withPresence(current, event)));
       socket.on('notification', (event) => applyNotification(client, event));
     });

@@ -8,7 +8,7 @@ import { ticketQueries } from '../api/ticketQueries';
 import { AppLayout } from '../components/layout/AppLayout';
 import { PageLoader } from '../components/PageLoader';
 import NotFoundPage from '../features/errors/NotFoundPage';
-import { agentQueryAtom } from '../features/queue/filters';
+import { agentQueryAtom } from '../state/agentQuery';
 import { readKnowledgeList } from '../features/knowledge/knowledgeReads';
 import { readAgentDashboard } from '../features/queue/agentDashboardReads';
 import { readUserDashboard } from '../features/tickets/userDashboardReads';

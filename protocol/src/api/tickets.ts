@@ -99,7 +99,7 @@ export const editTicketForm = (currentTitle: string) =>
     status: formStatus,
   });
 
-/** The agent update form (SPEC §5): status required, notes free text. */
+/** The agent update form (docs/product.md#agent-update-screen): status required, notes free text. */
 export const agentUpdateForm = z.object({
   status: z.preprocess(normalizeStatus, z.enum(FORM_STATUSES, { error: V.statusRequired })),
   resolutionNotes: z.string().max(LIMITS.resolutionNotes.max, V.resolutionNotesTooLong),
@@ -171,12 +171,14 @@ export const commentBody = z.object({
    * yet makes this reply the note.
    */
   status: optionalStatus,
+  /** As on PUT /tickets/:id: the `version` the writer saw; a newer one answers 409 and writes nothing. */
+  expectedVersion: updateTicketBody.shape.expectedVersion,
 });
 export type CommentBody = z.infer<typeof commentBody>;
 
 export interface TicketListResponse {
   success: true;
-  /** SPEC §7: the user view reads `tickets`, the agent view reads `data`; both hold the same page. */
+  /** The user view reads `tickets`, the agent view reads `data`; both hold the same page (docs/api.md#ticket-endpoints). */
   tickets: Ticket[];
   data: Ticket[];
   total: number;
@@ -184,6 +186,11 @@ export interface TicketListResponse {
   totalCapped?: boolean;
   page: number;
   limit: number;
+  /**
+   * Up to LIMITS.ticketList.spare rows that follow the page, in the same order: a live page fills a
+   * row that left it from these instead of reading the page again.
+   */
+  next: Ticket[];
 }
 export interface TicketStatsResponse {
   success: true;

@@ -19,7 +19,7 @@ export interface ViewFilters {
 /**
  * A saved list of the agent dashboard. Built-in views (My open tickets, Unassigned, Urgent) come first
  * in every answer with negative ids and `builtIn: true`; they belong to nobody (`owner: null`) and
- * cannot be changed or deleted (docs/decisions.md#saved-views).
+ * cannot be changed or deleted (docs/decisions.md#running-the-queue).
  */
 export interface View {
   id: number;

@@ -30,7 +30,14 @@ describe('ticket policies', () => {
   ] as const)('%s: view=%s delete=%s', (_, who, view, del) => {
     expect(canViewTicket(who, ticket)).toBe(view);
     expect(canCommentOnTicket(who, ticket)).toBe(view);
-    expect(canDeleteTicket(who, ticket)).toBe(del);
+    expect(canDeleteTicket(who, { ...ticket, answered: false })).toBe(del);
+  });
+
+  it('lets an owner delete only until support answers; admins always; agents never, not even their own ticket', () => {
+    expect(canDeleteTicket(owner, { ...ticket, answered: true })).toBe(false);
+    expect(canDeleteTicket(admin, { ...ticket, answered: true })).toBe(true);
+    expect(canDeleteTicket(agent, { userId: agent.id, answered: false })).toBe(false);
+    expect(canDeleteTicket(admin, { userId: admin.id, answered: true })).toBe(true);
   });
 
   it('scopes lists to the owner unless staff', () => {

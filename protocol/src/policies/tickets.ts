@@ -19,7 +19,13 @@ export const canViewTicket = (actor: Actor, ticket: OwnedTicket): boolean => isS
 
 export const canCommentOnTicket = canViewTicket;
 
-export const canDeleteTicket = (actor: Actor, ticket: OwnedTicket): boolean => isOwner(actor, ticket) || isAdmin(actor);
+/**
+ * Admins delete any ticket; agents none, not even their own (they close it); an owner theirs only
+ * until support has answered it (docs/product.md#permissions). `answered` is what the owner may know;
+ * the server also counts internal notes, which the owner's ticket never reveals.
+ */
+export const canDeleteTicket = (actor: Actor, ticket: OwnedTicket & { answered: boolean }): boolean =>
+  isAdmin(actor) || (isOwner(actor, ticket) && !isStaff(actor) && !ticket.answered);
 
 /** Owners edit what they wrote; staff work the ticket. A staff member's own ticket allows both. */
 export function editableTicketFields(actor: Actor, ticket: OwnedTicket): ReadonlySet<TicketField> {

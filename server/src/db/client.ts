@@ -100,10 +100,14 @@ function openPostgres(url: string): Database {
     async withStartupLock(fn) {
       const client = await pool.connect();
       try {
+        // Waiting for another process's migrations may take longer than any statement may: a replica
+        // started beside a loaded one must wait, not die of the statement timeout.
+        await client.query('set statement_timeout = 0');
         await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
         return await fn();
       } finally {
         await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).catch(() => undefined);
+        await client.query('reset statement_timeout').catch(() => undefined);
         client.release();
       }
     },

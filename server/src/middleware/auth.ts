@@ -14,6 +14,11 @@ const bearer = (header: string | undefined): string | undefined => {
  * `required`: no valid token → 401. `optional`: no token is fine, but a token that was sent must be
  * valid, so an expired session is reported rather than silently treated as anonymous.
  */
+/** Every middleware `allow` made, so a test can list the role-gated routes from the routers themselves. */
+const roleGates = new WeakSet<Middleware<AppState>>();
+export const isRoleGate = (middleware: unknown): boolean =>
+  typeof middleware === 'function' && roleGates.has(middleware as Middleware<AppState>);
+
 export function authentication(accounts: AccountService) {
   /** The actor a sent Authorization header stands for; a missing or invalid one is a 401. */
   const authenticate = async (header: string | undefined): Promise<Actor> => {
@@ -31,13 +36,15 @@ export function authentication(accounts: AccountService) {
       await next();
     };
   /** Signed in and allowed by the policy; checked before the body, so outsiders learn nothing from a 400. */
-  const allow =
-    (policy: (actor: Actor) => boolean, message: string): Middleware<AppState> =>
-    async (ctx, next) => {
+  const allow = (policy: (actor: Actor) => boolean, message: string): Middleware<AppState> => {
+    const gate: Middleware<AppState> = async (ctx, next) => {
       const actor = await authenticate(ctx.get('authorization') || undefined);
       ctx.state.actor = actor;
       if (!policy(actor)) throw new ForbiddenError(message);
       await next();
     };
+    roleGates.add(gate);
+    return gate;
+  };
   return { required: resolve('required'), optional: resolve('optional'), allow };
 }

@@ -28,6 +28,10 @@ export interface RateLimitRules {
   passwordChangePerUser: RateLimitRule;
   /** Change-password attempts per IP over all accounts. */
   passwordChangePerAddress: RateLimitRule;
+  /** Bulk ticket changes per staff member: each call may write 100 tickets and notify their assignees. */
+  bulkPerUser: RateLimitRule;
+  /** Bulk ticket changes per IP over all accounts. */
+  bulkPerAddress: RateLimitRule;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -42,6 +46,9 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   commentPerUser: { points: 10, durationSeconds: 60 },
   passwordChangePerUser: { points: 5, durationSeconds: 15 * 60 },
   passwordChangePerAddress: { points: 20, durationSeconds: 15 * 60 },
+  // One bulk change every three seconds on average is well above what a person triaging needs.
+  bulkPerUser: { points: 20, durationSeconds: 60 },
+  bulkPerAddress: { points: 60, durationSeconds: 60 },
 };
 
 export interface Limiter {
@@ -88,6 +95,8 @@ const LIMIT_MESSAGES: Record<keyof RateLimitRules, string> = {
   commentPerUser: MESSAGES.tickets.tooManyComments,
   passwordChangePerUser: MESSAGES.users.tooManyPasswordChanges,
   passwordChangePerAddress: MESSAGES.users.tooManyPasswordChanges,
+  bulkPerUser: MESSAGES.tickets.tooManyBulkChanges,
+  bulkPerAddress: MESSAGES.tickets.tooManyBulkChangesFromAddress,
 };
 
 export function createLimiters(rules: RateLimitRules, store: LimiterStore = memoryStore): Limiters {

@@ -6,7 +6,7 @@ type Ref = UserRef | null;
 
 const ref = (id: number | null, name: string | null): Ref => (id === null ? null : { id, name: name ?? '' });
 
-export const presentTicket = ({ ticket, ownerName, agentName, editorName, commentCount, unread }: TicketRow): Ticket => ({
+export const presentTicket = ({ ticket, ownerName, agentName, editorName, commentCount, answered, unread }: TicketRow): Ticket => ({
   id: ticket.id,
   title: ticket.title,
   description: ticket.description,
@@ -17,6 +17,7 @@ export const presentTicket = ({ ticket, ownerName, agentName, editorName, commen
   assignedAgent: ref(ticket.assignedAgentId, agentName),
   updatedBy: ref(ticket.updatedById, editorName),
   commentCount,
+  answered,
   version: ticket.version,
   createdAt: ticket.createdAt.toISOString(),
   updatedAt: ticket.updatedAt.toISOString(),

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PresenceEvent } from '@helpdesk/protocol';
+import { LIMITS, type PresenceEvent } from '@helpdesk/protocol';
 import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
@@ -68,6 +68,27 @@ describe('presence', () => {
 
     agentSocket.socket.disconnect();
     await viewersOn(colleagueSocket, ticket.id, (e) => e.viewers.length === 0);
+  });
+
+  it('keeps a burst of views within the per-socket cap, and a leave still frees a place', async () => {
+    const cap = LIMITS.presence.maxTicketsPerSocket;
+    const tickets = await Promise.all(Array.from({ length: cap + 6 }, () => createTicket(t.api, owner.token)));
+    const [agentSocket, colleagueSocket] = await Promise.all([sockets.listen(t.url, agent.token), sockets.listen(t.url, colleague.token)]);
+    const burst = tickets.slice(0, cap + 5);
+    for (const ticket of burst) agentSocket.socket.emit('ticket:view', { ticketId: ticket.id });
+    // Signals of one socket are handled in order: once the last one shows, every earlier one was decided.
+    const last = tickets[cap + 5]!;
+    agentSocket.socket.emit('ticket:leave', { ticketId: burst[0]!.id });
+    agentSocket.socket.emit('ticket:view', { ticketId: last.id });
+    await viewersOn(colleagueSocket, last.id, (e) => e.viewers.length === 1);
+    await sentinel(t.api, admin.token, [colleagueSocket]);
+
+    const latest = new Map<number, PresenceEvent>();
+    for (const e of colleagueSocket.events.presence) latest.set(e.ticketId, e);
+    const watched = [...latest.values()].filter((e) => e.viewers.some((v) => v.id === agent.user.id)).map((e) => e.ticketId);
+    expect(watched).toHaveLength(cap);
+    expect(watched).not.toContain(burst[0]!.id);
+    expect(watched).toContain(last.id);
   });
 
   it('takes typing at most once a second per socket, keeping the latest state', async () => {

@@ -16,6 +16,8 @@ export interface PresenceOptions {
 interface SocketPresence {
   actor: Actor;
   tickets: Map<number, PresenceEntry>;
+  /** Views still being checked: they hold their place under the cap, and a leave meanwhile cancels them. */
+  pending: Set<number>;
   lastTypingAt: number;
   /** A typing signal that came inside the throttle window: applied when the window ends, the latest wins. */
   pendingTyping?: { ticketId: number; typing: boolean };
@@ -106,7 +108,7 @@ export function attachPresence(
   io.on('connection', (socket) => {
     const actor = socket.data.actor;
     if (!actor || !canSeePresence(actor)) return;
-    const state: SocketPresence = { actor, tickets: new Map(), lastTypingAt: 0 };
+    const state: SocketPresence = { actor, tickets: new Map(), pending: new Set(), lastTypingAt: 0 };
     sockets.set(socket.id, state);
 
     // A fresh staff socket learns who is already where (the queue shows it on every row).
@@ -122,9 +124,16 @@ export function attachPresence(
       const parsed = ticketViewSignal.safeParse(signal);
       if (!parsed.success) return;
       const { ticketId } = parsed.data;
-      if (state.tickets.has(ticketId) || state.tickets.size >= maxTickets) return;
+      // Checked and taken in one step, before the read check awaits: a burst cannot pass the cap.
+      if (state.tickets.has(ticketId) || state.pending.has(ticketId) || state.tickets.size + state.pending.size >= maxTickets) return;
+      state.pending.add(ticketId);
       safely('view', async () => {
-        if (!(await canRead(actor, ticketId)) || !socket.connected || state.tickets.has(ticketId)) return;
+        const allowed = await canRead(actor, ticketId).catch((error: unknown) => {
+          state.pending.delete(ticketId);
+          throw error;
+        });
+        // A leave (or the disconnect) that came meanwhile has taken the place back.
+        if (!state.pending.delete(ticketId) || !allowed || !socket.connected) return;
         const entry: PresenceEntry = { id: actor.id, name: actor.name, typing: false, typingAt: 0, seenAt: Date.now() };
         state.tickets.set(ticketId, entry);
         put(socket.id, ticketId, entry);
@@ -133,7 +142,7 @@ export function attachPresence(
 
     socket.on('ticket:leave', (signal: unknown) => {
       const parsed = ticketViewSignal.safeParse(signal);
-      if (!parsed.success || !state.tickets.delete(parsed.data.ticketId)) return;
+      if (!parsed.success || state.pending.delete(parsed.data.ticketId) || !state.tickets.delete(parsed.data.ticketId)) return;
       drop(socket.id, parsed.data.ticketId);
     });
 
@@ -161,6 +170,7 @@ export function attachPresence(
       clearTimeout(state.pendingTimer);
       for (const ticketId of state.tickets.keys()) drop(socket.id, ticketId);
       state.tickets.clear();
+      state.pending.clear();
     });
   });
 

@@ -406,6 +406,49 @@ describe('realtime delivery (Socket.IO)', () => {
   });
 });
 
+describe('anonymous sockets per client address', () => {
+  const sockets = socketClients();
+  let t: TestServer;
+  const forwardedFor = (address: string) => ({ 'x-forwarded-for': address });
+
+  beforeAll(async () => {
+    t = await startTestServer({ TRUST_PROXY: 'true' });
+  });
+  afterEach(() => sockets.closeAll());
+  afterAll(() => ifSetUp(t)?.close());
+
+  it('caps sockets without a token per address, refusing the rest with a clear message, and frees a place on close', async () => {
+    const cap = parseSettings({}).maxAnonymousSocketsPerAddress;
+    const address = forwardedFor('203.0.113.50');
+    // All at once, so handshakes finishing together must still count each other.
+    const attempts = await Promise.allSettled(Array.from({ length: cap + 3 }, () => sockets.listen(t.url, undefined, address)));
+    const connected = attempts.flatMap((a) => (a.status === 'fulfilled' ? [a.value] : []));
+    const refusals = attempts.flatMap((a) => (a.status === 'rejected' ? [(a.reason as Error).message] : []));
+    expect(connected).toHaveLength(cap);
+    expect(refusals).toEqual(Array<string>(3).fill(MESSAGES.auth.tooManyAnonymousConnections));
+
+    // Another address, and a signed-in person at this one, are not affected.
+    expect((await sockets.listen(t.url, undefined, forwardedFor('203.0.113.51'))).socket.connected).toBe(true);
+    const account = await insertUser(t, { name: 'Same Office' });
+    expect((await sockets.listen(t.url, account.token, address)).socket.connected).toBe(true);
+
+    connected[0]!.socket.disconnect();
+    await vi.waitFor(async () => expect((await sockets.listen(t.url, undefined, address)).socket.connected).toBe(true));
+    expect(await sockets.refusedHandshake(t.url, {}, address)).toBe(MESSAGES.auth.tooManyAnonymousConnections);
+  });
+
+  it('reads the address from the connection, not from a header nobody trusted', async () => {
+    const direct = await startTestServer({ MAX_ANONYMOUS_SOCKETS_PER_ADDRESS: '3' });
+    try {
+      for (let i = 0; i < 3; i++) await sockets.listen(direct.url, undefined, forwardedFor(`203.0.113.${60 + i}`));
+      expect(await sockets.refusedHandshake(direct.url, {}, forwardedFor('203.0.113.70'))).toBe(MESSAGES.auth.tooManyAnonymousConnections);
+    } finally {
+      sockets.closeAll();
+      await direct.close();
+    }
+  });
+});
+
 /** No SMTP_URL in this server: the reset mail is an .eml file in DATA_DIR/outbox; the token is in its link. */
 async function resetTokenFromOutbox(dataDir: string, email: string): Promise<string> {
   const outbox = path.join(dataDir, 'outbox');

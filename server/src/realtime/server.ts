@@ -23,10 +23,24 @@ type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterSe
 export interface RealtimeOptions {
   /** Live sockets one user may hold on this process; the next handshake is refused. */
   maxSocketsPerUser: number;
+  /** Live sockets without a token one client address may hold on this process. */
+  maxAnonymousSocketsPerAddress: number;
+  /** Read the client address from X-Forwarded-For's last hop, as the HTTP side does (TRUST_PROXY). */
+  trustProxy: boolean;
 }
 
 /** setTimeout's ceiling; longer sessions are re-checked when the timer fires. */
 const MAX_TIMER_MS = 2_147_483_647;
+
+/** A room per client address for its sockets without a token; only counted, never sent to. */
+const anonymousRoom = (address: string) => `anonymous:${address}`;
+
+/** The client address as rate limits see it over HTTP (Koa trusts one proxy hop, the last X-Forwarded-For entry). */
+function addressOf(socket: RealtimeSocket, trustProxy: boolean): string {
+  const forwarded = trustProxy ? socket.handshake.headers['x-forwarded-for'] : undefined;
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').at(-1)?.trim();
+  return last || socket.handshake.address;
+}
 
 /**
  * Socket.IO on the HTTP server's port. The handshake token decides the rooms (docs/api.md#real-time-events): everyone
@@ -46,10 +60,24 @@ export function attachRealtime(
   });
   const log = logger.child({ component: 'realtime' });
 
+  /**
+   * Sockets in `room` on this process, checked and joined in one step. Joined in the handshake rather
+   * than on "connection" so handshakes completing in the same tick count each other; Socket.IO
+   * removes a socket from its rooms when it closes or its handshake fails, so nothing needs undoing.
+   */
+  const claimPlace = (socket: RealtimeSocket, room: string, max: number): boolean => {
+    if ((io.of('/').adapter.rooms.get(room)?.size ?? 0) >= max) return false;
+    void socket.join(room);
+    return true;
+  };
+
   const handshake = async (socket: RealtimeSocket, next: (error?: Error) => void) => {
     const token: unknown = socket.handshake.auth.token;
     if (token === undefined || token === null || token === '') {
-      next();
+      const room = anonymousRoom(addressOf(socket, options.trustProxy));
+      next(
+        claimPlace(socket, room, options.maxAnonymousSocketsPerAddress) ? undefined : new Error(MESSAGES.auth.tooManyAnonymousConnections),
+      );
       return;
     }
     try {
@@ -58,15 +86,11 @@ export function attachRealtime(
         next(new Error(MESSAGES.auth.sessionInvalid));
         return;
       }
-      // The user's room holds exactly their live sockets here, so nothing needs undoing on disconnect.
-      // Joined now rather than on "connection" so handshakes completing in the same tick count each
-      // other; Socket.IO removes a socket from its rooms if the handshake fails after this.
-      const room = ROOMS.user(session.actor.id);
-      if ((io.of('/').adapter.rooms.get(room)?.size ?? 0) >= options.maxSocketsPerUser) {
+      // The user's room holds exactly their live sockets here.
+      if (!claimPlace(socket, ROOMS.user(session.actor.id), options.maxSocketsPerUser)) {
         next(new Error(MESSAGES.auth.tooManyConnections));
         return;
       }
-      void socket.join(room);
       socket.data.actor = session.actor;
       expireWithToken(socket, session.expiresAt);
       next();

@@ -10,6 +10,7 @@ import {
   type UserResponse,
 } from '@helpdesk/protocol';
 import { parseBody } from '../lib/validation.js';
+import { jsonBody } from '../middleware/jsonBody.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, clientIp, createRouter } from './router.js';
 
@@ -17,7 +18,7 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
 
   // Optional auth: an admin's token is what allows role "admin" (docs/api.md#auth-endpoints).
-  router.post('/auth/register', auth.optional, async (ctx) => {
+  router.post('/auth/register', auth.optional, jsonBody, async (ctx) => {
     const input = parseBody(registerBody, ctx.request.body);
     // An admin creating accounts for others is not the abuse the per-address budget is about.
     if (!ctx.state.actor || !canManageUsers(ctx.state.actor)) await limiters.signupPerAddress.consume(clientIp(ctx));
@@ -26,25 +27,21 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, ...session } satisfies AuthResponse;
   });
 
-  router.post('/auth/login', async (ctx) => {
+  router.post('/auth/login', jsonBody, async (ctx) => {
     const input = parseBody(loginBody, ctx.request.body);
     const address = clientIp(ctx);
     const key = `${address}|${input.email}`;
-    await limiters.login.check(key);
-    // Taken before the password check and given back on success, so parallel guesses cannot overrun
-    // the address's budget and successful sign-ins (a whole office behind one NAT) do not spend it.
+    // Both budgets are spent (atomically, in memory or Redis) before the password is checked, so
+    // parallel guesses cannot overrun them. A success clears the email's count and gives the address
+    // its point back, so successful sign-ins (a whole office behind one NAT) do not spend it.
+    await limiters.login.consume(key);
     await limiters.loginPerAddress.consume(address);
-    try {
-      const session = await services.accounts.login(input);
-      await Promise.all([limiters.login.reset(key), limiters.loginPerAddress.refund(address)]);
-      ctx.body = { success: true, ...session } satisfies AuthResponse;
-    } catch (error) {
-      await limiters.login.consume(key).catch(() => undefined);
-      throw error;
-    }
+    const session = await services.accounts.login(input);
+    await Promise.all([limiters.login.reset(key), limiters.loginPerAddress.refund(address)]);
+    ctx.body = { success: true, ...session } satisfies AuthResponse;
   });
 
-  router.post('/auth/request-password-reset', async (ctx) => {
+  router.post('/auth/request-password-reset', jsonBody, async (ctx) => {
     const { email } = parseBody(requestPasswordResetBody, ctx.request.body);
     await limiters.resetPerIp.consume(clientIp(ctx));
     await limiters.resetPerEmail.consume(`${clientIp(ctx)}|${email}`);
@@ -52,7 +49,7 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, message: MESSAGES.auth.resetRequested } satisfies MessageResponse;
   });
 
-  router.post('/auth/reset-password', async (ctx) => {
+  router.post('/auth/reset-password', jsonBody, async (ctx) => {
     const { token, newPassword } = parseBody(resetPasswordBody, ctx.request.body);
     await limiters.resetSubmitPerAddress.consume(clientIp(ctx));
     await services.passwordReset.reset(token, newPassword);

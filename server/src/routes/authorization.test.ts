@@ -483,7 +483,7 @@ const ROWS: Row[] = [
     path: (c) => `/tickets/${c.fx.ticketId}`,
     setup: freshTicket,
     expect: ticketAccess(200, 403, 200),
-    denied: { 403: MESSAGES.tickets.deleteForbidden, 404: TICKET_NOT_FOUND },
+    denied: { 403: MESSAGES.tickets.deleteByAgent, 404: TICKET_NOT_FOUND },
     after: async (c, res) => {
       if (res.status === 200) expect(res.body).toEqual({ success: true, message: MESSAGES.tickets.deleted });
       await ownerSeesTicket(c, res.status !== 200);
@@ -623,7 +623,7 @@ const ROWS: Row[] = [
     },
   },
 
-  // ---- The queue (CONTRACT §10): staff only; private items are their owner's ----
+  // ---- The queue (docs/api.md#running-the-queue): staff only; private items are their owner's ----
   {
     route: 'GET /users/staff',
     name: 'assignable staff',
@@ -971,7 +971,7 @@ describe('ticket access details', () => {
 
   it('an agent who is not the owner may not delete, and the ticket stays', async () => {
     const ticket = await createTicket(t.api, cast.owner.token);
-    expectError(await t.api.delete(`/tickets/${ticket.id}`, { token: cast.agent.token }), 403, MESSAGES.tickets.deleteForbidden);
+    expectError(await t.api.delete(`/tickets/${ticket.id}`, { token: cast.agent.token }), 403, MESSAGES.tickets.deleteByAgent);
     expect((await t.api.get(`/tickets/${ticket.id}`, { token: cast.agent.token })).status).toBe(200);
   });
 

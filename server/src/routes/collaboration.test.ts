@@ -8,7 +8,7 @@ import { sentinel, socketClients } from '../../test/socketClients.js';
 
 const CONFLICT = 'This ticket was changed by someone else. Review the latest version and try again.';
 
-describe('working a ticket together (docs/api.md#internal-notes)', () => {
+describe('working a ticket together (docs/api.md#working-a-ticket-together)', () => {
   let t: TestServer;
   let smtp: MailReceiver;
   let admin: Account, agent: Account, owner: Account, other: Account, colleague: Account;
@@ -131,7 +131,7 @@ describe('working a ticket together (docs/api.md#internal-notes)', () => {
   });
 
   describe('mentions and notifications', () => {
-    it('refuses unknown or non-staff mentions with the §9 text and writes nothing', async () => {
+    it('refuses unknown or non-staff mentions with the documented text and writes nothing', async () => {
       const ticket = await createTicket(t.api, owner.token);
       for (const mentions of [[other.user.id], [2_000_000_000], [colleague.user.id, owner.user.id]]) {
         const res = await post(ticket, { content: 'Hey @someone', internal: true, mentions }, agent);

@@ -12,6 +12,7 @@ import {
   type MessageResponse,
 } from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
+import { jsonBody } from '../middleware/jsonBody.js';
 import type { RouteDeps } from './deps.js';
 import { jsonOnce } from '../lib/jsonOnce.js';
 import { actorOf, clientIp, createRouter } from './router.js';
@@ -39,13 +40,13 @@ export function knowledgeRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, helpfulCount: await services.knowledge.markHelpful(ctx.state.actor, id) } satisfies HelpfulResponse;
   });
 
-  router.post('/knowledge', staff, async (ctx) => {
+  router.post('/knowledge', staff, jsonBody, async (ctx) => {
     const input = parseBody(createArticleBody, ctx.request.body);
     ctx.status = 201;
     ctx.body = { success: true, article: await services.knowledge.create(actorOf(ctx), input) } satisfies ArticleResponse;
   });
 
-  router.put('/knowledge/:id', staff, async (ctx) => {
+  router.put('/knowledge/:id', staff, jsonBody, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     const input = parseBody(updateArticleBody, ctx.request.body);
     ctx.body = { success: true, article: await services.knowledge.update(id, input) } satisfies ArticleResponse;

@@ -5,6 +5,7 @@ import {
   type NotificationReadResponse,
 } from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
+import { jsonBody } from '../middleware/jsonBody.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, createRouter } from './router.js';
 
@@ -18,7 +19,7 @@ export function notificationRoutes({ services, auth }: RouteDeps) {
     ctx.body = { success: true, ...result } satisfies NotificationListResponse;
   });
 
-  router.post('/notifications/read', auth.required, async (ctx) => {
+  router.post('/notifications/read', auth.required, jsonBody, async (ctx) => {
     const { ids } = parseBody(markNotificationsReadBody, ctx.request.body ?? {});
     const unread = await services.notifications.markRead(actorOf(ctx), ids);
     ctx.body = { success: true, unread } satisfies NotificationReadResponse;

@@ -4,7 +4,7 @@ import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '.
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { sentinel, socketClients } from '../../test/socketClients.js';
 
-/** CONTRACT §10 over real HTTP: assignment, sorting, follow-ups, bulk changes, unread. */
+/** docs/api.md#running-the-queue over real HTTP: assignment, sorting, follow-ups, bulk changes, unread. */
 describe('running the queue', () => {
   let t: TestServer;
   let admin: Account, agent: Account, owner: Account, other: Account, agent2: Account;

@@ -4,18 +4,11 @@ import { DEFAULT_RATE_LIMITS } from '../middleware/rateLimit.js';
 import { ADMIN_ENV, STRONG_PASSWORD, TEST_ADMIN, createTicket, insertUser, uniqueEmail } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import type { ApiResponse } from '../../test/http.js';
+import { expectRateLimited } from '../../test/rateLimited.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
 /** Each test spends the budget of an address of its own, as the proxy in front reports it. */
 const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
-
-function expectRefused(res: ApiResponse, message: string, windowSeconds: number) {
-  expect(res.status).toBe(429);
-  expect(res.body).toEqual({ success: false, message });
-  const retryAfter = Number(res.headers.get('retry-after'));
-  expect(retryAfter).toBeGreaterThanOrEqual(1);
-  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
-}
 
 describe('budgets per client address and per user (production numbers)', () => {
   let t: TestServer;
@@ -38,7 +31,7 @@ describe('budgets per client address and per user (production numbers)', () => {
       refused ??= res.status === 429 ? res : undefined;
     }
     expect(statuses).toEqual([...Array<number>(loginPerAddress.points).fill(401), ...Array<number>(40 - loginPerAddress.points).fill(429)]);
-    expectRefused(refused!, MESSAGES.auth.tooManyLoginsFromAddress, loginPerAddress.durationSeconds);
+    expectRateLimited(refused!, MESSAGES.auth.tooManyLoginsFromAddress, loginPerAddress.durationSeconds);
 
     // Another address signs in as usual, and a wrong password there is still just wrong.
     const account = await insertUser(t, { name: 'Neighbour Nora' });
@@ -58,7 +51,7 @@ describe('budgets per client address and per user (production numbers)', () => {
         { ...from(address), token },
       );
     for (let i = 0; i < signupPerAddress.points; i++) expect((await register('203.0.113.20')).status).toBe(201);
-    expectRefused(await register('203.0.113.20'), MESSAGES.auth.tooManySignups, signupPerAddress.durationSeconds);
+    expectRateLimited(await register('203.0.113.20'), MESSAGES.auth.tooManySignups, signupPerAddress.durationSeconds);
 
     expect((await register('203.0.113.21')).status).toBe(201);
     const admin = await t.api.post('/auth/login', { email: TEST_ADMIN.email, password: TEST_ADMIN.password }, from('203.0.113.20'));
@@ -74,7 +67,7 @@ describe('budgets per client address and per user (production numbers)', () => {
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(MESSAGES.auth.resetInvalid);
     }
-    expectRefused(await submit('203.0.113.30'), MESSAGES.auth.tooManyResetAttempts, resetSubmitPerAddress.durationSeconds);
+    expectRateLimited(await submit('203.0.113.30'), MESSAGES.auth.tooManyResetAttempts, resetSubmitPerAddress.durationSeconds);
     expect((await submit('203.0.113.31')).status).toBe(400);
   });
 
@@ -85,7 +78,7 @@ describe('budgets per client address and per user (production numbers)', () => {
     const comment = (token: string, n: number) => t.api.post(`/tickets/${ticket.id}/comments`, { content: `Any news? (${n})` }, { token });
 
     for (let i = 0; i < commentPerUser.points; i++) expect((await comment(owner.token, i)).status).toBe(201);
-    expectRefused(await comment(owner.token, 99), MESSAGES.tickets.tooManyComments, commentPerUser.durationSeconds);
+    expectRateLimited(await comment(owner.token, 99), MESSAGES.tickets.tooManyComments, commentPerUser.durationSeconds);
 
     expect((await comment(agent.token, 1)).status).toBe(201);
     const stored = await t.api.get(`/tickets/${ticket.id}`, { token: owner.token });

@@ -3,6 +3,7 @@ import type { MessageResponse } from '@helpdesk/protocol';
 import type { z } from 'zod';
 import type { Actor } from '../lib/actor.js';
 import { parseBody, parseInput } from '../lib/validation.js';
+import { jsonBody } from '../middleware/jsonBody.js';
 import type { AppContext, AppState } from '../middleware/state.js';
 import { actorOf, type createRouter } from './router.js';
 
@@ -38,14 +39,14 @@ export function addSharedItemRoutes<Item, Create, Update>(
     spec.answerList(ctx, await calls.list(actorOf(ctx)));
   });
 
-  router.post(path, guard, async (ctx) => {
+  router.post(path, guard, jsonBody, async (ctx) => {
     const input = parseBody(schemas.create, ctx.request.body);
     const item = await calls.create(actorOf(ctx), input);
     ctx.status = 201;
     spec.answerItem(ctx, item);
   });
 
-  router.put(`${path}/:id`, guard, async (ctx) => {
+  router.put(`${path}/:id`, guard, jsonBody, async (ctx) => {
     const id = parseInput(schemas.id, ctx.params.id);
     const input = parseBody(schemas.update, ctx.request.body);
     spec.answerItem(ctx, await calls.update(actorOf(ctx), id, input));

@@ -130,11 +130,30 @@ describe('maintained counts, bounded lists and paged threads', () => {
     expect((await counts()).total).toBe(0);
   });
 
+  it('carries the rows after the page as spares, in the same order, for every caller', async () => {
+    for (let i = 0; i < 9; i++) await createTicket(t.api, other.token, { title: `Spare row ticket ${i}` });
+    for (const [account, query] of [
+      [admin, 'limit=3&sort=createdAt'],
+      [admin, 'limit=4&page=2&sort=-createdAt'],
+      [other, 'limit=2'],
+    ] as const) {
+      const whole = await t.api.get(`/tickets?${query.replace(/limit=\d+&?(page=\d+&?)?/, '')}&limit=100`, { token: account.token });
+      const res = await t.api.get(`/tickets?${query}`, { token: account.token });
+      const { page, limit } = res.body as { page: number; limit: number };
+      const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
+      const expected = ids(whole.body.tickets).slice((page - 1) * limit, page * limit + LIMITS.ticketList.spare);
+      expect([...ids(res.body.tickets), ...ids(res.body.next)], `${query} as ${account.user.name}`).toEqual(expected);
+      expect(res.body.next.length, query).toBe(LIMITS.ticketList.spare);
+    }
+    const last = await t.api.get('/tickets?limit=100', { token: other.token });
+    expect(last.body.next).toEqual([]);
+  });
+
   it('answers a page past the end at once, empty, with the total', async () => {
     const total = (await t.api.get('/tickets', { token: admin.token })).body.total as number;
     const res = await t.api.get('/tickets?page=9999999', { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, tickets: [], data: [], total, page: 9_999_999 });
+    expect(res.body).toMatchObject({ success: true, tickets: [], data: [], next: [], total, page: 9_999_999 });
   });
 
   it('refuses a page deeper than the bound with a message saying what to do', async () => {

@@ -11,9 +11,10 @@ import {
   updateTicketBody,
 } from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
+import { jsonBody } from '../middleware/jsonBody.js';
 import type { RouteDeps } from './deps.js';
 import { jsonOnce } from '../lib/jsonOnce.js';
-import { actorOf, createRouter } from './router.js';
+import { actorOf, clientIp, createRouter } from './router.js';
 import type {
   TicketDetail,
   BulkUpdateResponse,
@@ -38,7 +39,7 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
     sendList(
       ctx,
       await services.tickets.list(actorOf(ctx), query),
-      ({ tickets, total, totalCapped }) =>
+      ({ tickets, next, total, totalCapped }) =>
         ({
           success: true,
           tickets,
@@ -47,6 +48,7 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
           ...(totalCapped && { totalCapped }),
           page: query.page,
           limit: query.limit,
+          next,
         }) satisfies TicketListResponse,
     );
   });
@@ -57,9 +59,13 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, stats, ...(totalCapped && { totalCapped }) } satisfies TicketStatsResponse;
   });
 
-  router.post('/tickets/bulk', auth.allow(isStaff, MESSAGES.http.staffOnly), async (ctx) => {
+  router.post('/tickets/bulk', auth.allow(isStaff, MESSAGES.http.staffOnly), jsonBody, async (ctx) => {
     const { ids, changes } = parseBody(bulkUpdateBody, ctx.request.body);
-    const { updated, failed } = await services.tickets.bulkUpdate(actorOf(ctx), ids, changes);
+    const actor = actorOf(ctx);
+    // One call writes up to 100 tickets and notifies their assignees: a loop of them is a flood.
+    await limiters.bulkPerUser.consume(String(actor.id));
+    await limiters.bulkPerAddress.consume(clientIp(ctx));
+    const { updated, failed } = await services.tickets.bulkUpdate(actor, ids, changes);
     ctx.body = { success: true, updated, failed } satisfies BulkUpdateResponse;
   });
 
@@ -80,14 +86,14 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
     sendTicket(ctx, await services.tickets.get(actorOf(ctx), id), (ticket) => ({ success: true, ticket }) satisfies TicketResponse);
   });
 
-  router.post('/tickets', auth.required, async (ctx) => {
+  router.post('/tickets', auth.required, jsonBody, async (ctx) => {
     const input = parseBody(createTicketBody, ctx.request.body);
     const ticket = await services.tickets.create(actorOf(ctx), input);
     ctx.status = 201;
     ctx.body = { success: true, ticket, message: MESSAGES.tickets.created } satisfies TicketMessageResponse;
   });
 
-  router.put('/tickets/:id', auth.required, async (ctx) => {
+  router.put('/tickets/:id', auth.required, jsonBody, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     const input = parseBody(updateTicketBody, ctx.request.body);
     const ticket = await services.tickets.update(actorOf(ctx), id, input);
@@ -100,7 +106,7 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, message: MESSAGES.tickets.deleted } satisfies MessageResponse;
   });
 
-  router.post('/tickets/:id/comments', auth.required, async (ctx) => {
+  router.post('/tickets/:id/comments', auth.required, jsonBody, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     const input = parseBody(commentBody, ctx.request.body);
     const actor = actorOf(ctx);

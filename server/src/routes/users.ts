@@ -16,6 +16,7 @@ import {
   type UsersResponse,
 } from '@helpdesk/protocol';
 import { parseBody, parseInput } from '../lib/validation.js';
+import { jsonBody } from '../middleware/jsonBody.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, clientIp, createRouter } from './router.js';
 
@@ -28,7 +29,7 @@ export function userRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, user: await services.accounts.profile(actorOf(ctx)) } satisfies UserResponse;
   });
 
-  router.put('/users/preferences', auth.required, async (ctx) => {
+  router.put('/users/preferences', auth.required, jsonBody, async (ctx) => {
     const { email_notifications } = parseBody(preferencesBody, ctx.request.body);
     const user = await services.accounts.updatePreferences(actorOf(ctx), email_notifications);
     ctx.body = { success: true, user, message: MESSAGES.users.preferencesUpdated } satisfies UserMessageResponse;
@@ -39,7 +40,7 @@ export function userRoutes({ services, auth, limiters }: RouteDeps) {
   });
 
   // Registered before PUT /users/:id so "password" is never read as an id.
-  router.put('/users/password', auth.required, async (ctx) => {
+  router.put('/users/password', auth.required, jsonBody, async (ctx) => {
     const actor = actorOf(ctx);
     const input = parseBody(changePasswordBody, ctx.request.body);
     await limiters.passwordChangePerAddress.consume(clientIp(ctx));
@@ -53,14 +54,14 @@ export function userRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, users: await services.users.list(role) } satisfies UsersResponse;
   });
 
-  router.post('/users', admin, async (ctx) => {
+  router.post('/users', admin, jsonBody, async (ctx) => {
     const input = parseBody(createStaffBody, ctx.request.body);
     const user = await services.users.create(input);
     ctx.status = 201;
     ctx.body = { success: true, user, message: MESSAGES.users.agentCreated } satisfies UserMessageResponse;
   });
 
-  router.put('/users/:id', admin, async (ctx) => {
+  router.put('/users/:id', admin, jsonBody, async (ctx) => {
     const actor = actorOf(ctx);
     const id = parseInput(idParam, ctx.params.id);
     const input = parseBody(updateStaffBody, ctx.request.body);

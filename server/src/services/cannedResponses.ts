@@ -1,4 +1,4 @@
-import { MESSAGES, type CreateCannedResponseBody, type UpdateCannedResponseBody } from '@helpdesk/protocol';
+import { LIMITS, MESSAGES, type CreateCannedResponseBody, type UpdateCannedResponseBody } from '@helpdesk/protocol';
 import { cannedResponseQueries } from '../db/queries/cannedResponses.js';
 import { presentCannedResponse } from '../presenters/cannedResponses.js';
 import type { ServiceContext } from './context.js';
@@ -9,6 +9,7 @@ export type CannedResponseService = ReturnType<typeof createCannedResponseServic
 export function createCannedResponseService({ db }: ServiceContext) {
   return sharedItemService(db, {
     texts: MESSAGES.cannedResponses,
+    maxPerOwner: LIMITS.perOwner.cannedResponses,
     queries: cannedResponseQueries,
     present: presentCannedResponse,
     toInsert: (actor, input: CreateCannedResponseBody) => ({ ownerId: actor.id, ...input }),

@@ -1,6 +1,13 @@
 import { LIMITS, type Notification, type NotificationType } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
-import { countUnread, findNotifications, insertNotifications, markRead } from '../db/queries/notifications.js';
+import {
+  countUnread,
+  findNotifications,
+  findRecentUnread,
+  insertNotifications,
+  markRead,
+  type NotificationKey,
+} from '../db/queries/notifications.js';
 import type { Emit } from '../db/unitOfWork.js';
 import type { ActorRef } from '../events/bus.js';
 import { presentNotification } from '../presenters/notifications.js';
@@ -23,15 +30,21 @@ export function excerptOf(text: string): string {
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 
+const keyOf = ({ userId, type, ticketId }: NotificationKey) => `${userId}:${type}:${ticketId}`;
+
 /**
  * Writes notifications inside the caller's unit of work, so they exist exactly when the change that
- * caused them does, and announces each after the commit. Nobody is notified of their own action.
+ * caused them does, and announces each (and so mails it) after the commit. Nobody is notified of their
+ * own action, and news the recipient has not read yet is not repeated: the same type on the same
+ * ticket, while an unread one from the last LIMITS.notificationCoalesceMs is there, is dropped, so
+ * assign/unassign churn costs one notification and one mail (docs/api.md#notifications).
  */
 export async function writeNotifications(tx: Db, emit: Emit, by: ActorRef, requests: NotificationRequest[]): Promise<void> {
-  const wanted = requests.filter((r) => r.userId !== by.id);
+  const candidates = new Map(requests.filter((r) => r.userId !== by.id).map((r) => [keyOf(r), r]));
+  const unread = new Set((await findRecentUnread(tx, [...candidates.values()], LIMITS.notificationCoalesceMs)).map(keyOf));
   const rows = await insertNotifications(
     tx,
-    wanted.map((r) => ({ ...r, byId: by.id })),
+    [...candidates.values()].filter((r) => !unread.has(keyOf(r))).map((r) => ({ ...r, byId: by.id })),
   );
   for (const row of rows) {
     emit('notification.created', {

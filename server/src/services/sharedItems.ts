@@ -1,11 +1,12 @@
 import { canChangeItem, canSeeItem, canShareItems, type OwnedItem } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
 import type { Actor } from '../lib/actor.js';
-import { ForbiddenError, NotFoundError } from '../lib/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 
 interface ItemTexts {
   notFound: string;
   sharedAdminOnly: string;
+  tooMany: (max: number) => string;
 }
 
 /**
@@ -33,7 +34,8 @@ export function itemAccess(texts: ItemTexts) {
 export interface SharedItemQueries<Record extends OwnedItem, Insert, Set> {
   find(db: Db, id: number): Promise<(Record & { ownerName: string }) | undefined>;
   findVisible(db: Db, userId: number): Promise<(Record & { ownerName: string })[]>;
-  insert(db: Db, values: Insert): Promise<Record>;
+  /** Undefined once the owner already has `max` of them. */
+  insert(db: Db, values: Insert, max: number): Promise<Record | undefined>;
   update(db: Db, id: number, set: Set): Promise<Record>;
   remove(db: Db, id: number): Promise<void>;
 }
@@ -47,6 +49,8 @@ interface SharedItemKind<
   Set,
 > {
   texts: ItemTexts;
+  /** How many one staff member may own (shared ones they own included). */
+  maxPerOwner: number;
   queries: SharedItemQueries<Record, Insert, Set>;
   present: (row: Record & { ownerName: string }) => Item;
   /** The row a create body makes for its author. */
@@ -76,7 +80,9 @@ export function sharedItemService<
 
     async create(actor: Actor, input: Create): Promise<Item> {
       access.creatable(actor, input.shared);
-      return present({ ...(await queries.insert(db, kind.toInsert(actor, input))), ownerName: actor.name });
+      const row = await queries.insert(db, kind.toInsert(actor, input), kind.maxPerOwner);
+      if (!row) throw new ValidationError(kind.texts.tooMany(kind.maxPerOwner));
+      return present({ ...row, ownerName: actor.name });
     },
 
     async update(actor: Actor, id: number, input: Update): Promise<Item> {

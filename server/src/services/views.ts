@@ -1,6 +1,16 @@
-import { MESSAGES, type CreateViewBody, type TicketAssignee, type UpdateViewBody, type View, type ViewFilters } from '@helpdesk/protocol';
+import {
+  isStaff,
+  LIMITS,
+  MESSAGES,
+  type CreateViewBody,
+  type TicketAssignee,
+  type UpdateViewBody,
+  type View,
+  type ViewFilters,
+} from '@helpdesk/protocol';
+import { findActiveStaffIds } from '../db/queries/staff.js';
 import { ticketConditions } from '../db/queries/tickets.js';
-import { countedViewTotals, viewQueries, type CountedFilter } from '../db/queries/views.js';
+import { countedViewTotals, findSearchedViews, viewQueries, type CountedFilter } from '../db/queries/views.js';
 import type { Actor } from '../lib/actor.js';
 import { ForbiddenError } from '../lib/errors.js';
 import { presentBuiltInViews, presentView } from '../presenters/views.js';
@@ -14,8 +24,19 @@ export type ViewService = ReturnType<typeof createViewService>;
 const compact = (filters: ViewFilters): ViewFilters =>
   Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
 
-const agentIdOf = (actor: Actor, assignee: TicketAssignee | undefined): number | null | undefined =>
-  assignee === undefined ? undefined : assignee === 'me' ? actor.id : assignee === 'none' ? null : assignee;
+/** The staff member `assignee` names for this viewer: undefined for no filter, null for the unassigned. */
+const agentIdOf = (viewerId: number, assignee: TicketAssignee | undefined): number | null | undefined =>
+  assignee === undefined ? undefined : assignee === 'me' ? viewerId : assignee === 'none' ? null : assignee;
+
+/** A saved view with a text search: only the database can say what a search matches, so the server counts it. */
+export interface SearchedView {
+  id: number;
+  filters: ViewFilters;
+  shared: boolean;
+  ownerId: number;
+  /** The owner is an active staff member: only then is a private view theirs to see. */
+  ownerIsStaff: boolean;
+}
 
 /** Built-in views (negative ids) are nobody's: they cannot be changed or deleted. */
 const notBuiltIn = (id: number) => {
@@ -25,6 +46,7 @@ const notBuiltIn = (id: number) => {
 export function createViewService({ db }: ServiceContext, cappedSearchStats: SearchCounts) {
   const saved = sharedItemService(db, {
     texts: MESSAGES.views,
+    maxPerOwner: LIMITS.perOwner.views,
     queries: viewQueries,
     present: presentView,
     toInsert: (actor, input: CreateViewBody) => ({
@@ -43,6 +65,9 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
   });
 
   const visibleViews = async (actor: Actor): Promise<View[]> => [...presentBuiltInViews(), ...(await saved.list(actor))];
+  /** A searched view's count for this viewer, up to the list's cap. */
+  const searchedCount = async (filters: ViewFilters, viewerId: number): Promise<number> =>
+    (await cappedSearchStats(ticketConditions({ assignedAgentId: agentIdOf(viewerId, filters.assignee) }, filters))).stats.total;
 
   return {
     list: visibleViews,
@@ -72,7 +97,7 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
           searched.push(view);
           continue;
         }
-        const agentId = agentIdOf(actor, view.filters.assignee);
+        const agentId = agentIdOf(actor.id, view.filters.assignee);
         counted.push({
           id: view.id,
           filter: {
@@ -87,16 +112,29 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
           db,
           counted.map((c) => c.filter),
         ),
-        Promise.all(
-          searched.map((view) =>
-            cappedSearchStats(ticketConditions({ assignedAgentId: agentIdOf(actor, view.filters.assignee) }, view.filters)),
-          ),
-        ),
+        Promise.all(searched.map((view) => searchedCount(view.filters, actor.id))),
       ]);
       const counts: Record<string, number> = {};
       counted.forEach((c, i) => (counts[c.id] = totals[i] ?? 0));
-      searched.forEach((view, i) => (counts[view.id] = capped[i]?.stats.total ?? 0));
+      searched.forEach((view, i) => (counts[view.id] = capped[i] ?? 0));
       return counts;
     },
+
+    // What the live counts of searched views read (realtime/viewCountsPush.ts).
+
+    /** Every saved view with a text search, whoever owns it. */
+    async searched(): Promise<SearchedView[]> {
+      const rows = await findSearchedViews(db);
+      return rows.map(({ ownerRole, ownerDeletedAt, ...view }) => ({
+        ...view,
+        ownerIsStaff: ownerDeletedAt === null && isStaff({ role: ownerRole }),
+      }));
+    },
+
+    /** A searched view's count as GET /views/counts gives it to this viewer; `staff` (no viewer) for a view without `me`. */
+    countFor: (filters: ViewFilters, viewerId: number | null): Promise<number> => searchedCount(filters, viewerId ?? 0),
+
+    /** The active staff members among these accounts: who may still be sent a shared view's count. */
+    staffAmong: async (ids: number[]): Promise<Set<number>> => new Set(ids.length === 0 ? [] : await findActiveStaffIds(db, ids)),
   };
 }

@@ -18,7 +18,7 @@ import classes from './AppLayout.module.css';
 // Signed-in only, and its menu pulls in the popover code: kept out of the first visit to /login.
 const AccountMenu = lazy(() => import('./AccountMenu'));
 // Loaded apart: only staff have a bell, and the sign-in page need not download it.
-const NotificationBell = lazy(() => import('../../features/collaboration/NotificationBell').then((m) => ({ default: m.NotificationBell })));
+const NotificationBell = lazy(() => import('../collaboration/NotificationBell').then((m) => ({ default: m.NotificationBell })));
 
 const isActive = (location: string, item: NavItem) => location === item.href || location.startsWith(`${item.href}/`);
 

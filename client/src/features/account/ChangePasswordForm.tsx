@@ -7,7 +7,7 @@ import { isApiError } from '../../api/ApiError';
 import { usersApi } from '../../api/users';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { schemaResolver } from '../../lib/schemaResolver';
-import { PASSWORD_HINT } from '../auth/passwordHint';
+import { PASSWORD_HINT } from '../../lib/passwordHint';
 import { rotateSession, setSession } from '../../state/session';
 
 export const CHANGE_PASSWORD_TEXT = {

@@ -8,7 +8,7 @@ import { authApi } from '../../api/auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthCard } from './AuthCard';
 import { BackToLoginLink } from './BackToLoginLink';
-import { PASSWORD_HINT } from './passwordHint';
+import { PASSWORD_HINT } from '../../lib/passwordHint';
 import { schemaResolver } from '../../lib/schemaResolver';
 import { useDelayedNavigate } from '../../lib/useDelayedNavigate';
 

@@ -24,7 +24,7 @@ import { labelOf } from '../../lib/text';
 import { homePath } from '../../state/home';
 import { setSession, userAtom } from '../../state/session';
 import { AuthCard } from './AuthCard';
-import { PASSWORD_HINT } from './passwordHint';
+import { PASSWORD_HINT } from '../../lib/passwordHint';
 import { SIGNUP_TEXT, sessionFrom, signupErrorMessage } from './authErrors';
 import { schemaResolver } from '../../lib/schemaResolver';
 import { EmailInput } from './EmailInput';
@@ -49,7 +49,7 @@ const roleOptions = (creator: User | null, agentSignup: AgentSignup) =>
   registrableRoles(creator, agentSignup).map((role) => ({ value: role, label: labelOf(role) }));
 
 /**
- * SPEC §2 /signup. A visitor creates their own account and is signed in; an admin (let through by
+ * /signup (docs/product.md#sign-up). A visitor creates their own account and is signed in; an admin (let through by
  * the route guard) creates one for someone else and stays signed in as themselves.
  */
 export default function SignupPage() {
@@ -68,7 +68,7 @@ export default function SignupPage() {
   });
 
   const signup = useMutation({
-    // The confirmation is checked here and never sent (SPEC §5).
+    // The confirmation is checked here and never sent (docs/product.md#sign-up).
     mutationFn: async ({ confirmPassword: _confirm, ...body }: SignupValues) =>
       sessionFrom(await authApi.register(body), SIGNUP_TEXT.invalidResponse),
     onSuccess: (session) => {

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../state/store';
 import { fakeServer, type FakeResponse } from '../../test-utils/fakeServer';
 import { renderApp, testUser } from '../../test-utils/renderApp';
-import { allowForLazyPages } from '../tickets/testFixtures';
+import { allowForLazyPages } from '../../test-utils/ticketFixtures';
 import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom, EMPTY_AGENT_FILTERS } from './filters';
 
 // The dashboard's chunk now carries the queue's views, bulk bar and menus.
@@ -25,6 +25,7 @@ const ticket = (overrides: Partial<Ticket> = {}): Ticket => ({
   assignedAgent: null,
   updatedBy: null,
   commentCount: 0,
+  answered: false,
   version: 1,
   createdAt: '2026-01-05T10:00:00.000Z',
   updatedAt: '2026-01-05T10:00:00.000Z',

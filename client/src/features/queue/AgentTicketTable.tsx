@@ -10,7 +10,7 @@ import { truncate } from '../../lib/text';
 import classes from './AgentTicketTable.module.css';
 import { SortHeader } from './SortHeader';
 import { descriptionOf, ownerName } from './ticketText';
-import { TicketViewers } from '../collaboration/TicketViewers';
+import { TicketViewers } from '../../components/collaboration/TicketViewers';
 import { TicketRowActions, type RowActionHandlers } from './TicketRowActions';
 
 export const NO_TICKETS = 'No tickets found';

@@ -7,7 +7,7 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { conflictTicketOf } from '../../api/ApiError';
 import { ticketSaved } from '../../api/ticketCache';
-import { ConflictReview } from '../collaboration/ConflictReview';
+import { ConflictReview } from '../../components/collaboration/ConflictReview';
 import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelledOptions } from '../../lib/text';

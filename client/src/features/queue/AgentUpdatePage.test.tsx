@@ -18,6 +18,7 @@ const detail = (overrides: Partial<TicketDetail> = {}): TicketDetail => ({
   assignedAgent: { id: 9, name: 'Agent Smith' },
   updatedBy: null,
   commentCount: 3,
+  answered: false,
   version: 1,
   createdAt: '2026-01-05T10:00:00.000Z',
   updatedAt: '2026-01-05T10:00:00.000Z',

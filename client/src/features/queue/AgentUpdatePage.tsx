@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { statusOf } from '../../api/ApiError';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageLoader } from '../../components/PageLoader';
-import { useTicket } from '../tickets/useTicket';
+import { useTicket } from '../../api/useTicket';
 import { useAtomValue } from 'jotai';
 import { userAtom } from '../../state/session';
 import { AgentUpdateForm } from './AgentUpdateForm';

@@ -23,7 +23,7 @@ import { PageLoader } from '../../components/PageLoader';
 import { confirmDelete } from '../../lib/confirmDelete';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { userAtom } from '../../state/session';
-import { useCannedResponses } from './queueData';
+import { useCannedResponses } from '../../components/collaboration/useCannedResponses';
 
 const V = MESSAGES.validation;
 export const CANNED_LOAD_FAILED = 'Failed to load canned responses';

@@ -4,15 +4,16 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../App';
 import { createQueryClient } from '../../api/queryClient';
-import { applyViewCounts } from '../../realtime/applyEvents';
+import { applyPushedViewCounts, moveViewCounts } from '../../api/viewCountCache';
 import { sessionAtom } from '../../state/session';
 import { store } from '../../state/store';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
-import { agent, allowForLazyPages, aTicket, owner } from '../tickets/testFixtures';
+import { agent, allowForLazyPages, aTicket, owner } from '../../test-utils/ticketFixtures';
 import { bulkResultText } from './BulkBar';
-import { CannedResponsePicker } from './CannedResponsePicker';
-import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom, agentQueryAtom, EMPTY_AGENT_FILTERS } from './filters';
+import { CannedResponsePicker } from '../../components/collaboration/CannedResponsePicker';
+import { agentQueryAtom } from '../../state/agentQuery';
+import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom, EMPTY_AGENT_FILTERS } from './filters';
 
 allowForLazyPages();
 
@@ -119,23 +120,31 @@ describe('agent table', () => {
 });
 
 describe('view list', () => {
-  it('shows each view with its count, opens a view as filters, and matches a fresh GET /views/counts after a ticket event', async () => {
-    let counts: Record<string, number> = { '-1': 4, '-2': 7, '5': 2 };
+  it('shows each view with its count, follows ticket events and pushed counts without a request, and opens a view as filters', async () => {
     const client = createQueryClient();
-    const server = queueServer(() => counts);
+    const server = queueServer(() => ({ '-1': 4, '-2': 7, '5': 2 }));
     renderApp('/agent-dashboard', { user: agent, queryClient: client });
     const nav = await screen.findByRole('navigation', { name: 'Saved views' });
     await waitFor(() => expect(within(nav).getByTestId('view-count--2')).toHaveTextContent('7'));
     expect(within(nav).getByTestId('view-count--1')).toHaveTextContent('4');
     expect(within(nav).getByTestId('view-count-5')).toHaveTextContent('2');
+    const reads = () => server.calls.filter((c) => c.key === 'GET /views/counts').length;
+    const readsBefore = reads();
 
-    // Any ticket event: one request for all counts, and every count on screen is the new answer.
-    counts = { '-1': 3, '-2': 8, '5': 2 };
-    const before = server.calls.filter((c) => c.key === 'GET /views/counts').length;
-    applyViewCounts(client);
-    await waitFor(() => expect(within(nav).getByTestId('view-count--2')).toHaveTextContent('8'));
-    for (const [id, n] of Object.entries(counts)) expect(within(nav).getByTestId(`view-count-${id}`)).toHaveTextContent(String(n));
-    expect(server.calls.filter((c) => c.key === 'GET /views/counts').length).toBe(before + 1);
+    // A colleague assigns an open ticket to this agent: it leaves Unassigned and joins My open tickets.
+    const assigned = aTicket({ id: 40, assignedAgent: { id: agent.id, name: agent.name }, version: 2 });
+    moveViewCounts(
+      client,
+      { action: 'updated', ticket: assigned, by: { id: 9, name: 'Bea Backup' }, previous: { assignedAgent: null }, history: [] },
+      agent.id,
+    );
+    await waitFor(() => expect(within(nav).getByTestId('view-count--1')).toHaveTextContent('5'));
+    expect(within(nav).getByTestId('view-count--2')).toHaveTextContent('6');
+    // The searched view is the server's to count: it changes when the server pushes it.
+    expect(within(nav).getByTestId('view-count-5')).toHaveTextContent('2');
+    applyPushedViewCounts(client, { counts: { '5': 3 } });
+    await waitFor(() => expect(within(nav).getByTestId('view-count-5')).toHaveTextContent('3'));
+    expect(reads()).toBe(readsBefore);
 
     await userEvent.setup().click(within(nav).getByRole('button', { name: /^Printers/ }));
     await waitFor(() => expect(listQueries(server).at(-1)?.get('search')).toBe('printer'));

@@ -2,9 +2,9 @@ import { LIMITS, type Ticket } from '@helpdesk/protocol';
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useState, type SubmitEvent } from 'react';
-import { Conversation } from '../collaboration/Conversation';
-import { ReplyModeSwitch, type ReplyMode } from '../collaboration/ReplyModeSwitch';
-import { CannedResponsePicker } from './CannedResponsePicker';
+import { Conversation } from '../../components/collaboration/Conversation';
+import { ReplyModeSwitch, type ReplyMode } from '../../components/collaboration/ReplyModeSwitch';
+import { CannedResponsePicker } from '../../components/collaboration/CannedResponsePicker';
 
 interface QuickReplyModalProps {
   /** The ticket being answered; null keeps the modal closed. */

@@ -17,7 +17,7 @@ interface ViewListProps {
 const canEdit = (view: View, user: Pick<User, 'id' | 'role'>) =>
   !view.builtIn && (view.shared ? canShareItems(user) : view.owner?.id === user.id);
 
-/** The dashboard's saved views with their live counts (docs/product.md#saved-views). */
+/** The dashboard's saved views with their live counts (docs/product.md#running-the-queue-agent-dashboard-additions). */
 export function ViewList({ views, counts, activeId, user, onOpen, onRename, onToggleShare, onDelete }: ViewListProps) {
   return (
     <Paper withBorder radius="md" p="xs" component="nav" aria-label="Saved views">

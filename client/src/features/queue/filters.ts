@@ -1,10 +1,6 @@
-import { changeTicketQuery, DEFAULT_TICKET_QUERY, type TicketFilters, type TicketQuery } from '@helpdesk/protocol';
+import { changeTicketQuery, type TicketFilters, type TicketQuery } from '@helpdesk/protocol';
 import { atom } from 'jotai';
-import { sessionScopedAtom } from '../../state/sessionScopedAtom';
-
-// An atom rather than component state, so the agent finds the table as they left it after opening a
-// ticket and coming back; scoped to the session, so the next account starts from a clean table.
-export const agentQueryAtom = sessionScopedAtom<TicketQuery>(DEFAULT_TICKET_QUERY);
+import { agentQueryAtom } from '../../state/agentQuery';
 
 /** Any change but to the page itself goes back to page 1. */
 export const changeAgentQueryAtom = atom(null, (get, set, change: Partial<TicketQuery>) => {

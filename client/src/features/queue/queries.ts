@@ -5,7 +5,8 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { ALL_TICKETS, ticketQueries } from '../../api/ticketQueries';
 import { useLastPageWhenShrunk } from '../../lib/paging';
-import { agentPageAtom, agentQueryAtom } from './filters';
+import { agentQueryAtom } from '../../state/agentQuery';
+import { agentPageAtom } from './filters';
 
 export const useAgentStats = () => useQuery(ticketQueries.stats(ALL_TICKETS));
 

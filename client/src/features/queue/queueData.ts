@@ -13,16 +13,12 @@ export const staffDirectoryQuery = queryOptions({
   staleTime: 60_000,
 });
 export const viewsQuery = queryOptions({ queryKey: queryKeys.queue.views, queryFn: ({ signal }) => queueApi.views(signal) });
-/** Every view's count in one request; ticket events read it again (realtime/applyEvents.ts). */
+/** Every view's count in one request, on load and after a reconnect; events keep it (api/viewCountCache.ts). */
 export const viewCountsQuery = queryOptions({ queryKey: queryKeys.queue.viewCounts, queryFn: ({ signal }) => queueApi.viewCounts(signal) });
 
 export const useAssignableStaff = () => useQuery(staffDirectoryQuery);
 export const useViews = () => useQuery(viewsQuery);
 export const useViewCounts = () => useQuery(viewCountsQuery);
-
-export function useCannedResponses() {
-  return useQuery({ queryKey: queryKeys.queue.canned, queryFn: ({ signal }) => queueApi.cannedResponses(signal) });
-}
 
 export const VIEW_SAVE_FAILED = 'Failed to save the view';
 

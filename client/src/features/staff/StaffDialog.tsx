@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { IconAt, IconLock, IconUser } from '@tabler/icons-react';
 import { isApiError, screenMessage } from '../../api/ApiError';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { PASSWORD_HINT } from '../auth/passwordHint';
+import { PASSWORD_HINT } from '../../lib/passwordHint';
 import { STAFF_TEXT } from './texts';
 import { useSaveStaff, type StaffValues } from './useStaffMutations';
 import { schemaResolver } from '../../lib/schemaResolver';

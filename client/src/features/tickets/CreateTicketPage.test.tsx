@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
-import { allowForLazyPages, agent, aTicket, failure, listBody, owner, statsBody, verified } from './testFixtures';
+import { allowForLazyPages, agent, aTicket, failure, listBody, owner, statsBody, verified } from '../../test-utils/ticketFixtures';
 
 allowForLazyPages();
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
-import { allowForLazyPages, aDetail, agent, aTicket, detailBody, failure, owner, verified } from './testFixtures';
+import { allowForLazyPages, aDetail, agent, aTicket, detailBody, failure, owner, verified } from '../../test-utils/ticketFixtures';
 
 allowForLazyPages();
 

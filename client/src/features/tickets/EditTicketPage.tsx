@@ -17,7 +17,7 @@ import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
 import { useState } from 'react';
 import { conflictTicketOf, isApiError, statusOf } from '../../api/ApiError';
-import { ConflictReview } from '../collaboration/ConflictReview';
+import { ConflictReview } from '../../components/collaboration/ConflictReview';
 import { ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -27,7 +27,7 @@ import { CountedTextarea, PrioritySelect, SaveFeedback, StatusSelect, TicketTitl
 import { BackLink, PageHeader } from './PageHeader';
 import { TICKET_TEXT } from './texts';
 import { useDelayedNavigate } from '../../lib/useDelayedNavigate';
-import { useTicket } from './useTicket';
+import { useTicket } from '../../api/useTicket';
 import { schemaResolver } from '../../lib/schemaResolver';
 
 type EditValues = {

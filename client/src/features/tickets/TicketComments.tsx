@@ -10,12 +10,13 @@ import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDateTime, fromNow } from '../../lib/dates';
 import { labelOf } from '../../lib/text';
-import { initialsOf } from '../collaboration/initials';
-import { NoteBadge } from '../collaboration/NoteBadge';
+import { initialsOf } from '../../components/collaboration/initials';
+import { NoteBadge } from '../../components/collaboration/NoteBadge';
 import { TICKET_TEXT } from './texts';
 import { useLazyValidation } from '../../lib/useLazyValidation';
-import { loadCommentChecks } from './loadCommentChecks';
-import { CannedResponsePicker } from '../queue/CannedResponsePicker';
+import { loadCommentChecks } from '../../components/collaboration/loadCommentChecks';
+import { COMMENT_TEXT } from '../../components/collaboration/texts';
+import { CannedResponsePicker } from '../../components/collaboration/CannedResponsePicker';
 
 const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
 
@@ -96,7 +97,7 @@ function CommentForm({ ticketId }: { ticketId: number }) {
       noValidate
     >
       <Stack gap="sm">
-        {add.isError && <ErrorAlert message={screenMessage(add.error, TICKET_TEXT.commentFailed)} error={add.error} />}
+        {add.isError && <ErrorAlert message={screenMessage(add.error, COMMENT_TEXT.commentFailed)} error={add.error} />}
         <Textarea
           label="Add a comment"
           placeholder="Write a reply or add more details..."

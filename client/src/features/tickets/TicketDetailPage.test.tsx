@@ -1,10 +1,10 @@
-import type { TicketChangedEvent } from '@helpdesk/protocol';
+import { MESSAGES, type TicketChangedEvent } from '@helpdesk/protocol';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../api/queryClient';
-import { applyTicketChanged } from '../../api/ticketCache';
+import { applyCommentAdded, applyTicketChanged } from '../../api/ticketCache';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
 import {
@@ -21,7 +21,7 @@ import {
   owner,
   statsBody,
   verified,
-} from './testFixtures';
+} from '../../test-utils/ticketFixtures';
 
 allowForLazyPages();
 
@@ -85,6 +85,60 @@ describe('ticket detail page', () => {
     expect(screen.getByRole('textbox', { name: 'Reply to the customer' })).toBeInTheDocument();
     expect(screen.getByRole('radiogroup', { name: 'Reply type' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send and resolve' })).toBeInTheDocument();
+  });
+
+  it('gives the owner Edit but no Delete once support has answered or changed the ticket', async () => {
+    await openTicket({ 'GET /tickets/7': detailBody(aDetail({ answered: true })) });
+    expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/edit-ticket/7');
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+  });
+
+  it('takes Delete away live when support replies, as a fresh load would', async () => {
+    const queryClient = createQueryClient();
+    fakeServer({ ...verified(owner), 'GET /tickets/7': detailBody(aDetail()) });
+    renderApp('/ticket/7', { user: owner, queryClient });
+    await screen.findByRole('button', { name: 'Delete' });
+    const history = aHistoryEntry({ id: 2, type: 'comment', to: '5', actor: { id: agent.id, name: agent.name } });
+    act(() => applyCommentAdded(queryClient, { ticketId: 7, comment: aComment({ id: 5, content: 'On it.' }), history }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument());
+    expect(screen.getByRole('link', { name: 'Edit' })).toBeInTheDocument();
+  });
+
+  it('sends a status change from the composer on the version shown, and on a 409 lets the agent review and re-apply', async () => {
+    const current = aTicket({ status: 'closed', version: 3, updatedBy: { id: admin.id, name: admin.name } });
+    const sent: unknown[] = [];
+    await openTicket(
+      {
+        'GET /tickets/7': detailBody(aDetail({ version: 2 })),
+        'POST /tickets/7/comments': ({ body }) => {
+          sent.push(body);
+          return sent.length === 1
+            ? { status: 409, body: { success: false, message: MESSAGES.tickets.versionConflict, ticket: current } }
+            : {
+                status: 201,
+                body: {
+                  success: true,
+                  comment: aComment({ id: 9, content: 'Fixed it.' }),
+                  ticket: { ...current, status: 'resolved', version: 4 },
+                },
+              };
+        },
+      },
+      agent,
+    );
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Reply to the customer' }), 'Fixed it.');
+    await user.click(screen.getByRole('button', { name: 'Send and resolve' }));
+    const conflict = await screen.findByTestId('conflict');
+    expect(within(conflict).getByText(MESSAGES.tickets.versionConflict)).toBeInTheDocument();
+    expect(sent[0]).toEqual({ content: 'Fixed it.', internal: false, mentions: [], status: 'resolved', expectedVersion: 2 });
+    // The reply is kept while the agent decides.
+    expect(screen.getByRole('textbox', { name: 'Reply to the customer' })).toHaveValue('Fixed it.');
+
+    await user.click(within(conflict).getByRole('button', { name: 'Re-apply my changes' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toEqual({ content: 'Fixed it.', internal: false, mentions: [], status: 'resolved', expectedVersion: 3 });
+    await waitFor(() => expect(screen.queryByTestId('conflict')).not.toBeInTheDocument());
   });
 
   it('also opens at /tickets/:id', async () => {

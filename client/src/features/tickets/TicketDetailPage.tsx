@@ -24,17 +24,17 @@ import { PageLoader } from '../../components/PageLoader';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { homePath } from '../../state/home';
 import { userAtom } from '../../state/session';
-import { StaffComposer } from '../collaboration/StaffComposer';
-import { TicketViewers } from '../collaboration/TicketViewers';
-import { useAnnouncePresence } from '../collaboration/usePresence';
+import { StaffComposer } from '../../components/collaboration/StaffComposer';
+import { TicketViewers } from '../../components/collaboration/TicketViewers';
+import { useAnnouncePresence } from '../../components/collaboration/usePresence';
 import { saveFailureMessage } from './failures';
 import { BackLink } from './PageHeader';
 import { TicketComments } from './TicketComments';
 import { TicketInfo } from './TicketInfo';
 import { TicketTimeline } from './TicketTimeline';
 import { TICKET_TEXT } from './texts';
-import { useTicket } from './useTicket';
-import { TicketShortcuts } from '../queue/TicketShortcuts';
+import { useTicket } from '../../api/useTicket';
+import { TicketShortcuts } from './TicketShortcuts';
 
 function Section({ title, children, bg }: { title: string; children: ReactNode; bg?: string }) {
   return (
@@ -74,9 +74,11 @@ function TicketActions({ ticket, user }: { ticket: TicketDetail; user: User }) {
       </Button>
     );
   }
-  if (!editableTicketFields(user, owned(ticket)).has('title') || !canDeleteTicket(user, owned(ticket))) return null;
-  const askToDelete = () =>
-    confirmDelete({ title: 'Delete ticket', question: TICKET_TEXT.deleteConfirm, onConfirm: () => remove.mutate() });
+  if (!editableTicketFields(user, owned(ticket)).has('title')) return null;
+  // Once support has answered, the owner can no longer delete (they may still edit).
+  const askToDelete = canDeleteTicket(user, { ...owned(ticket), answered: ticket.answered })
+    ? () => confirmDelete({ title: 'Delete ticket', question: TICKET_TEXT.deleteConfirm, onConfirm: () => remove.mutate() })
+    : undefined;
   return (
     <Stack gap="xs" align="flex-end">
       <EditDeleteButtons editHref={`/edit-ticket/${ticket.id}`} onDelete={askToDelete} deleting={remove.isPending} />
@@ -146,7 +148,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
   );
 }
 
-/** SPEC §2 /ticket/{id}; live through the detail query that socket events patch. */
+/** /ticket/{id} (docs/product.md#ticket-page); live through the detail query that socket events patch. */
 export default function TicketDetailPage({ id }: { id: number }) {
   const user = useAtomValue(userAtom);
   const { ticket, isPending, error, removed } = useTicket(id);

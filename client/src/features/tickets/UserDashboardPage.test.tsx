@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
-import { allowForLazyPages, agent, aTicket, failure, listBody, owner, statsBody, verified } from './testFixtures';
+import { allowForLazyPages, agent, aTicket, failure, listBody, owner, statsBody, verified } from '../../test-utils/ticketFixtures';
 
 allowForLazyPages();
 

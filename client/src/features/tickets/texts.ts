@@ -9,7 +9,6 @@ export const TICKET_TEXT = {
   createFailed: 'Failed to create ticket',
   deleteFailed: 'Failed to delete ticket',
   loadListFailed: 'Failed to load tickets. Please try again later.',
-  commentFailed: 'Failed to add comment',
   showOlderComments: 'Show older comments',
   olderCommentsFailed: 'Failed to load older comments',
   accessDeniedTitle: 'Access Denied',

@@ -1,6 +1,7 @@
 import { asc, eq, or } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
+import { insertUnderCap } from './ownedItems.js';
 import { cannedResponses, users } from '../schema/index.js';
 
 export type CannedResponseRecord = typeof cannedResponses.$inferSelect;
@@ -26,8 +27,11 @@ export const cannedResponseQueries = {
     return rows.map(toRow);
   },
 
-  async insert(db: Db, values: typeof cannedResponses.$inferInsert): Promise<CannedResponseRecord> {
-    return returnedRow(await db.insert(cannedResponses).values(values).returning(), 'the canned response insert');
+  /** Undefined once the owner already has `max`. */
+  insert(db: Db, values: typeof cannedResponses.$inferInsert, max: number): Promise<CannedResponseRecord | undefined> {
+    return insertUnderCap(db, cannedResponses, values.ownerId, max, async (tx) =>
+      returnedRow(await tx.insert(cannedResponses).values(values).returning(), 'the canned response insert'),
+    );
   },
 
   async update(db: Db, id: number, set: Partial<typeof cannedResponses.$inferInsert>): Promise<CannedResponseRecord> {

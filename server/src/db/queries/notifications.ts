@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { NotificationType } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
@@ -14,6 +14,28 @@ export interface NewNotification {
 
 export const insertNotifications = (db: Db, rows: NewNotification[]) =>
   rows.length === 0 ? Promise.resolve([]) : db.insert(notifications).values(rows).returning();
+
+/** What makes two notifications the same news: who gets it, of what, on which ticket. */
+export type NotificationKey = Pick<NewNotification, 'userId' | 'type' | 'ticketId'>;
+
+/** Which of `keys` have an unread notification created within the last `withinMs` (by the database's clock). */
+export async function findRecentUnread(db: Db, keys: NotificationKey[], withinMs: number): Promise<NotificationKey[]> {
+  if (keys.length === 0) return [];
+  return db
+    .select({ userId: notifications.userId, type: notifications.type, ticketId: notifications.ticketId })
+    .from(notifications)
+    .where(
+      and(
+        isNull(notifications.readAt),
+        gte(notifications.createdAt, sql`now() - ${withinMs} * interval '1 millisecond'`),
+        or(
+          ...keys.map((k) =>
+            and(eq(notifications.userId, k.userId), eq(notifications.type, k.type), eq(notifications.ticketId, k.ticketId)),
+          ),
+        ),
+      ),
+    );
+}
 
 const by = alias(users, 'by');
 

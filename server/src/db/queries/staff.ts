@@ -1,6 +1,10 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQLWrapper } from 'drizzle-orm';
+import { STAFF_ROLES } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { users } from '../schema/index.js';
+
+/** The condition "this role column is a staff role", also for a column of a raw subselect. */
+export const isStaffRole = (role: SQLWrapper) => inArray(role, [...STAFF_ROLES]);
 
 /** Who a ticket may be assigned to or mention: looked up by id, deleted accounts included. */
 export const findUserRef = (db: Db, id: number) =>
@@ -15,5 +19,5 @@ export const findActiveStaffIds = (db: Db, ids: number[]) =>
   db
     .select({ id: users.id })
     .from(users)
-    .where(and(inArray(users.id, ids), isNull(users.deletedAt), inArray(users.role, ['agent', 'admin'])))
+    .where(and(inArray(users.id, ids), isNull(users.deletedAt), isStaffRole(users.role)))
     .then((rows) => rows.map((r) => r.id));

@@ -1,9 +1,10 @@
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Role, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
-import { ticketComments, ticketHistory, users } from '../schema/index.js';
+import { ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
+import { isStaffRole } from './staff.js';
 
 /** A ticket's conversation and timeline: comments and history entries, each with who wrote it. */
 export interface CommentRow {
@@ -64,6 +65,23 @@ export async function countConversation(db: Db, ticketId: number): Promise<numbe
   return row?.n ?? 0;
 }
 
+/**
+ * Whether a staff member has written an entry on the ticket `ticketId` names (a reply, a note or a
+ * change; its creation aside): what ends the owner's right to delete it. `internal: false` leaves out
+ * notes and their entries, for answers the owner may see. `ticketId` may be an outer query's column.
+ */
+export const staffEntryExists = (ticketId: SQL | number, { internal }: ThreadAudience): SQL<boolean> =>
+  sql<boolean>`exists (select 1 from ${ticketHistory} h join ${users} a on a.id = h.actor_id where h.ticket_id = ${ticketId} and h.type <> 'created' and ${isStaffRole(sql`a.role`)}${internal ? sql`` : sql` and not h.internal`})`;
+
+/** The deletion rule's own read, notes included (docs/decisions.md#tickets). */
+export async function hasStaffEntries(db: Db, ticketId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ answered: staffEntryExists(ticketId, { internal: true }) })
+    .from(tickets)
+    .where(eq(tickets.id, ticketId));
+  return row?.answered ?? false;
+}
+
 const author = alias(users, 'author');
 
 const selectComments = (db: Db) =>
@@ -72,10 +90,20 @@ const selectComments = (db: Db) =>
     .from(ticketComments)
     .innerJoin(author, eq(author.id, ticketComments.authorId));
 
-/** Rows before the cursor row in (created_at, id) order; the cursor must belong to the same ticket. */
-const beforeRow = (table: typeof ticketComments | typeof ticketHistory, ticketId: number, before: number | undefined) => {
+/**
+ * Rows before the cursor row in (created_at, id) order. The cursor must belong to the same ticket and
+ * be a row this reader may see: an owner's note id pages like an unknown id (nothing), not from where
+ * the note is.
+ */
+const beforeRow = (
+  table: typeof ticketComments | typeof ticketHistory,
+  ticketId: number,
+  audience: ThreadAudience,
+  before: number | undefined,
+) => {
   if (before === undefined) return undefined;
-  const cursor = sql`(select created_at from ${table} where id = ${before} and ticket_id = ${ticketId})`;
+  const visible = audience.internal ? sql`` : sql` and not internal`;
+  const cursor = sql`(select created_at from ${table} where id = ${before} and ticket_id = ${ticketId}${visible})`;
   return or(lt(table.createdAt, cursor), and(eq(table.createdAt, cursor), lt(table.id, before)));
 };
 
@@ -94,7 +122,7 @@ export const findComments = async (db: Db, ticketId: number, limit: number, audi
         and(
           eq(ticketComments.ticketId, ticketId),
           audience.internal ? undefined : eq(ticketComments.internal, false),
-          beforeRow(ticketComments, ticketId, before),
+          beforeRow(ticketComments, ticketId, audience, before),
         ),
       )
       .orderBy(desc(ticketComments.createdAt), desc(ticketComments.id))
@@ -119,7 +147,7 @@ export const findHistory = async (db: Db, ticketId: number, limit: number, audie
         and(
           eq(ticketHistory.ticketId, ticketId),
           audience.internal ? undefined : eq(ticketHistory.internal, false),
-          beforeRow(ticketHistory, ticketId, before),
+          beforeRow(ticketHistory, ticketId, audience, before),
         ),
       )
       .orderBy(desc(ticketHistory.createdAt), desc(ticketHistory.id))

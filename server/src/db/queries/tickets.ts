@@ -3,6 +3,8 @@ import type { TicketFilters, TicketQuery } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { containsPattern } from '../search.js';
+import { isStaffRole } from './staff.js';
+import { staffEntryExists } from './ticketThread.js';
 import { ticketComments, ticketCounts, ticketReads, tickets, users } from '../schema/index.js';
 
 /** A ticket as every read and write here returns it: the row, and the names and count shown with it. */
@@ -12,6 +14,7 @@ export interface TicketRow {
   agentName: string | null;
   editorName: string | null;
   commentCount: number;
+  answered: boolean;
   /** Present on staff list pages only. */
   unread?: boolean;
 }
@@ -24,13 +27,18 @@ export interface TicketRow {
 const outer = (column: string) => sql.raw(`"tickets"."${column}"`);
 const nameOf = (column: string) => sql<string | null>`(select u.name from ${users} u where u.id = ${outer(column)})`;
 
+const staffEditor = sql`exists (select 1 from ${users} e where e.id = ${outer('updated_by_id')} and ${isStaffRole(sql`e.role`)})`;
+
 const derived = {
   ownerName: nameOf('user_id'),
   agentName: nameOf('assigned_agent_id'),
   editorName: nameOf('updated_by_id'),
   // The conversation with the owner: internal notes are never counted, for anyone, so one Ticket
-  // shape can go to the owner's room and to staff alike (docs/decisions.md#internal-notes).
+  // shape can go to the owner's room and to staff alike (docs/decisions.md#working-a-ticket-together).
   commentCount: sql<number>`(select count(*)::int from ${ticketComments} c where c.ticket_id = ${outer('id')} and not c.internal)`,
+  // Support replied or changed it, notes left out for the same reason. The editor is asked too: a
+  // staff write's RETURNING runs before its history entries are written.
+  answered: sql<boolean>`(${staffEditor} or ${staffEntryExists(outer('id'), { internal: false })})`,
 };
 // search_text repeats title and description for the index; no reader needs it back.
 const { searchText, ...ticketColumns } = getTableColumns(tickets);
@@ -45,6 +53,7 @@ const asTicketRow = ({
   agentName,
   editorName,
   commentCount,
+  answered,
   ...ticket
 }: TicketRow['ticket'] & Omit<TicketRow, 'ticket'>): TicketRow => ({
   ticket,
@@ -52,6 +61,7 @@ const asTicketRow = ({
   agentName,
   editorName,
   commentCount,
+  answered,
 });
 
 export interface TicketScope {
@@ -110,7 +120,7 @@ const unreadFor = (readerId: number) =>
 export async function findTicketRows(
   db: Db,
   where: SQL | undefined,
-  { page, limit, sort }: Pick<TicketQuery, 'page' | 'limit' | 'sort'>,
+  { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
   unreadReaderId?: number,
 ): Promise<TicketRow[]> {
   const order = orderOf(sort);
@@ -119,7 +129,7 @@ export async function findTicketRows(
     .from(tickets)
     .where(where)
     .orderBy(...order)
-    .limit(limit)
+    .limit(limit + spare)
     .offset((page - 1) * limit);
   const selection = unreadReaderId === undefined ? ticketSelection : { ...ticketSelection, unread: unreadFor(unreadReaderId) };
   return db

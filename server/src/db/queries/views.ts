@@ -1,6 +1,7 @@
 import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
+import { insertUnderCap } from './ownedItems.js';
 import { savedViews, ticketCounts, users } from '../schema/index.js';
 
 /** A filter-only view as the maintained counters can answer it: agent id (0 = unassigned), status, priority. */
@@ -31,6 +32,21 @@ export async function countedViewTotals(db: Db, filters: CountedFilter[]): Promi
   return filters.map((_, i) => row?.[`v${i}`] ?? 0);
 }
 
+/** Every saved view with a text search, with its owner's role and whether the account still exists. */
+export const findSearchedViews = (db: Db) =>
+  db
+    .select({
+      id: savedViews.id,
+      filters: savedViews.filters,
+      shared: savedViews.shared,
+      ownerId: savedViews.ownerId,
+      ownerRole: users.role,
+      ownerDeletedAt: users.deletedAt,
+    })
+    .from(savedViews)
+    .innerJoin(users, eq(users.id, savedViews.ownerId))
+    .where(sql`${savedViews.filters} ->> 'search' is not null`);
+
 export type ViewRecord = typeof savedViews.$inferSelect;
 export type ViewRow = ViewRecord & { ownerName: string };
 
@@ -54,8 +70,11 @@ export const viewQueries = {
     return rows.map(toRow);
   },
 
-  async insert(db: Db, values: typeof savedViews.$inferInsert): Promise<ViewRecord> {
-    return returnedRow(await db.insert(savedViews).values(values).returning(), 'the view insert');
+  /** Undefined once the owner already has `max`. */
+  insert(db: Db, values: typeof savedViews.$inferInsert, max: number): Promise<ViewRecord | undefined> {
+    return insertUnderCap(db, savedViews, values.ownerId, max, async (tx) =>
+      returnedRow(await tx.insert(savedViews).values(values).returning(), 'the view insert'),
+    );
   },
 
   async update(db: Db, id: number, set: Partial<typeof savedViews.$inferInsert>): Promise<ViewRecord> {

@@ -21,7 +21,7 @@ import type { ServiceContext } from '../context.js';
 import { excerptOf, writeNotifications } from '../notifications.js';
 import { loadVisible } from './access.js';
 import type { Plan } from './plan.js';
-import { applyUpdate, recordUpdates } from './updates.js';
+import { applyUpdate, lockForUpdate, recordUpdates } from './updates.js';
 
 /** A comment as the service takes it: the content, and what the request body may add to it. */
 type NewComment = Pick<CommentBody, 'content'> & Partial<Omit<CommentBody, 'content'>>;
@@ -44,7 +44,7 @@ async function checkMentions(tx: Db, ids: number[]): Promise<void> {
  */
 export function createAddComment({ db, withTransaction }: ServiceContext) {
   return async function addComment(actor: Actor, id: number, input: NewComment): Promise<{ comment: Comment; ticket?: Ticket }> {
-    const { content, internal = false, mentions = [], status } = input;
+    const { content, internal = false, mentions = [], status, expectedVersion } = input;
     const row = await loadVisible(db, actor, id);
     if (!canCommentOnTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
     if (internal && !canWriteInternalNote(actor)) throw new ForbiddenError(MESSAGES.tickets.internalNoteForbidden);
@@ -52,6 +52,8 @@ export function createAddComment({ db, withTransaction }: ServiceContext) {
     const byOwner = row.ticket.userId === actor.id;
     if (byOwner && !isStaff(actor) && row.ticket.status === 'closed') throw new ConflictError(MESSAGES.tickets.closedFollowUp);
     return withTransaction(async (tx, emit) => {
+      // Like PUT: a reply sent on a version someone has since changed writes nothing, status or comment.
+      if (expectedVersion !== undefined) await lockForUpdate(tx, actor, id, { ...(status && { status }), expectedVersion });
       await checkMentions(tx, mentions);
       // A reply holds the ticket row before writing: replies then reopen and count in commit order,
       // and none waits on the key lock another's insert takes (two at once used to deadlock).

@@ -32,7 +32,7 @@ import { audienceOf, loadVisible, scopeFor } from './access.js';
 
 const THREAD_PAGE = LIMITS.ticketThread.page;
 
-type TicketListAnswer = { tickets: Ticket[]; total: number; totalCapped: boolean };
+type TicketListAnswer = { tickets: Ticket[]; next: Ticket[]; total: number; totalCapped: boolean };
 type TicketStatsAnswer = { stats: TicketStats; totalCapped: boolean };
 
 /**
@@ -72,13 +72,19 @@ export function createTicketReads(context: ServiceContext, cappedSearchStats: Se
   const readList = async (actor: Actor, query: TicketQuery): Promise<TicketListAnswer> => {
     const { total, capped } = await count(actor, query);
     const offset = (query.page - 1) * query.limit;
-    if (!capped && offset >= total) return { tickets: [], total, totalCapped: false };
+    if (!capped && offset >= total) return { tickets: [], next: [], total, totalCapped: false };
     if (offset >= LIMITS.ticketList.depth)
       throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), {
         page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth),
       });
-    const rows = await findTicketRows(db, ticketConditions(scopeFor(actor, query), query), query, isStaff(actor) ? actor.id : undefined);
-    return { tickets: rows.map(presentTicket), total, totalCapped: capped };
+    const rows = await findTicketRows(
+      db,
+      ticketConditions(scopeFor(actor, query), query),
+      { ...query, spare: LIMITS.ticketList.spare },
+      isStaff(actor) ? actor.id : undefined,
+    );
+    const presented = rows.map(presentTicket);
+    return { tickets: presented.slice(0, query.limit), next: presented.slice(query.limit), total, totalCapped: capped };
   };
 
   const readStats = async (actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> => {

@@ -2,6 +2,7 @@ import {
   canDeleteTicket,
   canViewTicket,
   editableTicketFields,
+  isStaff,
   LIMITS,
   MESSAGES,
   type CreateTicketBody,
@@ -9,8 +10,15 @@ import {
   type UpdateTicketBody,
 } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
-import { deleteTicketRow, findTicketRow, insertTicketRow, ticketWithId, updateTicketRows } from '../../db/queries/tickets.js';
-import { insertHistory } from '../../db/queries/ticketThread.js';
+import {
+  deleteTicketRow,
+  findTicketRow,
+  insertTicketRow,
+  ticketWithId,
+  updateTicketRows,
+  type TicketRow,
+} from '../../db/queries/tickets.js';
+import { hasStaffEntries, insertHistory } from '../../db/queries/ticketThread.js';
 import { returnedRow } from '../../db/rows.js';
 import type { Emit } from '../../db/unitOfWork.js';
 import { actorRef, type ActorRef } from '../../events/bus.js';
@@ -67,6 +75,22 @@ export async function recordUpdates(tx: Db, emit: Emit, actor: ActorRef, written
 }
 
 /**
+ * Locks the ticket and checks, in this order, that the actor may see it, may make this change, and
+ * made it on the current version (else 409 with the ticket as it is). Checked on the locked row, so
+ * no other write can slip in between the check and the caller's.
+ */
+export async function lockForUpdate(tx: Db, actor: Actor, id: number, input: UpdateTicketBody): Promise<TicketRow> {
+  const locked = await findTicketRow(tx, id, true);
+  if (!locked || !canViewTicket(actor, locked.ticket)) throw new NotFoundError(MESSAGES.tickets.notFound);
+  // The policy speaks first: a caller who may not assign learns that, not whether the assignee exists.
+  planUpdate(actor, locked, input, undefined);
+  if (input.expectedVersion !== undefined && input.expectedVersion !== locked.ticket.version) {
+    throw new VersionConflictError(MESSAGES.tickets.versionConflict, presentTicket(locked));
+  }
+  return locked;
+}
+
+/**
  * One ticket write inside the caller's unit of work: PUT /tickets/:id, and the status a reply sets.
  * It runs the rules bulk updates share (planUpdate, recordUpdates) and, for a single ticket, the
  * version check and the reply that becomes the resolution note.
@@ -79,16 +103,9 @@ export async function applyUpdate(
   input: UpdateTicketBody,
   options: { replyAsResolution?: string } = {},
 ): Promise<Ticket> {
-  const locked = await findTicketRow(tx, id, true);
-  if (!locked || !canViewTicket(actor, locked.ticket)) throw new NotFoundError(MESSAGES.tickets.notFound);
+  const locked = await lockForUpdate(tx, actor, id, input);
   const current = locked.ticket;
   const before = presentTicket(locked);
-  // The policy speaks first: a caller who may not assign learns that, not whether the assignee exists.
-  planUpdate(actor, locked, input, undefined);
-  // Checked on the locked row, so no other write can slip in between the check and this one.
-  if (input.expectedVersion !== undefined && input.expectedVersion !== current.version) {
-    throw new VersionConflictError(MESSAGES.tickets.versionConflict, before);
-  }
   // "Send and resolve": the reply explains the resolution when the ticket has no note yet.
   const resolvedByReply =
     input.resolutionNotes === undefined &&
@@ -145,7 +162,11 @@ export function createTicketWrites({ withTransaction }: ServiceContext) {
         // Locked, so the ticket announced as deleted is the last version there was.
         const row = await findTicketRow(tx, id, true);
         if (!row || !canViewTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
-        if (!canDeleteTicket(actor, { userId: row.ticket.userId })) throw new ForbiddenError(MESSAGES.tickets.deleteForbidden);
+        // Internal notes count here, though the owner's `answered` never shows them.
+        const answered = await hasStaffEntries(tx, id);
+        if (!canDeleteTicket(actor, { userId: row.ticket.userId, answered })) {
+          throw new ForbiddenError(isStaff(actor) ? MESSAGES.tickets.deleteByAgent : MESSAGES.tickets.deleteAnswered);
+        }
         await deleteTicketRow(tx, id);
         emit('ticket.deleted', { ticketId: id, ownerId: row.ticket.userId, actor: actorRef(actor), previous: presentTicket(row) });
       });

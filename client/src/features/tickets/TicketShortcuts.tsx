@@ -6,7 +6,7 @@ import { useLocation } from 'wouter';
 import { ticketKeys } from '../../api/ticketCache';
 import { ShortcutHelp } from '../../components/ShortcutHelp';
 import { useShortcuts } from '../../lib/useShortcuts';
-import { agentQueryAtom } from './filters';
+import { agentQueryAtom } from '../../state/agentQuery';
 
 /**
  * The queue's keys on a ticket page (staff): `j`/`k` open the next/previous ticket of the dashboard's

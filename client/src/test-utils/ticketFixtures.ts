@@ -1,6 +1,6 @@
 import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketStats, User } from '@helpdesk/protocol';
 import { configure } from '@testing-library/react';
-import { testUser } from '../../test-utils/renderApp';
+import { testUser } from './renderApp';
 
 /** Test data for the ticket screens' component tests (imported by tests only). */
 export const owner = testUser();
@@ -20,6 +20,7 @@ export const aTicket = (overrides: Partial<Ticket> = {}): Ticket => ({
   assignedAgent: null,
   updatedBy: null,
   commentCount: 0,
+  answered: false,
   version: 1,
   createdAt: '2026-03-01T09:00:00.000Z',
   updatedAt: '2026-03-01T09:00:00.000Z',

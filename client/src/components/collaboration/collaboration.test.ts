@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aComment, aTicket } from '../tickets/testFixtures';
+import { aComment, aTicket } from '../../test-utils/ticketFixtures';
 import { baselineOf, collisionSince } from './collision';
 import { insertMention, matchingStaff, mentionedIds, mentionQueryAt } from './mentions';
 import { typingText } from './TypingIndicator';

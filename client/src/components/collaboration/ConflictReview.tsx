@@ -19,7 +19,7 @@ const LABELS: Record<string, string> = {
 };
 
 interface ConflictReviewProps {
-  /** The message of the 409 (§9), shown word for word. */
+  /** The message of the 409 (docs/api.md#optimistic-concurrency), shown word for word. */
   message: string;
   /** The ticket the form was opened on. */
   base: Ticket;
@@ -33,7 +33,7 @@ interface ConflictReviewProps {
 }
 
 /**
- * A 409 on an edit (docs/product.md#conflict-safe-edits): what the other person changed beside what
+ * A 409 on an edit (docs/product.md#working-a-ticket-together): what the other person changed beside what
  * this person tried to save, then re-apply (saving on top of the current version) or discard.
  */
 export function ConflictReview({ message, base, current, mine, busy, onReapply, onDiscard }: ConflictReviewProps) {

@@ -38,7 +38,7 @@ const FIELDS = [
 ] as const;
 
 /**
- * What others did to the ticket since the baseline (docs/product.md#collision-warning), or undefined
+ * What others did to the ticket since the baseline (docs/product.md#working-a-ticket-together), or undefined
  * when nothing: the client's live copy is compared with the copy the agent started from.
  */
 export function collisionSince(baseline: Baseline, now: TicketDetail, me: number): Collision | undefined {

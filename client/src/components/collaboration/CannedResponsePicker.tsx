@@ -7,7 +7,7 @@ import { useState, type KeyboardEvent } from 'react';
 import { ticketKeys } from '../../api/ticketCache';
 import { userAtom } from '../../state/session';
 import classes from './CannedResponsePicker.module.css';
-import { useCannedResponses } from './queueData';
+import { useCannedResponses } from './useCannedResponses';
 
 export type PlaceholderTicket = Pick<Ticket, 'id' | 'title' | 'user'>;
 

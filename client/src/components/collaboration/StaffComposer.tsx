@@ -1,32 +1,35 @@
-import { LIMITS, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
+import { LIMITS, type Ticket, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
 import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
-import { screenMessage } from '../../api/ApiError';
+import { conflictTicketOf, screenMessage } from '../../api/ApiError';
 import { queryKeys } from '../../api/queryKeys';
 import { commentSaved, ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { usersApi } from '../../api/users';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { ErrorAlert } from '../ErrorAlert';
 import { userAtom } from '../../state/session';
-import { loadCommentChecks } from '../tickets/loadCommentChecks';
-import { TICKET_TEXT } from '../tickets/texts';
+import { loadCommentChecks } from './loadCommentChecks';
+import { COMMENT_TEXT } from './texts';
 import { baselineOf, collisionSince, type Collision } from './collision';
+import { ConflictReview } from './ConflictReview';
 import { MentionTextarea } from './MentionTextarea';
 import { mentionedIds } from './mentions';
 import { NoteBadge } from './NoteBadge';
 import { ReplyModeSwitch, type ReplyMode } from './ReplyModeSwitch';
 import { TypingIndicator } from './TypingIndicator';
 import { useTypingSignal } from './usePresence';
-import { CannedResponsePicker } from '../queue/CannedResponsePicker';
+import { CannedResponsePicker } from './CannedResponsePicker';
 
 interface Send {
   content: string;
   internal: boolean;
   mentions: number[];
   status?: TicketStatus;
+  /** With a status: the version the agent saw, so a change made meanwhile is refused (409), not overwritten. */
+  expectedVersion?: number;
 }
 
 export const COMPOSER_TEXT = {
@@ -47,7 +50,7 @@ export function useStaffDirectory(enabled = true) {
 }
 
 /**
- * The staff reply box (docs/product.md#one-composer): Reply or Internal note, and one of Send, Send
+ * The staff reply box (docs/product.md#working-a-ticket-together): Reply or Internal note, and one of Send, Send
  * and mark In Progress, Send and resolve, each a single request. Before sending, it compares the live
  * ticket with the one the agent started from and warns when someone else replied or changed it.
  */
@@ -59,6 +62,8 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   const [error, setError] = useState<string | null>(null);
   const [picked, setPicked] = useState<UserRef[]>([]);
   const [collision, setCollision] = useState<{ found: Collision; send: Send } | null>(null);
+  // The ticket as shown when the last request went: a 409 is reviewed against it.
+  const [sentOn, setSentOn] = useState<Ticket>(ticket);
   const baseline = useRef(baselineOf(ticket));
   const note = mode === 'note';
   // Only notes mention, so the list is fetched once a note is started.
@@ -75,16 +80,24 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       setCollision(null);
     },
   });
+  // A status sent on a version someone else has since changed (docs/product.md#working-a-ticket-together).
+  const conflict = conflictTicketOf(send.error);
+  const lastSent = send.variables;
 
   /** After a send, or once the agent has reviewed, the live ticket is the new starting point. */
   const rebase = () => {
     baseline.current = baselineOf(ticket);
   };
 
+  const post = (request: Send) => {
+    setSentOn(ticket);
+    send.mutate(request, { onSuccess: rebase });
+  };
+
   const submit = async (status?: TicketStatus) => {
     const checked = (await loadCommentChecks()).checkComment(content);
     if ('error' in checked) {
-      setError(checked.error ?? TICKET_TEXT.commentFailed);
+      setError(checked.error ?? COMMENT_TEXT.commentFailed);
       return;
     }
     setError(null);
@@ -93,14 +106,14 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       content: checked.content,
       internal: note,
       mentions: note ? mentionedIds(checked.content, picked) : [],
-      ...(status && { status }),
+      ...(status && { status, expectedVersion: ticket.version }),
     };
     const found = me ? collisionSince(baseline.current, ticket, me.id) : undefined;
     if (found) {
       setCollision({ found, send: request });
       return;
     }
-    send.mutate(request, { onSuccess: rebase });
+    post(request);
   };
 
   return (
@@ -109,7 +122,23 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         <ReplyModeSwitch value={mode} onChange={setMode} />
         {note && <NoteBadge label="Staff only" />}
       </Group>
-      {send.isError && <ErrorAlert message={screenMessage(send.error, TICKET_TEXT.commentFailed)} error={send.error} />}
+      {conflict && lastSent ? (
+        <ConflictReview
+          message={send.error?.message ?? ''}
+          base={sentOn}
+          current={conflict}
+          mine={{ status: lastSent.status }}
+          busy={send.isPending}
+          // The reply stays in the box either way; re-applying sends it with the status on the new version.
+          onReapply={() => post({ ...lastSent, expectedVersion: conflict.version })}
+          onDiscard={() => {
+            rebase();
+            send.reset();
+          }}
+        />
+      ) : (
+        send.isError && <ErrorAlert message={screenMessage(send.error, COMMENT_TEXT.commentFailed)} error={send.error} />
+      )}
       <MentionTextarea
         // The comment rules (zod) load once a reply is started, not with the ticket.
         onFocus={() => void loadCommentChecks()}
@@ -132,7 +161,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         error={error}
         styles={note ? { input: { background: 'var(--mantine-color-yellow-0)', borderColor: 'var(--mantine-color-yellow-5)' } } : undefined}
         data-testid="composer"
-        // The `r` shortcut focuses the reply box (features/queue/TicketShortcuts.tsx).
+        // The `r` shortcut focuses the reply box (features/tickets/TicketShortcuts.tsx).
         data-reply-box
       />
       <CannedResponsePicker ticketId={ticket.id} ticket={ticket} onInsert={(text) => setContent((current) => current + text)} />
@@ -202,7 +231,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
               >
                 {COMPOSER_TEXT.review}
               </Button>
-              <Button loading={send.isPending} onClick={() => send.mutate(collision.send, { onSuccess: rebase })}>
+              <Button loading={send.isPending} onClick={() => post(collision.send)}>
                 {COMPOSER_TEXT.sendAnyway}
               </Button>
             </Group>

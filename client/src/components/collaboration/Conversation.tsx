@@ -1,6 +1,6 @@
 import { Group, Loader, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { fromNow } from '../../lib/dates';
-import { useTicket } from '../tickets/useTicket';
+import { useTicket } from '../../api/useTicket';
 import { NoteBadge } from './NoteBadge';
 
 /** How many of the latest comments a quick reply shows above its box. */

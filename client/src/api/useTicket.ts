@@ -1,6 +1,6 @@
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ticketQueries } from '../../api/ticketQueries';
+import { ticketQueries } from './ticketQueries';
 
 /**
  * One ticket with its comments and history, read through the detail key that socket events patch,

@@ -1,0 +1,123 @@
+import type { Ticket, TicketChangedEvent, View, ViewCountsResponse, ViewsResponse } from '@helpdesk/protocol';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { aTicket } from '../test-utils/ticketFixtures';
+import { queryKeys } from './queryKeys';
+import { applyPushedViewCounts, moveViewCounts } from './viewCountCache';
+
+const ME = 2;
+const view = (id: number, filters: View['filters']): View => ({ id, name: `View ${id}`, filters, shared: true, owner: null });
+const VIEWS = [
+  view(-1, { status: 'open', assignee: 'me' }),
+  view(-2, { assignee: 'none' }),
+  view(-3, { priority: 'urgent' }),
+  view(4, { status: 'in_progress' }),
+  view(5, { search: 'printer' }),
+];
+const ticket = aTicket;
+const by = { id: 3, name: 'Bea' };
+const created = (t: Ticket): TicketChangedEvent => ({ action: 'created', ticket: t, by });
+const updated = (t: Ticket, previous: Partial<Ticket>): TicketChangedEvent => ({ action: 'updated', ticket: t, by, previous, history: [] });
+const deleted = (t: Ticket): TicketChangedEvent => ({ action: 'deleted', ticket: { id: t.id }, by, previous: t });
+
+function cacheWith(counts: Record<string, number> = { '-1': 1, '-2': 5, '-3': 0, '4': 2, '5': 3 }) {
+  const client = new QueryClient();
+  client.setQueryData<ViewsResponse>(queryKeys.queue.views, { success: true, views: VIEWS });
+  client.setQueryData<ViewCountsResponse>(queryKeys.queue.viewCounts, { success: true, counts });
+  // Observed as the dashboard observes it: invalidating the counts reads them again.
+  let reads = 0;
+  const observer = new QueryObserver(client, {
+    queryKey: queryKeys.queue.viewCounts,
+    staleTime: Infinity,
+    queryFn: () => {
+      reads++;
+      return Promise.resolve<ViewCountsResponse>({ success: true, counts: { '-1': 10, '-2': 10, '-3': 10, '4': 10, '5': 10 } });
+    },
+  });
+  observer.subscribe(() => undefined);
+  const observed = { fetch: () => observer.refetch() };
+  return {
+    client,
+    counts: () => client.getQueryData<ViewCountsResponse>(queryKeys.queue.viewCounts)?.counts,
+    reads: () => reads,
+    observed,
+  };
+}
+
+describe('view counts from ticket events', () => {
+  it('moves each filter-only view by the ticket before and after, never a searched one', () => {
+    const { client, counts, reads } = cacheWith();
+    moveViewCounts(client, created(ticket({ id: 7, priority: 'urgent' })), ME);
+    expect(counts()).toEqual({ '-1': 1, '-2': 6, '-3': 1, '4': 2, '5': 3 });
+    // Assigned to me and started: out of Unassigned, into In progress; not open, so not My open.
+    moveViewCounts(
+      client,
+      updated(ticket({ id: 7, priority: 'urgent', status: 'in_progress', assignedAgent: { id: ME, name: 'Me' }, version: 2 }), {
+        status: 'open',
+        assignedAgent: null,
+      }),
+      ME,
+    );
+    expect(counts()).toEqual({ '-1': 1, '-2': 5, '-3': 1, '4': 3, '5': 3 });
+    moveViewCounts(
+      client,
+      deleted(ticket({ id: 7, priority: 'urgent', status: 'in_progress', assignedAgent: { id: ME, name: 'Me' }, version: 2 })),
+      ME,
+    );
+    expect(counts()).toEqual({ '-1': 1, '-2': 5, '-3': 0, '4': 2, '5': 3 });
+    expect(reads()).toBe(0);
+  });
+
+  it('applies each ticket version once: a repeated or older event, or one after the deletion, moves nothing', () => {
+    const { client, counts } = cacheWith();
+    const v2 = updated(ticket({ version: 2, status: 'in_progress' }), { status: 'open' });
+    moveViewCounts(client, v2, ME);
+    moveViewCounts(client, v2, ME);
+    expect(counts()?.['4']).toBe(3);
+    moveViewCounts(client, updated(ticket({ version: 1, status: 'in_progress' }), { status: 'open' }), ME);
+    moveViewCounts(client, created(ticket({ version: 1 })), ME);
+    expect(counts()?.['4']).toBe(3);
+    moveViewCounts(client, deleted(ticket({ version: 2, status: 'in_progress' })), ME);
+    moveViewCounts(client, deleted(ticket({ version: 2, status: 'in_progress' })), ME);
+    moveViewCounts(client, updated(ticket({ version: 3, status: 'in_progress' }), { status: 'open' }), ME);
+    expect(counts()?.['4']).toBe(2);
+  });
+
+  it('reads the counts again once a read in flight settles, since it may not hold the change', async () => {
+    const { client, counts, reads, observed } = cacheWith();
+    const first = observed.fetch();
+    moveViewCounts(client, created(ticket({ id: 8 })), ME);
+    moveViewCounts(client, created(ticket({ id: 9 })), ME);
+    await first;
+    await expect.poll(reads).toBe(2);
+    await expect.poll(() => client.isFetching()).toBe(0);
+    expect(counts()?.['-2']).toBe(10);
+  });
+});
+
+describe('pushed view counts', () => {
+  it('replace the counts they carry and leave the others', () => {
+    const { client, counts, reads } = cacheWith();
+    applyPushedViewCounts(client, { counts: { '5': 9 } });
+    expect(counts()).toEqual({ '-1': 1, '-2': 5, '-3': 0, '4': 2, '5': 9 });
+    expect(reads()).toBe(0);
+  });
+
+  it('pushed while a read is out go on top of its answer, the latest last', async () => {
+    const { client, counts, reads, observed } = cacheWith();
+    const read = observed.fetch();
+    applyPushedViewCounts(client, { counts: { '5': 11 } });
+    applyPushedViewCounts(client, { counts: { '5': 12 } });
+    await read;
+    await expect.poll(() => counts()?.['5']).toBe(12);
+    expect(counts()?.['4']).toBe(10);
+    expect(reads()).toBe(1);
+  });
+
+  it('do nothing when the counts are not held', () => {
+    const client = new QueryClient();
+    applyPushedViewCounts(client, { counts: { '5': 1 } });
+    moveViewCounts(client, created(ticket()), ME);
+    expect(client.getQueryData(queryKeys.queue.viewCounts)).toBeUndefined();
+  });
+});

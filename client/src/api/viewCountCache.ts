@@ -1,0 +1,110 @@
+import {
+  countMove,
+  ticketStatesOf,
+  type TicketChangedEvent,
+  type ViewCountsEvent,
+  type ViewCountsResponse,
+  type ViewsResponse,
+} from '@helpdesk/protocol';
+import type { Query, QueryClient } from '@tanstack/react-query';
+import { queryKeys } from './queryKeys';
+
+/**
+ * The saved views' counts in the query cache and the only code that writes them from events, so
+ * `GET /views/counts` is read on load and after a reconnect only (docs/architecture.md#an-event):
+ *
+ * - A filter-only view's count moves by −1/0/+1 from a `ticket-changed` event's ticket before and
+ *   after, with the protocol's predicate. Each (ticket, version) moves the counts once, however often
+ *   the event arrives; a deleted ticket never moves them again.
+ * - A view with a text search is counted by the server, which pushes `view-counts`.
+ * - While a read of the counts is out, it may or may not hold a change: a moved count is read again
+ *   once it settles, and pushed counts are applied on top of its answer, in the order they came.
+ *
+ * Plain functions over a QueryClient, free of React and the DOM, like api/ticketCache.ts (whose
+ * versions it does not share: each cache applies a version once, whichever saw it first).
+ */
+
+interface CountState {
+  /** The newest ticket version that moved the counts (Infinity once deleted). */
+  applied: Map<number, number>;
+  /** Counts pushed while a read was out, to apply once it settles. */
+  pushedDuringRead: ViewCountsEvent['counts'][];
+  /** A read is out and a later one is already asked for. */
+  rereadAsked: boolean;
+}
+const states = new WeakMap<QueryClient, CountState>();
+const stateOf = (client: QueryClient): CountState => {
+  let state = states.get(client);
+  if (!state) states.set(client, (state = { applied: new Map(), pushedDuringRead: [], rereadAsked: false }));
+  return state;
+};
+
+const countsQuery = (client: QueryClient): Query | undefined =>
+  client.getQueryCache().find({ queryKey: queryKeys.queue.viewCounts, exact: true });
+const reading = (query: Query) => query.state.fetchStatus === 'fetching';
+/** Once the read in flight settles, whatever its outcome. */
+const settled = (query: Query) => Promise.resolve(query.promise).catch(() => undefined);
+
+function withCounts(client: QueryClient, change: (counts: Record<string, number>) => Record<string, number>): void {
+  client.setQueryData<ViewCountsResponse>(queryKeys.queue.viewCounts, (data) => {
+    if (!data) return data;
+    const counts = change(data.counts);
+    return counts === data.counts ? data : { ...data, counts };
+  });
+}
+
+/** `ticket-changed`: the filter-only views' counts follow the ticket; `viewerId` is whom `assignee: me` means. */
+export function moveViewCounts(client: QueryClient, event: TicketChangedEvent, viewerId: number | null): void {
+  const state = stateOf(client);
+  const id = event.ticket.id;
+  const version = event.action === 'deleted' ? Number.POSITIVE_INFINITY : event.ticket.version;
+  if ((state.applied.get(id) ?? 0) >= version) return;
+  state.applied.set(id, version);
+
+  const query = countsQuery(client);
+  if (!query) return;
+  if (reading(query)) {
+    // The answer may have been read before this change or after it: only a later read is sure.
+    if (state.rereadAsked) return;
+    state.rereadAsked = true;
+    void settled(query).then(() => {
+      state.rereadAsked = false;
+      return client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });
+    });
+    return;
+  }
+  const views = client.getQueryData<ViewsResponse>(queryKeys.queue.views)?.views;
+  if (!views) {
+    // Nothing says which filters the counts are of: the next time they are shown they are read again.
+    void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true, refetchType: 'none' });
+    return;
+  }
+  const { before, after } = ticketStatesOf(event);
+  withCounts(client, (counts) => {
+    let moved = counts;
+    for (const view of views) {
+      const count = counts[view.id];
+      if (view.filters.search || count === undefined) continue;
+      const move = countMove(view.filters, viewerId, before, after);
+      if (move !== 0) moved = { ...moved, [view.id]: count + move };
+    }
+    return moved;
+  });
+}
+
+/** `view-counts`: the server's counts of views with a search replace the cached ones. */
+export function applyPushedViewCounts(client: QueryClient, { counts }: ViewCountsEvent): void {
+  const query = countsQuery(client);
+  if (!query) return;
+  const state = stateOf(client);
+  if (reading(query)) {
+    // The read may have started before these were counted: they go on top of its answer.
+    if (state.pushedDuringRead.push(counts) === 1)
+      void settled(query).then(() => {
+        const pushed = state.pushedDuringRead.splice(0);
+        withCounts(client, (held) => Object.assign({ ...held }, ...pushed) as Record<string, number>);
+      });
+    return;
+  }
+  withCounts(client, (held) => ({ ...held, ...counts }));
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { Ticket } from '../entities.js';
+import type { TicketStatus } from '../enums.js';
+import { countMove, foldCase, ticketMatchesFilters, ticketStatesOf } from './ticketMatch.js';
+import type { TicketFilters } from './ticketQuery.js';
+
+const ticket = (fields: Partial<Ticket> = {}): Ticket => ({
+  id: 1,
+  title: 'Printer jams',
+  description: 'On floor 3',
+  priority: 'high',
+  status: 'open',
+  resolutionNotes: null,
+  user: { id: 9, name: 'Olive' },
+  assignedAgent: { id: 5, name: 'Agent' },
+  updatedBy: null,
+  commentCount: 0,
+  answered: false,
+  version: 1,
+  createdAt: '',
+  updatedAt: '',
+  lastActivityAt: '',
+  ...fields,
+});
+
+describe('ticketMatchesFilters', () => {
+  it.each<[TicketFilters, boolean]>([
+    [{}, true],
+    [{ status: 'open' }, true],
+    [{ status: 'closed' }, false],
+    [{ priority: 'high' }, true],
+    [{ priority: 'low' }, false],
+    [{ assignee: 5 }, true],
+    [{ assignee: 6 }, false],
+    [{ assignee: 'me' }, true],
+    [{ mine: true }, true],
+    [{ assignee: 'none' }, false],
+    [{ search: 'PRINTER' }, true],
+    [{ search: 'jams on' }, true], // title and description are one text joined by a space
+    [{ search: 'jamson' }, false],
+    [{ search: 'floor 4' }, false],
+    [{ status: 'open', priority: 'high', assignee: 'me', search: 'floor' }, true],
+    [{ status: 'open', priority: 'high', assignee: 'me', search: 'cellar' }, false],
+  ])('%j → %s for agent 5', (filters, expected) => {
+    expect(ticketMatchesFilters(ticket(), filters, 5)).toBe(expected);
+  });
+
+  it('reads the in-progress spelling as in_progress', () => {
+    const filters = { status: 'in-progress' as TicketStatus };
+    expect(ticketMatchesFilters(ticket({ status: 'in_progress' }), filters, null)).toBe(true);
+    expect(ticketMatchesFilters(ticket({ status: 'open' }), filters, null)).toBe(false);
+  });
+
+  it('matches me against the viewer, and nobody when there is no viewer', () => {
+    expect(ticketMatchesFilters(ticket(), { assignee: 'me' }, 6)).toBe(false);
+    expect(ticketMatchesFilters(ticket(), { assignee: 'me' }, null)).toBe(false);
+    expect(ticketMatchesFilters(ticket({ assignedAgent: null }), { assignee: 'none' }, 5)).toBe(true);
+    expect(ticketMatchesFilters(ticket({ assignedAgent: null }), { assignee: 'me' }, 5)).toBe(false);
+  });
+
+  it('takes the search literally: LIKE wildcards are plain characters', () => {
+    expect(ticketMatchesFilters(ticket({ title: '50% off' }), { search: '50%' }, null)).toBe(true);
+    expect(ticketMatchesFilters(ticket({ title: '50 off' }), { search: '50%' }, null)).toBe(false);
+    expect(ticketMatchesFilters(ticket({ title: 'a_b' }), { search: 'a_b' }, null)).toBe(true);
+    expect(ticketMatchesFilters(ticket({ title: 'axb' }), { search: 'a_b' }, null)).toBe(false);
+  });
+
+  it('folds case one character at a time, as PostgreSQL lower() does', () => {
+    expect(foldCase('İSTANBUL')).toBe('istanbul');
+    expect(foldCase('ΟΔΟΣ')).toBe('οδοσ');
+    expect(ticketMatchesFilters(ticket({ title: 'ÄRGER' }), { search: 'ärger' }, null)).toBe(true);
+  });
+});
+
+describe('countMove and ticketStatesOf', () => {
+  const open = ticket();
+  const resolved = ticket({ status: 'resolved', version: 2 });
+  it.each([
+    [undefined, open, 1],
+    [open, undefined, -1],
+    [open, resolved, -1],
+    [resolved, open, 1],
+    [open, open, 0],
+    [resolved, resolved, 0],
+  ] as const)('open tickets: %j → %j moves by %d', (before, after, move) => {
+    expect(countMove({ status: 'open' }, null, before, after)).toBe(move);
+  });
+
+  it('rebuilds the ticket before an update from its previous fields', () => {
+    expect(ticketStatesOf({ action: 'updated', ticket: resolved, previous: { status: 'open' } })).toEqual({
+      before: { ...resolved, status: 'open' },
+      after: resolved,
+    });
+    expect(ticketStatesOf({ action: 'created', ticket: open })).toEqual({ after: open });
+    expect(ticketStatesOf({ action: 'deleted', previous: open })).toEqual({ before: open });
+  });
+});
