@@ -39,6 +39,7 @@ function detailWith(total: number): TicketResponse {
       assignedAgent: null,
       updatedBy: null,
       commentCount: total,
+      answered: false,
       version: 1,
       createdAt: at(0),
       updatedAt: at(0),

@@ -99,7 +99,7 @@ describe('ticket detail page', () => {
     renderApp('/ticket/7', { user: owner, queryClient });
     await screen.findByRole('button', { name: 'Delete' });
     const history = aHistoryEntry({ id: 2, type: 'comment', to: '5', actor: { id: agent.id, name: agent.name } });
-    act(() => applyCommentAdded(queryClient, { ticketId: 7, comment: aComment({ id: 5, content: 'On it.' }), history }));
+    act(() => applyCommentAdded(queryClient, { ticketId: 7, comment: aComment({ id: 5, content: 'On it.' }), history, commentCount: 1 }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument());
     expect(screen.getByRole('link', { name: 'Edit' })).toBeInTheDocument();
   });
