@@ -89,9 +89,9 @@ const listQuery = (change: Partial<TicketQuery>): TicketQuery => ({ ...DEFAULT_T
 const PAGE_ONE = listQuery({ limit: 3 });
 
 /** A cache holding one page of `all` (sorted and filtered as the server would) and counts. */
-function cacheWith(all: Ticket[], params: TicketQuery = PAGE_ONE, statsParams: TicketFilters = {}) {
+function cacheWith(all: Ticket[], params: TicketQuery = PAGE_ONE, statsParams: TicketFilters = {}, spare = 0) {
   const client = new QueryClient();
-  const listed = serverPage(all, params);
+  const listed = serverPage(all, params, spare);
   client.setQueryData(ticketKeys.list(params), listed);
   client.setQueryData<TicketStatsResponse>(ticketKeys.statsFor(statsParams), {
     success: true,
@@ -100,12 +100,13 @@ function cacheWith(all: Ticket[], params: TicketQuery = PAGE_ONE, statsParams: T
   return client;
 }
 const matches = (t: Ticket, f: TicketFilters) => (!f.status || t.status === f.status) && (!f.priority || t.priority === f.priority);
-/** What GET /tickets answers for these tickets: only createdAt sorting, as the tests use. */
-function serverPage(all: Ticket[], params: TicketQuery): TicketListResponse {
+/** What GET /tickets answers for these tickets (only createdAt sorting, as the tests use), with `spare` rows after the page. */
+function serverPage(all: Ticket[], params: TicketQuery, spare = 0): TicketListResponse {
   const sorted = all.filter((t) => matches(t, params)).sort((a, b) => (params.sort.descending ? b.id - a.id : a.id - b.id));
   const { page, limit } = params;
   const rows = sorted.slice((page - 1) * limit, page * limit);
-  return { success: true, tickets: rows, data: rows, total: sorted.length, page, limit, next: [] };
+  const next = sorted.slice(page * limit, page * limit + spare);
+  return { success: true, tickets: rows, data: rows, total: sorted.length, page, limit, next };
 }
 const listOf = (client: QueryClient, params: TicketQuery) => client.getQueryData<TicketListResponse>(ticketKeys.list(params));
 const statsOf = (client: QueryClient, params: TicketFilters = {}) =>
@@ -170,6 +171,35 @@ describe('ticket cache: events', () => {
     const full = cacheWith(five, params);
     applyTicketChanged(full, updated(five[4]!, { status: 'resolved' }));
     expect(refetching(full, ticketKeys.list(params))).toBe(true);
+  });
+
+  it('fills the gap a leaving or deleted row opens from the spare rows, and re-reads only once they run out', () => {
+    const many = Array.from({ length: 12 }, (_, i) => ticket(i + 1));
+    const params = listQuery({ status: 'open', limit: 3 });
+    const client = cacheWith(many, params, {}, 2);
+    // Page 12, 11, 10 with spares 9, 8.
+    applyTicketChanged(client, updated(many[10]!, { status: 'resolved' }));
+    expect(ids(listOf(client, params))).toEqual([12, 10, 9]);
+    expect(listOf(client, params)?.next.map((t) => t.id)).toEqual([8]);
+    expect(listOf(client, params)?.total).toBe(11);
+    applyTicketChanged(client, { action: 'deleted', ticket: { id: 12 }, by, previous: many[11]! });
+    expect(ids(listOf(client, params))).toEqual([10, 9, 8]);
+    expect(listOf(client, params)?.total).toBe(10);
+    expect(refetching(client, ticketKeys.list(params))).toBe(false);
+    // As a fresh read would answer.
+    const fresh = serverPage(
+      many.filter((t) => t.id !== 12 && t.id !== 11),
+      params,
+    );
+    expect(ids(listOf(client, params))).toEqual(ids(fresh));
+    // A row entering pushes the page's last row back into the spares.
+    applyTicketChanged(client, updated({ ...many[10]!, status: 'resolved', version: 2 }, { status: 'open' }));
+    expect(ids(listOf(client, params))).toEqual([11, 10, 9]);
+    expect(listOf(client, params)?.next.map((t) => t.id)).toEqual([8]);
+    // With the spares gone, the page cannot be filled here.
+    applyTicketChanged(client, { action: 'deleted', ticket: { id: 11 }, by, previous: many[10]! });
+    applyTicketChanged(client, { action: 'deleted', ticket: { id: 10 }, by, previous: many[9]! });
+    expect(refetching(client, ticketKeys.list(params))).toBe(true);
   });
 
   it('lowers the total without a re-read when the leaving ticket is further down the order', () => {

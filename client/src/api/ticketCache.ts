@@ -1,4 +1,5 @@
 import {
+  LIMITS,
   assigneeOf,
   PRIORITIES,
   TICKET_STATUSES,
@@ -93,9 +94,10 @@ function changeCopies(client: QueryClient, change: Omit<Recent, 'arrived'>): voi
   if (detail && !holds(detail, at)) client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (held) => held && change.detail(held));
   for (const query of client.getQueryCache().findAll({ queryKey: ticketKeys.lists })) {
     const list = query.state.data as TicketListResponse | undefined;
-    if (!list?.data.some((t) => t.id === ticketId) || holds(query, at)) continue;
-    const rows = list.data.map((t) => (t.id === ticketId ? change.row(t) : t));
-    if (rows.some((t, i) => t !== list.data[i])) client.setQueryData(query.queryKey, withRows(list, rows, list.total));
+    if (!list || !rowsOf(list).some((t) => t.id === ticketId) || holds(query, at)) continue;
+    const held = rowsOf(list);
+    const rows = held.map((t) => (t.id === ticketId ? change.row(t) : t));
+    if (rows.some((t, i) => t !== held[i])) client.setQueryData(query.queryKey, withRows(list, rows, list.total));
   }
 }
 
@@ -111,7 +113,7 @@ export function withRecentChanges<T extends TicketListResponse | TicketResponse>
     const id = answer.ticket.id;
     return missing.filter((r) => r.ticketId === id).reduce<TicketResponse>((held, r) => r.detail(held), answer) as T;
   }
-  const rows = answer.data.map((t) => missing.filter((r) => r.ticketId === t.id).reduce((row, r) => r.row(row), t));
+  const rows = rowsOf(answer).map((t) => missing.filter((r) => r.ticketId === t.id).reduce((row, r) => r.row(row), t));
   return withRows(answer, rows, answer.total) as T;
 }
 
@@ -157,10 +159,10 @@ export function ticketOpened(client: QueryClient, id: number): void {
 
 function setUnread(client: QueryClient, id: number, unread: boolean): void {
   client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
-    list?.data.some((t) => t.id === id && Boolean(t.unread) !== unread)
+    list && rowsOf(list).some((t) => t.id === id && Boolean(t.unread) !== unread)
       ? withRows(
           list,
-          list.data.map((t) => (t.id === id ? { ...t, unread } : t)),
+          rowsOf(list).map((t) => (t.id === id ? { ...t, unread } : t)),
           list.total,
         )
       : list,
@@ -283,10 +285,10 @@ function newestCopy<T extends Ticket>(cached: T, incoming: Ticket): T {
 /** The ticket takes its row's place in every cached page that holds an older copy. */
 function replaceRows(client: QueryClient, ticket: Ticket): void {
   client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
-    list?.data.some((t) => t.id === ticket.id && newer(ticket, t))
+    list && rowsOf(list).some((t) => t.id === ticket.id && newer(ticket, t))
       ? withRows(
           list,
-          list.data.map((t) => (t.id === ticket.id ? newestCopy(t, ticket) : t)),
+          rowsOf(list).map((t) => (t.id === ticket.id ? newestCopy(t, ticket) : t)),
           list.total,
         )
       : list,
@@ -305,13 +307,14 @@ export function olderCommentsLoaded(client: QueryClient, ticketId: number, older
   client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (detail) => detail && withOlderComments(detail, older, hasMore));
 }
 
-/** Both envelope arrays carry the same page. */
-const withRows = (list: TicketListResponse, rows: Ticket[], total: number): TicketListResponse => ({
-  ...list,
-  tickets: rows,
-  data: rows,
-  total,
-});
+/** The rows a cached answer holds: its page, then the spare rows that follow it. */
+const rowsOf = (list: TicketListResponse): Ticket[] => (list.next?.length ? [...list.data, ...list.next] : list.data);
+
+/** The answer holding these rows: the first `limit` are the page (both envelope arrays), the rest its spares. */
+const withRows = (list: TicketListResponse, rows: Ticket[], total: number): TicketListResponse => {
+  const page = rows.slice(0, list.limit);
+  return { ...list, tickets: page, data: page, next: rows.slice(list.limit), total };
+};
 
 // ---------------------------------------------------------------------------------------------------------------
 // A ticket moving between filters, pages and counts: `before` absent for a new ticket, `after` for a deleted one.
@@ -411,10 +414,12 @@ export function movedPage(
 ): Moved<TicketListResponse> {
   const order = comparatorFor(params.sort);
   const id = after?.id ?? before?.id;
-  const rows = list.data;
+  // The page and its spares: a row leaving the page is replaced from them, not from the server.
+  const rows = rowsOf(list);
   const at = rows.findIndex((t) => t.id === id);
   const cached: Ticket | undefined = rows[at];
   const size = list.limit;
+  const room = size + LIMITS.ticketList.spare;
   const first = (list.page - 1) * size;
   let total = list.total;
   let moreAfter = first + rows.length < total;
@@ -450,25 +455,20 @@ export function movedPage(
   // Only a row on this page is known to match a search, and keeps matching while the searched fields stay.
   if (opaque.length > 0 && (!cached || (isIn && !opaqueKept) || (isIn && !before))) return REFETCH;
 
+  // The rows held stay the run that starts at the page's first row: a row lost from it shortens the
+  // run at its end, where only the server knows what follows.
   const page = [...rows];
-  /** The page lost a row that the next page's first row would fill. */
-  let hole = false;
 
   if (wasIn) {
     total -= 1;
-    if (cached) {
-      page.splice(at, 1);
-      hole = moreAfter;
-    } else if (before) {
+    if (cached) page.splice(at, 1);
+    else if (before) {
       const place = placeOf(rows, before, order);
       if (place === 'inside' || (place === 'before' && list.page === 1)) return REFETCH;
-      if (place === 'before') {
-        // Everything shifts up by one: this page's first row moves to the previous page.
-        page.shift();
-        hole = moreAfter;
-      }
+      // Everything shifts up by one: this page's first row moves to the previous page.
+      if (place === 'before') page.shift();
     }
-    moreAfter = first + page.length + (hole ? 1 : 0) < total;
+    moreAfter = first + page.length < total;
   }
 
   if (isIn) {
@@ -477,16 +477,15 @@ export function movedPage(
     const pos = page.findIndex((t) => order(incoming, t) < 0);
     if (pos === 0 && list.page > 1) return REFETCH;
     if (pos === -1) {
-      // After every row held here: it ends this page only if nothing else could.
-      if (hole) return REFETCH;
-      if (page.length < size && !moreAfter) page.push(incoming);
+      // After every row held: it continues the run only if nothing else could.
+      if (!moreAfter && page.length < room) page.push(incoming);
     } else {
       page.splice(pos, 0, incoming);
-      hole = false;
-      if (page.length > size) page.pop();
+      if (page.length > room) page.pop();
     }
   }
-  if (hole) return REFETCH;
+  // The spares ran out: the page itself is short of rows only the server holds.
+  if (page.length < size && first + page.length < total) return REFETCH;
   return withRows(list, page, total);
 }
 
