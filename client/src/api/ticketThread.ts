@@ -2,7 +2,7 @@ import { isStaff, LIMITS, type Comment, type HistoryEntry, type Ticket, type Tic
 
 /**
  * A ticket's comments and timeline as the open page holds them: the latest entries, oldest first, as
- * the server sends them (docs/api.md#tickets). Whatever arrives live goes in its place in that order,
+ * the server sends them (docs/api.md#ticket-endpoints). Whatever arrives live goes in its place in that order,
  * and the window keeps its size, so a live page shows the entries a fresh load would.
  */
 
