@@ -1,0 +1,115 @@
+import { CATEGORIES, PRIORITIES, TICKET_STATUSES, normalizeStatus, type Category, type Priority, type TicketStatus } from '../enums.js';
+
+/**
+ * The queue's search box: `status:`, `priority:`, `assignee:me|none|<email>`, `requester:<email or
+ * name>`, `tag:`, `category:`, `is:unread` and free words (docs/api.md#search-syntax). The client
+ * turns the parsed filters into chips and the server reads `search=` with the same parser, so a
+ * query means one thing on both sides. Nothing is dropped silently: a term the parser cannot use
+ * as a filter (an unknown key, a value it does not know, a key given twice) is searched as text,
+ * and says why so the chip can show it.
+ */
+export const SEARCH_KEYS = ['status', 'priority', 'assignee', 'requester', 'tag', 'category', 'is'] as const;
+export type SearchKey = (typeof SEARCH_KEYS)[number];
+
+/** A tag: 1–40 letters, digits, `-` or `_`, compared lower-cased. */
+export const TAG_PATTERN = /^[\p{L}\p{N}_-]{1,40}$/u;
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+
+export interface SearchFilters {
+  status?: TicketStatus;
+  priority?: Priority;
+  /** `me`, `none`, or a staff member's email. */
+  assignee?: string;
+  /** An email (matched whole) or a name (matched whole or by its start), case ignored. */
+  requester?: string;
+  tag?: string;
+  category?: Category;
+  unread?: true;
+}
+
+export type SearchTerm =
+  | { kind: 'filter'; key: SearchKey; value: string; raw: string }
+  | { kind: 'text'; value: string; raw: string; reason?: 'unknown-key' | 'unknown-value' | 'repeated' };
+
+export interface ParsedSearch {
+  terms: SearchTerm[];
+  filters: SearchFilters;
+  /** The free words (and terms searched as text), joined by single spaces. */
+  text: string;
+}
+
+/** Splits on white space; double quotes group words, in a value (`requester:"Ann Lee"`) or alone. */
+function tokens(input: string): string[] {
+  return input.match(/(?:[^\s"]+|"[^"]*"?)+/g) ?? [];
+}
+const unquote = (text: string): string => text.replace(/"/g, '').trim();
+
+/** The filter value a key's raw value stands for, or undefined when the key cannot take it. */
+function valueOf(key: SearchKey, raw: string): string | undefined {
+  const value = raw.toLowerCase();
+  switch (key) {
+    case 'status': {
+      const status = normalizeStatus(value);
+      return (TICKET_STATUSES as readonly unknown[]).includes(status) ? (status as string) : undefined;
+    }
+    case 'priority':
+      return (PRIORITIES as readonly string[]).includes(value) ? value : undefined;
+    case 'category':
+      return (CATEGORIES as readonly string[]).includes(value) ? value : undefined;
+    case 'assignee':
+      return value === 'me' || value === 'none' || EMAIL_SHAPE.test(value) ? value : undefined;
+    case 'requester':
+      return value || undefined;
+    case 'tag':
+      return TAG_PATTERN.test(value) ? value : undefined;
+    case 'is':
+      return value === 'unread' ? value : undefined;
+  }
+}
+
+function termOf(token: string, used: ReadonlySet<SearchKey>): SearchTerm {
+  const match = /^([a-z]+):(.+)$/i.exec(token);
+  if (!match) return { kind: 'text', value: unquote(token), raw: token };
+  const key = match[1].toLowerCase();
+  if (!(SEARCH_KEYS as readonly string[]).includes(key)) return { kind: 'text', value: unquote(token), raw: token, reason: 'unknown-key' };
+  const value = valueOf(key as SearchKey, unquote(match[2]));
+  if (value === undefined) return { kind: 'text', value: unquote(token), raw: token, reason: 'unknown-value' };
+  if (used.has(key as SearchKey)) return { kind: 'text', value: unquote(token), raw: token, reason: 'repeated' };
+  return { kind: 'filter', key: key as SearchKey, value, raw: token };
+}
+
+function filtersOf(terms: readonly SearchTerm[]): SearchFilters {
+  const filters: SearchFilters = {};
+  for (const term of terms) {
+    if (term.kind !== 'filter') continue;
+    if (term.key === 'is') filters.unread = true;
+    else if (term.key === 'status') filters.status = term.value as TicketStatus;
+    else if (term.key === 'priority') filters.priority = term.value as Priority;
+    else if (term.key === 'category') filters.category = term.value as Category;
+    else filters[term.key] = term.value;
+  }
+  return filters;
+}
+
+export function parseSearch(input: string): ParsedSearch {
+  const used = new Set<SearchKey>();
+  const terms = tokens(input)
+    .map((token) => {
+      const term = termOf(token, used);
+      if (term.kind === 'filter') used.add(term.key);
+      return term;
+    })
+    .filter((term) => term.value !== '');
+  const text = terms
+    .filter((term) => term.kind === 'text')
+    .map((term) => term.value)
+    .join(' ');
+  return { terms, filters: filtersOf(terms), text };
+}
+
+/** The box's text without the term at `index`: removing a chip. */
+export const searchWithout = (parsed: ParsedSearch, index: number): string =>
+  parsed.terms
+    .filter((_, i) => i !== index)
+    .map((term) => term.raw)
+    .join(' ');
