@@ -23,3 +23,4 @@ export * from './api/cannedResponses.js';
 export * from './placeholders.js';
 export * from './policies/sharedItems.js';
 export * from './api/searchSyntax.js';
+export * from './api/sla.js';

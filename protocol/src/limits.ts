@@ -20,6 +20,17 @@ export const LIMITS = {
   cannedTitle: { min: 1, max: 80 },
   cannedContent: { min: 1, max: 5000 },
   /** Saved views and canned responses one staff member may own (shared ones they own included). */
+  /** Service levels: calendars, policies and their targets in minutes (a year at most). */
+  sla: {
+    calendars: 20,
+    policies: 20,
+    intervalsPerDay: 4,
+    holidays: 400,
+    name: { min: 1, max: 80 },
+    targetMinutes: { min: 1, max: 525_600 },
+    warnBeforeMinutes: 30,
+    requesterDomains: 50,
+  },
   perOwner: { views: 50, cannedResponses: 200 },
   defaultPriority: 'medium',
   redirectAfterTicketSaveMs: 2000,

@@ -70,9 +70,10 @@ function valueOf(key: SearchKey, raw: string): string | undefined {
 function termOf(token: string, used: ReadonlySet<SearchKey>): SearchTerm {
   const match = /^([a-z]+):(.+)$/i.exec(token);
   if (!match) return { kind: 'text', value: unquote(token), raw: token };
-  const key = match[1].toLowerCase();
+  const [, name = '', rawValue = ''] = match;
+  const key = name.toLowerCase();
   if (!(SEARCH_KEYS as readonly string[]).includes(key)) return { kind: 'text', value: unquote(token), raw: token, reason: 'unknown-key' };
-  const value = valueOf(key as SearchKey, unquote(match[2]));
+  const value = valueOf(key as SearchKey, unquote(rawValue));
   if (value === undefined) return { kind: 'text', value: unquote(token), raw: token, reason: 'unknown-value' };
   if (used.has(key as SearchKey)) return { kind: 'text', value: unquote(token), raw: token, reason: 'repeated' };
   return { kind: 'filter', key: key as SearchKey, value, raw: token };
