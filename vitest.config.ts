@@ -33,7 +33,13 @@ const serverProject = (name: string, env: Record<string, string>, exclude: strin
 const SCALE_OUT = 'test/scaleout/**';
 
 /** Tests that touch no shared database (the embedded-database process test, source checks) run once. */
-const PGLITE_OR_PURE = ['src/main.test.ts', 'src/routes/responses.test.ts', 'src/docAnchors.test.ts', 'src/sla/businessTime.test.ts'];
+const PGLITE_OR_PURE = [
+  'src/main.test.ts',
+  'src/routes/responses.test.ts',
+  'src/docAnchors.test.ts',
+  'src/sla/businessTime.test.ts',
+  'src/sla/clock.test.ts',
+];
 
 export default defineConfig({
   test: {

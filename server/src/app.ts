@@ -18,6 +18,7 @@ import { ticketRoutes } from './routes/tickets.js';
 import { viewRoutes } from './routes/views.js';
 import { cannedResponseRoutes } from './routes/cannedResponses.js';
 import { userRoutes } from './routes/users.js';
+import { slaRoutes } from './routes/sla.js';
 
 export interface AppOptions extends RouteDeps {
   logger: Logger;
@@ -37,6 +38,7 @@ export const API_ROUTERS = [
   notificationRoutes,
   viewRoutes,
   cannedResponseRoutes,
+  slaRoutes,
 ] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */

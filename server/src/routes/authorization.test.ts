@@ -37,8 +37,10 @@ interface Fixture {
   /** A fresh account the call acts on (PUT/DELETE /users/:id, reset-password). */
   target?: Account;
   resetToken?: string;
-  /** A private saved view or canned response of `agent`. */
+  /** A private saved view or canned response of `agent`; an SLA calendar or policy. */
   itemId?: number;
+  /** Every SLA policy's id, for a reorder. */
+  ids?: number[];
 }
 
 interface Ctx {
@@ -63,8 +65,8 @@ interface Row {
   body?: (c: Ctx) => unknown;
   setup?: () => Promise<Fixture>;
   expect: Record<Caller, number>;
-  /** The exact message of a 403/404 answer of this row (401 is always "Authentication required"). */
-  denied?: { 403?: string; 404?: string };
+  /** The exact message of a 403/404 answer of this row (401 is always "Authentication required"); per caller where they differ. */
+  denied?: { 403?: string | Partial<Record<Caller, string>>; 404?: string };
   /** Extra checks after the call: that a success did what it said, that a refusal changed nothing. */
   after?: (c: Ctx, res: ApiResponse) => Promise<void> | void;
 }
@@ -123,6 +125,19 @@ async function freshItem(path: '/views' | '/canned-responses'): Promise<Fixture>
   if (res.status !== 201) throw new Error(`${path} fixture failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { itemId: (res.body.view ?? res.body.cannedResponse).id };
 }
+
+const CALENDAR = { name: 'Fixture hours', timeZone: 'Europe/Berlin', hours: [{ day: 1, start: '09:00', end: '17:00' }] };
+const POLICY = { name: 'Fixture policy', targets: { urgent: { firstResponseMinutes: 60, resolutionMinutes: 480 } } };
+
+async function freshSla(path: '/sla/calendars' | '/sla/policies'): Promise<Fixture> {
+  const res = await api().post(path, path === '/sla/calendars' ? CALENDAR : POLICY, { token: cast.admin.token });
+  if (res.status !== 201) throw new Error(`${path} fixture failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const ids = (await api().get('/sla/policies', { token: cast.admin.token })).body.policies.map((p: { id: number }) => p.id);
+  return { itemId: (res.body.calendar ?? res.body.policy).id, ids };
+}
+
+/** SLA settings: staff read; writing, a user is told the staff rule and an agent the admin rule. */
+const SLA_WRITE_DENIED = { 403: { owner: STAFF_ONLY, other: STAFF_ONLY, agent: ADMIN_ONLY } };
 
 /** Another agent's private item is not there for an admin either: 404. */
 const ownerAgentOnly = (status: number): Record<Caller, number> => ({ anonymous: 401, owner: 403, other: 403, agent: status, admin: 404 });
@@ -623,6 +638,61 @@ const ROWS: Row[] = [
     },
   },
 
+  // ---- Service levels (docs/api.md#service-levels): staff read, admins write ----
+  ...(['/sla/calendars', '/sla/policies'] as const).flatMap((base): Row[] => {
+    const kind = base === '/sla/calendars' ? 'calendar' : 'policy';
+    const body = base === '/sla/calendars' ? CALENDAR : POLICY;
+    return [
+      { route: `GET ${base}`, name: 'list', method: 'GET', path: () => base, expect: staffOnly(200), denied: { 403: STAFF_ONLY } },
+      {
+        route: `GET ${base}/:id`,
+        name: `one ${kind}`,
+        method: 'GET',
+        path: (c) => `${base}/${c.fx.itemId}`,
+        setup: () => freshSla(base),
+        expect: staffOnly(200),
+        denied: { 403: STAFF_ONLY },
+      },
+      {
+        route: `POST ${base}`,
+        name: `create a ${kind}`,
+        method: 'POST',
+        path: () => base,
+        body: () => body,
+        expect: adminOnly(201),
+        denied: SLA_WRITE_DENIED,
+      },
+      {
+        route: `PUT ${base}/:id`,
+        name: `change a ${kind}`,
+        method: 'PUT',
+        path: (c) => `${base}/${c.fx.itemId}`,
+        setup: () => freshSla(base),
+        body: () => ({ ...body, name: 'Renamed' }),
+        expect: adminOnly(200),
+        denied: SLA_WRITE_DENIED,
+      },
+      {
+        route: `DELETE ${base}/:id`,
+        name: `delete a ${kind}`,
+        method: 'DELETE',
+        path: (c) => `${base}/${c.fx.itemId}`,
+        setup: () => freshSla(base),
+        expect: adminOnly(200),
+        denied: SLA_WRITE_DENIED,
+      },
+    ];
+  }),
+  {
+    route: 'PUT /sla/policies/order',
+    name: 'reorder policies',
+    method: 'PUT',
+    path: () => '/sla/policies/order',
+    setup: () => freshSla('/sla/policies'),
+    body: (c) => ({ ids: [...(c.fx.ids ?? [])].reverse() }),
+    expect: adminOnly(200),
+    denied: SLA_WRITE_DENIED,
+  },
   // ---- The queue (docs/api.md#running-the-queue): staff only; private items are their owner's ----
   {
     route: 'GET /users/staff',
@@ -791,6 +861,17 @@ const CONTRACT_ROUTES = [
   'GET /notifications',
   'POST /notifications/read',
   'GET /users/staff',
+  'GET /sla/calendars',
+  'GET /sla/calendars/:id',
+  'POST /sla/calendars',
+  'PUT /sla/calendars/:id',
+  'DELETE /sla/calendars/:id',
+  'GET /sla/policies',
+  'GET /sla/policies/:id',
+  'POST /sla/policies',
+  'PUT /sla/policies/:id',
+  'DELETE /sla/policies/:id',
+  'PUT /sla/policies/order',
 ];
 
 const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);
@@ -833,7 +914,8 @@ describe('authorization matrix (docs/api.md#endpoints)', () => {
           expect({ status: res.status, body: res.body }).toMatchObject({ status });
           if (status === 401) expectError(res, 401, AUTH_REQUIRED);
           if (status === 403 || status === 404) {
-            const message = row.denied?.[status];
+            const denied = row.denied?.[status];
+            const message = typeof denied === 'object' ? denied[caller] : denied;
             if (!message) throw new Error(`row "${row.route} (${row.name})" expects ${status} but names no message`);
             expectError(res, status, message);
           }

@@ -5,6 +5,7 @@ import { createKnowledgeService } from './knowledge.js';
 import { createNotificationService } from './notifications.js';
 import { createPasswordResetService } from './passwordReset.js';
 import { createSearchCounts } from './searchCounts.js';
+import { createSlaSettingsService } from './sla/settings.js';
 import { createTicketService } from './tickets/index.js';
 import { createUserService } from './users.js';
 import { createViewService } from './views.js';
@@ -23,5 +24,6 @@ export function createServices(context: ServiceContext) {
     notifications: createNotificationService(context),
     views: createViewService(context, searchCounts),
     cannedResponses: createCannedResponseService(context),
+    slaSettings: createSlaSettingsService(context),
   };
 }
