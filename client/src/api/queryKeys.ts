@@ -28,6 +28,10 @@ export const queryKeys = {
   },
   notifications: notificationsKey,
   config: ['config'] as const,
+  sla: {
+    calendars: ['sla', 'calendars'] as const,
+    policies: ['sla', 'policies'] as const,
+  },
   queue: {
     views: ['queue', 'views'] as const,
     viewCounts: ['queue', 'views', 'counts'] as const,

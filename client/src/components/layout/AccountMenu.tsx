@@ -1,6 +1,6 @@
-import type { User } from '@helpdesk/protocol';
+import { canManageUsers, type User } from '@helpdesk/protocol';
 import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconChevronDown, IconLogout, IconSettings } from '@tabler/icons-react';
+import { IconChevronDown, IconClockCheck, IconLogout, IconSettings } from '@tabler/icons-react';
 import { labelOf } from '../../lib/text';
 import { Link } from 'wouter';
 import { useLogout } from '../../state/useLogout';
@@ -13,7 +13,11 @@ const initials = (name: string) =>
     .map((part) => part[0]?.toUpperCase())
     .join('');
 
-/** The account menu shows name and role, then Settings and Logout (docs/product.md#navigation). */
+/**
+ * The account menu shows name and role, then Settings, the admin tools for admins, and Logout
+ * (docs/product.md#navigation). Admin tools live here rather than in the top bar, which keeps the
+ * links every role shares.
+ */
 export default function AccountMenu({ user }: { user: User }) {
   const logout = useLogout();
   return (
@@ -47,6 +51,15 @@ export default function AccountMenu({ user }: { user: User }) {
         <Menu.Item component={Link} href="/settings" leftSection={<IconSettings size={16} />}>
           Settings
         </Menu.Item>
+        {canManageUsers(user) && (
+          <>
+            <Menu.Divider role="none" />
+            <Menu.Label role="none">Administration</Menu.Label>
+            <Menu.Item component={Link} href="/service-levels" leftSection={<IconClockCheck size={16} />}>
+              Service Levels
+            </Menu.Item>
+          </>
+        )}
         <Menu.Item leftSection={<IconLogout size={16} color="var(--mantine-color-red-9)" aria-hidden />} onClick={logout}>
           Logout
         </Menu.Item>
