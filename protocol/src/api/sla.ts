@@ -61,8 +61,8 @@ export interface TicketSla {
   state: SlaState;
 }
 
-/** "HH:MM" as minutes after midnight; `24:00` only where an interval ends. */
-const minutesOf = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+/** "HH:MM" as minutes after midnight; `24:00` only where an interval ends. The server's business time reads hours with it too. */
+export const clockMinutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 
 /** An IANA zone name the runtime knows; offsets like "+01:00" are not zones (they have no DST rules). */
@@ -89,14 +89,14 @@ const openingHours = z
   .array(openingInterval, { error: S.hoursRequired })
   .min(1, S.hoursRequired)
   .superRefine((hours, context) => {
-    if (hours.some(({ start, end }) => minutesOf(end) <= minutesOf(start))) {
+    if (hours.some(({ start, end }) => clockMinutes(end) <= clockMinutes(start))) {
       context.addIssue({ code: 'custom', message: S.hoursInvalid });
       return;
     }
     for (let day = 0; day <= 6; day += 1) {
-      const intervals = hours.filter((interval) => interval.day === day).sort((a, b) => minutesOf(a.start) - minutesOf(b.start));
+      const intervals = hours.filter((interval) => interval.day === day).sort((a, b) => clockMinutes(a.start) - clockMinutes(b.start));
       if (intervals.length > L.intervalsPerDay) context.addIssue({ code: 'custom', message: S.hoursPerDay(L.intervalsPerDay) });
-      else if (intervals.some((interval, i) => i > 0 && minutesOf(interval.start) < minutesOf(intervals[i - 1]?.end ?? '00:00')))
+      else if (intervals.some((interval, i) => i > 0 && clockMinutes(interval.start) < clockMinutes(intervals[i - 1]?.end ?? '00:00')))
         context.addIssue({ code: 'custom', message: S.hoursOverlap });
     }
   });

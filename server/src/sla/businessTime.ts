@@ -1,4 +1,5 @@
 import { TZDate } from '@date-fns/tz';
+import { clockMinutes } from '@helpdesk/protocol';
 
 /**
  * Business time: the arithmetic every SLA deadline rests on (docs/decisions.md#service-levels).
@@ -22,11 +23,6 @@ const MINUTE = 60_000;
  * time, and the deadline is treated as never.
  */
 const MAX_DAYS = 200 * 366;
-
-const minutesOf = (hhmm: string): number => {
-  const [hours = 0, minutes = 0] = hhmm.split(':').map(Number);
-  return hours * 60 + minutes;
-};
 
 interface Day {
   year: number;
@@ -57,7 +53,7 @@ function openIntervals(calendar: BusinessCalendar, holidays: ReadonlySet<string>
     new TZDate(day.year, day.month, day.date, Math.floor(minutes / 60), minutes % 60, calendar.timeZone).getTime();
   return calendar.hours
     .filter((interval) => interval.day === day.weekday)
-    .map((interval): [number, number] => [at(minutesOf(interval.start)), at(minutesOf(interval.end))])
+    .map((interval): [number, number] => [at(clockMinutes(interval.start)), at(clockMinutes(interval.end))])
     .sort((a, b) => a[0] - b[0]);
 }
 
