@@ -32,14 +32,16 @@
  * between them), and a writer changing random tickets' priority through the API (BENCH_WRITES,
  * default 2,10 a second; the rate reached is printed). In each cell, for every call: a slice of
  * the floor (BENCH_FLOOR_SECONDS, default 1; one bare Koa process per server process, serving the
- * list's bytes), then the call for BENCH_SECONDS (default 3) at BENCH_CONNECTIONS (default 10); the
- * machine is shared, so each call's share is of the floor measured just before it. A BENCH_WARMUP
- * (default 2 s) of mixed questions follows each server start. The run's length is about
- * cells × calls × (floor + seconds + ~0.3 s); BENCH_MEMO, BENCH_PROCESSES, BENCH_WRITES and
- * BENCH_ONLY shrink the matrix. Load
- * (scaleLoad.ts): a closed loop over keep-alive sockets timing every response; requests in flight at
- * the end are waited for, a request over BENCH_TIMEOUT s (30) counts as a timeout at its time; the
- * bench waits for the database to go idle between calls.
+ * list's bytes), then the call at BENCH_CONNECTIONS (default 10) for about BENCH_SECONDS (default
+ * 2); the machine is shared, so each call's share is of the floor measured just before it. A
+ * BENCH_WARMUP (default 2 s) of mixed questions follows each server start. The run's length is
+ * about cells × calls × (floor + seconds + ~1 s); BENCH_MEMO, BENCH_PROCESSES, BENCH_WRITES and
+ * BENCH_ONLY shrink the matrix.
+ *
+ * Load (scaleLoad.ts): autocannon, each request built anew by the call's generator, every response
+ * time kept. A 0.5 s slice sizes the call, then exactly that many requests are sent and every
+ * answer waited for, so no slow request is dropped at the end; one over BENCH_TIMEOUT s (10) counts
+ * as a timeout at that time. The bench waits for the database to go idle between calls.
  *
  * Other knobs: BENCH_TICKETS (1000000), BENCH_USERS (20000), BENCH_COMMENTS (2 × tickets),
  * BENCH_ARTICLES (200), BENCH_SEED (42: the questions' random sequence), BENCH_ONLY (substring:
@@ -194,6 +196,7 @@ async function main(): Promise<number> {
           );
           const floorSlices: Run[] = [];
           const cell: CellResult = { label, floor: mergeRuns([]), calls: [], writes: { asked: writes, reached: 0, failed: 0 } };
+          const cellStarted = { at: performance.now(), cpu: cpuWaitMicros() };
           await phase(`measure ${label}`, async () => {
             for (const call of list!) {
               await idle();
@@ -203,6 +206,7 @@ async function main(): Promise<number> {
                 () => ({}),
                 CONNECTIONS,
                 FLOOR_SECONDS,
+                { timed: true },
               );
               floorSlices.push(floor);
               writer.mark();
@@ -218,9 +222,14 @@ async function main(): Promise<number> {
           });
           const w = await writer.stop();
           cell.floor = mergeRuns(floorSlices);
+          const cpuNow = cpuWaitMicros();
+          if (cellStarted.cpu !== undefined && cpuNow !== undefined)
+            cell.cpuWait = (cpuNow - cellStarted.cpu) / 1e6 / ((performance.now() - cellStarted.at) / 1000);
           cell.writes = { asked: writes, reached: w.perSecond, failed: w.failed };
           cells.push(cell);
-          console.log(`\n${label}: writes reached ${w.perSecond.toFixed(1)}/s of ${writes} (${w.done} done, ${w.failed} failed)`);
+          console.log(
+            `\n${label}: writes reached ${w.perSecond.toFixed(1)}/s of ${writes} (${w.done} done, ${w.failed} failed); tasks waited ${cell.cpuWait?.toFixed(2) ?? '-'} s for a CPU per second`,
+          );
           console.log(cellTable(cell));
         }
         await floors.stop();

@@ -403,12 +403,12 @@ async function step(db: Db, name: string, statements: string[], superuser: boole
 }
 
 /** The seed's statements run for minutes: on PostgreSQL they get a connection without the app pool's statement timeout. */
-async function seedWithoutTimeout(target: DatabaseTarget, appDb: Db): Promise<void> {
-  if (target.kind !== 'postgres') return seed(appDb);
+async function withoutTimeout<T>(target: DatabaseTarget, appDb: Db, fn: (db: Db) => Promise<T>): Promise<T> {
+  if (target.kind !== 'postgres') return fn(appDb);
   const client = new pg.Client({ connectionString: target.url });
   await client.connect();
   try {
-    await seed(drizzlePg({ client, schema }));
+    return await fn(drizzlePg({ client, schema }));
   } finally {
     await client.end();
   }
@@ -440,7 +440,12 @@ async function seed(db: Db): Promise<void> {
   // The load runs as a replica when it can, which skips the counting triggers: count once here.
   await step(db, 'ticket counts', [...(await countersSql(db)).tickets], superuser);
   await step(db, `${COMMENTS} comments`, [commentsSql()], superuser);
-  await step(db, 'comment counters', [...(await countersSql(db)).comments], superuser);
+  const { comments: commentCounters } = await countersSql(db);
+  if (commentCounters.length > 0) {
+    await step(db, 'comment counters', commentCounters, superuser);
+    // The counter update rewrote every ticket row: compact the table while its indexes are dropped.
+    await phase('vacuum full tickets', () => db.execute(sql.raw('vacuum full tickets')));
+  }
   await step(db, 'history', [historySql()], superuser);
   await step(db, 'notifications', [notificationsSql()], superuser);
   await step(db, 'ticket reads', [readsSql()], superuser);
@@ -466,23 +471,25 @@ async function seed(db: Db): Promise<void> {
 }
 
 /**
- * The values triggers keep (skipped by a replica-role load), computed once from the rows: the ticket
- * counters by agent, status and priority, and a comment counter per ticket where the schema has one.
+ * The values triggers keep (skipped by a replica-role load), computed once from the rows, in the form
+ * the migrations in this build keep them: the ticket counters by assignee, status and priority (with
+ * an all-tickets row, agent_id -1, where the counting trigger keeps one), and the public comment
+ * count per ticket where the schema has that column.
  */
 async function countersSql(db: Db): Promise<{ tickets: string[]; comments: string[] }> {
-  const columns = await rowsOf<{ column_name: string }>(
+  const [found] = await rowsOf<{ comment_count: boolean; all_row: boolean }>(
     db,
-    `select column_name from information_schema.columns where table_schema = 'public' and table_name = 'tickets'`,
+    `select exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'comment_count') as comment_count,
+       exists (select 1 from pg_proc where proname = 'ticket_counts_track' and prosrc like '%(-1)%') as all_row`,
   );
-  const commentCount = columns.find((c) => c.column_name === 'comment_count');
+  const counts = (agent: string) =>
+    `insert into ticket_counts (agent_id, status, priority, n) select ${agent}, status, priority, count(*)::int from tickets group by 1, 2, 3`;
   return {
-    tickets: [
-      'delete from ticket_counts',
-      'insert into ticket_counts (agent_id, status, priority, n) select coalesce(assigned_agent_id, 0), status, priority, count(*)::int from tickets group by 1, 2, 3',
-    ],
-    comments: commentCount
+    tickets: ['delete from ticket_counts', counts('coalesce(assigned_agent_id, 0)'), ...(found?.all_row ? [counts('-1')] : [])],
+    comments: found?.comment_count
       ? [
-          `update tickets t set comment_count = c.n from (select ticket_id, count(*)::int as n from ticket_comments group by 1) c where c.ticket_id = t.id`,
+          `update tickets t set comment_count = c.n
+           from (select ticket_id, count(*)::int as n from ticket_comments where not internal group by 1) c where c.ticket_id = t.id`,
         ]
       : [],
   };
@@ -554,9 +561,9 @@ export async function prepare(place: Place): Promise<{ facts: DatasetFacts; buil
     if (!reuse) {
       await phase('create database', () => place.recreate());
       database = await phase('open + migrate (app migrations)', () => openDatabase(place.target));
-      await seedWithoutTimeout(place.target, database.db);
+      await withoutTimeout(place.target, database.db, seed);
     }
-    const found = await phase('data set facts', () => facts(database!.db));
+    const found = await phase('data set facts', () => withoutTimeout(place.target, database!.db, facts));
     const [version] = await rowsOf<{ v: string }>(database!.db, `select current_setting('server_version') as v`);
     return { facts: found, built: !reuse, version: version!.v };
   } finally {

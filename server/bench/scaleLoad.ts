@@ -1,11 +1,12 @@
 /**
- * The scale bench's load: a closed loop of `connections` workers over keep-alive sockets, each sending
- * the next distinct question as soon as its previous answer has fully arrived, and timing every
- * response itself (no fixed percentiles, no request dropped at the end of a run: one still in flight
- * is waited for and counted). With several server processes the requests alternate between them. A
- * writer changes random tickets at a set rate meanwhile and says what rate it reached.
+ * The scale bench's load: autocannon, each request built anew from the call's question generator,
+ * every response time kept (percentiles computed from them, not autocannon's fixed ones), a fixed
+ * number of requests so none is dropped at the end of a run. With several server processes the
+ * connections are split between them. A writer changes random tickets at a set rate meanwhile
+ * (node:http, keep-alive) and says what rate it reached.
  */
 import http from 'node:http';
+import autocannon from 'autocannon';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { PRIORITIES } from '@helpdesk/protocol';
@@ -84,9 +85,69 @@ export function mergeRuns(runs: Run[]): Run {
   };
 }
 
+interface Cannon {
+  latencies: number[];
+  refused: Map<number, number>;
+  keys: Set<string>;
+  bytes: number;
+  slowest?: { ms: number; question: Question };
+  timeouts: number;
+}
+
+/** One autocannon instance on one target: every request a new question from `next()`. */
+function cannon(
+  to: Target,
+  next: () => Question,
+  headersOf: (q: Question) => Record<string, string>,
+  connections: number,
+  mode: { duration: number } | { amount: number },
+  into: Cannon,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: to.base,
+        connections,
+        timeout: TIMEOUT_S,
+        ...mode,
+        requests: [
+          {
+            setupRequest: (request, context: { question?: Question }) => {
+              const question = next();
+              context.question = question;
+              return { ...request, method: 'GET', path: question.path, headers: headersOf(question) };
+            },
+          },
+        ],
+      },
+      (error, result) => {
+        if (error) reject(error as Error);
+        else {
+          into.timeouts += result.timeouts;
+          resolve();
+        }
+      },
+    );
+    instance.on('response', (client, status, bytes, ms) => {
+      // The answered request's question: the client builds its next one only after this event.
+      const question = (client as unknown as { requestIterator?: { context?: { question?: Question } } }).requestIterator?.context
+        ?.question;
+      into.latencies.push(ms);
+      into.bytes += bytes;
+      if (question) {
+        into.keys.add(`${question.userId ?? '-'} ${question.path}`);
+        if (!into.slowest || ms > into.slowest.ms) into.slowest = { ms, question };
+      }
+      if (status < 200 || status > 299) into.refused.set(status, (into.refused.get(status) ?? 0) + 1);
+    });
+  });
+}
+
 /**
- * Asks `next()`'s questions for `seconds` with `connections` workers; requests still in flight at
- * the end are waited for and counted, so a slow call's tail is in its figures.
+ * Asks `next()`'s questions at `connections` (split between the targets: requests alternate between
+ * the processes). A short timed slice first (its figures dropped) says how many requests fit in
+ * `seconds`; then exactly that many are sent and every answer waited for, so a slow call's tail is
+ * never cut off by the end of a timed run. A request over BENCH_TIMEOUT counts at that time.
  */
 export async function load(
   targets: Target[],
@@ -94,39 +155,40 @@ export async function load(
   headersOf: (q: Question) => Record<string, string>,
   connections: number,
   seconds: number,
+  /** Timed only (no count first): for the floor, whose answers take well under a millisecond. */
+  { timed = false } = {},
 ): Promise<Run> {
-  const latencies: number[] = [];
-  const refused = new Map<number, number>();
-  const paths = new Set<string>();
-  let bytes = 0;
-  let turn = 0;
-  let slowest: Run['slowest'];
+  const per = targets.map((_, i) => Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0));
+  const fresh = (): Cannon => ({ latencies: [], refused: new Map(), keys: new Set(), bytes: 0, timeouts: 0 });
+  let amount = 0;
+  if (!timed) {
+    const probe = fresh();
+    const probeStarted = performance.now();
+    await Promise.all(targets.map((t, i) => cannon(t, next, headersOf, per[i]!, { duration: 0.5 }, probe)));
+    const probeRps = probe.latencies.length / ((performance.now() - probeStarted) / 1000);
+    amount = Math.max(1, Math.round((probeRps * seconds) / targets.length / Math.max(...per)));
+  }
+  const got = fresh();
   const started = performance.now();
-  const until = started + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < until) {
-      const q = next();
-      paths.add(`${q.userId ?? '-'} ${q.path}`);
-      const answer = await send(targets[turn++ % targets.length]!, 'GET', q.path, headersOf(q));
-      latencies.push(answer.ms);
-      if (!slowest || answer.ms > slowest.ms) slowest = { ms: answer.ms, question: q };
-      bytes += answer.body.length;
-      if (answer.status < 200 || answer.status > 299) refused.set(answer.status, (refused.get(answer.status) ?? 0) + 1);
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, worker));
+  await Promise.all(
+    targets.map((t, i) => cannon(t, next, headersOf, per[i]!, timed ? { duration: seconds } : { amount: amount * per[i]! }, got)),
+  );
   const elapsed = (performance.now() - started) / 1000;
+  const latencies = got.latencies;
+  // A timeout counts at the timeout: at least that long, and it must show in the tail.
+  for (let i = 0; i < got.timeouts; i++) latencies.push(TIMEOUT_S * 1000);
+  if (got.timeouts) got.refused.set(0, got.timeouts);
   latencies.sort((a, b) => a - b);
   return {
     n: latencies.length,
     p50: percentile(latencies, 0.5),
     p95: percentile(latencies, 0.95),
     p99: percentile(latencies, 0.99),
-    rps: latencies.length / elapsed,
-    refused,
-    repeated: latencies.length === 0 ? 0 : 1 - paths.size / latencies.length,
-    bytes: latencies.length === 0 ? 0 : bytes / latencies.length,
-    slowest,
+    rps: got.latencies.length / elapsed,
+    refused: got.refused,
+    repeated: latencies.length === 0 ? 0 : 1 - got.keys.size / latencies.length,
+    bytes: latencies.length === 0 ? 0 : got.bytes / latencies.length,
+    slowest: got.slowest,
     latencies,
     seconds: elapsed,
   };

@@ -12,6 +12,8 @@ export interface CellResult {
   /** `floor`: the floor's slice measured just before the call, which its share is of. */
   calls: { call: Call; run: Run; floor: Run; writesPerSecond: number }[];
   writes: { asked: number; reached: number; failed: number };
+  /** Seconds some task on the machine waited for a CPU, per second of the cell (Linux PSI); others share it. */
+  cpuWait?: number;
 }
 
 const rate = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0));
@@ -67,6 +69,7 @@ export function matrixTable(cells: CellResult[]): string {
     ...cells.map((c) => `${rate(c.writes.reached)} of ${c.writes.asked}${c.writes.failed ? `, ${c.writes.failed} failed` : ''}`),
   ]);
   rows.push(['floor req/s', ...cells.map((c) => rate(c.floor.rps))]);
+  rows.push(['CPU wait (s per s)', ...cells.map((c) => (c.cpuWait === undefined ? '-' : c.cpuWait.toFixed(2)))]);
   return markdownTable(['call: p50 / p95 ms (of floor)', ...cells.map((c) => c.label)], rows);
 }
 

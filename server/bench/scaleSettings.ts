@@ -7,11 +7,11 @@ export const TICKETS = positiveInt('BENCH_TICKETS', 1_000_000, 100);
 export const USERS = positiveInt('BENCH_USERS', 20_000, 50);
 export const COMMENTS = positiveInt('BENCH_COMMENTS', 2 * TICKETS, 0);
 export const ARTICLES = positiveInt('BENCH_ARTICLES', 200, 1);
-export const SECONDS = positiveInt('BENCH_SECONDS', 3);
+export const SECONDS = positiveInt('BENCH_SECONDS', 2);
 export const WARMUP = positiveInt('BENCH_WARMUP', 2, 0);
 /** The floor's slice before each call: the machine is shared, so each share is of a floor measured next to it. */
 export const FLOOR_SECONDS = positiveInt('BENCH_FLOOR_SECONDS', 1);
-export const TIMEOUT_S = positiveInt('BENCH_TIMEOUT', 30);
+export const TIMEOUT_S = positiveInt('BENCH_TIMEOUT', 10);
 export const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
 /** How many agents and users the questions are asked by (each with a token of their own). */
 export const AGENT_ACCOUNTS = positiveInt('BENCH_AGENTS', 60);
