@@ -9,7 +9,7 @@ import {
   type ViewFilters,
 } from '@helpdesk/protocol';
 import { findActiveStaffIds } from '../db/queries/staff.js';
-import { ticketConditions } from '../db/queries/tickets.js';
+import { countsAgentId, ticketConditions } from '../db/queries/tickets.js';
 import { countedViewTotals, findSearchedViews, viewQueries, type CountedFilter } from '../db/queries/views.js';
 import type { Actor } from '../lib/actor.js';
 import { ForbiddenError } from '../lib/errors.js';
@@ -97,11 +97,10 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
           searched.push(view);
           continue;
         }
-        const agentId = agentIdOf(actor.id, view.filters.assignee);
         counted.push({
           id: view.id,
           filter: {
-            ...(agentId !== undefined && { agentId: agentId ?? 0 }),
+            agentId: countsAgentId(agentIdOf(actor.id, view.filters.assignee)),
             status: view.filters.status,
             priority: view.filters.priority,
           },
