@@ -20,6 +20,10 @@ export interface SearchCount {
   stats: TicketStats;
   capped: boolean;
 }
+export interface SearchTotal {
+  total: number;
+  capped: boolean;
+}
 
 /** The cards of a search far past the cap: total is the cap, each other card the planner's estimate, at most the cap. */
 async function estimatedStats(db: Db, where: SQL | undefined, cap: number): Promise<TicketStats> {
@@ -36,22 +40,38 @@ async function estimatedStats(db: Db, where: SQL | undefined, cap: number): Prom
 }
 
 /**
- * The count cards of a search (docs/decisions.md#counting-a-search). A search the statistics put far
- * past the cap answers the cap without reading a ticket; any other counts its matches up to the cap,
+ * The counts of a search (docs/decisions.md#counting-a-search). A search the statistics put far past
+ * the cap answers the cap without reading a ticket; any other counts its matches up to the cap,
  * exactly. A list's total, its stats call and a saved view's count ask the same question, so the
- * answer is kept until the next write, keyed by the exact SQL and parameters of the conditions.
+ * answers are kept until the next write, keyed by the exact SQL and parameters of the conditions.
+ * `cap` is the list's, but for tests.
  */
-export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'writesEnded' | 'settings'>) {
+export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'writesEnded' | 'settings'>, cap = LIMITS.ticketList.countCap) {
   const { db } = context;
-  const cap = LIMITS.ticketList.countCap;
-  const memo = createReadMemo<SearchCount>(context, SEARCH_MEMO_ENTRIES);
-  return (where: SQL | undefined): Promise<SearchCount> => {
+  const keptTotals = createReadMemo<SearchTotal>(context, SEARCH_MEMO_ENTRIES);
+  const keptStats = createReadMemo<SearchCount>(context, SEARCH_MEMO_ENTRIES);
+  const keyOf = (where: SQL | undefined) => {
     const { sql: text, params } = where ? dialect.sqlToQuery(where) : { sql: '', params: [] };
-    return memo(JSON.stringify([text, params]), async () => {
-      if ((await estimateTicketRows(db, where)) >= cap * CLEARLY_PAST_CAP)
-        return { stats: await estimatedStats(db, where, cap), capped: true };
+    return JSON.stringify([text, params]);
+  };
+  const farPastCap = async (where: SQL | undefined) => (await estimateTicketRows(db, where)) >= cap * CLEARLY_PAST_CAP;
+
+  const stats = (where: SQL | undefined): Promise<SearchCount> =>
+    keptStats(keyOf(where), async () => {
+      if (await farPastCap(where)) return { stats: await estimatedStats(db, where, cap), capped: true };
       return ticketStatsCapped(db, where, cap);
     });
+
+  return {
+    /** The count cards, for GET /tickets/stats. */
+    stats,
+    /** The total alone, for a list and a saved view: far past the cap, one planning and no card estimates. */
+    total: (where: SQL | undefined): Promise<SearchTotal> =>
+      keptTotals(keyOf(where), async () => {
+        if (await farPastCap(where)) return { total: cap, capped: true };
+        const { stats: cards, capped } = await stats(where);
+        return { total: cards.total, capped };
+      }),
   };
 }
 

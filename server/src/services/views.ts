@@ -43,7 +43,7 @@ const notBuiltIn = (id: number) => {
   if (id < 0) throw new ForbiddenError(MESSAGES.views.builtInLocked);
 };
 
-export function createViewService({ db }: ServiceContext, cappedSearchStats: SearchCounts) {
+export function createViewService({ db }: ServiceContext, searchCounts: SearchCounts) {
   const saved = sharedItemService(db, {
     texts: MESSAGES.views,
     maxPerOwner: LIMITS.perOwner.views,
@@ -67,7 +67,7 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
   const visibleViews = async (actor: Actor): Promise<View[]> => [...presentBuiltInViews(), ...(await saved.list(actor))];
   /** A searched view's count for this viewer, up to the list's cap. */
   const searchedCount = async (filters: ViewFilters, viewerId: number): Promise<number> =>
-    (await cappedSearchStats(ticketConditions({ assignedAgentId: agentIdOf(viewerId, filters.assignee) }, filters))).stats.total;
+    (await searchCounts.total(ticketConditions({ assignedAgentId: agentIdOf(viewerId, filters.assignee) }, filters))).total;
 
   return {
     list: visibleViews,
