@@ -46,7 +46,10 @@ async function estimatedStats(db: Db, where: SQL | undefined, cap: number): Prom
  * answers are kept until the next write, keyed by the exact SQL and parameters of the conditions.
  * `cap` is the list's, but for tests.
  */
-export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'writesEnded' | 'settings'>, cap = LIMITS.ticketList.countCap) {
+export function createSearchCounts(
+  context: Pick<ServiceContext, 'db' | 'writesEnded'> & { settings: Pick<ServiceContext['settings'], 'redisUrl'> },
+  cap: number = LIMITS.ticketList.countCap,
+) {
   const { db } = context;
   const keptTotals = createReadMemo<SearchTotal>(context, SEARCH_MEMO_ENTRIES);
   const keptStats = createReadMemo<SearchCount>(context, SEARCH_MEMO_ENTRIES);
