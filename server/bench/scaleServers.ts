@@ -22,9 +22,10 @@ export interface Cell {
 }
 
 /**
- * The server settings that give a cell, or why this build cannot run it. The memo is kept per
- * process unless the build shares its invalidation through Redis; before that, REDIS_URL turned it
- * off, and two processes with it on would serve stale answers, so that cell is not run.
+ * The server settings that give a cell, or why this build cannot run it. A build with READ_MEMO
+ * turns the memo off with it; one without turns it off with REDIS_URL. A build that does not share
+ * the memo's versions through Redis (scaleout/sharedVersions.ts) would serve stale answers from two
+ * processes with the memo on, so that cell is not run there.
  */
 export function cellEnv(cell: Cell, redisKeyPrefix: string): Record<string, string> | string {
   const settings = readFileSync(path.join(serverDir, 'src/settings.ts'), 'utf8');
@@ -36,7 +37,8 @@ export function cellEnv(cell: Cell, redisKeyPrefix: string): Record<string, stri
     return redis;
   }
   if (cell.processes > 1 && !sharedMemo) return 'memo on with several processes needs the memo shared through Redis (not in this build)';
-  return cell.processes > 1 || sharedMemo ? redis : {};
+  // One process is the single-process deployment (no Redis); two share Redis as a deployment of several does.
+  return cell.processes > 1 ? redis : {};
 }
 
 export interface Servers {
