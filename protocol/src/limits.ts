@@ -13,7 +13,8 @@ export const LIMITS = {
     content: { min: 10, max: 50_000 },
     keywords: { maxCount: 20, maxLength: 50 },
   },
-  search: { max: 200 },
+  /** `wordChunk`: the search index cuts a longer word into pieces this long (migration 0010 spells it too). */
+  search: { max: 200, wordChunk: 100 },
   /** Bulk ticket changes (docs/api.md#running-the-queue): ids per call, and ids written per database chunk. */
   bulk: { maxIds: 100, chunk: 100 },
   viewName: { min: 1, max: 80 },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../entities.js';
 import type { TicketStatus } from '../enums.js';
-import { countMove, foldCase, ticketMatchesFilters, ticketStatesOf } from './ticketMatch.js';
+import { LIMITS } from '../limits.js';
+import { countMove, foldCase, searchWordsOf, ticketMatchesFilters, ticketStatesOf } from './ticketMatch.js';
 import type { TicketFilters } from './ticketQuery.js';
 
 const ticket = (fields: Partial<Ticket> = {}): Ticket => ({
@@ -36,7 +37,9 @@ describe('ticketMatchesFilters', () => {
     [{ mine: true }, true],
     [{ assignee: 'none' }, false],
     [{ search: 'PRINTER' }, true],
-    [{ search: 'jams on' }, true], // title and description are one text joined by a space
+    [{ search: 'print' }, true], // a word's start
+    [{ search: 'rinter' }, false], // not its middle
+    [{ search: 'on jams' }, true], // every word, in any order, from title or description
     [{ search: 'jamson' }, false],
     [{ search: 'floor 4' }, false],
     [{ status: 'open', priority: 'high', assignee: 'me', search: 'floor' }, true],
@@ -58,11 +61,24 @@ describe('ticketMatchesFilters', () => {
     expect(ticketMatchesFilters(ticket({ assignedAgent: null }), { assignee: 'me' }, 5)).toBe(false);
   });
 
-  it('takes the search literally: LIKE wildcards are plain characters', () => {
+  it('splits on punctuation, symbols and spaces of every kind; a search without a word matches nothing', () => {
     expect(ticketMatchesFilters(ticket({ title: '50% off' }), { search: '50%' }, null)).toBe(true);
-    expect(ticketMatchesFilters(ticket({ title: '50 off' }), { search: '50%' }, null)).toBe(false);
-    expect(ticketMatchesFilters(ticket({ title: 'a_b' }), { search: 'a_b' }, null)).toBe(true);
+    expect(ticketMatchesFilters(ticket({ title: '500 off' }), { search: '50%' }, null)).toBe(true);
+    expect(ticketMatchesFilters(ticket({ title: 'a_b' }), { search: 'b' }, null)).toBe(true);
     expect(ticketMatchesFilters(ticket({ title: 'axb' }), { search: 'a_b' }, null)).toBe(false);
+    expect(ticketMatchesFilters(ticket({ title: 'Wi\u2011Fi\u2014down' }), { search: 'fi down' }, null)).toBe(true);
+    expect(ticketMatchesFilters(ticket({ title: '\u201cQuoted\u201d' }), { search: 'quoted' }, null)).toBe(true);
+    expect(ticketMatchesFilters(ticket(), { search: '%' }, null)).toBe(false);
+    expect(ticketMatchesFilters(ticket(), { search: ' - ' }, null)).toBe(false);
+  });
+
+  it('reads words as the index holds them: letters of any script, a long word in 100-character pieces', () => {
+    expect(searchWordsOf('Ärger: 3×4, naïve—ΟΔΟΣ')).toEqual(['ärger', '3', '4', 'naïve', 'οδοσ']);
+    const long = 'x'.repeat(LIMITS.search.wordChunk * 2 + 5);
+    expect(searchWordsOf(`a ${long}`)).toEqual(['a', 'x'.repeat(100), 'x'.repeat(100), 'xxxxx']);
+    // Pieces count characters, not UTF-16 units.
+    expect(searchWordsOf('😀'.repeat(101))).toEqual(['😀'.repeat(100), '😀']);
+    expect(ticketMatchesFilters(ticket({ description: long }), { search: 'x'.repeat(150) }, null)).toBe(true);
   });
 
   it('folds case one character at a time, as PostgreSQL lower() does', () => {

@@ -1,4 +1,5 @@
 import { normalizeStatus } from '../enums.js';
+import { LIMITS } from '../limits.js';
 import type { Ticket } from '../entities.js';
 import type { TicketPrevious } from '../events.js';
 import { assigneeOf, type TicketFilters } from './ticketQuery.js';
@@ -16,13 +17,35 @@ export const foldCase = (text: string): string =>
     .replace(/\u03a3/g, '\u03c3')
     .toLowerCase();
 
-/** The server's search haystack: title and description joined by a space (migration 0009's `search_text`). */
-const searchTextOf = (ticket: FilterableTicket): string => foldCase(`${ticket.title} ${ticket.description}`);
+/**
+ * What separates words, as code point ranges both sides spell the same way (migration 0010's
+ * `ticket_search_words`): every ASCII character but letters and digits, Latin-1 punctuation and
+ * symbols, × and ÷, the General Punctuation block (spaces, dashes, quotes) and CJK punctuation.
+ * Every other character is part of a word, whatever the locale says.
+ */
+const SEPARATORS =
+  '\\u0001-\\u002f\\u003a-\\u0040\\u005b-\\u0060\\u007b-\\u007f\\u00a0-\\u00bf\\u00d7\\u00f7\\u2000-\\u206f\\u3000-\\u303f';
+/** A word is a run of other characters; one longer than `LIMITS.search.wordChunk` is cut into pieces that long. */
+const WORD = new RegExp(`[^${SEPARATORS}]{1,${LIMITS.search.wordChunk}}`, 'gu');
+
+/** The words of a text as the search index holds them: case folded, split, long ones cut (docs/api.md#ticket-search). */
+export const searchWordsOf = (text: string): string[] => foldCase(text).match(WORD) ?? [];
+
+/**
+ * Does a ticket match a search: every word of the search starts a word of the title or the
+ * description, case ignored, in any order. A search without a word matches nothing.
+ */
+export function ticketMatchesSearch(ticket: Pick<FilterableTicket, 'title' | 'description'>, search: string): boolean {
+  const wanted = searchWordsOf(search);
+  if (wanted.length === 0) return false;
+  const words = searchWordsOf(`${ticket.title} ${ticket.description}`);
+  return wanted.every((prefix) => words.some((word) => word.startsWith(prefix)));
+}
 
 /**
  * Does this ticket match these list filters, as the server's query would answer: the same status
  * (the `in-progress` spelling included), priority, assignee (`me` is `viewerId`, `none` unassigned)
- * and a case-insensitive substring of title + description for a search. Server and client both ask
+ * and, for a search, every search word starting a word of the title or description. Server and client both ask
  * it, so a saved view's count moves on the client exactly as the server would count it; a server
  * test checks it against the SQL (server/src/routes/ticketMatch.test.ts).
  */
@@ -35,7 +58,7 @@ export function ticketMatchesFilters(ticket: FilterableTicket, filters: TicketFi
     const agentId = ticket.assignedAgent?.id ?? null;
     if (assignee === 'none' ? agentId !== null : agentId === null || agentId !== (assignee === 'me' ? viewerId : assignee)) return false;
   }
-  return !filters.search || searchTextOf(ticket).includes(foldCase(filters.search));
+  return !filters.search || ticketMatchesSearch(ticket, filters.search);
 }
 
 /**

@@ -16,8 +16,9 @@ import { startTestServer, type TestServer } from '../../test/server.js';
 /**
  * The protocol's "does this ticket match these filters" against the SQL that answers the same
  * question (the list, and the saved views' counts), over a data set chosen to tell them apart:
- * every status, priority and assignee, case and non-ASCII letters, LIKE wildcards, and words that
- * meet only across the title and description. If either side changes alone, this fails.
+ * every status, priority and assignee, case and non-ASCII letters, punctuation of several scripts,
+ * word starts and middles, words split between title and description, and a word longer than the
+ * index's 100-character pieces. If either side changes alone, this fails.
  */
 describe('the shared ticket predicate agrees with the SQL', () => {
   let t: TestServer;
@@ -33,6 +34,8 @@ describe('the shared ticket predicate agrees with the SQL', () => {
     ['Paper jams', 'on the second floor'],
     ['Mailbox full', 'Quota reached; mail bounces'],
     ['Σ report', 'Weekly σ numbers are wrong'],
+    ['Wi\u2011Fi\u2014down \u201cagain\u201d', 'naïve 3×4 café\u2026 and\u00a0more'],
+    ['Log dump attached', `${'x'.repeat(150)}y end`],
   ];
   const STATUSES: (TicketStatus | 'in-progress' | undefined)[] = [undefined, 'open', 'in_progress', 'in-progress', 'resolved', 'closed'];
   const SEARCHES = [
@@ -52,6 +55,15 @@ describe('the shared ticket predicate agrees with the SQL', () => {
     'är',
     'quota reached; mail',
     'not anywhere',
+    'prin',
+    'rinter',
+    'fi down',
+    'again',
+    '3×4',
+    'naï more',
+    'x'.repeat(120),
+    `${'x'.repeat(100)}xy`,
+    `${'x'.repeat(50)}y`,
   ];
 
   beforeAll(async () => {
@@ -60,8 +72,8 @@ describe('the shared ticket predicate agrees with the SQL', () => {
     colleague = await insertUser(t, { role: 'agent', name: 'Colleague' });
     const assignees = [null, agent.user.id, colleague.user.id];
     const statuses: TicketStatus[] = ['open', 'in_progress', 'resolved', 'closed'];
-    // 48 tickets: each text under several statuses, priorities and assignees.
-    for (let i = 0; i < 48; i++) {
+    // 50 tickets: each text under several statuses, priorities and assignees.
+    for (let i = 0; i < 50; i++) {
       const [title, description] = TEXTS[i % TEXTS.length]!;
       const created = await createTicket(t.api, owner.token, { title, description, priority: PRIORITIES[(i * 3) % 4]! });
       const status = statuses[Math.floor(i / 3) % 4]!;
@@ -73,7 +85,7 @@ describe('the shared ticket predicate agrees with the SQL', () => {
     }
     const all = await t.api.get('/tickets?limit=100', { token: agent.token });
     tickets = all.body.data;
-    expect(tickets).toHaveLength(48);
+    expect(tickets).toHaveLength(50);
   });
   afterAll(() => ifSetUp(t)?.close());
 

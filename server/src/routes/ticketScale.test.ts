@@ -41,15 +41,15 @@ describe('maintained counts, bounded lists and paged threads', () => {
     for (const status of ['open', 'in_progress', 'resolved', 'closed']) cases.push([admin, `status=${status}`, `status = '${status}'`]);
     for (const priority of ['low', 'urgent']) cases.push([admin, `priority=${priority}`, `priority = '${priority}'`]);
     cases.push([admin, 'status=open&priority=high', `status = 'open' and priority = 'high'`]);
-    cases.push([admin, 'search=PRINTER', `search_text like '%printer%'`]);
-    cases.push([admin, 'search=printer&status=resolved', `search_text like '%printer%' and status = 'resolved'`]);
+    cases.push([admin, 'search=PRINTER', `search_words @@ 'printer:*'::tsquery`]);
+    cases.push([admin, 'search=printer&status=resolved', `search_words @@ 'printer:*'::tsquery and status = 'resolved'`]);
     for (const a of agents) {
       cases.push([a, 'mine=1', `assigned_agent_id = ${a.user.id}`]);
       cases.push([a, 'mine=1&status=in_progress', `assigned_agent_id = ${a.user.id} and status = 'in_progress'`]);
     }
     for (const u of users) {
       cases.push([u, '', `user_id = ${u.user.id}`]);
-      cases.push([u, 'search=fire', `user_id = ${u.user.id} and search_text like '%fire%'`]);
+      cases.push([u, 'search=fire', `user_id = ${u.user.id} and search_words @@ 'fire:*'::tsquery`]);
       cases.push([u, 'status=open', `user_id = ${u.user.id} and status = 'open'`]);
     }
     for (const [account, query, where] of cases) {
@@ -105,6 +105,52 @@ describe('maintained counts, bounded lists and paged threads', () => {
       sql`select coalesce(sum(n), 0)::int as n from ticket_counts where agent_id = ${gone.user.id}`,
     );
     expect((left as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+    // The all-tickets rows (-1) are every (status, priority) cell, so no question reads more than 16 rows.
+    const cells = async (query: string) => ((await t.server.database.db.execute(sql.raw(query))) as { rows: unknown[] }).rows;
+    const all = await cells(`select status::text, priority::text, n from ticket_counts where agent_id = -1 and n <> 0 order by 1, 2`);
+    expect(all.length).toBeLessThanOrEqual(16);
+    expect(all).toEqual(await cells(`select status::text, priority::text, count(*)::int as n from tickets group by 1, 2 order by 1, 2`));
+  });
+
+  it("keeps each ticket's comment count equal to its public comments through replies, notes, bulk inserts and deletes", async () => {
+    const tickets = [
+      await createTicket(t.api, owner.token),
+      await createTicket(t.api, owner.token),
+      await createTicket(t.api, owner.token),
+    ];
+    const comment = async (ticketId: number, account: Account, internal = false) =>
+      expect((await t.api.post(`/tickets/${ticketId}/comments`, { content: 'A word', internal }, { token: account.token })).status).toBe(
+        201,
+      );
+    await comment(tickets[0]!.id, owner);
+    await comment(tickets[0]!.id, agent);
+    await comment(tickets[0]!.id, agent, true);
+    await comment(tickets[1]!.id, agent, true);
+    // One statement writing several tickets' comments, as an import would: one count per ticket.
+    await t.server.database.db.execute(
+      sql.raw(`insert into ticket_comments (ticket_id, author_id, content, internal)
+        select id, ${agent.user.id}, 'Bulk', g % 2 = 0 from (values (${tickets[1]!.id}), (${tickets[2]!.id})) v(id), generate_series(1, 5) g`),
+    );
+    const shown = async (account: Account) =>
+      Object.fromEntries(
+        ((await t.api.get('/tickets?limit=100', { token: account.token })).body.tickets as { id: number; commentCount: number }[])
+          .filter((x) => tickets.some((ticket) => ticket.id === x.id))
+          .map((x) => [x.id, x.commentCount]),
+      );
+    const expected = { [tickets[0]!.id]: 2, [tickets[1]!.id]: 3, [tickets[2]!.id]: 3 };
+    expect(await shown(owner)).toEqual(expected);
+    expect(await shown(agent)).toEqual(expected);
+    expect((await t.api.get(`/tickets/${tickets[1]!.id}`, { token: agent.token })).body.ticket.commentCount).toBe(3);
+    await t.server.database.db.execute(
+      sql.raw(`delete from ticket_comments where ticket_id = ${tickets[2]!.id} and content = 'Bulk' and not internal`),
+    );
+    expect((await shown(owner))[tickets[2]!.id]).toBe(0);
+    // A ticket's deletion takes its comments with it; the counter of a row already gone is no error.
+    expect((await t.api.delete(`/tickets/${tickets[0]!.id}`, { token: admin.token })).status).toBe(200);
+    const drift = await t.server.database.db.execute(
+      sql`select t.id from tickets t where t.comment_count <> (select count(*) from ticket_comments c where c.ticket_id = t.id and not c.internal)`,
+    );
+    expect((drift as { rows: unknown[] }).rows).toEqual([]);
   });
 
   it("keeps a search's kept count right through each write: create, edit, status change and delete", async () => {

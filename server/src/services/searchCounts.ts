@@ -1,30 +1,80 @@
-import type { SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { LIMITS, type TicketStats } from '@helpdesk/protocol';
-import { ticketStatsCapped } from '../db/queries/tickets.js';
+import type { Db } from '../db/client.js';
+import { estimateTicketRows, ticketStatsCapped } from '../db/queries/tickets.js';
+import { tickets } from '../db/schema/index.js';
 import type { ServiceContext } from './context.js';
 import { createReadMemo } from './readMemo.js';
 
 /** Distinct recent searches kept; each entry is a handful of numbers. */
 const SEARCH_MEMO_ENTRIES = 500;
+/**
+ * A search the statistics put at this many times the cap or more is past the cap whatever the
+ * estimate's error (a tracked word's share is sampled from 30,000 tickets), so it is not counted.
+ */
+const CLEARLY_PAST_CAP = 1.5;
 const dialect = new PgDialect();
 
 export interface SearchCount {
   stats: TicketStats;
   capped: boolean;
 }
+export interface SearchTotal {
+  total: number;
+  capped: boolean;
+}
+
+/** The cards of a search far past the cap: total is the cap, each other card the planner's estimate, at most the cap. */
+async function estimatedStats(db: Db, where: SQL | undefined, cap: number): Promise<TicketStats> {
+  const estimate = async (condition: SQL) => Math.min(cap, Math.round(await estimateTicketRows(db, and(where, condition))));
+  // One after another: six plannings take a millisecond, and one request holds one connection.
+  return {
+    total: cap,
+    open: await estimate(eq(tickets.status, 'open')),
+    in_progress: await estimate(eq(tickets.status, 'in_progress')),
+    resolved: await estimate(eq(tickets.status, 'resolved')),
+    closed: await estimate(eq(tickets.status, 'closed')),
+    urgent: await estimate(eq(tickets.priority, 'urgent')),
+  };
+}
 
 /**
- * The count cards of a search, over at most the cap's worth of matches (docs/decisions.md#scale).
- * A list's total, its stats call and a saved view's count ask the same question, so the answer is
- * kept until this process's next write, keyed by the exact SQL and parameters of the conditions.
+ * The counts of a search (docs/decisions.md#counting-a-search). A search the statistics put far past
+ * the cap answers the cap without reading a ticket; any other counts its matches up to the cap,
+ * exactly. A list's total, its stats call and a saved view's count ask the same question, so the
+ * answers are kept until the next write, keyed by the exact SQL and parameters of the conditions.
+ * `cap` is the list's, but for tests.
  */
-export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'writesEnded' | 'settings'>) {
+export function createSearchCounts(
+  context: Pick<ServiceContext, 'db' | 'writesEnded'> & { settings: Pick<ServiceContext['settings'], 'redisUrl'> },
+  cap: number = LIMITS.ticketList.countCap,
+) {
   const { db } = context;
-  const memo = createReadMemo<SearchCount>(context, SEARCH_MEMO_ENTRIES);
-  return (where: SQL | undefined): Promise<SearchCount> => {
+  const keptTotals = createReadMemo<SearchTotal>(context, SEARCH_MEMO_ENTRIES);
+  const keptStats = createReadMemo<SearchCount>(context, SEARCH_MEMO_ENTRIES);
+  const keyOf = (where: SQL | undefined) => {
     const { sql: text, params } = where ? dialect.sqlToQuery(where) : { sql: '', params: [] };
-    return memo(JSON.stringify([text, params]), () => ticketStatsCapped(db, where, LIMITS.ticketList.countCap));
+    return JSON.stringify([text, params]);
+  };
+  const farPastCap = async (where: SQL | undefined) => (await estimateTicketRows(db, where)) >= cap * CLEARLY_PAST_CAP;
+
+  const stats = (where: SQL | undefined): Promise<SearchCount> =>
+    keptStats(keyOf(where), async () => {
+      if (await farPastCap(where)) return { stats: await estimatedStats(db, where, cap), capped: true };
+      return ticketStatsCapped(db, where, cap);
+    });
+
+  return {
+    /** The count cards, for GET /tickets/stats. */
+    stats,
+    /** The total alone, for a list and a saved view: far past the cap, one planning and no card estimates. */
+    total: (where: SQL | undefined): Promise<SearchTotal> =>
+      keptTotals(keyOf(where), async () => {
+        if (await farPastCap(where)) return { total: cap, capped: true };
+        const { stats: cards, capped } = await stats(where);
+        return { total: cards.total, capped };
+      }),
   };
 }
 

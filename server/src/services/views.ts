@@ -9,7 +9,7 @@ import {
   type ViewFilters,
 } from '@helpdesk/protocol';
 import { findActiveStaffIds } from '../db/queries/staff.js';
-import { ticketConditions } from '../db/queries/tickets.js';
+import { countsAgentId, ticketConditions } from '../db/queries/tickets.js';
 import { countedViewTotals, findSearchedViews, viewQueries, type CountedFilter } from '../db/queries/views.js';
 import type { Actor } from '../lib/actor.js';
 import { ForbiddenError } from '../lib/errors.js';
@@ -43,7 +43,7 @@ const notBuiltIn = (id: number) => {
   if (id < 0) throw new ForbiddenError(MESSAGES.views.builtInLocked);
 };
 
-export function createViewService({ db }: ServiceContext, cappedSearchStats: SearchCounts) {
+export function createViewService({ db }: ServiceContext, searchCounts: SearchCounts) {
   const saved = sharedItemService(db, {
     texts: MESSAGES.views,
     maxPerOwner: LIMITS.perOwner.views,
@@ -67,7 +67,7 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
   const visibleViews = async (actor: Actor): Promise<View[]> => [...presentBuiltInViews(), ...(await saved.list(actor))];
   /** A searched view's count for this viewer, up to the list's cap. */
   const searchedCount = async (filters: ViewFilters, viewerId: number): Promise<number> =>
-    (await cappedSearchStats(ticketConditions({ assignedAgentId: agentIdOf(viewerId, filters.assignee) }, filters))).stats.total;
+    (await searchCounts.total(ticketConditions({ assignedAgentId: agentIdOf(viewerId, filters.assignee) }, filters))).total;
 
   return {
     list: visibleViews,
@@ -97,11 +97,10 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
           searched.push(view);
           continue;
         }
-        const agentId = agentIdOf(actor.id, view.filters.assignee);
         counted.push({
           id: view.id,
           filter: {
-            ...(agentId !== undefined && { agentId: agentId ?? 0 }),
+            agentId: countsAgentId(agentIdOf(actor.id, view.filters.assignee)),
             status: view.filters.status,
             priority: view.filters.priority,
           },

@@ -56,12 +56,9 @@ export async function insertComment(
   return { comment: returnedRow(inserted, 'the comment insert'), author: { id: author.id, name: author.name, role: author.role } };
 }
 
-/** The owner's conversation on a ticket: its comments, internal notes never counted. */
+/** The owner's conversation on a ticket: its public comments, as the triggers of migration 0010 keep the count. */
 export async function countConversation(db: Db, ticketId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(ticketComments)
-    .where(and(eq(ticketComments.ticketId, ticketId), eq(ticketComments.internal, false)));
+  const [row] = await db.select({ n: tickets.commentCount }).from(tickets).where(eq(tickets.id, ticketId));
   return row?.n ?? 0;
 }
 

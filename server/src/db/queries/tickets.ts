@@ -1,15 +1,14 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { TicketFilters, TicketQuery } from '@helpdesk/protocol';
+import { searchWordsOf, type TicketFilters, type TicketQuery } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
-import { containsPattern } from '../search.js';
 import { isStaffRole } from './staff.js';
 import { staffEntryExists } from './ticketThread.js';
-import { ticketComments, ticketCounts, ticketReads, tickets, users } from '../schema/index.js';
+import { ticketCounts, ticketReads, tickets, users } from '../schema/index.js';
 
 /** A ticket as every read and write here returns it: the row, and the names and count shown with it. */
 export interface TicketRow {
-  ticket: Omit<typeof tickets.$inferSelect, 'searchText'>;
+  ticket: Omit<typeof tickets.$inferSelect, 'searchWords' | 'commentCount'>;
   ownerName: string | null;
   agentName: string | null;
   editorName: string | null;
@@ -35,13 +34,15 @@ const derived = {
   editorName: nameOf('updated_by_id'),
   // The conversation with the owner: internal notes are never counted, for anyone, so one Ticket
   // shape can go to the owner's room and to staff alike (docs/decisions.md#working-a-ticket-together).
-  commentCount: sql<number>`(select count(*)::int from ${ticketComments} c where c.ticket_id = ${outer('id')} and not c.internal)`,
+  // A counter kept by triggers on ticket_comments (migration 0010), not a count of the thread.
+  commentCount: sql<number>`${outer('comment_count')}`,
   // Support replied or changed it, notes left out for the same reason. The editor is asked too: a
   // staff write's RETURNING runs before its history entries are written.
   answered: sql<boolean>`(${staffEditor} or ${staffEntryExists(outer('id'), { internal: false })})`,
 };
-// search_text repeats title and description for the index; no reader needs it back.
-const { searchText, ...ticketColumns } = getTableColumns(tickets);
+// search_words is the index's copy of title and description; no reader needs it back.
+// comment_count is read as one of the derived values above, so a row's shape stays what it was.
+const { searchWords, commentCount: _commentCount, ...ticketColumns } = getTableColumns(tickets);
 const ticketSelection = { ticket: ticketColumns, ...derived };
 
 const selectTickets = (db: Db) => db.select(ticketSelection).from(tickets);
@@ -75,14 +76,21 @@ const assignedTo = (agentId: number | null | undefined): SQL | undefined => {
   return agentId === null ? isNull(tickets.assignedAgentId) : eq(tickets.assignedAgentId, agentId);
 };
 
+/**
+ * Every word of the search starts a word of the ticket (docs/decisions.md#search-by-word-prefix). The
+ * query is built in SQL, so search and text are folded by the same lower(); a search without a word
+ * matches nothing (an empty tsquery would match nothing too, with a notice).
+ */
+const searchMatches = (search: string): SQL =>
+  searchWordsOf(search).length === 0 ? sql`false` : sql`${searchWords} @@ ticket_search_query(${search})`;
+
 export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters, 'mine' | 'assignee'>): SQL | undefined {
   return and(
     scope.ownerId !== undefined ? eq(tickets.userId, scope.ownerId) : undefined,
     assignedTo(scope.assignedAgentId),
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
-    // lower() of the pattern in SQL, so text and pattern are folded by the same rules.
-    filters.search ? sql`${searchText} like lower(${containsPattern(filters.search)})` : undefined,
+    filters.search ? searchMatches(filters.search) : undefined,
   );
 }
 
@@ -213,7 +221,29 @@ export async function ticketStatsCapped(db: Db, where: SQL | undefined, cap: num
   return { stats, capped: n > cap };
 }
 
-/** The maintained counters (migration 0004) for staff lists without a search: 60 rows at most, never the tickets. */
+/**
+ * The planner's estimate of how many tickets match, from the statistics ANALYZE keeps (for a search,
+ * each word's share of the tickets): one planning, no row read.
+ */
+export async function estimateTicketRows(db: Db, where: SQL | undefined): Promise<number> {
+  const query = db
+    .select({ one: sql`1` })
+    .from(tickets)
+    .where(where);
+  // Both drivers answer execute() with { rows }; its declared type differs between them.
+  const result: unknown = await db.execute(sql`explain (format json) ${query}`);
+  const { rows } = result as { rows: Record<string, unknown>[] };
+  // node-postgres and PGlite both parse the json column; a driver that did not would hand a string.
+  const cell = Object.values(rows[0] ?? {})[0];
+  const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as [{ Plan: { 'Plan Rows': number } }];
+  return plan[0].Plan['Plan Rows'];
+}
+
+/** Which ticket_counts rows hold an assignee filter: -1 every ticket, 0 the unassigned ones, else that staff member's. */
+export const countsAgentId = (assignedAgentId: number | null | undefined): number =>
+  assignedAgentId === undefined ? -1 : (assignedAgentId ?? 0);
+
+/** The maintained counters (migrations 0004, 0010) for staff lists without a search: 16 rows at most, never the tickets. */
 export async function countedStats(db: Db, filters: { assignedAgentId?: number | null; status?: string; priority?: string }) {
   const c = ticketCounts;
   const sum = (condition?: SQL) => sql<number>`coalesce(sum(${c.n}) ${condition ? sql`filter (where ${condition})` : sql``}, 0)::int`;
@@ -229,8 +259,7 @@ export async function countedStats(db: Db, filters: { assignedAgentId?: number |
     .from(c)
     .where(
       and(
-        // agent_id 0 holds the unassigned tickets.
-        filters.assignedAgentId !== undefined ? eq(c.agentId, filters.assignedAgentId ?? 0) : undefined,
+        eq(c.agentId, countsAgentId(filters.assignedAgentId)),
         filters.status ? sql`${c.status} = ${filters.status}` : undefined,
         filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
       ),

@@ -1,19 +1,19 @@
-import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { insertUnderCap } from './ownedItems.js';
 import { savedViews, ticketCounts, users } from '../schema/index.js';
 
-/** A filter-only view as the maintained counters can answer it: agent id (0 = unassigned), status, priority. */
+/** A filter-only view as the maintained counters can answer it: agent id (-1 every ticket, 0 unassigned), status, priority. */
 export interface CountedFilter {
-  agentId?: number;
+  agentId: number;
   status?: string;
   priority?: string;
 }
 
 /**
- * Every filter-only view's count in one read of ticket_counts (migration 0004): one sum per view,
- * never the tickets table, however many views there are.
+ * Every filter-only view's count in one read of ticket_counts (migrations 0004, 0010): one sum per
+ * view over the 16 rows of the assignees the views name, never the tickets table.
  */
 export async function countedViewTotals(db: Db, filters: CountedFilter[]): Promise<number[]> {
   if (filters.length === 0) return [];
@@ -21,14 +21,17 @@ export async function countedViewTotals(db: Db, filters: CountedFilter[]): Promi
   const sums = Object.fromEntries(
     filters.map((f, i) => {
       const where: SQL | undefined = and(
-        f.agentId !== undefined ? eq(c.agentId, f.agentId) : undefined,
+        eq(c.agentId, f.agentId),
         f.status ? sql`${c.status} = ${f.status}` : undefined,
         f.priority ? sql`${c.priority} = ${f.priority}` : undefined,
       );
       return [`v${i}`, sql<number>`coalesce(sum(${c.n}) ${where ? sql`filter (where ${where})` : sql``}, 0)::int`];
     }),
   );
-  const [row] = await db.select(sums).from(c);
+  const [row] = await db
+    .select(sums)
+    .from(c)
+    .where(inArray(c.agentId, [...new Set(filters.map((f) => f.agentId))]));
   return filters.map((_, i) => row?.[`v${i}`] ?? 0);
 }
 

@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { HISTORY_TYPES, PRIORITIES, TICKET_STATUSES } from '@helpdesk/protocol';
 import { timestamps, users } from './users.js';
+
+/** A tsvector as its text form; only the database reads it. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 export const ticketStatusEnum = pgEnum('ticket_status', TICKET_STATUSES);
 // Declared low → urgent, so ORDER BY priority sorts by urgency.
@@ -24,11 +27,13 @@ export const tickets = pgTable(
     updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
     // Bumped by every write that changes the ticket, so a client can tell an older copy from a newer one.
     version: integer('version').notNull().default(1),
-    // Lower-cased once at write time: LIKE on it rechecks a trigram match several times faster than
-    // ILIKE on the two columns, which lower-cases every candidate row again (docs/decisions.md#scale).
-    searchText: text('search_text')
+    // The words of title and description, for word-prefix search (docs/decisions.md#search-by-word-prefix);
+    // ticket_search_vector() is defined IMMUTABLE in migration 0010 so it can be stored and indexed.
+    searchWords: tsvector('search_words')
       .notNull()
-      .generatedAlwaysAs(sql`lower(title || ' ' || description)`),
+      .generatedAlwaysAs(sql`ticket_search_vector(title, description)`),
+    // Public comments, kept by statement triggers on ticket_comments (migration 0010): what every reader sees.
+    commentCount: integer('comment_count').notNull().default(0),
     ...timestamps,
     // The latest change or comment and who made it: the queue's "last activity" and unread marks.
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).defaultNow().notNull(),
@@ -39,6 +44,8 @@ export const tickets = pgTable(
     index('tickets_user_created_idx').on(t.userId, t.createdAt, t.id),
     index('tickets_user_status_priority_idx').on(t.userId, t.status, t.priority),
     index('tickets_assigned_created_idx').on(t.assignedAgentId, t.createdAt, t.id),
+    // "Mine + status": the page and its count off one index.
+    index('tickets_assigned_status_created_idx').on(t.assignedAgentId, t.status, t.createdAt, t.id),
     index('tickets_status_created_idx').on(t.status, t.createdAt, t.id),
     index('tickets_priority_created_idx').on(t.priority, t.createdAt, t.id),
     // sort=priority is urgency ascending, newest first within it: a second direction. NULLS FIRST is
@@ -47,8 +54,12 @@ export const tickets = pgTable(
     index('tickets_created_idx').on(t.createdAt, t.id),
     index('tickets_updated_idx').on(t.updatedAt, t.id),
     index('tickets_last_activity_idx').on(t.lastActivityAt, t.id),
-    // Case-insensitive substring search over title and description (LIKE on search_text uses trigram GIN).
-    index('tickets_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('tickets_search_words_idx').using('gin', t.searchWords),
+    // The words of the active tickets alone: a search under status open or in progress (the queue's
+    // usual filter) reads a bitmap of those, not every ticket with a common word (migration 0010).
+    index('tickets_active_search_words_idx')
+      .using('gin', t.searchWords)
+      .where(sql`${t.status} in ('open', 'in_progress')`),
   ],
 );
 
@@ -91,8 +102,9 @@ export const ticketHistory = pgTable(
 );
 
 /**
- * How many tickets each (assignee, status, priority) holds, kept exact by triggers on tickets
- * (migration 0004), so the cards and list totals never count the tickets table. agent_id 0 = unassigned.
+ * How many tickets each (assignee, status, priority) holds, kept exact by statement triggers on tickets
+ * (migrations 0004, 0010), so the cards and list totals never count the tickets table. agent_id 0 =
+ * unassigned, -1 = every ticket whoever holds it: a question reads 16 rows at most, however many staff.
  */
 export const ticketCounts = pgTable(
   'ticket_counts',

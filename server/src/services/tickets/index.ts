@@ -12,9 +12,9 @@ export type TicketService = ReturnType<typeof createTicketService>;
  * (who may change what), single writes, bulk changes and comments. Every change of a ticket's
  * fields ends in updates.ts's recordUpdates, so its history, notifications and event are made once.
  */
-export function createTicketService(context: ServiceContext, cappedSearchStats: SearchCounts) {
+export function createTicketService(context: ServiceContext, searchCounts: SearchCounts) {
   return {
-    ...createTicketReads(context, cappedSearchStats),
+    ...createTicketReads(context, searchCounts),
     ...createTicketWrites(context),
     bulkUpdate: createBulkUpdate(context),
     addComment: createAddComment(context),

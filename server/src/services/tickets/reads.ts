@@ -43,7 +43,7 @@ type TicketStatsAnswer = { stats: TicketStats; totalCapped: boolean };
 const KEPT = { lists: 1_000, stats: 1_000, details: 200, readMarks: 10_000 };
 
 /** Lists, count cards, a ticket with its latest thread, and older pages of that thread. */
-export function createTicketReads(context: ServiceContext, cappedSearchStats: SearchCounts) {
+export function createTicketReads(context: ServiceContext, searchCounts: SearchCounts) {
   const { db } = context;
   // Until this process's next write every caller asking the same question gets the same answer
   // (services/readMemo.ts). Keys start with the caller: scope, unread marks and `me` are theirs.
@@ -57,10 +57,7 @@ export function createTicketReads(context: ServiceContext, cappedSearchStats: Se
   /** Staff without a search read the maintained counters; a user's own tickets an index; a search counts up to the cap. */
   const count = async (actor: Actor, query: TicketFilters): Promise<{ total: number; capped: boolean }> => {
     const scope = scopeFor(actor, query);
-    if (query.search) {
-      const { stats, capped } = await cappedSearchStats(ticketConditions(scope, query));
-      return { total: stats.total, capped };
-    }
+    if (query.search) return searchCounts.total(ticketConditions(scope, query));
     if (scope.ownerId === undefined) {
       const stats = await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: query.status, priority: query.priority });
       return { total: stats.total, capped: false };
@@ -90,7 +87,7 @@ export function createTicketReads(context: ServiceContext, cappedSearchStats: Se
   const readStats = async (actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> => {
     const scope = scopeFor(actor, filters);
     if (filters.search) {
-      const { stats, capped } = await cappedSearchStats(ticketConditions(scope, filters));
+      const { stats, capped } = await searchCounts.stats(ticketConditions(scope, filters));
       return { stats, totalCapped: capped };
     }
     if (scope.ownerId === undefined)

@@ -1,0 +1,127 @@
+/**
+ * EXPLAIN for the scale bench: the statements the services issue for a question, captured by a
+ * Drizzle logger on a connection of the bench's own, then EXPLAIN (ANALYZE, BUFFERS) with the same
+ * parameters. Run after the servers have stopped, on the slowest question each chosen call asked.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { articleListQuery, notificationListQuery, ticketFiltersQuery, ticketListQuery } from '@helpdesk/protocol';
+import type { Db } from '../src/db/client.js';
+import * as schema from '../src/db/schema/index.js';
+import type { Actor } from '../src/lib/actor.js';
+import { createLogger } from '../src/lib/logger.js';
+import { createTokenService } from '../src/lib/tokens.js';
+import { parseInput } from '../src/lib/validation.js';
+import type { Mailer } from '../src/mail/transport.js';
+import { createServices, type Services } from '../src/services/index.js';
+import type { Place } from './scaleDataset.js';
+import type { Question } from './scaleQuestions.js';
+import { KIND, ms, TICKETS } from './scaleSettings.js';
+import { BENCH_JWT_SECRET } from './servers.js';
+import { markdownTable } from './support.js';
+
+interface Captured {
+  query: string;
+  params: unknown[];
+}
+
+interface Explainer {
+  services: Services;
+  captured: Captured[];
+  explain(statement: Captured): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function openExplainer(place: Place): Promise<Explainer> {
+  const captured: Captured[] = [];
+  const logger = { logQuery: (query: string, params: unknown[]) => void captured.push({ query, params }) };
+  let db: Db;
+  let run: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+  let close: () => Promise<void>;
+  if (place.target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: place.target.url, max: 2 });
+    db = drizzlePg({ client: pool, schema, logger });
+    run = async (text, params) => (await pool.query(text, params)).rows;
+    close = () => pool.end();
+  } else {
+    const client = await PGlite.create(place.target.dataDir, { extensions: { pg_trgm } });
+    db = drizzlePglite({ client, schema, logger });
+    run = async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows;
+    close = () => client.close();
+  }
+  const services = createServices({
+    db,
+    withTransaction: () => Promise.reject(new Error('the scale bench only reads')),
+    writesEnded: () => 0,
+    tokens: createTokenService(BENCH_JWT_SECRET, 3600),
+    mailer: undefined as unknown as Mailer,
+    logger: createLogger('silent'),
+    settings: { agentSignup: 'closed', publicUrl: 'http://localhost', redisUrl: undefined },
+  });
+  return {
+    services,
+    captured,
+    async explain({ query, params }) {
+      const rows = await run(`explain (analyze, buffers) ${query}`, params);
+      return rows.map((r) => String(Object.values(r)[0])).join('\n');
+    },
+    close,
+  };
+}
+
+/** Runs what the route of `path` runs, through the services, for the signed-in `actor`. */
+async function invoke(services: Services, actor: Actor | undefined, path: string): Promise<void> {
+  const url = new URL(path, 'http://bench');
+  const query = Object.fromEntries(url.searchParams);
+  const id = /^\/api\/(?:tickets|knowledge)\/(\d+)$/.exec(url.pathname)?.[1];
+  if (url.pathname === '/api/tickets') await services.tickets.list(actor!, parseInput(ticketListQuery, query));
+  else if (url.pathname === '/api/tickets/stats') await services.tickets.stats(actor!, parseInput(ticketFiltersQuery, query));
+  else if (url.pathname.startsWith('/api/tickets/') && id) await services.tickets.get(actor!, Number(id));
+  else if (url.pathname === '/api/views/counts') await services.views.counts(actor!);
+  else if (url.pathname === '/api/notifications')
+    await services.notifications.list(actor!, parseInput(notificationListQuery, query).unread);
+  else if (url.pathname === '/api/knowledge') await services.knowledge.list(parseInput(articleListQuery, query));
+}
+
+const executionMs = (plan: string) => Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN);
+
+export async function explainSlowest(
+  place: Place,
+  chosen: { name: string; ms: number; question: Question }[],
+  tokens: Map<number, string>,
+  version: string,
+): Promise<string> {
+  const explainer = await openExplainer(place);
+  const out: string[] = [
+    `EXPLAIN (ANALYZE, BUFFERS) of the statements the services issue, ${place.label}, ${KIND === 'postgres' ? 'PostgreSQL' : 'PGlite'} ${version}, ${TICKETS} tickets`,
+  ];
+  const summary: string[][] = [];
+  try {
+    for (const { name, ms: took, question } of chosen) {
+      const session = question.userId ? await explainer.services.accounts.resolveSession(tokens.get(question.userId)!) : undefined;
+      explainer.captured.length = 0;
+      await invoke(explainer.services, session?.actor, question.path);
+      const statements = [...explainer.captured];
+      out.push(`\n=== ${name}: its slowest question, ${ms(took)} ms under load — GET ${question.path} as user #${question.userId ?? '-'}`);
+      for (const [i, statement] of statements.entries()) {
+        const plan = await explainer.explain(statement);
+        summary.push([name, `#${i + 1} ${statement.query.replace(/\s+/g, ' ').slice(0, 70)}`, ms(executionMs(plan))]);
+        out.push(`\n-- statement ${i + 1} of ${statements.length}`);
+        out.push(`-- ${statement.query}`);
+        out.push(`-- params: ${JSON.stringify(statement.params).slice(0, 400)}`);
+        out.push(plan);
+      }
+    }
+  } finally {
+    await explainer.close();
+  }
+  return [
+    out[0]!,
+    '\nexecution time per statement (EXPLAIN ANALYZE, warm cache):',
+    markdownTable(['call', 'statement', 'exec ms'], summary),
+    ...out.slice(1),
+  ].join('\n');
+}

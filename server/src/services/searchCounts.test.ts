@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { estimateTicketRows, ticketConditions } from '../db/queries/tickets.js';
+import { createSearchCounts } from './searchCounts.js';
+
+/**
+ * A search's counts on a real database, with a cap of 1,000 so a few thousand tickets are "far past
+ * it": 3,000 tickets say "common" (the first 2,000 written closed, the last 1,000 open), 30 say "rare".
+ */
+describe('search counts', () => {
+  const CAP = 1_000;
+  let testDb: TestDatabase;
+  let database: Database;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    database = await openDatabase(testDb.target);
+    const { db } = database;
+    await db.execute(sql`insert into users (name, email, password_hash, role) values ('Owner', 'owner@counts.test', 'x', 'user')`);
+    const insert = (from: number, to: number, title: string, status: string) =>
+      db.execute(
+        sql.raw(`insert into tickets (title, description, status, user_id)
+          select '${title} ' || g, 'A ticket body of some length', '${status}', (select id from users limit 1) from generate_series(${from}, ${to}) g`),
+      );
+    await insert(1, 2_000, 'Common closed', 'closed');
+    await insert(2_001, 3_000, 'Common open', 'open');
+    await insert(1, 30, 'Rare', 'resolved');
+    await db.execute(sql`analyze tickets`);
+  });
+  afterAll(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+
+  const where = (search: string, status?: 'open' | 'closed') => ticketConditions({}, { search, status });
+  const countsOff = () => createSearchCounts({ db: database.db, writesEnded: () => 0, settings: { redisUrl: 'redis://memo-off' } }, CAP);
+
+  it("reads the planner's estimate of a search from the statistics", async () => {
+    const common = await estimateTicketRows(database.db, where('COMM'));
+    expect(common).toBeGreaterThan(2_500);
+    expect(common).toBeLessThan(3_500);
+    expect(await estimateTicketRows(database.db, where('rare'))).toBeLessThan(100);
+  });
+
+  it('answers a search far past the cap from estimates: the cap as total, each card estimated', async () => {
+    const counts = countsOff();
+    expect(await counts.total(where('common'))).toEqual({ total: CAP, capped: true });
+    const { stats, capped } = await counts.stats(where('common'));
+    expect(capped).toBe(true);
+    expect(stats.total).toBe(CAP);
+    // Counting the first 1,001 matches would have met closed tickets only; the estimate sees the open ones.
+    expect(stats.open).toBeGreaterThan(CAP / 2);
+    expect(stats.closed).toBe(CAP);
+    expect(stats.in_progress).toBeLessThan(10);
+  });
+
+  it('counts exactly a search the statistics put below the margin, up to the cap', async () => {
+    const counts = countsOff();
+    expect(await counts.total(where('rare'))).toEqual({ total: 30, capped: false });
+    expect((await counts.stats(where('rare'))).stats).toEqual({ total: 30, open: 0, in_progress: 0, resolved: 30, closed: 0, urgent: 0 });
+    // 1,000 open matches: estimated below 1.5 × the cap, so counted; and one past the cap is capped.
+    expect(await counts.total(where('common', 'open'))).toEqual({ total: CAP, capped: false });
+    await database.db.execute(sql`update tickets set status = 'open' where title = 'Common closed 1'`);
+    expect(await counts.total(where('common', 'open'))).toEqual({ total: CAP, capped: true });
+  });
+});
