@@ -21,6 +21,7 @@ import { memoryPresenceStore, redisPresenceStore } from './realtime/presenceStor
 import { attachRealtime, resyncLocalSockets, type RealtimeServer } from './realtime/server.js';
 import { redisFanout, singleProcess, type Fanout } from './scaleout/fanout.js';
 import { connectRedis } from './scaleout/redis.js';
+import { sharedVersions } from './scaleout/sharedVersions.js';
 import { createServices, type Services } from './services/index.js';
 import type { Settings } from './settings.js';
 
@@ -70,10 +71,14 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     ...(options.mailRetry && { retries: options.mailRetry.retries, retryMinTimeoutMs: options.mailRetry.minTimeoutMs }),
   });
   const tokens = createTokenService(settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir), settings.jwtTtlSeconds);
+  // With several processes the table versions of kept answers live in Redis, so every write is seen
+  // by every process's memo (scaleout/sharedVersions.ts); set before any service reads or writes.
+  const memoRedis = settings.redisUrl ? connectRedis(settings.redisUrl, 'memo', logger) : undefined;
+  if (memoRedis) database.shareVersions(sharedVersions(memoRedis, settings.redisKeyPrefix));
   const services = createServices({
     db: database.db,
     withTransaction: createUnitOfWork(database.db, bus),
-    writesEnded: database.writesEnded,
+    memoVersions: database.versions(),
     tokens,
     mailer,
     logger,
@@ -150,6 +155,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     await Promise.race([mailer.idle(), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
     mailer.close();
     await database.close();
+    // Only once no write can end any more: each one bumps through this connection.
+    await database.versions().stop?.();
+    memoRedis?.disconnect();
     logger.info('server stopped');
   };
 

@@ -17,9 +17,9 @@ export interface SearchCount {
 /**
  * The count cards of a search, over at most the cap's worth of matches (docs/decisions.md#scale).
  * A list's total, its stats call and a saved view's count ask the same question, so the answer is
- * kept until this process's next write, keyed by the exact SQL and parameters of the conditions.
+ * kept until a write to a table it read, keyed by the exact SQL and parameters of the conditions.
  */
-export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'writesEnded' | 'settings'>) {
+export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'memoVersions'>) {
   const { db } = context;
   const memo = createReadMemo<SearchCount>(context, SEARCH_MEMO_ENTRIES);
   return (where: SQL | undefined): Promise<SearchCount> => {
