@@ -11,7 +11,7 @@ import { STAMP, versionsOf, type TableVersions, type Versions } from '../db/tabl
  *   the write's result back, so before its response goes out; every lookup reads the versions
  *   (one script, one round trip) after its request arrived, so it sees that bump;
  * - a process that cannot bump (Redis away from it) must not be trusted by the others: each holds a
- *   lease in a sorted set, renewed every second. While any lease has lapsed, no process trusts a
+ *   lease in a sorted set, renewed four times a second. While any lease has lapsed, no process trusts a
  *   kept answer. A write whose bump failed waits, before its response goes out, until its process's
  *   lease has surely lapsed (or a later renewal carried the missed bump): from then on the others
  *   trust nothing until it returns, and its return bumps every table;
@@ -26,7 +26,8 @@ export interface SharedVersionsOptions {
   evictAfterMs: number;
 }
 
-export const SHARED_VERSIONS_DEFAULTS: SharedVersionsOptions = { leaseMs: 3_000, renewEveryMs: 1_000, evictAfterMs: 60_000 };
+/** A write on a process cut from Redis waits at most about leaseMs + CLOCK_MARGIN_MS, once per outage. */
+export const SHARED_VERSIONS_DEFAULTS: SharedVersionsOptions = { leaseMs: 1_000, renewEveryMs: 250, evictAfterMs: 60_000 };
 
 /** Local time runs at Redis's pace to well within this, over one lease. */
 const CLOCK_MARGIN_MS = 250;
