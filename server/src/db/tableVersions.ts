@@ -47,11 +47,14 @@ export function versionsOf(record: Readonly<Record<string, number>>, generation 
 /** One process is the database's only writer (PGlite, or PostgreSQL without Redis): versions live here. */
 export function localVersions(): TableVersions {
   const counts: Record<string, number> = {};
+  // One copy serves every lookup until the next bump.
+  let snapshot: Versions | undefined;
   return {
     bump(tables) {
       for (const table of [...tables, STAMP]) counts[table] = (counts[table] ?? 0) + 1;
+      snapshot = undefined;
     },
-    current: () => versionsOf({ ...counts }),
+    current: () => (snapshot ??= versionsOf({ ...counts })),
   };
 }
 
