@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createApp } from './app.js';
 import { ensureAdmin } from './startup/adminAccount.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
+import { memoOff } from './db/tableVersions.js';
 import { createUnitOfWork } from './db/unitOfWork.js';
 import { seedDemo } from './startup/demoData.js';
 import { createEventBus, type EventBus } from './events/bus.js';
@@ -73,12 +74,13 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const tokens = createTokenService(settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir), settings.jwtTtlSeconds);
   // With several processes the table versions of kept answers live in Redis, so every write is seen
   // by every process's memo (scaleout/sharedVersions.ts); set before any service reads or writes.
+  // With READ_MEMO=off nothing is kept here, but writes still bump, for the processes that keep.
   const memoRedis = settings.redisUrl ? connectRedis(settings.redisUrl, 'memo', logger) : undefined;
   if (memoRedis) database.shareVersions(sharedVersions(memoRedis, settings.redisKeyPrefix));
   const services = createServices({
     db: database.db,
     withTransaction: createUnitOfWork(database.db, bus),
-    memoVersions: database.versions(),
+    memoVersions: settings.readMemo ? database.versions() : memoOff,
     tokens,
     mailer,
     logger,
