@@ -31,7 +31,9 @@ const changedNothing = (result: unknown): boolean =>
   result !== null &&
   (('rowCount' in result && result.rowCount === 0) || ('affectedRows' in result && result.affectedRows === 0));
 
+/** What a statement may change: `tables` is empty but for a write. */
 type Statement = { kind: 'read' | 'begin' | 'end' | 'write'; tables: Tables };
+const NONE: Tables = new Set();
 
 export function createWriteWatch(dependencies: () => TableDependencies, versions: () => TableVersions) {
   const bump = (tables: Tables) => (tables.size > 0 ? versions().bump(tables) : undefined);
@@ -39,9 +41,9 @@ export function createWriteWatch(dependencies: () => TableDependencies, versions
   const classify = (text: string | undefined): Statement => {
     if (text === undefined) return { kind: 'write', tables: new Set([EVERY_TABLE]) };
     const single = !SEVERAL.test(text);
-    if (single && BEGINS.test(text)) return { kind: 'begin', tables: new Set() };
-    if (single && ENDS.test(text)) return { kind: 'end', tables: new Set() };
-    if (single && CHANGES_NO_ROW.test(text)) return { kind: 'read', tables: dependencies().read(text) };
+    if (single && BEGINS.test(text)) return { kind: 'begin', tables: NONE };
+    if (single && ENDS.test(text)) return { kind: 'end', tables: NONE };
+    if (single && CHANGES_NO_ROW.test(text)) return { kind: 'read', tables: NONE };
     return { kind: 'write', tables: dependencies().written(text) };
   };
 
