@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../state/store';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp, testUser } from '../../test-utils/renderApp';
-import { aTicket, allowForLazyPages } from '../../test-utils/ticketFixtures';
+import { aTicket, allowForLazyPages, listBody, owner, verified } from '../../test-utils/ticketFixtures';
 import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom, EMPTY_AGENT_FILTERS } from './filters';
 
 allowForLazyPages();
@@ -64,5 +64,16 @@ describe('a list deeper than the server pages', () => {
       expect(lastAsked(server, 'page')).toBe(String(Math.ceil(LIMITS.ticketList.depth / Number(lastAsked(server, 'limit'))))),
     );
     expect(await screen.findByText(NARROW)).toBeInTheDocument();
+  });
+
+  it('does the same on /tickets: a deep page in the address steps back, the pager stops there and says how to narrow', async () => {
+    const rows = [aTicket({ id: 1, title: 'Printer is on fire' })];
+    const server = fakeServer({ ...verified(owner), 'GET /tickets': listBody(rows, MILLION, 1, 100) });
+    renderApp('/tickets?limit=100&page=999', { user: owner });
+    // 10,000 rows at 100 a page: page 100 is the deepest.
+    await waitFor(() => expect(lastAsked(server, 'page')).toBe('100'));
+    expect(await screen.findByText(NARROW)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '100' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '101' })).not.toBeInTheDocument();
   });
 });
