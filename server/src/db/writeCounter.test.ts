@@ -72,11 +72,16 @@ describe('statements seen at the driver', () => {
     ]);
   });
 
-  it('bumps nothing for a read or a change that matched no row', async () => {
+  it('bumps nothing for a read, a plan or a change that matched no row', async () => {
     const before = await now();
     await database.db.select().from(articles);
     await database.db.update(users).set({ name: 'x' }).where(eq(users.id, -1));
+    // Planning a statement runs nothing (a search's row estimate).
+    await database.db.execute(sql`explain (format json) select 1 from ${tickets}`);
     expect((await now()).stamp).toBe(before.stamp);
+    // EXPLAIN ANALYZE runs it.
+    await database.db.execute(sql`explain analyze update ${users} set name = 'y' where id = ${ownerId}`);
+    expect(await bumped(before, ['users'])).toEqual(['users']);
   });
 
   it('bumps every table for a write naming none it knows', async () => {

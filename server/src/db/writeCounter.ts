@@ -8,17 +8,26 @@ import { noteTablesRead, type TableVersions } from './tableVersions.js';
  *   once the bump is done (with Redis, once every process can see it);
  * - inside a transaction, only the end makes changes visible, so the tables its writes named are
  *   bumped together when it commits or rolls back;
- * - a write that reports zero changed rows changed nothing, unless a statement trigger may have;
+ * - an INSERT, UPDATE, DELETE or MERGE that reports zero changed rows changed nothing, unless a
+ *   statement trigger may have;
  * - every statement reports the tables it named to the kept answer being read, if any
  *   (db/tableVersions.ts).
  */
 type Method = (...args: unknown[]) => unknown;
 
-/** Statements that change no row of any table; everything else may write. */
+/**
+ * Statements that change no row of any table; everything else may write. EXPLAIN only plans (a
+ * search's estimate), unless it ANALYZEs, which runs the statement.
+ */
 const CHANGES_NO_ROW =
-  /^\s*(select|values|show|set|reset|savepoint|release|lock|listen|unlisten|discard|deallocate|begin|start\s+transaction|commit|end|rollback|abort)\b/i;
+  /^\s*(select|values|show|set|reset|savepoint|release|lock|listen|unlisten|discard|deallocate|begin|start\s+transaction|commit|end|rollback|abort|explain\b(?![^;]*\banaly[sz]e\b))\b/i;
 const BEGINS = /^\s*(begin|start\s+transaction)\b/i;
 const ENDS = /^\s*(commit|end|abort|rollback(?!\s+(?:(?:work|transaction)\s+)?to\b))\b/i;
+/**
+ * Statements whose reported row count is what they changed. Not WITH (the count is the final
+ * query's, a data-modifying CTE's rows are not in it) nor EXPLAIN ANALYZE (it reports no rows).
+ */
+const COUNTS_CHANGED_ROWS = /^\s*(insert|update|delete|merge)\b/i;
 /** Several statements in one text (PGlite `exec`): judged as a write by all the text names. */
 const SEVERAL = /;\s*\S/;
 
@@ -101,9 +110,8 @@ export function createWriteWatch(dependencies: () => TableDependencies, versions
           for (const table of statement.tables) inTransaction.add(table);
           return result;
         }
-        return afterSettled(result, (value, failed) =>
-          !failed && changedNothing(value) && !dependencies().changesWithoutRows(statement.tables) ? undefined : bump(statement.tables),
-        );
+        const rowsTell = text !== undefined && COUNTS_CHANGED_ROWS.test(text) && !dependencies().changesWithoutRows(statement.tables);
+        return afterSettled(result, (value, failed) => (!failed && rowsTell && changedNothing(value) ? undefined : bump(statement.tables)));
       });
     },
     /** PGlite `transaction`: its statements go through a handle of its own, bumped together at its end. */
