@@ -11,6 +11,7 @@ import pg from 'pg';
 import { articleListQuery, notificationListQuery, ticketFiltersQuery, ticketListQuery } from '@helpdesk/protocol';
 import type { Db } from '../src/db/client.js';
 import * as schema from '../src/db/schema/index.js';
+import { memoOff } from '../src/db/tableVersions.js';
 import type { Actor } from '../src/lib/actor.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createTokenService } from '../src/lib/tokens.js';
@@ -55,7 +56,7 @@ async function openExplainer(place: Place): Promise<Explainer> {
   const services = createServices({
     db,
     withTransaction: () => Promise.reject(new Error('the scale bench only reads')),
-    writesEnded: () => 0,
+    memoVersions: memoOff,
     tokens: createTokenService(BENCH_JWT_SECRET, 3600),
     mailer: undefined as unknown as Mailer,
     logger: createLogger('silent'),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createApp } from './app.js';
 import { ensureAdmin } from './startup/adminAccount.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
+import { memoOff } from './db/tableVersions.js';
 import { createUnitOfWork } from './db/unitOfWork.js';
 import { seedDemo } from './startup/demoData.js';
 import { createEventBus, type EventBus } from './events/bus.js';
@@ -21,6 +22,7 @@ import { memoryPresenceStore, redisPresenceStore } from './realtime/presenceStor
 import { attachRealtime, resyncLocalSockets, type RealtimeServer } from './realtime/server.js';
 import { redisFanout, singleProcess, type Fanout } from './scaleout/fanout.js';
 import { connectRedis } from './scaleout/redis.js';
+import { sharedVersions } from './scaleout/sharedVersions.js';
 import { createServices, type Services } from './services/index.js';
 import type { Settings } from './settings.js';
 
@@ -70,10 +72,15 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     ...(options.mailRetry && { retries: options.mailRetry.retries, retryMinTimeoutMs: options.mailRetry.minTimeoutMs }),
   });
   const tokens = createTokenService(settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir), settings.jwtTtlSeconds);
+  // With several processes the table versions of kept answers live in Redis, so every write is seen
+  // by every process's memo (scaleout/sharedVersions.ts); set before any service reads or writes.
+  // With READ_MEMO=off nothing is kept here, but writes still bump, for the processes that keep.
+  const memoRedis = settings.redisUrl ? connectRedis(settings.redisUrl, 'memo', logger) : undefined;
+  if (memoRedis) database.shareVersions(sharedVersions(memoRedis, settings.redisKeyPrefix));
   const services = createServices({
     db: database.db,
     withTransaction: createUnitOfWork(database.db, bus),
-    writesEnded: database.writesEnded,
+    memoVersions: settings.readMemo ? database.versions() : memoOff,
     tokens,
     mailer,
     logger,
@@ -150,6 +157,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     await Promise.race([mailer.idle(), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
     mailer.close();
     await database.close();
+    // Only once no write can end any more: each one bumps through this connection.
+    await database.versions().stop?.();
+    memoRedis?.disconnect();
     logger.info('server stopped');
   };
 

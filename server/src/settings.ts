@@ -47,6 +47,7 @@ const env = z
       (v) => v ?? LIMITS.anonymousSocketsPerAddress,
     ),
     PRESENCE_TTL_MS: optional(z.coerce.number().int().min(1000)),
+    READ_MEMO: optional(flag),
   })
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
     // A generated secret lives in one process's DATA_DIR; the others would reject its tokens.
@@ -93,5 +94,7 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     // How long a viewer of a vanished process lingers; tests shorten it (default LIMITS.presence.ttlMs).
     presenceTtlMs: e.PRESENCE_TTL_MS ?? LIMITS.presence.ttlMs,
     clientDir: e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR,
+    // Kept answers (services/readMemo.ts); off only to measure without them (bench:scale).
+    readMemo: e.READ_MEMO ?? true,
   };
 }

@@ -10,7 +10,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { createWriteCounter } from './writeCounter.js';
+import { CATALOG_QUERIES, tableDependencies, unknownDependencies, type Catalog, type TableDependencies } from './tableDependencies.js';
+import { localVersions, type TableVersions } from './tableVersions.js';
+import { createWriteWatch } from './writeCounter.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -24,8 +26,12 @@ export interface Database {
   withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
-  /** Writes ended in this process so far (db/writeCounter.ts). */
-  writesEnded: () => number;
+  /**
+   * Where the driver bumps table versions when writes end (db/writeCounter.ts), and kept answers
+   * compare them (services/readMemo.ts): this process alone, until `shareVersions` puts them in Redis.
+   */
+  versions(): TableVersions;
+  shareVersions(shared: TableVersions): void;
 }
 
 /** A PGlite `dataDir` is a directory, or the string 'memory' for a database that lives only in this process. */
@@ -45,12 +51,49 @@ const once = (fn: () => Promise<void>) => {
 };
 
 export async function openDatabase(target: DatabaseTarget, migrationsDir = resolveMigrationsDir()): Promise<Database> {
-  const database = target.kind === 'postgres' ? openPostgres(target.url) : await openPglite(target.dataDir);
+  const watch = watchStatements();
+  const database = target.kind === 'postgres' ? openPostgres(target.url, watch) : await openPglite(target.dataDir, watch);
   await database.withStartupLock(async () => {
     if (target.kind === 'postgres') await migratePostgres(target.url, migrationsDir);
     else await migratePglite(database.db as never, { migrationsFolder: migrationsDir });
   });
+  // Read once the tables and triggers are all there; until then every write may change anything.
+  watch.learn(await readCatalog(database.db));
   return database;
+}
+
+type Watch = ReturnType<typeof watchStatements>;
+
+/** The driver's statement watch, with the dependencies and the versions it reports to. */
+function watchStatements() {
+  let dependencies: TableDependencies = unknownDependencies;
+  let versions: TableVersions = localVersions();
+  return {
+    ...createWriteWatch(
+      () => dependencies,
+      () => versions,
+    ),
+    learn(catalog: Catalog) {
+      dependencies = tableDependencies(catalog);
+    },
+    versions: () => versions,
+    shareVersions(shared: TableVersions) {
+      versions = shared;
+    },
+  };
+}
+
+async function readCatalog(db: Db): Promise<Catalog> {
+  const rows = async <T>(query: string): Promise<T[]> => {
+    const result: unknown = await db.execute(sql.raw(query));
+    return (result as { rows: T[] }).rows;
+  };
+  return {
+    relations: await rows(CATALOG_QUERIES.relations),
+    functions: await rows(CATALOG_QUERIES.functions),
+    triggers: await rows(CATALOG_QUERIES.triggers),
+    cascades: await rows(CATALOG_QUERIES.cascades),
+  };
 }
 
 /** A migration may build an index over millions of rows: its connection has no statement timeout. */
@@ -71,7 +114,7 @@ function resolveMigrationsDir(): string {
   return found;
 }
 
-function openPostgres(url: string): Database {
+function openPostgres(url: string, writes: Watch): Database {
   // JIT compiles big plans for ~200 ms that the bounded queries never earn back; the timeout is the
   // safety net for a plan gone wrong (migrations use their own connection, without it).
   const pool = new pg.Pool({
@@ -86,17 +129,17 @@ function openPostgres(url: string): Database {
   pool.on('error', () => undefined);
   // A transaction's statements run on a checked-out client; the others through pool.query, which
   // calls its client back-style (not counted there), so each statement counts once.
-  const writes = createWriteCounter();
   writes.watchStatements(pool, 'query');
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    writes.watchStatements(client, 'query');
+    writes.watchStatements(client, 'query', { transactions: true });
   });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
-    writesEnded: writes.ended,
+    versions: () => writes.versions(),
+    shareVersions: (shared) => writes.shareVersions(shared),
     async withStartupLock(fn) {
       const client = await pool.connect();
       try {
@@ -118,19 +161,19 @@ function openPostgres(url: string): Database {
   };
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, writes: Watch): Promise<Database> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { pg_trgm } });
-  // A transaction's statements go through its own handle, so the transaction counts as a whole.
-  const writes = createWriteCounter();
+  // A transaction's statements go through its own handle, watched for the transaction's end.
   writes.watchStatements(client, 'query');
   writes.watchStatements(client, 'exec');
-  writes.watchWrites(client, 'transaction');
+  writes.watchTransactions(client, 'transaction');
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
-    writesEnded: writes.ended,
+    versions: () => writes.versions(),
+    shareVersions: (shared) => writes.shareVersions(shared),
     // PGlite lives inside this one process; nothing else can race it.
     withStartupLock: (fn) => fn(),
     async ping() {

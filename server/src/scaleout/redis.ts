@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../lib/logger.js';
 
-export type RedisRole = 'events' | 'rate-limits' | 'presence';
+export type RedisRole = 'events' | 'rate-limits' | 'presence' | 'memo';
 
 /**
  * A Redis connection that reconnects on its own for as long as the process lives. Only changes of
@@ -12,17 +12,24 @@ export type RedisRole = 'events' | 'rate-limits' | 'presence';
  *   gave up would end the process; the publisher does not wait, it checks `isRedisReady` first.
  * - `rate-limits`: commands fail fast, and the limiter then counts in memory.
  * - `presence`: commands fail fast; presence is best-effort and catches up at the next heartbeat.
+ * - `memo`: commands fail fast and give up after a second; kept answers are then not trusted, and a
+ *   write waits at most its process's lease (scaleout/sharedVersions.ts).
  */
 const CONNECTED: Record<RedisRole, string> = {
   events: 'redis connected: live events reach every server process',
   'rate-limits': 'redis connected: rate limits are shared',
   presence: 'redis connected: presence is shared',
+  memo: 'redis connected: kept answers are shared',
 };
 const LOST: Record<RedisRole, string> = {
   events: 'redis connection lost: live events reach this process only until it returns',
   'rate-limits': 'redis connection lost: rate limits count per process until it returns',
   presence: 'redis connection lost: presence updates are dropped until it returns',
+  memo: 'redis connection lost: no answer is kept until it returns',
 };
+
+/** Longest a memo command may take; a kept answer is then not trusted. */
+const MEMO_COMMAND_TIMEOUT_MS = 1000;
 
 export function connectRedis(url: string, role: RedisRole, logger: Logger): Redis {
   const log = logger.child({ component: 'redis', connection: role });
@@ -31,6 +38,7 @@ export function connectRedis(url: string, role: RedisRole, logger: Logger): Redi
     maxRetriesPerRequest: role === 'events' ? null : 1,
     enableOfflineQueue: role === 'events',
     connectionName: `helpdesk:${role}`,
+    ...(role === 'memo' && { commandTimeout: MEMO_COMMAND_TIMEOUT_MS }),
   });
   let up = false;
   redis.on('ready', () => {

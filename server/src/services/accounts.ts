@@ -42,9 +42,9 @@ export function createAccountService(context: ServiceContext) {
       .where(and(eq(users.id, id), isNull(users.deletedAt)))
       .then((rows) => rows[0]);
   /**
-   * Runs on every authenticated request and handshake, so the row is kept until this process's next
-   * write: every revocation (password, role, deletion) is such a write, so it still takes effect on
-   * the very next request (services/readMemo.ts).
+   * Runs on every authenticated request and handshake, so the row is kept until the next write to
+   * the users table, on any process: every revocation (password, role, deletion) is such a write, so
+   * it still takes effect on the very next request (services/readMemo.ts).
    */
   const sessionMemo = createReadMemo<Awaited<ReturnType<typeof readSessionUser>>>(context, SESSION_MEMO_ENTRIES);
   const keptProfiles = createReadMemo<User>(context, SESSION_MEMO_ENTRIES);

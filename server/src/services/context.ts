@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.js';
+import type { TableVersions } from '../db/tableVersions.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import type { Logger } from '../lib/logger.js';
 import type { TokenService } from '../lib/tokens.js';
@@ -11,8 +12,8 @@ export interface ServiceContext {
   db: Db;
   /** The only way to announce a change: events are published after the commit. There is no bus here on purpose. */
   withTransaction: UnitOfWork;
-  /** Writes this process has ended so far; answers kept by services/readMemo.ts are keyed by it. */
-  writesEnded: () => number;
+  /** The table versions that answers kept by services/readMemo.ts are compared by (this process's, or Redis's). */
+  memoVersions: TableVersions;
   tokens: TokenService;
   mailer: Mailer;
   logger: Logger;

@@ -15,7 +15,7 @@ export type KnowledgeService = ReturnType<typeof createKnowledgeService>;
 const searchable = sql`article_search_text(${articles.title}, ${articles.content}, ${articles.keywords})`;
 
 /** Who may write articles is the route's `auth.allow(canManageArticles)`; no write rule here depends on the row. */
-/** Knowledge answers are the same for everyone: kept per question until this process's next write. */
+/** Knowledge answers are the same for everyone: kept per question until a write to a table they read. */
 const KEPT_ANSWERS = 500;
 
 export function createKnowledgeService(context: ServiceContext) {

@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { estimateTicketRows, ticketConditions } from '../db/queries/tickets.js';
 import { createSearchCounts } from './searchCounts.js';
+import { memoOff } from '../db/tableVersions.js';
 
 /**
  * A search's counts on a real database, with a cap of 1,000 so a few thousand tickets are "far past
@@ -35,7 +36,7 @@ describe('search counts', () => {
   });
 
   const where = (search: string, status?: 'open' | 'closed') => ticketConditions({}, { search, status });
-  const countsOff = () => createSearchCounts({ db: database.db, writesEnded: () => 0, settings: { redisUrl: 'redis://memo-off' } }, CAP);
+  const countsOff = () => createSearchCounts({ db: database.db, memoVersions: memoOff }, CAP);
 
   it("reads the planner's estimate of a search from the statistics", async () => {
     const common = await estimateTicketRows(database.db, where('COMM'));

@@ -43,11 +43,11 @@ async function estimatedStats(db: Db, where: SQL | undefined, cap: number): Prom
  * The counts of a search (docs/decisions.md#counting-a-search). A search the statistics put far past
  * the cap answers the cap without reading a ticket; any other counts its matches up to the cap,
  * exactly. A list's total, its stats call and a saved view's count ask the same question, so the
- * answers are kept until the next write, keyed by the exact SQL and parameters of the conditions.
+ * answers are kept until a write to a table they read, keyed by the exact SQL and parameters of the conditions.
  * `cap` is the list's, but for tests.
  */
 export function createSearchCounts(
-  context: Pick<ServiceContext, 'db' | 'writesEnded'> & { settings: Pick<ServiceContext['settings'], 'redisUrl'> },
+  context: Pick<ServiceContext, 'db' | 'memoVersions'>,
   cap: number = LIMITS.ticketList.countCap,
 ) {
   const { db } = context;

@@ -1,7 +1,6 @@
 import { formatTotal } from '../../lib/text';
 import { hasTicketFilters, isStaff, LIMITS, type Ticket, type TicketQuery } from '@helpdesk/protocol';
 import { Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core';
-import { PAGINATION_LABELS } from '../../lib/paging';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -12,7 +11,8 @@ import { ticketsApi } from '../../api/tickets';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LIST_SORTS, TicketFilters } from '../../components/TicketFilters';
-import { useLastPageWhenShrunk } from '../../lib/paging';
+import { PAGINATION_LABELS, pagesOffered, useLastPageWhenShrunk } from '../../lib/paging';
+import { DeepPagesNote } from '../../components/DeepPagesNote';
 import { useCan } from '../../state/useCan';
 import { PageHeader } from './PageHeader';
 import { TicketCard } from './TicketCard';
@@ -46,39 +46,42 @@ function Pager({
   totalCapped?: boolean;
   onChange: (change: Partial<TicketQuery>) => void;
 }) {
-  const pages = Math.max(1, Math.ceil(total / state.limit));
+  const pages = pagesOffered(total, state.limit);
   const first = (state.page - 1) * state.limit + 1;
   const last = Math.min(total, state.page * state.limit);
   return (
-    <Group justify="space-between" gap="sm" p="md" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
-      <Text size="sm" c="dimmed">
-        Showing {first}-{last} of {formatTotal(total, totalCapped)}
-      </Text>
-      <Group gap="md">
-        <Group gap="xs" wrap="nowrap">
-          <Text size="sm" c="dimmed" component="label" htmlFor="tickets-page-size">
-            Rows per page
-          </Text>
-          <Select
-            id="tickets-page-size"
-            w={84}
-            size="xs"
-            data={PAGE_SIZES.map(String)}
-            value={String(state.limit)}
-            onChange={(value) => value && onChange({ limit: Number(value) })}
-            allowDeselect={false}
+    <>
+      <Group justify="space-between" gap="sm" p="md" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+        <Text size="sm" c="dimmed">
+          Showing {first}-{last} of {formatTotal(total, totalCapped)}
+        </Text>
+        <Group gap="md">
+          <Group gap="xs" wrap="nowrap">
+            <Text size="sm" c="dimmed" component="label" htmlFor="tickets-page-size">
+              Rows per page
+            </Text>
+            <Select
+              id="tickets-page-size"
+              w={84}
+              size="xs"
+              data={PAGE_SIZES.map(String)}
+              value={String(state.limit)}
+              onChange={(value) => value && onChange({ limit: Number(value) })}
+              allowDeselect={false}
+            />
+          </Group>
+          <Pagination
+            size="sm"
+            total={pages}
+            value={state.page}
+            onChange={(page) => onChange({ page })}
+            aria-label="Pages"
+            {...PAGINATION_LABELS}
           />
         </Group>
-        <Pagination
-          size="sm"
-          total={pages}
-          value={state.page}
-          onChange={(page) => onChange({ page })}
-          aria-label="Pages"
-          {...PAGINATION_LABELS}
-        />
       </Group>
-    </Group>
+      <DeepPagesNote page={state.page} limit={state.limit} total={total} totalCapped={totalCapped} />
+    </>
   );
 }
 

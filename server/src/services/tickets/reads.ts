@@ -45,12 +45,13 @@ const KEPT = { lists: 1_000, stats: 1_000, details: 200, readMarks: 10_000 };
 /** Lists, count cards, a ticket with its latest thread, and older pages of that thread. */
 export function createTicketReads(context: ServiceContext, searchCounts: SearchCounts) {
   const { db } = context;
-  // Until this process's next write every caller asking the same question gets the same answer
-  // (services/readMemo.ts). Keys start with the caller: scope, unread marks and `me` are theirs.
+  // Until a write to a table the answer read, every caller asking the same question gets the same
+  // answer (services/readMemo.ts). Keys start with the caller: scope, unread marks and `me` are theirs.
   const keptLists = createReadMemo<TicketListAnswer>(context, KEPT.lists);
   const keptStats = createReadMemo<TicketStatsAnswer>(context, KEPT.stats);
   const keptDetails = createReadMemo<TicketDetail>(context, KEPT.details);
-  // A read mark made since the last write is still current: opening the ticket again writes nothing.
+  // A read mark made since the last write to what it read (the ticket's activity, the marks) is
+  // still current: opening the ticket again writes nothing.
   const keptReadMarks = createReadMemo<true>(context, KEPT.readMarks);
   const callerKey = (actor: Actor, question: unknown) => JSON.stringify([actor.id, actor.role, question]);
 

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertUser, TEST_ADMIN, sessionOf, type Account, ADMIN_ENV, createTicket } from '../../test/factories.js';
+import { startTestServer, type TestServer } from '../../test/server.js';
+
+/**
+ * One process keeps a repeated read's answer until a write could have changed it, seen from the
+ * statements that reach the driver: a kept answer runs none.
+ */
+const CELLS: Array<{ memo: 'on' | 'off'; env: Record<string, string> }> = [
+  { memo: 'on', env: {} },
+  { memo: 'off', env: { READ_MEMO: 'off' } },
+];
+
+describe.each(CELLS)('answers kept on one process, READ_MEMO $memo', ({ memo, env }) => {
+  let t: TestServer;
+  let agent: Account, owner: Account, admin: Account;
+  let ticketId: number;
+  let statements = 0;
+
+  beforeAll(async () => {
+    t = await startTestServer({ ...ADMIN_ENV, ...env });
+    // Counts what drizzle sends to the driver, outside transactions: every read of these requests.
+    const client = (t.server.database.db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
+    const query = client.query!.bind(client);
+    client.query = (...args: unknown[]) => ((statements += 1), query(...args));
+    admin = await sessionOf(t, TEST_ADMIN.email, TEST_ADMIN.password);
+    agent = await insertUser(t, { role: 'agent', name: 'Agent Kept' });
+    owner = await insertUser(t, { name: 'Owner Kept' });
+    ticketId = (await createTicket(t.api, owner.token, { title: 'Scanner ignores the network' })).id;
+  });
+  afterAll(() => t.close());
+
+  /** Statements run by one request. */
+  const ran = async (request: () => Promise<{ status: number }>) => {
+    const before = statements;
+    expect((await request()).status).toBeLessThan(300);
+    return statements - before;
+  };
+  const list = () => t.api.get('/tickets?limit=25', { token: agent.token });
+
+  it(
+    memo === 'on' ? 'serves the list again without a statement, through a write to another table' : 'reads the list every time',
+    async () => {
+      await ran(list);
+      const again = await ran(list);
+      await ran(() =>
+        t.api.post('/knowledge', { title: 'Network scanners', content: 'Check the scanner profile first.' }, { token: admin.token }),
+      );
+      const afterArticle = await ran(list);
+      if (memo === 'on') expect([again, afterArticle]).toEqual([0, 0]);
+      else expect(Math.min(again, afterArticle)).toBeGreaterThan(0);
+    },
+  );
+
+  it('reads the list afresh after a write to a ticket, and shows it', async () => {
+    await ran(list);
+    expect((await t.api.put(`/tickets/${ticketId}`, { priority: 'urgent' }, { token: agent.token })).status).toBe(200);
+    expect(await ran(list)).toBeGreaterThan(0);
+    const res = await list();
+    expect(res.body.tickets.find((x: { id: number }) => x.id === ticketId)?.priority).toBe('urgent');
+  });
+});
