@@ -65,7 +65,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { createTokenService } from '../src/lib/tokens.js';
 import { parseInput } from '../src/lib/validation.js';
-import type { Mailer } from '../src/mail/transport.js';
+import type { OutboxSender } from '../src/mail/outboxSender.js';
 import type { Actor } from '../src/lib/actor.js';
 import { createServices, type Services } from '../src/services/index.js';
 import { freePort, startServerProcess, type ServerProcess } from '../test/serverProcess.js';
@@ -1082,10 +1082,10 @@ async function openExplainer(place: Place): Promise<Explainer> {
     withTransaction: () => Promise.reject(new Error('the scale bench only reads')),
     writesEnded: () => 0,
     tokens: createTokenService(BENCH_JWT_SECRET, 3600),
-    mailer: undefined as unknown as Mailer,
+    mailer: undefined as unknown as OutboxSender,
     threadKeys: { supportAddress: 'support@helpdesk.local', secret: BENCH_JWT_SECRET },
     logger: createLogger('silent'),
-    settings: { agentSignup: 'closed', publicUrl: 'http://localhost', redisUrl: undefined },
+    settings: { agentSignup: 'closed', publicUrl: 'http://localhost', redisUrl: undefined, mailFrom: 'bench@helpdesk.local' },
   });
   return {
     services,

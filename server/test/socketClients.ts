@@ -2,6 +2,7 @@ import { io as connectClient, type Socket } from 'socket.io-client';
 import type {
   ClientToServerEvents,
   CommentAddedEvent,
+  EmailStatusEvent,
   HelpfulCountEvent,
   NotificationEvent,
   PresenceEvent,
@@ -20,6 +21,7 @@ type Payloads = {
   notification: NotificationEvent;
   presence: PresenceEvent;
   'view-counts': ViewCountsEvent;
+  'email-status': EmailStatusEvent;
 };
 
 /**
@@ -66,6 +68,7 @@ export function socketClients() {
       notification: [],
       presence: [],
       'view-counts': [],
+      'email-status': [],
     };
     const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
     let disconnectReason: string | undefined;

@@ -3,7 +3,7 @@ import type { UnitOfWork } from '../db/unitOfWork.js';
 import type { Logger } from '../lib/logger.js';
 import type { TokenService } from '../lib/tokens.js';
 import type { ThreadKeys } from '../mail/threadAddress.js';
-import type { Mailer } from '../mail/transport.js';
+import type { OutboxSender } from '../mail/outboxSender.js';
 import type { Settings } from '../settings.js';
 
 /** What every service is built from; routes never see the database. */
@@ -15,9 +15,10 @@ export interface ServiceContext {
   /** Writes this process has ended so far; answers kept by services/readMemo.ts are keyed by it. */
   writesEnded: () => number;
   tokens: TokenService;
-  mailer: Mailer;
+  /** Background work that queues mail after the answer (mail/outboxSender.ts). */
+  mailer: Pick<OutboxSender, 'later'>;
   /** Signs and reads the plus-address that threads a ticket's mail (mail/threadAddress.ts). */
   threadKeys: ThreadKeys;
   logger: Logger;
-  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl'>;
+  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl' | 'mailFrom'>;
 }

@@ -12,11 +12,13 @@ export const emailDirectionEnum = pgEnum('email_direction', EMAIL_DIRECTIONS);
 
 /** What the sender hands to nodemailer, fixed when the mail is queued so every retry is the same mail. */
 export interface OutboxMessage {
-  from: string;
+  from: string | { name: string; address: string };
   to: string;
   replyTo?: string;
   subject: string;
   text: string;
+  html: string;
+  /** Message-IDs in angle brackets. */
   inReplyTo?: string;
   references?: string[];
   headers?: Record<string, string>;

@@ -85,7 +85,7 @@ describe('ticket notification mails (docs/api.md#email)', () => {
 
     await comment(ticket, 'We ordered a new cable for you.', cast.agent);
     mails = await waitForMails(owner.user.email, 2);
-    expect(mails[1]!.subject).toBe(`New reply on ticket #${ticket.id}`);
+    expect(mails[1]!.subject).toBe(`Re: ${ticket.title} [#${ticket.id}]`);
     expect(mails[1]!.text).toContain('We ordered a new cable for you.');
     expect(mails[1]!.text).toContain('Agent Smith');
 
@@ -99,7 +99,7 @@ describe('ticket notification mails (docs/api.md#email)', () => {
 
     await comment(ticket, 'Admin note after closing.', cast.admin);
     mails = await waitForMails(owner.user.email, 5);
-    expect(mails[4]!.subject).toBe(`New reply on ticket #${ticket.id}`);
+    expect(mails[4]!.subject).toBe(`Re: ${ticket.title} [#${ticket.id}]`);
 
     await setStatus(ticket, 'open', cast.agent);
     mails = await waitForMails(owner.user.email, 6);
@@ -179,7 +179,7 @@ describe('ticket notification mails (docs/api.md#email)', () => {
     // The same owner still hears from staff, so the silence above was the rule, not a broken pipeline.
     await comment(ticket, 'Glad it works now.', cast.agent);
     const mails = await waitForMails(owner.user.email, 1);
-    expect(mails[0]!.subject).toBe(`New reply on ticket #${ticket.id}`);
+    expect(mails[0]!.subject).toBe(`Re: ${ticket.title} [#${ticket.id}]`);
   });
 
   it("a staff member's own ticket is not mailed to them when they change it", async () => {
