@@ -88,6 +88,7 @@ export function socketClients() {
     socket.on('notification', record('notification'));
     socket.on('presence', record('presence'));
     socket.on('view-counts', record('view-counts'));
+    socket.on('email-status', record('email-status'));
     socket.on('disconnect', (reason) => {
       disconnectReason = reason;
       disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));
