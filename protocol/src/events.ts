@@ -69,7 +69,7 @@ export interface ViewCountsEvent {
 }
 
 /** A staff reply's mail to the ticket's owner changed state (queued, sent, bounced, failed); staff only. */
-export interface EmailStatusEvent {
+export interface EmailStatusEvent extends Stamped {
   ticketId: number;
   commentId: number;
   status: EmailStatus;

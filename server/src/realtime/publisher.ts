@@ -62,7 +62,7 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
       send([ROOMS.user(userId)], (to, stamp) => to.emit('notification', { notification, ...stamp }));
     }),
     bus.subscribe('email.status', ({ ticketId, commentId, status }) => {
-      send([ROOMS.staff], (to) => to.emit('email-status', { ticketId, commentId, status }));
+      send([ROOMS.staff], (to, stamp) => to.emit('email-status', { ticketId, commentId, status, ...stamp }));
     }),
     bus.subscribe('article.helpful', ({ articleId, helpfulCount }) => {
       // A count, not a change: the newest one is all a late client needs, and a replay would be older.
