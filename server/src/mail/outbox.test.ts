@@ -11,6 +11,7 @@ import { ifSetUp } from '../../test/hooks.js';
 import { startMailReceiver, type MailReceiver, type ReceivedMail } from '../../test/mailReceiver.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { sentinel, socketClients } from '../../test/socketClients.js';
+import { markBounced } from './outbox.js';
 import { RETRY_DELAYS_MS } from './outboxSender.js';
 import { ticketMail } from './ticketMail.js';
 import { parseThreadAddress, threadKeys } from './threadAddress.js';
@@ -156,6 +157,21 @@ describe('outbound mail through the outbox (docs/api.md#email)', () => {
     expect((older.body.comments as Comment[]).find((c) => c.id === comment.id)?.emailStatus).toBe('sent');
     const olderForOwner = await t.api.get(`/tickets/${ticket.id}/comments?before=${later.id}`, { token: cast.owner.token });
     expect((olderForOwner.body.comments as Comment[]).find((c) => c.id === comment.id)).not.toHaveProperty('emailStatus');
+  });
+
+  it('a delivery report marks the reply bounced, for staff live and on reading', async () => {
+    const ticket = await createTicket(t.api, cast.owner.token, { title: 'Bounce me' });
+    const staff = await sockets.listen(t.url, cast.agent.token);
+    const comment = await reply(ticket, 'This one will bounce.');
+    await t.server.mailer.idle();
+    const [mail] = smtp.mails.filter((m) => m.subject === `Re: Bounce me [#${ticket.id}]`);
+    const withTransaction = createUnitOfWork(t.server.database.db, t.server.bus);
+    const bounced = await withTransaction((tx, emit) => markBounced(tx, emit, mail!.messageId!));
+    expect(bounced).toEqual({ recipient: cast.owner.user.email, ticketId: ticket.id, commentId: comment.id });
+    await staff.next('email-status', (e) => e.commentId === comment.id && e.status === 'bounced');
+    const read = (await t.api.get(`/tickets/${ticket.id}`, { token: cast.agent.token })).body.ticket as TicketDetail;
+    expect(read.comments.find((c) => c.id === comment.id)?.emailStatus).toBe('bounced');
+    expect(await withTransaction((tx, emit) => markBounced(tx, emit, '<not-ours@example.test>'))).toBeUndefined();
   });
 
   it('writes the mail in the change transaction: a rolled-back change sends nothing', async () => {

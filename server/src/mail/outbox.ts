@@ -71,3 +71,20 @@ export async function threadHeaders(tx: Db, ticketId: number): Promise<{ inReply
   const ids = [...new Set([first.id, ...latest.map((m) => m.id).reverse()])];
   return { inReplyTo: bracketed(newest.id), references: ids.map(bracketed) };
 }
+
+/**
+ * A delivery report named one of our mails (the intake matches it by Message-ID, with or without
+ * angle brackets): the mail becomes `bounced`, and staff hear of it when it was a reply. Returns the
+ * mail's recipient and ticket, or undefined when the Message-ID is not one of our outgoing mails.
+ */
+export async function markBounced(tx: Db, emit: Emit, messageId: string) {
+  const [row] = await tx
+    .update(emailOutbox)
+    .set({ status: 'bounced', claimedUntil: null })
+    .where(eq(emailOutbox.messageId, messageId.trim().replace(/^<(.*)>$/, '$1')))
+    .returning({ recipient: emailOutbox.recipient, ticketId: emailOutbox.ticketId, commentId: emailOutbox.commentId });
+  if (row?.ticketId != null && row.commentId != null) {
+    emit('email.status', { ticketId: row.ticketId, commentId: row.commentId, status: 'bounced' });
+  }
+  return row;
+}
