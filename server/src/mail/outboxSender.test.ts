@@ -82,4 +82,48 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
     // On PostgreSQL the two really worked side by side (on PGlite they share one connection).
     if (testDb.target.kind === 'postgres') expect(sentBy.every((n) => n > 0)).toBe(true);
   });
+
+  it('on stop, finishes the mail in hand and gives the rest of its batch back at once', async () => {
+    const [db] = databases as [Database];
+    await db.db.delete(emailOutbox);
+    await db.db.insert(emailOutbox).values(
+      Array.from({ length: 10 }, (_, i) => ({
+        kind: 'notification' as const,
+        messageId: `stop-${i}@support.test`,
+        recipient: `stop${i}@example.test`,
+        message: {
+          from: 'HelpDesk <no-reply@support.test>',
+          to: `stop${i}@example.test`,
+          subject: `Stop ${i}`,
+          text: `Body ${i}`,
+          html: '',
+        },
+      })),
+    );
+    const transport = createMailTransport({ smtpUrl: smtp.url, outboxDir: '/nonexistent', logger, timeoutMs: 10_000 });
+    transports.push(transport);
+    let stopping: Promise<void> | undefined;
+    const sender = createOutboxSender({
+      db: db.db,
+      withTransaction: createUnitOfWork(db.db, { publish: () => {} }),
+      transport: {
+        deliver: async (mail) => {
+          // The stop comes while the third mail is on its way.
+          if (mail.messageId === 'stop-2@support.test') stopping = sender.stop();
+          await transport.deliver(mail);
+        },
+        close: () => transport.close(),
+      },
+      logger,
+      claimMs: 60_000,
+      pollMs: 3_600_000,
+      batchSize: 10,
+    });
+    sender.nudge();
+    await sender.idle();
+    await stopping;
+    const rows = await db.db.select().from(emailOutbox).orderBy(emailOutbox.id);
+    expect(rows.map((r) => r.status)).toEqual([...Array<string>(3).fill('sent'), ...Array<string>(7).fill('queued')]);
+    expect(rows.slice(3).every((r) => r.claimedUntil === null && r.attempts === 0)).toBe(true);
+  });
 });
