@@ -13,7 +13,7 @@ const decodeQuotedPrintable = (raw: string) =>
 export async function resetLinkFor(product: TestServer, email: string): Promise<string> {
   await product.server.mailer.idle();
   const outbox = path.join(product.dataDir, 'outbox');
-  // File names start with an ISO timestamp, so the last one in name order is the newest.
+  // File names start with the outbox row id, zero-padded, so the last one in name order is the newest.
   const files = (await readdir(outbox))
     .filter((file) => file.endsWith('.eml'))
     .sort()

@@ -1,6 +1,7 @@
 import { z } from './zod.js';
 import {
   categorySchema,
+  emailStatusSchema,
   historyTypeSchema,
   notificationPreferenceSchema,
   prioritySchema,
@@ -59,6 +60,8 @@ export const commentSchema = z.object({
   /** A note among staff: never shown, counted, sent or mailed to the ticket's owner. */
   internal: z.boolean(),
   createdAt: timestamp,
+  /** Staff answers only: the state of the mail this reply sent to the ticket's owner, when it sent one. */
+  emailStatus: emailStatusSchema.optional(),
 });
 export type Comment = z.infer<typeof commentSchema>;
 

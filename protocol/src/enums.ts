@@ -28,6 +28,10 @@ export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
 export const HISTORY_TYPES = ['created', 'status', 'priority', 'edited', 'resolution', 'assigned', 'comment'] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
 
+/** Where a staff reply's mail to the ticket's owner stands (docs/api.md#email); staff see it, owners never. */
+export const EMAIL_STATUSES = ['queued', 'sent', 'bounced', 'failed'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
 /** List orders (docs/api.md#ticket-endpoints); priority and status sort by rank (the enums' order), not by name. */
 export const TICKET_SORT_FIELDS = ['createdAt', 'updatedAt', 'priority', 'id', 'status', 'lastActivityAt'] as const;
 export type TicketSortField = (typeof TICKET_SORT_FIELDS)[number];
@@ -39,3 +43,4 @@ export const categorySchema = /* @__PURE__ */ z.enum(CATEGORIES);
 export const notificationPreferenceSchema = /* @__PURE__ */ z.enum(NOTIFICATION_PREFERENCES);
 export const historyTypeSchema = /* @__PURE__ */ z.enum(HISTORY_TYPES);
 export const ticketStatusSchema = /* @__PURE__ */ z.enum(TICKET_STATUSES);
+export const emailStatusSchema = /* @__PURE__ */ z.enum(EMAIL_STATUSES);

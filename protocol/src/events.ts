@@ -1,3 +1,4 @@
+import type { EmailStatus } from './enums.js';
 import type { Comment, HistoryEntry, Notification, PresenceViewer, Ticket, UserRef } from './entities.js';
 
 /** The fields a change can touch, as they were before it. */
@@ -67,6 +68,13 @@ export interface ViewCountsEvent {
   counts: Record<string, number>;
 }
 
+/** A staff reply's mail to the ticket's owner changed state (queued, sent, bounced, failed); staff only. */
+export interface EmailStatusEvent extends Stamped {
+  ticketId: number;
+  commentId: number;
+  status: EmailStatus;
+}
+
 export interface ServerToClientEvents {
   'ticket-changed': (event: TicketChangedEvent) => void;
   'comment-added': (event: CommentAddedEvent) => void;
@@ -74,6 +82,7 @@ export interface ServerToClientEvents {
   notification: (event: NotificationEvent) => void;
   presence: (event: PresenceEvent) => void;
   'view-counts': (event: ViewCountsEvent) => void;
+  'email-status': (event: EmailStatusEvent) => void;
 }
 
 export interface TicketViewSignal {

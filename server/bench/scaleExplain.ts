@@ -16,7 +16,7 @@ import type { Actor } from '../src/lib/actor.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createTokenService } from '../src/lib/tokens.js';
 import { parseInput } from '../src/lib/validation.js';
-import type { Mailer } from '../src/mail/transport.js';
+import type { OutboxSender } from '../src/mail/outboxSender.js';
 import { createServices, type Services } from '../src/services/index.js';
 import type { Place } from './scaleDataset.js';
 import type { Question } from './scaleQuestions.js';
@@ -58,9 +58,10 @@ async function openExplainer(place: Place): Promise<Explainer> {
     withTransaction: () => Promise.reject(new Error('the scale bench only reads')),
     memoVersions: memoOff,
     tokens: createTokenService(BENCH_JWT_SECRET, 3600),
-    mailer: undefined as unknown as Mailer,
+    mailer: undefined as unknown as OutboxSender,
+    threadKeys: { supportAddress: 'support@helpdesk.local', secret: BENCH_JWT_SECRET },
     logger: createLogger('silent'),
-    settings: { agentSignup: 'closed', publicUrl: 'http://localhost', redisUrl: undefined },
+    settings: { agentSignup: 'closed', publicUrl: 'http://localhost', redisUrl: undefined, mailFrom: 'bench@helpdesk.local' },
   });
   return {
     services,

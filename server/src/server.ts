@@ -11,8 +11,10 @@ import { createEventBus, type EventBus } from './events/bus.js';
 import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createTokenService, type TokenService } from './lib/tokens.js';
-import { subscribeTicketNotifications } from './mail/notifier.js';
-import { createMailer, type Mailer } from './mail/transport.js';
+import { createOutboxSender, type OutboxSender } from './mail/outboxSender.js';
+import { ticketMail } from './mail/ticketMail.js';
+import { threadKeys } from './mail/threadAddress.js';
+import { createMailTransport } from './mail/transport.js';
 import { authentication } from './middleware/auth.js';
 import { createLimiters, DEFAULT_RATE_LIMITS, memoryStore, redisStore, type RateLimitRules } from './middleware/rateLimit.js';
 import { publishDomainEvents, type Publisher } from './realtime/publisher.js';
@@ -34,7 +36,8 @@ export interface ServerOptions {
   /** Overrides where the data lives (tests use an in-memory PGlite). */
   database?: DatabaseTarget;
   rateLimits?: Partial<RateLimitRules>;
-  mailRetry?: { retries: number; minTimeoutMs: number };
+  /** The outbox sender's clock and poll (tests move the clock to reach retries). */
+  mail?: { now?: () => Date; pollMs?: number };
 }
 
 export interface HelpdeskServer {
@@ -45,7 +48,8 @@ export interface HelpdeskServer {
   tokens: TokenService;
   database: Database;
   bus: EventBus;
-  mailer: Mailer;
+  /** The outbox sender: idle() resolves once every due mail was tried. */
+  mailer: OutboxSender;
   logger: Logger;
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
@@ -64,25 +68,43 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   if (settings.agentSignup === 'open' && settings.databaseUrl) logger.warn(AGENT_SIGNUP_OPEN_WARNING);
 
   const bus = createEventBus(logger);
-  const mailer = createMailer({
-    smtpUrl: settings.smtpUrl,
-    from: settings.mailFrom,
-    outboxDir: path.join(settings.dataDir, 'outbox'),
-    logger,
-    ...(options.mailRetry && { retries: options.mailRetry.retries, retryMinTimeoutMs: options.mailRetry.minTimeoutMs }),
-  });
-  const tokens = createTokenService(settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir), settings.jwtTtlSeconds);
   // With several processes the table versions of kept answers live in Redis, so every write is seen
   // by every process's memo (scaleout/sharedVersions.ts); set before any service reads or writes.
   // With READ_MEMO=off nothing is kept here, but writes still bump, for the processes that keep.
   const memoRedis = settings.redisUrl ? connectRedis(settings.redisUrl, 'memo', logger) : undefined;
   if (memoRedis) database.shareVersions(sharedVersions(memoRedis, settings.redisKeyPrefix));
+  const jwtSecret = settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir);
+  const tokens = createTokenService(jwtSecret, settings.jwtTtlSeconds);
+  const mailKeys = threadKeys(settings.supportAddress, settings.emailThreadSecret, jwtSecret);
+  // Every unit of work writes the mail its events cause to the outbox before it commits.
+  const withTransaction = createUnitOfWork(
+    database.db,
+    bus,
+    ticketMail({ publicUrl: settings.publicUrl, mailFrom: settings.mailFrom, threadKeys: mailKeys }),
+  );
+  const transport = createMailTransport({
+    smtpUrl: settings.smtpUrl,
+    outboxDir: path.join(settings.dataDir, 'outbox'),
+    logger,
+    timeoutMs: Math.min(60_000, Math.floor(settings.outboxClaimMs / 3)),
+  });
+  const mailer = createOutboxSender({
+    db: database.db,
+    withTransaction,
+    transport,
+    logger,
+    claimMs: settings.outboxClaimMs,
+    pollMs: options.mail?.pollMs ?? Math.min(10_000, Math.floor(settings.outboxClaimMs / 2)),
+    ...(options.mail?.now && { now: options.mail.now }),
+  });
+  const stopNudging = bus.subscribe('mail.queued', () => mailer.nudge());
   const services = createServices({
     db: database.db,
-    withTransaction: createUnitOfWork(database.db, bus),
+    withTransaction,
     memoVersions: settings.readMemo ? database.versions() : memoOff,
     tokens,
     mailer,
+    threadKeys: mailKeys,
     logger,
     settings,
   });
@@ -135,13 +157,14 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     logger,
     { ttlMs: settings.presenceTtlMs },
   );
-  const stopNotifying = subscribeTicketNotifications({ db: database.db, bus, mailer, publicUrl: settings.publicUrl });
+  // Mail left by a previous run or another process is sent from now on, not only after a new change.
+  mailer.start();
 
   let closing: Promise<void> | undefined;
   const shutdown = async () => {
     publisher.stop();
     stopPushingCounts();
-    stopNotifying();
+    stopNudging();
     presence.stop();
     const drained = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));
     // Sockets and the Redis adapter first (io.close also stops the HTTP server accepting): open
@@ -154,8 +177,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     redis?.events.disconnect();
     redis?.limits.disconnect();
     redis?.presence.disconnect();
-    await Promise.race([mailer.idle(), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
-    mailer.close();
+    // What is not sent by then stays queued for the next run or another process.
+    await Promise.race([mailer.stop(), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
+    transport.close();
     await database.close();
     // Only once no write can end any more: each one bumps through this connection.
     await database.versions().stop?.();

@@ -10,6 +10,20 @@ export interface ReceivedMail {
   text: string;
   html: string;
   raw: string;
+  /** Message-ID, In-Reply-To and References, in angle brackets as written. */
+  messageId?: string;
+  inReplyTo?: string;
+  references: string[];
+  /** Every header by lower-cased name, as parsed (address headers keep their text). */
+  headers: Map<string, unknown>;
+}
+
+export interface MailReceiverOptions {
+  /**
+   * Asked before a mail is accepted: an error refuses it with the error's `responseCode` (e.g. 451),
+   * and the mail is not kept. Tests use it to fail deliveries or to act at an exact moment.
+   */
+  beforeAccept?: (mail: ReceivedMail) => void | Promise<void>;
 }
 
 export interface MailReceiver {
@@ -21,7 +35,7 @@ export interface MailReceiver {
 }
 
 /** A real SMTP server on loopback that keeps every message it accepts. */
-export async function startMailReceiver(): Promise<MailReceiver> {
+export async function startMailReceiver(options: MailReceiverOptions = {}): Promise<MailReceiver> {
   const mails: ReceivedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
@@ -32,19 +46,25 @@ export async function startMailReceiver(): Promise<MailReceiver> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks);
-        simpleParser(raw).then(
-          (parsed) => {
-            mails.push({
+        simpleParser(raw)
+          .then(async (parsed) => {
+            const references = parsed.references ?? [];
+            const mail: ReceivedMail = {
               to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
               html: typeof parsed.html === 'string' ? parsed.html : '',
               raw: raw.toString('utf8'),
-            });
+              ...(parsed.messageId && { messageId: parsed.messageId }),
+              ...(parsed.inReplyTo && { inReplyTo: parsed.inReplyTo }),
+              references: typeof references === 'string' ? references.split(/\s+/).filter(Boolean) : references,
+              headers: parsed.headers,
+            };
+            await options.beforeAccept?.(mail);
+            mails.push(mail);
             callback();
-          },
-          (error: unknown) => callback(error as Error),
-        );
+          })
+          .catch((error: unknown) => callback(error as Error));
       });
     },
   });

@@ -46,7 +46,6 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const server = await createServer(settings, {
     database: database.target,
     logger: createLogger(settings.logLevel),
-    mailRetry: { retries: 2, minTimeoutMs: 50 },
     ...options,
     rateLimits: { ...ROOMY_TEST_LIMITS, ...options.rateLimits },
   });

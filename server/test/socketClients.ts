@@ -2,6 +2,7 @@ import { io as connectClient, type Socket } from 'socket.io-client';
 import type {
   ClientToServerEvents,
   CommentAddedEvent,
+  EmailStatusEvent,
   HelpfulCountEvent,
   NotificationEvent,
   PresenceEvent,
@@ -20,6 +21,7 @@ type Payloads = {
   notification: NotificationEvent;
   presence: PresenceEvent;
   'view-counts': ViewCountsEvent;
+  'email-status': EmailStatusEvent;
 };
 
 /**
@@ -66,6 +68,7 @@ export function socketClients() {
       notification: [],
       presence: [],
       'view-counts': [],
+      'email-status': [],
     };
     const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
     let disconnectReason: string | undefined;
@@ -85,6 +88,7 @@ export function socketClients() {
     socket.on('notification', record('notification'));
     socket.on('presence', record('presence'));
     socket.on('view-counts', record('view-counts'));
+    socket.on('email-status', record('email-status'));
     socket.on('disconnect', (reason) => {
       disconnectReason = reason;
       disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));

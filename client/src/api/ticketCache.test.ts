@@ -16,6 +16,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { noteReadAt, timed } from './readTimes';
 import {
   applyCommentAdded,
+  applyEmailStatus,
   applyTicketChanged,
   commentSaved,
   setLiveEchoes,
@@ -330,6 +331,28 @@ describe('ticket cache: events', () => {
     expect(detail?.commentCount).toBe(1);
     expect(detail?.history.map((h) => h.type)).toEqual(['comment']);
     expect(listOf(client, PAGE_ONE)?.data[0]?.commentCount).toBe(1);
+  });
+
+  it('email-status marks the reply on the open ticket; a late queued never undoes sent', () => {
+    const client = cacheWith(five);
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), {
+      success: true,
+      ticket: { ...five[4]!, comments: [comment(9, 5)], history: [] },
+    });
+    const statusOf = () => client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.comments[0]?.emailStatus;
+    expect(statusOf()).toBeUndefined();
+    applyEmailStatus(client, { ticketId: 5, commentId: 9, status: 'queued' });
+    expect(statusOf()).toBe('queued');
+    applyEmailStatus(client, { ticketId: 5, commentId: 9, status: 'sent' });
+    expect(statusOf()).toBe('sent');
+    applyEmailStatus(client, { ticketId: 5, commentId: 9, status: 'queued' });
+    expect(statusOf()).toBe('sent');
+    applyEmailStatus(client, { ticketId: 5, commentId: 9, status: 'bounced' });
+    expect(statusOf()).toBe('bounced');
+    // Another comment or ticket is left alone.
+    applyEmailStatus(client, { ticketId: 5, commentId: 10, status: 'failed' });
+    applyEmailStatus(client, { ticketId: 4, commentId: 9, status: 'failed' });
+    expect(statusOf()).toBe('bounced');
   });
 });
 

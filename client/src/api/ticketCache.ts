@@ -5,6 +5,7 @@ import {
   TICKET_STATUSES,
   type Comment,
   type CommentAddedEvent,
+  type EmailStatusEvent,
   type Ticket,
   type TicketChangedEvent,
   type TicketFilters,
@@ -19,7 +20,7 @@ import {
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { notificationsOfDeletedTicket } from './notificationCache';
 import { holds } from './readTimes';
-import { answeredBy, withComment, withHistory, withOlderComments } from './ticketThread';
+import { answeredBy, withComment, withEmailStatus, withHistory, withOlderComments } from './ticketThread';
 
 /**
  * The ticket data in the query cache: its keys, and the only code that writes it. HTTP answers and
@@ -259,6 +260,12 @@ export function applyCommentAdded(client: QueryClient, event: CommentAddedEvent)
       queryKey: ticketKeys.lists,
       predicate: (query) => (query.queryKey[2] as TicketQuery | undefined)?.sort.field === 'lastActivityAt' && !holds(query, at),
     });
+}
+
+/** A staff reply's mail changed state: only the open ticket shows it (rows carry no comments). */
+export function applyEmailStatus(client: QueryClient, event: EmailStatusEvent): void {
+  const { ticketId, commentId, status, at } = event;
+  changeCopies(client, { ticketId, at, row: (t) => t, detail: (detail) => withEmailStatus(detail, commentId, status) });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

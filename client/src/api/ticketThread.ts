@@ -1,4 +1,4 @@
-import { isStaff, LIMITS, type Comment, type HistoryEntry, type Ticket, type TicketResponse } from '@helpdesk/protocol';
+import { isStaff, LIMITS, type Comment, type EmailStatus, type HistoryEntry, type Ticket, type TicketResponse } from '@helpdesk/protocol';
 
 /**
  * A ticket's comments and timeline as the open page holds them: the latest entries, oldest first, as
@@ -68,4 +68,15 @@ export const answeredBy = (comment: Comment): Partial<Ticket> => (!comment.inter
 export function withOlderComments(detail: TicketResponse, older: Comment[], hasMore: boolean): TicketResponse {
   const fresh = older.filter((c) => !detail.ticket.comments.some((held) => held.id === c.id));
   return { ...detail, ticket: { ...detail.ticket, comments: [...fresh, ...detail.ticket.comments], hasOlderComments: hasMore } };
+}
+
+/**
+ * A staff reply's mail changed state (the email-status event). `queued` is where every mail starts, so
+ * it never replaces a state the comment already shows: a late `queued` cannot undo `sent`.
+ */
+export function withEmailStatus(detail: TicketResponse, commentId: number, status: EmailStatus): TicketResponse {
+  const held = detail.ticket.comments.find((c) => c.id === commentId);
+  if (!held || held.emailStatus === status || (status === 'queued' && held.emailStatus)) return detail;
+  const comments = detail.ticket.comments.map((c) => (c.id === commentId ? { ...c, emailStatus: status } : c));
+  return { ...detail, ticket: { ...detail.ticket, comments } };
 }

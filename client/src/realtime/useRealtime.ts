@@ -9,7 +9,7 @@ import { tokenAtom, userAtom } from '../state/session';
 import { announceLive } from './announceLive';
 import { commentNotice, ticketNotice } from './liveNotices';
 import { useSessionCheck } from '../state/useSessionCheck';
-import { applyCommentAdded, applyTicketChanged, setLiveEchoes, setUnreadReader } from '../api/ticketCache';
+import { applyCommentAdded, applyEmailStatus, applyTicketChanged, setLiveEchoes, setUnreadReader } from '../api/ticketCache';
 import { applyPushedViewCounts, moveViewCounts } from '../api/viewCountCache';
 import { applyHelpfulCount } from './applyEvents';
 import { applyNotification } from '../api/notificationCache';
@@ -117,6 +117,7 @@ export function useRealtime(enabled = true): void {
         applyCommentAdded(client, event);
         announceLive(commentNotice(event, me()), pathRef.current);
       });
+      socket.on('email-status', (event) => applyEmailStatus(client, event));
       socket.on('helpful-count', (event) => applyHelpfulCount(client, event));
       socket.on('view-counts', (event) => applyPushedViewCounts(client, event));
       socket.on('presence', (event) => setPresence((current) => withPresence(current, event)));

@@ -1,4 +1,4 @@
-import type { DomainEvents, EventBus, EventName } from '../events/bus.js';
+import type { DomainEvents, EventBus, EventName, HeldEvent } from '../events/bus.js';
 import type { Db } from './client.js';
 
 export type Emit = <K extends EventName>(name: K, payload: DomainEvents[K]) => void;
@@ -10,19 +10,29 @@ export type Emit = <K extends EventName>(name: K, payload: DomainEvents[K]) => v
  */
 export type UnitOfWork = <T>(work: (tx: Db, emit: Emit) => Promise<T>) => Promise<T>;
 
-export function createUnitOfWork(db: Db, bus: Pick<EventBus, 'publish'>): UnitOfWork {
+/**
+ * Runs last inside every unit of work's transaction, with what the work emitted: what must be written
+ * with the change, derived from its events (the mail it causes, mail/ticketMail.ts). It may emit too.
+ */
+export type BeforeCommit = (tx: Db, events: readonly HeldEvent[], emit: Emit) => Promise<void>;
+
+export function createUnitOfWork(db: Db, bus: Pick<EventBus, 'publish'>, beforeCommit?: BeforeCommit): UnitOfWork {
   return async <T>(work: (tx: Db, emit: Emit) => Promise<T>): Promise<T> => {
-    const held: Array<() => void> = [];
+    const held: HeldEvent[] = [];
     let open = true;
     const emit: Emit = (name, payload) => {
       // Emitting after the end would be lost without a trace (the commit has been announced already).
       if (!open) throw new Error(`"${name}" emitted after its unit of work ended`);
-      held.push(() => bus.publish(name, payload));
+      held.push({ name, payload } as HeldEvent);
     };
     try {
-      const result = await db.transaction((tx) => work(tx, emit));
+      const result = await db.transaction(async (tx) => {
+        const value = await work(tx, emit);
+        if (beforeCommit && held.length > 0) await beforeCommit(tx, [...held], emit);
+        return value;
+      });
       open = false;
-      for (const publish of held) publish();
+      for (const { name, payload } of held) bus.publish(name, payload);
       return result;
     } finally {
       open = false;

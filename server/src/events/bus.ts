@@ -1,5 +1,15 @@
 import { EventEmitter } from 'node:events';
-import type { Comment, HistoryEntry, Notification, Role, Ticket, TicketPrevious, TicketStatus, UserRef } from '@helpdesk/protocol';
+import type {
+  Comment,
+  EmailStatus,
+  HistoryEntry,
+  Notification,
+  Role,
+  Ticket,
+  TicketPrevious,
+  TicketStatus,
+  UserRef,
+} from '@helpdesk/protocol';
 import type { Logger } from '../lib/logger.js';
 import type { Actor } from '../lib/actor.js';
 
@@ -39,7 +49,14 @@ export interface DomainEvents {
   'article.helpful': { articleId: number; helpfulCount: number };
   /** Every token and socket of this user must stop working (deletion, password change or reset). */
   'user.revoked': { userId: number };
+  /** A mail was written to the outbox (mail/outbox.ts): the sender starts on it once this commits. */
+  'mail.queued': { outboxId: number };
+  /** A staff reply's mail changed state; staff only. */
+  'email.status': { ticketId: number; commentId: number; status: EmailStatus };
 }
+
+/** One emitted event, as a unit of work holds it until the commit. */
+export type HeldEvent = { [K in EventName]: { name: K; payload: DomainEvents[K] } }[EventName];
 
 export type EventName = keyof DomainEvents;
 export type Listener<K extends EventName> = (payload: DomainEvents[K]) => void | Promise<void>;

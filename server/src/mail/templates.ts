@@ -1,5 +1,17 @@
 import type { TicketStatus } from '@helpdesk/protocol';
-import type { MailMessage } from './transport.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * On top of every mail we send: what a reader writes above it is their answer; what is below (our
+ * mail, quoted back) is cut when the answer comes in by mail (docs/api.md#email).
+ */
+export const REPLY_MARKER = '-- Reply above this line --';
 
 const STATUS_LABELS: Record<TicketStatus, string> = {
   open: 'Open',
@@ -13,8 +25,9 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCA
 
 /** Plain text plus the same lines as simple HTML; user-written text is always escaped. */
 function compose(to: string, subject: string, lines: string[], link?: { href: string; label: string }): MailMessage {
-  const text = [...lines, ...(link ? ['', `${link.label}: ${link.href}`] : []), '', '— HelpDesk System'].join('\n');
+  const text = [REPLY_MARKER, '', ...lines, ...(link ? ['', `${link.label}: ${link.href}`] : []), '', '— HelpDesk System'].join('\n');
   const html = [
+    `<p style="color:#888">${escapeHtml(REPLY_MARKER)}</p>`,
     ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
     link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : '',
     '<p>— HelpDesk System</p>',
@@ -60,13 +73,12 @@ export const statusChangedMail = ({
     { href: ticketUrl, label: 'View your ticket' },
   );
 
-export const staffCommentMail = ({ to, name, ticket, ticketUrl, by, content }: TicketMailInput & { by: string; content: string }) =>
-  compose(
-    to,
-    `New reply on ticket #${ticket.id}`,
-    [`Hello ${name},`, `${by} replied to your ticket #${ticket.id} "${ticket.title}":`, content],
-    { href: ticketUrl, label: 'View your ticket' },
-  );
+/** A staff reply, as the mail the owner answers by replying (docs/api.md#email). */
+export const staffReplyMail = ({ to, name, ticket, ticketUrl, by, content }: TicketMailInput & { by: string; content: string }) =>
+  compose(to, `Re: ${ticket.title} [#${ticket.id}]`, [`Hello ${name},`, `${by} replied to your ticket #${ticket.id}:`, content], {
+    href: ticketUrl,
+    label: 'View your ticket',
+  });
 
 /** To staff: a note mentioned them, or someone else assigned them a ticket. */
 export const staffNoticeMail = ({

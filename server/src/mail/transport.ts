@@ -1,90 +1,69 @@
-import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import pRetry from 'p-retry';
+import type { OutboxMessage } from '../db/schema/index.js';
 import type { Logger } from '../lib/logger.js';
+import { bracketed, redactTokens } from './outbox.js';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
+/** One outbox row, as the transport sends it. */
+export interface OutgoingMail {
+  id: number;
+  /** Without angle brackets. */
+  messageId: string;
+  message: OutboxMessage;
 }
 
-export interface Mailer {
-  /** Queues the message and returns at once; delivery is retried and failures only logged. */
-  send(message: MailMessage): void;
-  /**
-   * For a message that takes work to compose (a lookup, a write): the work starts after the current
-   * request has been answered, and a message is sent only if it yields one.
-   */
-  sendLater(compose: () => Promise<MailMessage | undefined>): void;
-  /** Resolves once every queued or composing message was delivered or given up on (shutdown, tests). */
-  idle(): Promise<void>;
+export interface MailTransport {
+  /** Resolves once the SMTP server accepted the mail (or its .eml was written); rejects otherwise. */
+  deliver(mail: OutgoingMail): Promise<void>;
   close(): void;
 }
 
-export interface MailerOptions {
+export interface MailTransportOptions {
   smtpUrl: string | undefined;
-  from: string;
   outboxDir: string;
   logger: Logger;
-  retries?: number;
-  retryMinTimeoutMs?: number;
+  /**
+   * Longest a connection, greeting or silent socket is waited for: below the sender's claim on the
+   * mail, so a hung server never makes another process send the same mail meanwhile.
+   */
+  timeoutMs: number;
 }
 
-export function createMailer({ smtpUrl, from, outboxDir, logger, retries = 4, retryMinTimeoutMs = 1000 }: MailerOptions): Mailer {
+/** A file name per outbox row: writing a mail again after a crash replaces its file, never adds one. */
+const emlName = (mail: OutgoingMail) => `${String(mail.id).padStart(8, '0')}-${mail.messageId.replace(/[^\w.-]/g, '_')}.eml`;
+
+export function createMailTransport({ smtpUrl, outboxDir, logger, timeoutMs }: MailTransportOptions): MailTransport {
   const log = logger.child({ component: 'mail' });
   const transport: Transporter = smtpUrl
-    ? nodemailer.createTransport(smtpUrl)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const pending = new Set<Promise<void>>();
-
-  const deliver = async (message: MailMessage) => {
-    const info = await transport.sendMail({ from, ...message });
-    if (smtpUrl) return;
-    // No SMTP server configured: the message goes to the log and to DATA_DIR/outbox (docs/api.md#email).
-    await mkdir(outboxDir, { recursive: true });
-    const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
-    await writeFile(file, info.message as Buffer);
-    // The link's secret stays in the .eml only: logs travel further than DATA_DIR.
-    log.info(
-      { to: message.to, subject: message.subject, file, text: message.text.replace(/([?&]token=)[^\s&#]+/g, '$1[redacted]') },
-      'mail written to outbox',
-    );
-  };
-
-  const track = (job: Promise<void>) => {
-    pending.add(job);
-    void job.finally(() => pending.delete(job));
-  };
-
-  const send = (message: MailMessage) => {
-    track(
-      pRetry(() => deliver(message), {
-        retries,
-        minTimeout: retryMinTimeoutMs,
-        onFailedAttempt: ({ error, attemptNumber }) =>
-          log.warn({ err: error, to: message.to, subject: message.subject, attempt: attemptNumber }, 'mail delivery failed, will retry'),
+    ? // Kept connections (what the URL does not set): the sender sends one mail after another.
+      nodemailer.createTransport({
+        url: smtpUrl,
+        pool: true,
+        maxConnections: 1,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
       })
-        .then(() => log.debug({ to: message.to, subject: message.subject }, 'mail sent'))
-        .catch((error: unknown) => log.error({ err: error, to: message.to, subject: message.subject }, 'mail delivery gave up')),
-    );
-  };
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   return {
-    send,
-    sendLater(compose) {
-      track(
-        new Promise<void>((resolve) => setImmediate(resolve))
-          .then(compose)
-          .then((message) => message && send(message))
-          .catch((error: unknown) => log.error({ err: error }, 'mail could not be composed')),
-      );
-    },
-    async idle() {
-      while (pending.size > 0) await Promise.all([...pending]);
+    async deliver(mail) {
+      const { message } = mail;
+      const info = await transport.sendMail({
+        ...message,
+        messageId: bracketed(mail.messageId),
+        references: message.references,
+        // One line per header whatever a value holds: nodemailer folds and encodes, never passes CR/LF on.
+        headers: message.headers ?? {},
+      });
+      if (smtpUrl) return;
+      // No SMTP server configured: the message goes to the log and to DATA_DIR/outbox (docs/api.md#email).
+      await mkdir(outboxDir, { recursive: true });
+      const file = path.join(outboxDir, emlName(mail));
+      await writeFile(file, info.message as Buffer);
+      // The link's secret stays in the .eml only: logs travel further than DATA_DIR.
+      log.info({ to: message.to, subject: message.subject, file, text: redactTokens(message.text) }, 'mail written to outbox');
     },
     close() {
       transport.close();

@@ -25,13 +25,15 @@ export const presentTicket = ({ ticket, ownerName, agentName, editorName, commen
   ...(unread !== undefined && { unread }),
 });
 
-export const presentComment = ({ comment, author }: CommentRow): Comment => ({
+export const presentComment = ({ comment, author, emailStatus }: CommentRow): Comment => ({
   id: comment.id,
   ticketId: comment.ticketId,
   content: comment.content,
   author: { id: author.id, name: author.name, role: author.role },
   internal: comment.internal,
   createdAt: comment.createdAt.toISOString(),
+  // Present only in staff reads (db/queries/ticketThread.ts), and only for a reply that sent a mail.
+  ...(emailStatus && { emailStatus }),
 });
 
 export const presentHistoryEntry = ({ entry, actor }: HistoryRow): HistoryEntry => ({

@@ -61,6 +61,9 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
     bus.subscribe('notification.created', ({ userId, notification }) => {
       send([ROOMS.user(userId)], (to, stamp) => to.emit('notification', { notification, ...stamp }));
     }),
+    bus.subscribe('email.status', ({ ticketId, commentId, status }) => {
+      send([ROOMS.staff], (to, stamp) => to.emit('email-status', { ticketId, commentId, status, ...stamp }));
+    }),
     bus.subscribe('article.helpful', ({ articleId, helpfulCount }) => {
       // A count, not a change: the newest one is all a late client needs, and a replay would be older.
       if (fanout.crossProcess()) io.to(ROOMS.public).emit('helpful-count', { articleId, helpfulCount });

@@ -3,7 +3,8 @@ import type { TableVersions } from '../db/tableVersions.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import type { Logger } from '../lib/logger.js';
 import type { TokenService } from '../lib/tokens.js';
-import type { Mailer } from '../mail/transport.js';
+import type { ThreadKeys } from '../mail/threadAddress.js';
+import type { OutboxSender } from '../mail/outboxSender.js';
 import type { Settings } from '../settings.js';
 
 /** What every service is built from; routes never see the database. */
@@ -15,7 +16,10 @@ export interface ServiceContext {
   /** The table versions that answers kept by services/readMemo.ts are compared by (this process's, or Redis's). */
   memoVersions: TableVersions;
   tokens: TokenService;
-  mailer: Mailer;
+  /** Background work that queues mail after the answer (mail/outboxSender.ts). */
+  mailer: Pick<OutboxSender, 'later'>;
+  /** Signs and reads the plus-address that threads a ticket's mail (mail/threadAddress.ts). */
+  threadKeys: ThreadKeys;
   logger: Logger;
-  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl'>;
+  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl' | 'mailFrom'>;
 }

@@ -4,31 +4,45 @@ import { passwordResets, users } from '../db/schema/index.js';
 import { ValidationError } from '../lib/errors.js';
 import { hashPassword } from '../lib/passwords.js';
 import { randomToken, sha256 } from '../lib/tokens.js';
+import { newMessageId, queueMail } from '../mail/outbox.js';
 import { passwordResetMail } from '../mail/templates.js';
+import { mailHeaders } from '../mail/ticketMail.js';
 import type { AccountService } from './accounts.js';
 import type { ServiceContext } from './context.js';
 
 export type PasswordResetService = ReturnType<typeof createPasswordResetService>;
 
 /** Reset links: random, stored hashed, single use, valid for an hour (docs/api.md#auth-endpoints). */
-export function createPasswordResetService({ db, withTransaction, mailer, settings }: ServiceContext, accounts: AccountService) {
+export function createPasswordResetService(
+  { db, withTransaction, mailer, settings, threadKeys }: ServiceContext,
+  accounts: AccountService,
+) {
+  const { supportAddress } = threadKeys;
   return {
     /**
      * Returns before looking the email up: the caller answers the same at once whether or not the
      * account exists, so neither the answer nor its timing tells them.
      */
     request(email: string): void {
-      mailer.sendLater(async () => {
+      mailer.later(async () => {
         const user = await accounts.findByEmail(email);
-        if (!user) return undefined;
+        if (!user) return;
         const token = randomToken();
-        await db.insert(passwordResets).values({
-          userId: user.id,
-          tokenHash: sha256(token),
-          expiresAt: new Date(Date.now() + LIMITS.passwordResetTtlMs),
-        });
         const link = `${settings.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-        return passwordResetMail({ to: user.email, name: user.name, link });
+        // The link and its mail commit together: no link without its mail, no mail with a dead link.
+        await withTransaction(async (tx, emit) => {
+          await tx.insert(passwordResets).values({
+            userId: user.id,
+            tokenHash: sha256(token),
+            expiresAt: new Date(Date.now() + LIMITS.passwordResetTtlMs),
+          });
+          const mail = passwordResetMail({ to: user.email, name: user.name, link });
+          await queueMail(tx, emit, {
+            kind: 'password-reset',
+            messageId: newMessageId(supportAddress),
+            message: { ...mail, from: settings.mailFrom, headers: mailHeaders(supportAddress, true) },
+          });
+        });
       });
     },
 

@@ -12,6 +12,7 @@ import { formatDateTime, fromNow } from '../../lib/dates';
 import { labelOf } from '../../lib/text';
 import { initialsOf } from '../../components/collaboration/initials';
 import { NoteBadge } from '../../components/collaboration/NoteBadge';
+import { EmailStatusBadge } from '../../components/collaboration/EmailStatusBadge';
 import { TICKET_TEXT } from './texts';
 import { useLazyValidation } from '../../lib/useLazyValidation';
 import { loadCommentChecks } from '../../components/collaboration/loadCommentChecks';
@@ -51,6 +52,7 @@ function CommentItem({ comment }: { comment: Comment }) {
             {labelOf(author.role)}
           </Badge>
           {note && <NoteBadge />}
+          {comment.emailStatus && <EmailStatusBadge status={comment.emailStatus} />}
           <Text size="xs" c="dimmed" title={formatDateTime(comment.createdAt)}>
             {fromNow(comment.createdAt)}
           </Text>

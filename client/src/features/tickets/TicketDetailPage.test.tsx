@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../api/queryClient';
-import { applyCommentAdded, applyTicketChanged } from '../../api/ticketCache';
+import { applyCommentAdded, applyEmailStatus, applyTicketChanged } from '../../api/ticketCache';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
 import {
@@ -102,6 +102,17 @@ describe('ticket detail page', () => {
     act(() => applyCommentAdded(queryClient, { ticketId: 7, comment: aComment({ id: 5, content: 'On it.' }), history, commentCount: 1 }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument());
     expect(screen.getByRole('link', { name: 'Edit' })).toBeInTheDocument();
+  });
+
+  it("shows staff each reply's email state, and moves it live", async () => {
+    const queryClient = createQueryClient();
+    const reply = aComment({ id: 5, content: 'On it.', author: { id: agent.id, name: agent.name, role: 'agent' }, emailStatus: 'queued' });
+    fakeServer({ ...verified(agent), 'GET /tickets/7': detailBody(aDetail({ comments: [reply] })) });
+    renderApp('/ticket/7', { user: agent, queryClient });
+    expect(await screen.findByText('Email queued')).toBeInTheDocument();
+    act(() => applyEmailStatus(queryClient, { ticketId: 7, commentId: 5, status: 'bounced' }));
+    expect(await screen.findByText('Email bounced')).toBeInTheDocument();
+    expect(screen.queryByText('Email queued')).not.toBeInTheDocument();
   });
 
   it('sends a status change from the composer on the version shown, and on a 409 lets the agent review and re-apply', async () => {

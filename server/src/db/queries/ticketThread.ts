@@ -1,15 +1,17 @@
 import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Role, UserRef } from '@helpdesk/protocol';
+import type { EmailStatus, Role, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
-import { ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
+import { emailOutbox, ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
 import { isStaffRole } from './staff.js';
 
 /** A ticket's conversation and timeline: comments and history entries, each with who wrote it. */
 export interface CommentRow {
   comment: typeof ticketComments.$inferSelect;
   author: UserRef & { role: Role };
+  /** Staff reads only: the state of the mail the reply sent, null when it sent none. */
+  emailStatus?: EmailStatus | null;
 }
 export interface HistoryRow {
   entry: typeof ticketHistory.$inferSelect;
@@ -81,9 +83,17 @@ export async function hasStaffEntries(db: Db, ticketId: number): Promise<boolean
 
 const author = alias(users, 'author');
 
-const selectComments = (db: Db) =>
+/** The newest outbox row of a reply (a reply sends at most one mail). */
+const emailStatusOf = sql<EmailStatus | null>`(select o.status from ${emailOutbox} o where o.comment_id = ${ticketComments.id} order by o.id desc limit 1)`;
+
+const selectComments = (db: Db, audience: ThreadAudience = { internal: false }) =>
   db
-    .select({ comment: ticketComments, author: { id: author.id, name: author.name, role: author.role } })
+    .select({
+      comment: ticketComments,
+      author: { id: author.id, name: author.name, role: author.role },
+      // Staff only: how a reply's mail went is not the owner's to see.
+      ...(audience.internal && { emailStatus: emailStatusOf }),
+    })
     .from(ticketComments)
     .innerJoin(author, eq(author.id, ticketComments.authorId));
 
@@ -114,7 +124,7 @@ export interface ThreadAudience {
 
 export const findComments = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) =>
   newestPage(
-    await selectComments(db)
+    await selectComments(db, audience)
       .where(
         and(
           eq(ticketComments.ticketId, ticketId),

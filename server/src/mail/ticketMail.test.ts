@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer as createTcpServer, type AddressInfo, type Socket as TcpSocket } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationPreference, Ticket } from '@helpdesk/protocol';
 import { ADMIN_ENV, createCast, createTicket, insertUser, signUp, type Account } from '../../test/factories.js';
+import { emailOutbox } from '../db/schema/index.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startMailReceiver, type MailReceiver } from '../../test/mailReceiver.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
@@ -85,7 +87,7 @@ describe('ticket notification mails (docs/api.md#email)', () => {
 
     await comment(ticket, 'We ordered a new cable for you.', cast.agent);
     mails = await waitForMails(owner.user.email, 2);
-    expect(mails[1]!.subject).toBe(`New reply on ticket #${ticket.id}`);
+    expect(mails[1]!.subject).toBe(`Re: ${ticket.title} [#${ticket.id}]`);
     expect(mails[1]!.text).toContain('We ordered a new cable for you.');
     expect(mails[1]!.text).toContain('Agent Smith');
 
@@ -99,7 +101,7 @@ describe('ticket notification mails (docs/api.md#email)', () => {
 
     await comment(ticket, 'Admin note after closing.', cast.admin);
     mails = await waitForMails(owner.user.email, 5);
-    expect(mails[4]!.subject).toBe(`New reply on ticket #${ticket.id}`);
+    expect(mails[4]!.subject).toBe(`Re: ${ticket.title} [#${ticket.id}]`);
 
     await setStatus(ticket, 'open', cast.agent);
     mails = await waitForMails(owner.user.email, 6);
@@ -179,7 +181,7 @@ describe('ticket notification mails (docs/api.md#email)', () => {
     // The same owner still hears from staff, so the silence above was the rule, not a broken pipeline.
     await comment(ticket, 'Glad it works now.', cast.agent);
     const mails = await waitForMails(owner.user.email, 1);
-    expect(mails[0]!.subject).toBe(`New reply on ticket #${ticket.id}`);
+    expect(mails[0]!.subject).toBe(`Re: ${ticket.title} [#${ticket.id}]`);
   });
 
   it("a staff member's own ticket is not mailed to them when they change it", async () => {
@@ -266,13 +268,17 @@ describe('a failing mail server never fails or slows the request', () => {
     expect((await t.api.get('/health')).status).toBe(200);
   });
 
-  it('answers at once while nothing listens on the mail port, and gives up on the mail quietly', async () => {
+  it('answers at once while nothing listens on the mail port, and keeps the mail queued for its retry', async () => {
     await closeBlackHole();
     const calls = await mailTriggeringCalls();
     expectFastAndSuccessful(calls);
 
-    // Delivery is retried and then given up on (the harness uses 2 quick retries); the server stays fine.
+    // The failed attempt is recorded and the mail waits in the outbox for its retry; the server stays fine.
     await t.server.mailer.idle();
+    const reset = await t.server.database.db.select().from(emailOutbox).where(eq(emailOutbox.kind, 'password-reset'));
+    expect(reset.at(-1)).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(reset.at(-1)?.lastError).toBeTruthy();
+    expect(reset.at(-1)!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
     expect((await t.api.get('/health')).body).toEqual({ status: 'ok', db: 'ok' });
     const ticket = await createTicket(t.api, cast.owner.token);
     expect((await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token })).status).toBe(200);

@@ -1,0 +1,200 @@
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { emailOutbox } from '../db/schema/index.js';
+import type { UnitOfWork } from '../db/unitOfWork.js';
+import type { Logger } from '../lib/logger.js';
+import { redactTokens } from './outbox.js';
+import type { MailTransport } from './transport.js';
+
+/** After a failed attempt, the next one comes this much later; after the last, the mail is `failed`. */
+export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000] as const;
+
+type OutboxRow = typeof emailOutbox.$inferSelect;
+
+export interface OutboxSenderOptions {
+  db: Db;
+  withTransaction: UnitOfWork;
+  transport: MailTransport;
+  logger: Logger;
+  /** How long a claimed mail belongs to this sender; a crashed sender's mail is taken again after it. */
+  claimMs: number;
+  /** How often due mail is looked for without a nudge (retries, other processes' leftovers). */
+  pollMs: number;
+  /** The clock retries are scheduled by (tests move it). */
+  now?: () => Date;
+  batchSize?: number;
+}
+
+export interface OutboxSender {
+  /** Look for due mail now (after a commit that queued some), without waiting for the next poll. */
+  nudge(): void;
+  /** Work that queues mail after the answer was sent (the reset lookup); idle() waits for it too. */
+  later(work: () => Promise<unknown>): void;
+  /** Resolves once no background work, pass or nudge is left: every due mail was tried. */
+  idle(): Promise<void>;
+  start(): void;
+  /** Stops polling, lets the mail in hand finish, and gives back the rest of the batch. */
+  stop(): Promise<void>;
+}
+
+/** A 5xx answer will be the same next time: no retry. */
+const isPermanent = (error: unknown) => {
+  const code = (error as { responseCode?: unknown } | undefined)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
+
+/**
+ * Sends the outbox (docs/api.md#email): claims due rows with FOR UPDATE SKIP LOCKED, so several
+ * processes never take the same row, and sends them one after another, recording each before the
+ * next: a crash loses at most the one in flight, which is sent again once its claim runs out.
+ */
+export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
+  const { db, withTransaction, transport, claimMs, pollMs, now = () => new Date(), batchSize = 20 } = options;
+  const log = options.logger.child({ component: 'mail' });
+  const background = new Set<Promise<unknown>>();
+  // Read across awaits, so kept in an object: a pass in progress, a nudge during it, a stop.
+  const state: { running?: Promise<void>; again: boolean; stopped: boolean } = { again: false, stopped: false };
+  let timer: NodeJS.Timeout | undefined;
+  // Functions, not fields: the compiler would take a field read before an await for its value after.
+  const stopping = () => state.stopped;
+  const nudgedMeanwhile = () => state.again;
+  const passing = () => state.running !== undefined;
+
+  const claim = async (): Promise<OutboxRow[]> => {
+    const at = now();
+    const due = db
+      .select({ id: emailOutbox.id })
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.status, 'queued'),
+          lte(emailOutbox.nextAttemptAt, at),
+          or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, at)),
+        ),
+      )
+      .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.id))
+      .limit(batchSize)
+      .for('update', { skipLocked: true });
+    const rows = await db
+      .update(emailOutbox)
+      .set({ claimedUntil: new Date(at.getTime() + claimMs), attempts: sql`${emailOutbox.attempts} + 1` })
+      .where(inArray(emailOutbox.id, due))
+      .returning();
+    return rows.sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id);
+  };
+
+  /** A reset link is a password for an hour: once its mail is done with, the outbox keeps it no longer. */
+  const scrubbed = (row: OutboxRow, set: Partial<typeof emailOutbox.$inferInsert>) =>
+    row.kind === 'password-reset' && set.status
+      ? { ...set, message: { ...row.message, text: redactTokens(row.message.text), html: redactTokens(row.message.html) } }
+      : set;
+
+  /** The row's new state, and for a reply, its email-status event to staff. */
+  const record = (row: OutboxRow, set: Partial<typeof emailOutbox.$inferInsert>) =>
+    withTransaction(async (tx, emit) => {
+      const [updated] = await tx
+        .update(emailOutbox)
+        .set({ ...scrubbed(row, set), claimedUntil: null })
+        .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.status, 'queued')))
+        .returning({ status: emailOutbox.status });
+      if (updated && updated.status !== 'queued' && row.ticketId !== null && row.commentId !== null) {
+        emit('email.status', { ticketId: row.ticketId, commentId: row.commentId, status: updated.status });
+      }
+    });
+
+  const sendOne = async (row: OutboxRow) => {
+    try {
+      await transport.deliver(row);
+    } catch (error) {
+      const retry = !isPermanent(error) && row.attempts <= RETRY_DELAYS_MS.length;
+      const delay = RETRY_DELAYS_MS[row.attempts - 1] ?? 0;
+      log.warn({ err: error, outboxId: row.id, to: row.recipient, attempt: row.attempts, retry }, 'mail delivery failed');
+      const lastError = error instanceof Error ? error.message.slice(0, 500) : String(error);
+      await record(row, retry ? { nextAttemptAt: new Date(now().getTime() + delay), lastError } : { status: 'failed', lastError });
+      return;
+    }
+    await record(row, { status: 'sent', sentAt: now(), lastError: null });
+    log.debug({ outboxId: row.id, to: row.recipient }, 'mail sent');
+  };
+
+  /** Gives claimed rows back at once (a clean stop), instead of after the claim runs out. */
+  const release = async (rows: OutboxRow[]) => {
+    if (rows.length === 0) return;
+    await db
+      .update(emailOutbox)
+      .set({ claimedUntil: null, attempts: sql`${emailOutbox.attempts} - 1` })
+      .where(
+        and(
+          inArray(
+            emailOutbox.id,
+            rows.map((r) => r.id),
+          ),
+          eq(emailOutbox.status, 'queued'),
+        ),
+      );
+  };
+
+  const pass = async () => {
+    while (!state.stopped) {
+      const rows = await claim();
+      if (rows.length === 0) return;
+      for (const [i, row] of rows.entries()) {
+        if (stopping()) {
+          await release(rows.slice(i));
+          return;
+        }
+        await sendOne(row);
+      }
+    }
+  };
+
+  const nudge = () => {
+    if (state.stopped) return;
+    if (state.running) {
+      state.again = true;
+      return;
+    }
+    state.running = (async () => {
+      do {
+        state.again = false;
+        await pass().catch((error: unknown) => log.error({ err: error }, 'outbox pass failed'));
+      } while (nudgedMeanwhile() && !stopping());
+    })().finally(() => {
+      state.running = undefined;
+    });
+  };
+
+  return {
+    nudge,
+    later(work) {
+      const job = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(work)
+        .catch((error: unknown) => log.error({ err: error }, 'mail could not be queued'));
+      background.add(job);
+      void job.finally(() => background.delete(job));
+    },
+    async idle() {
+      for (;;) {
+        if (background.size > 0) await Promise.all([...background]);
+        else if (state.running) await state.running;
+        else {
+          // A commit's nudge reaches the sender through the bus, a tick after the commit.
+          await new Promise((resolve) => setImmediate(resolve));
+          if (background.size === 0 && !passing()) return;
+        }
+      }
+    },
+    start() {
+      if (timer) return;
+      timer = setInterval(nudge, pollMs);
+      timer.unref();
+      nudge();
+    },
+    async stop() {
+      state.stopped = true;
+      clearInterval(timer);
+      await Promise.all([...background]);
+      await state.running;
+    },
+  };
+}

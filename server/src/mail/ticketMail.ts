@@ -1,0 +1,153 @@
+import { eq } from 'drizzle-orm';
+import { isStaff, wantsNotice, type TicketNotice } from '@helpdesk/protocol';
+import type { Db } from '../db/client.js';
+import { tickets, users } from '../db/schema/index.js';
+import type { BeforeCommit, Emit } from '../db/unitOfWork.js';
+import type { DomainEvents } from '../events/bus.js';
+import { newMessageId, queueMail, threadHeaders } from './outbox.js';
+import { staffNoticeMail, staffReplyMail, statusChangedMail, type MailMessage } from './templates.js';
+import { threadAddress, type ThreadKeys } from './threadAddress.js';
+
+export interface TicketMailOptions {
+  publicUrl: string;
+  /** MAIL_FROM: the sender of automatic mail. */
+  mailFrom: string;
+  threadKeys: ThreadKeys;
+}
+
+/**
+ * Headers of every mail we send. X-HelpDesk-Loop (our support address) lets our own intake drop a mail
+ * of ours that comes back; Auto-Submitted marks automatic mail, which agents' replies are not, so
+ * other systems neither answer it automatically nor take it for a person's.
+ */
+export const mailHeaders = (supportAddress: string, automatic: boolean): Record<string, string> => ({
+  ...(automatic && { 'Auto-Submitted': 'auto-generated' }),
+  'X-HelpDesk-Loop': supportAddress,
+});
+
+/**
+ * The mail a unit of work's events cause, written to the outbox in its transaction (a beforeCommit
+ * hook of db/unitOfWork.ts), so a change and its mail commit or roll back together: the ticket's owner
+ * by their email_notifications, staff about mentions and assignments (docs/api.md#email).
+ */
+export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOptions): BeforeCommit {
+  const { supportAddress } = threadKeys;
+  const ticketUrl = (id: number) => `${publicUrl}/ticket/${id}`;
+
+  const ownerOf = async (tx: Db, ticketId: number, notice: TicketNotice) => {
+    const [row] = await tx
+      .select({
+        id: tickets.id,
+        title: tickets.title,
+        name: users.name,
+        email: users.email,
+        preference: users.emailNotifications,
+        deletedAt: users.deletedAt,
+      })
+      .from(tickets)
+      .innerJoin(users, eq(users.id, tickets.userId))
+      .where(eq(tickets.id, ticketId));
+    return row && !row.deletedAt && wantsNotice(row.preference, notice) ? row : undefined;
+  };
+
+  /** A mail to a ticket's owner: in the ticket's thread, answered to its signed plus-address. */
+  const toOwner = async (
+    tx: Db,
+    emit: Emit,
+    ticketId: number,
+    mail: MailMessage,
+    reply?: { commentId: number; agentName: string },
+  ): Promise<void> => {
+    const messageId = newMessageId(supportAddress);
+    await queueMail(tx, emit, {
+      kind: reply ? 'reply' : 'notification',
+      messageId,
+      ticketId,
+      ...(reply && { commentId: reply.commentId }),
+      threaded: true,
+      message: {
+        ...mail,
+        from: reply ? { name: `${reply.agentName} via HelpDesk`, address: supportAddress } : mailFrom,
+        replyTo: threadAddress(ticketId, threadKeys),
+        ...(await threadHeaders(tx, ticketId)),
+        headers: mailHeaders(supportAddress, !reply),
+      },
+    });
+    if (reply) emit('email.status', { ticketId, commentId: reply.commentId, status: 'queued' });
+  };
+
+  const statusChanged = async (tx: Db, emit: Emit, event: DomainEvents['ticket.updated']) => {
+    const { ticketId, ownerId, actor, statusChange } = event;
+    if (!statusChange || actor.id === ownerId) return;
+    const owner = await ownerOf(tx, ticketId, { kind: 'status', to: statusChange.to });
+    if (!owner) return;
+    const mail = statusChangedMail({
+      to: owner.email,
+      name: owner.name,
+      ticket: owner,
+      ticketUrl: ticketUrl(ticketId),
+      from: statusChange.from,
+      status: statusChange.to,
+      by: actor.name,
+    });
+    await toOwner(tx, emit, ticketId, mail);
+  };
+
+  const commentAdded = async (tx: Db, emit: Emit, event: DomainEvents['comment.added']) => {
+    const { ticketId, ownerId, commentId, actor, comment } = event;
+    // Internal notes never leave by mail; nobody is mailed their own words.
+    if (comment.internal || !isStaff(actor) || actor.id === ownerId) return;
+    const owner = await ownerOf(tx, ticketId, { kind: 'staff-comment' });
+    if (!owner) return;
+    const mail = staffReplyMail({
+      to: owner.email,
+      name: owner.name,
+      ticket: owner,
+      ticketUrl: ticketUrl(ticketId),
+      by: actor.name,
+      content: comment.content,
+    });
+    await toOwner(tx, emit, ticketId, mail, { commentId, agentName: actor.name });
+  };
+
+  // Mentions and assignments reach staff by email too, when their preference is `important` or `all`.
+  // Not threaded: an answer by mail to a notice about a note would otherwise become a public reply.
+  const staffNotice = async (tx: Db, emit: Emit, { userId, notification }: DomainEvents['notification.created']) => {
+    if (notification.type === 'reply') return;
+    const kind = notification.type;
+    const [row] = await tx
+      .select({
+        email: users.email,
+        name: users.name,
+        preference: users.emailNotifications,
+        deletedAt: users.deletedAt,
+        title: tickets.title,
+      })
+      .from(users)
+      .innerJoin(tickets, eq(tickets.id, notification.ticketId))
+      .where(eq(users.id, userId));
+    if (!row || row.deletedAt || !wantsNotice(row.preference, { kind })) return;
+    const mail = staffNoticeMail({
+      to: row.email,
+      name: row.name,
+      ticket: { id: notification.ticketId, title: row.title },
+      ticketUrl: ticketUrl(notification.ticketId),
+      kind,
+      by: notification.by.name,
+      excerpt: notification.excerpt,
+    });
+    await queueMail(tx, emit, {
+      kind: 'notification',
+      messageId: newMessageId(supportAddress),
+      message: { ...mail, from: mailFrom, headers: mailHeaders(supportAddress, true) },
+    });
+  };
+
+  return async (tx, events, emit) => {
+    for (const event of events) {
+      if (event.name === 'ticket.updated') await statusChanged(tx, emit, event.payload);
+      else if (event.name === 'comment.added') await commentAdded(tx, emit, event.payload);
+      else if (event.name === 'notification.created') await staffNotice(tx, emit, event.payload);
+    }
+  };
+}
