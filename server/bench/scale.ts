@@ -65,6 +65,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { createTokenService } from '../src/lib/tokens.js';
 import { parseInput } from '../src/lib/validation.js';
+import type { AttachmentStore } from '../src/attachments/store.js';
 import type { Mailer } from '../src/mail/transport.js';
 import type { Actor } from '../src/lib/actor.js';
 import { createServices, type Services } from '../src/services/index.js';
@@ -1084,7 +1085,13 @@ async function openExplainer(place: Place): Promise<Explainer> {
     tokens: createTokenService(BENCH_JWT_SECRET, 3600),
     mailer: undefined as unknown as Mailer,
     logger: createLogger('silent'),
-    settings: { agentSignup: 'closed', publicUrl: 'http://localhost', redisUrl: undefined },
+    settings: {
+      agentSignup: 'closed',
+      publicUrl: 'http://localhost',
+      redisUrl: undefined,
+      attachments: { maxBytes: 1, maxCount: 1, dir: '/nonexistent' },
+    },
+    attachments: undefined as unknown as AttachmentStore,
   });
   return {
     services,

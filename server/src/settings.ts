@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LIMITS } from '@helpdesk/protocol';
@@ -47,6 +48,13 @@ const env = z
       (v) => v ?? LIMITS.anonymousSocketsPerAddress,
     ),
     PRESENCE_TTL_MS: optional(z.coerce.number().int().min(1000)),
+    ATTACHMENT_MAX_BYTES: optional(z.coerce.number().int().positive().max(2_147_483_647)).transform(
+      (v) => v ?? LIMITS.attachments.maxBytes,
+    ),
+    ATTACHMENT_MAX_COUNT: optional(z.coerce.number().int().positive().max(LIMITS.attachments.idsMax)).transform(
+      (v) => v ?? LIMITS.attachments.maxCount,
+    ),
+    ATTACHMENT_DIR: optional(z.string()),
   })
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
     // A generated secret lives in one process's DATA_DIR; the others would reject its tokens.
@@ -93,5 +101,10 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     // How long a viewer of a vanished process lingers; tests shorten it (default LIMITS.presence.ttlMs).
     presenceTtlMs: e.PRESENCE_TTL_MS ?? LIMITS.presence.ttlMs,
     clientDir: e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR,
+    attachments: {
+      maxBytes: e.ATTACHMENT_MAX_BYTES,
+      maxCount: e.ATTACHMENT_MAX_COUNT,
+      dir: e.ATTACHMENT_DIR ?? path.join(e.DATA_DIR, 'attachments'),
+    },
   };
 }

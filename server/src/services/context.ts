@@ -1,3 +1,4 @@
+import type { AttachmentStore } from '../attachments/store.js';
 import type { Db } from '../db/client.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import type { Logger } from '../lib/logger.js';
@@ -16,5 +17,7 @@ export interface ServiceContext {
   tokens: TokenService;
   mailer: Mailer;
   logger: Logger;
-  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl'>;
+  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl' | 'attachments'>;
+  /** Files by content under ATTACHMENT_DIR, and their rows (attachments/store.ts). */
+  attachments: AttachmentStore;
 }
