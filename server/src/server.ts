@@ -134,10 +134,19 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     { ttlMs: settings.presenceTtlMs },
   );
   const stopNotifying = subscribeTicketNotifications({ db: database.db, bus, mailer, publicUrl: settings.publicUrl });
+  // Unused uploads older than a day, and files no row names, go hourly (docs/api.md#attachments).
+  const sweeping = setInterval(() => {
+    attachments.sweep(database.db).then(
+      (swept) => logger.debug(swept, 'attachments swept'),
+      (err: unknown) => logger.warn({ err }, 'attachment sweep failed'),
+    );
+  }, ATTACHMENT_SWEEP_MS);
+  sweeping.unref();
 
   let closing: Promise<void> | undefined;
   const shutdown = async () => {
     publisher.stop();
+    clearInterval(sweeping);
     stopPushingCounts();
     stopNotifying();
     presence.stop();
@@ -180,6 +189,8 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     close: () => (closing ??= shutdown()),
   };
 }
+
+const ATTACHMENT_SWEEP_MS = 60 * 60 * 1000;
 
 /** How long a process back on Redis waits to have read what the others emitted meanwhile. */
 const CATCH_UP_TIMEOUT_MS = 10_000;

@@ -6,13 +6,15 @@ import { MESSAGES } from '../messages.js';
 const A = MESSAGES.attachments;
 
 /** `attachmentIds` of a new ticket or comment: the caller's own unused uploads (docs/api.md#attachments). */
+const isId = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0 && (value as number) <= 2_147_483_647;
+
 export const attachmentIdsField = z
-  .array(z.number({ error: A.idsInvalid }).int(A.idsInvalid).positive(A.idsInvalid).max(2_147_483_647, A.idsInvalid), {
-    error: A.idsInvalid,
-  })
+  .array(z.unknown(), { error: A.idsInvalid })
   .max(LIMITS.attachments.idsMax, A.tooMany(LIMITS.attachments.idsMax))
+  // Checked on the list, so the error names the field, not one of its entries.
+  .refine((ids): ids is number[] => ids.every(isId), A.idsInvalid)
   .optional()
-  .transform((ids) => [...new Set(ids ?? [])]);
+  .transform((ids) => [...new Set((ids ?? []) as number[])]);
 
 /** POST /uploads → 201. */
 export interface UploadResponse {

@@ -97,17 +97,19 @@ export function createAttachmentStore({ dir, maxBytes }: { dir: string; maxBytes
     /**
      * Gives `ids` to a ticket or comment, in the caller's transaction. Each must be `uploaderId`'s own
      * upload, unused and under LIMITS.attachments.unusedTtlMs old; else 400 `Attachment <id> cannot be
-     * used here` and the transaction rolls back.
+     * used here` and the transaction rolls back. Returns the files, oldest first.
      */
-    async link(db: Db, ids: readonly number[], target: AttachmentTarget, uploaderId: number, now = new Date()): Promise<void> {
+    async link(db: Db, ids: readonly number[], target: AttachmentTarget, uploaderId: number, now = new Date()): Promise<Attachment[]> {
       const wanted = [...new Set(ids)];
       const since = new Date(now.getTime() - LIMITS.attachments.unusedTtlMs);
-      const taken = new Set(await claimUploads(db, wanted, uploaderId, since, target));
-      const refused = wanted.find((id) => !taken.has(id));
+      const taken = await claimUploads(db, wanted, uploaderId, since, target);
+      const takenIds = new Set(taken.map((row) => row.id));
+      const refused = wanted.find((id) => !takenIds.has(id));
       if (refused !== undefined) {
         const message = MESSAGES.attachments.notUsable(refused);
         throw new ValidationError(message, { attachmentIds: message });
       }
+      return taken.map(presentAttachment);
     },
 
     release,
@@ -119,7 +121,7 @@ export function createAttachmentStore({ dir, maxBytes }: { dir: string; maxBytes
      * files no row names (a transaction rolled back after the rename, a crash mid-write) older than
      * `graceMs` are removed, temporary ones included.
      */
-    async sweep(db: Db, now = new Date(), graceMs = 60 * 60 * 1000): Promise<{ uploads: number; files: number }> {
+    async sweep(db: Db, now = new Date(), graceMs = 60 * 60 * 1000): Promise<{ unusedContents: number; files: number }> {
       const hashes = await deleteUnusedBefore(db, new Date(now.getTime() - LIMITS.attachments.unusedTtlMs));
       await release(db, hashes);
       let files = 0;
@@ -134,7 +136,7 @@ export function createAttachmentStore({ dir, maxBytes }: { dir: string; maxBytes
           files += 1;
         }
       }
-      return { uploads: hashes.length, files };
+      return { unusedContents: hashes.length, files };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createAccountService } from './accounts.js';
+import { createAttachmentService } from './attachments.js';
 import { createCannedResponseService } from './cannedResponses.js';
 import type { ServiceContext } from './context.js';
 import { createKnowledgeService } from './knowledge.js';
@@ -23,5 +24,6 @@ export function createServices(context: ServiceContext) {
     notifications: createNotificationService(context),
     views: createViewService(context, searchCounts),
     cannedResponses: createCannedResponseService(context),
+    attachments: createAttachmentService(context),
   };
 }

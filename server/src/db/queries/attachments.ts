@@ -31,7 +31,7 @@ export async function insertAttachment(
 
 /**
  * Gives a ticket (and comment) the uploads among `ids` that are `uploaderId`'s, unused and made after
- * `since`; returns the ids it took. The row lock of the UPDATE makes two requests naming one upload
+ * `since`; returns the rows it took, oldest first. The row lock of the UPDATE makes two requests naming one upload
  * take turns, and the second then finds it used.
  */
 export async function claimUploads(
@@ -40,7 +40,7 @@ export async function claimUploads(
   uploaderId: number,
   since: Date,
   target: { ticketId: number; commentId?: number | null },
-): Promise<number[]> {
+): Promise<AttachmentRow[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .update(attachments)
@@ -53,8 +53,8 @@ export async function claimUploads(
         gt(attachments.createdAt, since),
       ),
     )
-    .returning({ id: attachments.id });
-  return rows.map((r) => r.id);
+    .returning();
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 /** A ticket's own files (sent when it was created), oldest first. */
