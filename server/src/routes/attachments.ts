@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { idParam, type UploadResponse } from '@helpdesk/protocol';
 import { contentDisposition } from '../attachments/contentType.js';
 import { parseInput } from '../lib/validation.js';
@@ -5,6 +6,9 @@ import { readFileParts, TooManyFilesError } from '../middleware/multipart.js';
 import { tooManyFiles } from '../services/attachments.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, clientIp, createRouter } from './router.js';
+
+/** A download answers with the file's bytes, streamed, not with JSON. */
+type FileResponse = Readable;
 
 /** A downloaded file can run nothing and load nothing, even opened on its own (docs/api.md#attachments). */
 export const ATTACHMENT_CSP = "sandbox; default-src 'none'";
@@ -46,7 +50,7 @@ export function attachmentRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.set('Content-Security-Policy', ATTACHMENT_CSP);
     // Who may read it can change (a note, a deleted ticket): the browser asks again each time.
     ctx.set('Cache-Control', 'private, no-cache');
-    ctx.body = stream;
+    ctx.body = stream satisfies FileResponse;
     ctx.length = attachment.size;
   });
 

@@ -74,7 +74,16 @@ export function AttachButton({ draft, disabled }: { draft: AttachmentDraft; disa
 function DraftRow({ file, onRemove }: { file: DraftFile; onRemove: () => void }) {
   const percent = Math.round(file.progress * 100);
   return (
-    <Paper component="li" withBorder radius="sm" px="sm" py={6} data-testid="draft-file" style={{ listStyle: 'none' }}>
+    <Paper
+      component="li"
+      withBorder
+      radius="sm"
+      px="sm"
+      py={6}
+      data-testid="draft-file"
+      // A refused file stands out from the ones that will be sent.
+      style={{ listStyle: 'none', borderColor: file.status === 'failed' ? 'var(--mantine-color-red-5)' : undefined }}
+    >
       <Group gap="sm" wrap="nowrap">
         <IconFile size={18} aria-hidden style={{ flexShrink: 0 }} />
         <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
