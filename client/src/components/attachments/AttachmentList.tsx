@@ -1,5 +1,5 @@
 import { formatBytes, isPreviewableImage, type Attachment } from '@helpdesk/protocol';
-import { Group, Image, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Group, Image, Paper, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconDownload, IconFile } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { fetchAttachment, saveAttachment } from '../../api/attachments';
@@ -40,7 +40,9 @@ function AttachmentItem({ file }: { file: Attachment }) {
   };
   return (
     <Paper component="li" withBorder radius="sm" style={{ listStyle: 'none', maxWidth: '100%' }} data-testid="attachment">
-      <UnstyledButton onClick={save} aria-label={ATTACHMENT_TEXT.download(file.filename, size)} p={6} display="block" w="100%">
+      {/* The name says what is visible, with "Download" before it for screen readers (label in name). */}
+      <UnstyledButton onClick={save} p={6} display="block" w="100%">
+        <VisuallyHidden>{ATTACHMENT_TEXT.download} </VisuallyHidden>
         <Stack gap={4}>
           {preview && <Image src={preview} alt="" h={120} w="auto" maw="100%" fit="contain" radius="xs" />}
           <Group gap={6} wrap="nowrap">

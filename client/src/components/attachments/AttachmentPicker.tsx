@@ -1,6 +1,6 @@
 import { formatBytes } from '@helpdesk/protocol';
 import { ActionIcon, Button, FileButton, Group, Paper, Progress, Stack, Text } from '@mantine/core';
-import { IconFile, IconPaperclip, IconX } from '@tabler/icons-react';
+import { IconCheck, IconFile, IconPaperclip, IconX } from '@tabler/icons-react';
 import { useState, type ClipboardEvent, type CSSProperties, type DragEvent } from 'react';
 import type { AttachmentDraft, DraftFile } from './useAttachmentDraft';
 import { ATTACHMENT_TEXT } from './texts';
@@ -104,9 +104,10 @@ function DraftRow({ file, onRemove }: { file: DraftFile; onRemove: () => void })
             </Text>
           )}
           {file.status === 'done' && (
-            <Text size="xs" c="green.9">
-              {ATTACHMENT_TEXT.uploaded}
-            </Text>
+            <Group gap={4}>
+              <IconCheck size={14} color="var(--mantine-color-green-8)" aria-hidden />
+              <Text size="xs">{ATTACHMENT_TEXT.uploaded}</Text>
+            </Group>
           )}
           {file.status === 'failed' && (
             <Text size="xs" c="red.8" role="alert">

@@ -136,15 +136,15 @@ describe('files in the thread', () => {
 
     const comment = screen.getByTestId('comment');
     const files = within(comment).getByRole('list', { name: 'Attached files' });
-    expect(within(files).getByRole('button', { name: 'Download photo.png (2 KB)' })).toBeInTheDocument();
-    expect(within(files).getByRole('button', { name: 'Download logo.svg (512 bytes)' })).toBeInTheDocument();
+    expect(within(files).getByRole('button', { name: /^Download\s*photo\.png\s*2 KB$/ })).toBeInTheDocument();
+    expect(within(files).getByRole('button', { name: /^Download\s*logo\.svg\s*512 bytes$/ })).toBeInTheDocument();
     await waitFor(() => expect(files.querySelector('img')).toHaveAttribute('src', expect.stringMatching(/^blob:preview-/)));
     // Only raster images are previewed: never the SVG.
     expect(files.querySelectorAll('img')).toHaveLength(1);
     expect(server.calls.filter((c) => c.key.startsWith('GET /attachments/')).map((c) => c.key)).toEqual(['GET /attachments/5']);
 
     const description = screen.getByRole('region', { name: 'Description' });
-    const report = within(description).getByRole('button', { name: 'Download report.pdf (1.5 MB)' });
+    const report = within(description).getByRole('button', { name: /^Download\s*report\.pdf\s*1\.5 MB$/ });
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
     await act(() => userEvent.click(report));
     await waitFor(() => expect(click).toHaveBeenCalled());

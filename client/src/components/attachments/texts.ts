@@ -11,7 +11,7 @@ export const ATTACHMENT_TEXT = {
   uploaded: 'Uploaded',
   uploadFailed: 'The file could not be uploaded. Please try again.',
   remove: (name: string) => `Remove ${name}`,
-  download: (name: string, size: string) => `Download ${name} (${size})`,
+  download: 'Download',
   downloadFailed: 'The file could not be downloaded. Please try again.',
   waitForUploads: 'Wait until the files have finished uploading.',
   tooMany: MESSAGES.attachments.tooMany(LIMITS.attachments.maxCount),
