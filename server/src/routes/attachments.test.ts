@@ -2,9 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_LIMITS } from '../middleware/rateLimit.js';
 import { attachments } from '../db/schema/index.js';
-import { ADMIN_ENV, createCast, createTicket } from '../../test/factories.js';
+import { ADMIN_ENV, createCast, createTicket, insertUser } from '../../test/factories.js';
 import { GIF_1X1, HTML_PAGE, PDF_MINIMAL, PNG_1X1, SVG_IMAGE } from '../../test/files.js';
 import { expectRateLimited } from '../../test/rateLimited.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
@@ -322,18 +321,24 @@ describe('upload budgets', () => {
   beforeAll(async () => {
     limited = await startTestServer(
       {},
-      { rateLimits: { uploadPerUser: DEFAULT_RATE_LIMITS.uploadPerUser, uploadPerAddress: { points: 3, durationSeconds: 60 } } },
+      { rateLimits: { uploadPerUser: { points: 2, durationSeconds: 60 }, uploadPerAddress: { points: 4, durationSeconds: 60 } } },
     );
   });
   afterAll(() => limited.close());
 
-  it('counts uploads per account and per address', async () => {
-    const { insertUser } = await import('../../test/factories.js');
-    const first = await insertUser(limited);
-    const second = await insertUser(limited);
+  it('counts upload requests per account, then per address', async () => {
+    const [first, second, third] = [await insertUser(limited), await insertUser(limited), await insertUser(limited)];
     for (let i = 0; i < 2; i++) expect((await upload(limited.url, first.token, [png()])).status).toBe(201);
-    expect((await upload(limited.url, second.token, [png()])).status).toBe(201);
-    const refused = await upload(limited.url, second.token, [png()]);
-    expectRateLimited(refused, 'Too many uploads from this address. Please wait a minute and try again.', 60);
+    expectRateLimited(
+      await upload(limited.url, first.token, [png()]),
+      'You are uploading files too quickly. Please wait a minute and try again.',
+      60,
+    );
+    for (let i = 0; i < 2; i++) expect((await upload(limited.url, second.token, [png()])).status).toBe(201);
+    expectRateLimited(
+      await upload(limited.url, third.token, [png()]),
+      'Too many uploads from this address. Please wait a minute and try again.',
+      60,
+    );
   });
 });
