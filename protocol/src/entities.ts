@@ -52,6 +52,15 @@ export const ticketSchema = z.object({
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 
+/** A file on a ticket or comment (docs/api.md#attachments); `contentType` is sniffed from its bytes. */
+export const attachmentSchema = z.object({
+  id: z.number().int(),
+  filename: z.string(),
+  size: z.number().int(),
+  contentType: z.string(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
 export const commentSchema = z.object({
   id: z.number().int(),
   ticketId: z.number().int(),
@@ -62,6 +71,8 @@ export const commentSchema = z.object({
   createdAt: timestamp,
   /** Staff answers only: the state of the mail this reply sent to the ticket's owner, when it sent one. */
   emailStatus: emailStatusSchema.optional(),
+  /** Files sent with the comment; an internal note's are as staff-only as the note. */
+  attachments: z.array(attachmentSchema),
 });
 export type Comment = z.infer<typeof commentSchema>;
 
@@ -80,6 +91,8 @@ export const ticketDetailSchema = ticketSchema.extend({
   /** The latest comments and history entries, oldest first; the older ones come from `?before=<oldest id>`. */
   comments: z.array(commentSchema),
   history: z.array(historyEntrySchema),
+  /** Files sent with the ticket when it was created (a comment's files are on the comment). */
+  attachments: z.array(attachmentSchema),
   hasOlderComments: z.boolean().optional(),
   hasOlderHistory: z.boolean().optional(),
 });

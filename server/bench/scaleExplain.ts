@@ -16,6 +16,7 @@ import type { Actor } from '../src/lib/actor.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createTokenService } from '../src/lib/tokens.js';
 import { parseInput } from '../src/lib/validation.js';
+import type { AttachmentStore } from '../src/attachments/store.js';
 import type { OutboxSender } from '../src/mail/outboxSender.js';
 import { createServices, type Services } from '../src/services/index.js';
 import type { Place } from './scaleDataset.js';
@@ -61,7 +62,14 @@ async function openExplainer(place: Place): Promise<Explainer> {
     mailer: undefined as unknown as OutboxSender,
     threadKeys: { supportAddress: 'support@helpdesk.local', secret: BENCH_JWT_SECRET },
     logger: createLogger('silent'),
-    settings: { agentSignup: 'closed', publicUrl: 'http://localhost', redisUrl: undefined, mailFrom: 'bench@helpdesk.local' },
+    settings: {
+      agentSignup: 'closed',
+      publicUrl: 'http://localhost',
+      redisUrl: undefined,
+      mailFrom: 'bench@helpdesk.local',
+      attachments: { maxBytes: 1, maxCount: 1, dir: '/nonexistent' },
+    },
+    attachments: undefined as unknown as AttachmentStore,
   });
   return {
     services,

@@ -8,6 +8,7 @@ import { requestLog } from './middleware/requestLog.js';
 import { robotsTxt } from './middleware/robotsTxt.js';
 import { securityHeaders } from './middleware/securityHeaders.js';
 import type { AppState } from './middleware/state.js';
+import { attachmentRoutes } from './routes/attachments.js';
 import { authRoutes } from './routes/auth.js';
 import type { RouteDeps } from './routes/deps.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
@@ -39,6 +40,7 @@ export const API_ROUTERS = [
   viewRoutes,
   cannedResponseRoutes,
   slaRoutes,
+  attachmentRoutes,
 ] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */

@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.js';
+import { createAttachmentStore, type AttachmentStore } from './attachments/store.js';
 import { ensureAdmin } from './startup/adminAccount.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
 import { memoOff } from './db/tableVersions.js';
@@ -47,6 +48,8 @@ export interface HelpdeskServer {
   /** The signer behind every session; tests mint sessions with it for accounts they insert directly. */
   tokens: TokenService;
   database: Database;
+  /** Files by content and their rows; mail intake stores a mail's files through it. */
+  attachments: AttachmentStore;
   bus: EventBus;
   /** The outbox sender: idle() resolves once every due mail was tried. */
   mailer: OutboxSender;
@@ -98,7 +101,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     ...(options.mail?.now && { now: options.mail.now }),
   });
   const stopNudging = bus.subscribe('mail.queued', () => mailer.nudge());
+  const attachments = createAttachmentStore(settings.attachments);
   const services = createServices({
+    attachments,
     db: database.db,
     withTransaction,
     memoVersions: settings.readMemo ? database.versions() : memoOff,
@@ -159,10 +164,19 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   );
   // Mail left by a previous run or another process is sent from now on, not only after a new change.
   mailer.start();
+  // Unused uploads older than a day, and files no row names, go hourly (docs/api.md#attachments).
+  const sweeping = setInterval(() => {
+    attachments.sweep(database.db).then(
+      (swept) => logger.debug(swept, 'attachments swept'),
+      (err: unknown) => logger.warn({ err }, 'attachment sweep failed'),
+    );
+  }, ATTACHMENT_SWEEP_MS);
+  sweeping.unref();
 
   let closing: Promise<void> | undefined;
   const shutdown = async () => {
     publisher.stop();
+    clearInterval(sweeping);
     stopPushingCounts();
     stopNudging();
     presence.stop();
@@ -193,6 +207,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     services,
     tokens,
     database,
+    attachments,
     bus,
     mailer,
     logger,
@@ -208,6 +223,8 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     close: () => (closing ??= shutdown()),
   };
 }
+
+const ATTACHMENT_SWEEP_MS = 60 * 60 * 1000;
 
 /** How long a process back on Redis waits to have read what the others emitted meanwhile. */
 const CATCH_UP_TIMEOUT_MS = 10_000;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LIMITS } from '@helpdesk/protocol';
@@ -51,6 +52,13 @@ const env = z
     ),
     PRESENCE_TTL_MS: optional(z.coerce.number().int().min(1000)),
     READ_MEMO: optional(flag),
+    ATTACHMENT_MAX_BYTES: optional(z.coerce.number().int().positive().max(2_147_483_647)).transform(
+      (v) => v ?? LIMITS.attachments.maxBytes,
+    ),
+    ATTACHMENT_MAX_COUNT: optional(z.coerce.number().int().positive().max(LIMITS.attachments.idsMax)).transform(
+      (v) => v ?? LIMITS.attachments.maxCount,
+    ),
+    ATTACHMENT_DIR: optional(z.string()),
   })
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
     // A generated secret lives in one process's DATA_DIR; the others would reject its tokens.
@@ -104,5 +112,10 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     clientDir: e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR,
     // Kept answers (services/readMemo.ts); off only to measure without them (bench:scale).
     readMemo: e.READ_MEMO ?? true,
+    attachments: {
+      maxBytes: e.ATTACHMENT_MAX_BYTES,
+      maxCount: e.ATTACHMENT_MAX_COUNT,
+      dir: e.ATTACHMENT_DIR ?? path.join(e.DATA_DIR, 'attachments'),
+    },
   };
 }

@@ -29,6 +29,8 @@ export const ROOMY_TEST_LIMITS: Partial<RateLimitRules> = {
   passwordChangePerAddress: ROOMY,
   bulkPerUser: ROOMY,
   bulkPerAddress: ROOMY,
+  uploadPerUser: ROOMY,
+  uploadPerAddress: ROOMY,
 };
 
 /** The real server over real HTTP on a random loopback port, on a fresh database. */

@@ -21,6 +21,8 @@ export interface CommentExtras {
   mentions?: number[];
   status?: TicketStatus;
   expectedVersion?: number;
+  /** Uploads (POST /uploads) sent with the comment. */
+  attachmentIds?: number[];
 }
 
 export const ticketsApi = {
@@ -28,7 +30,8 @@ export const ticketsApi = {
   stats: (filters: TicketFilters = {}, signal?: AbortSignal) =>
     http.get<TicketStatsResponse>('/tickets/stats', { query: ticketQueryParams(filters), signal }),
   get: (id: number, signal?: AbortSignal) => http.get<TicketResponse>(`/tickets/${id}`, { signal }),
-  create: (body: { title: string; description: string; priority: Priority }) => http.post<TicketMessageResponse>('/tickets', body),
+  create: (body: { title: string; description: string; priority: Priority; attachmentIds?: number[] }) =>
+    http.post<TicketMessageResponse>('/tickets', body),
   update: (id: number, body: UpdateTicketBody) => http.put<TicketMessageResponse>(`/tickets/${id}`, body),
   remove: (id: number) => http.delete<MessageResponse>(`/tickets/${id}`),
   comment: (id: number, content: string, extra: CommentExtras = {}) =>

@@ -14,6 +14,7 @@ import {
   type TicketQuery,
   type TicketSort,
 } from './ticketQuery.js';
+import { attachmentIdsField } from './attachments.js';
 
 const V = MESSAGES.validation;
 
@@ -52,6 +53,8 @@ export const createTicketBody = z.object({
   title: createTitle,
   description,
   priority: priority.default(LIMITS.defaultPriority),
+  /** Files uploaded first (POST /uploads) by the caller, sent with the ticket. */
+  attachmentIds: attachmentIdsField,
 });
 export type CreateTicketBody = z.infer<typeof createTicketBody>;
 
@@ -173,6 +176,8 @@ export const commentBody = z.object({
   status: optionalStatus,
   /** As on PUT /tickets/:id: the `version` the writer saw; a newer one answers 409 and writes nothing. */
   expectedVersion: updateTicketBody.shape.expectedVersion,
+  /** Files uploaded first (POST /uploads) by the caller; a note's files are as staff-only as the note. */
+  attachmentIds: attachmentIdsField,
 });
 export type CommentBody = z.infer<typeof commentBody>;
 

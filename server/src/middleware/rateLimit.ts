@@ -32,6 +32,10 @@ export interface RateLimitRules {
   bulkPerUser: RateLimitRule;
   /** Bulk ticket changes per IP over all accounts. */
   bulkPerAddress: RateLimitRule;
+  /** Upload requests (POST /uploads, up to ATTACHMENT_MAX_COUNT files each) per account. */
+  uploadPerUser: RateLimitRule;
+  /** Upload requests per IP over all accounts. */
+  uploadPerAddress: RateLimitRule;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -49,6 +53,9 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   // One bulk change every three seconds on average is well above what a person triaging needs.
   bulkPerUser: { points: 20, durationSeconds: 60 },
   bulkPerAddress: { points: 60, durationSeconds: 60 },
+  // The composer sends one request per file: a person attaching a dozen files stays well below it.
+  uploadPerUser: { points: 60, durationSeconds: 60 },
+  uploadPerAddress: { points: 200, durationSeconds: 60 },
 };
 
 export interface Limiter {
@@ -97,6 +104,8 @@ const LIMIT_MESSAGES: Record<keyof RateLimitRules, string> = {
   passwordChangePerAddress: MESSAGES.users.tooManyPasswordChanges,
   bulkPerUser: MESSAGES.tickets.tooManyBulkChanges,
   bulkPerAddress: MESSAGES.tickets.tooManyBulkChangesFromAddress,
+  uploadPerUser: MESSAGES.attachments.tooManyUploads,
+  uploadPerAddress: MESSAGES.attachments.tooManyUploadsFromAddress,
 };
 
 export function createLimiters(rules: RateLimitRules, store: LimiterStore = memoryStore): Limiters {

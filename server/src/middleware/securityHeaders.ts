@@ -5,7 +5,8 @@ export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
+  // blob: the ticket page shows image attachments it fetched with the session's token.
+  "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self' ws: wss:",
   "frame-ancestors 'none'",
@@ -25,7 +26,8 @@ export function securityHeaders(): Middleware {
       await next();
     } finally {
       if (ctx.response.is('html')) {
-        ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+        // A downloaded .html file keeps its own, stricter policy (routes/attachments.ts).
+        if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
         ctx.set('X-Frame-Options', 'DENY');
       }
     }

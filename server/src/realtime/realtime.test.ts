@@ -52,7 +52,7 @@ describe('realtime delivery (Socket.IO)', () => {
 
       const received = await Promise.all([l.owner, l.agent, l.admin].map((x) => x.next('ticket-changed', isMine)));
       const fetched = await t.api.get(`/tickets/${created.id}`, { token: cast.owner.token });
-      const { comments: _c, history: _h, hasOlderComments: _oc, hasOlderHistory: _oh, ...ticket } = fetched.body.ticket;
+      const { comments: _c, history: _h, hasOlderComments: _oc, hasOlderHistory: _oh, attachments: _a, ...ticket } = fetched.body.ticket;
       for (const event of received) {
         expect(event).toEqual({
           action: 'created',
@@ -363,7 +363,7 @@ describe('realtime delivery (Socket.IO)', () => {
         history: [{ type: 'assigned', from: 'Departing Agent', to: null }],
       });
       const fetched = await t.api.get(`/tickets/${ticket.id}`, { token: cast.owner.token });
-      const { comments: _c, history, hasOlderComments: _oc, hasOlderHistory: _oh, ...current } = fetched.body.ticket;
+      const { comments: _c, history, hasOlderComments: _oc, hasOlderHistory: _oh, attachments: _a, ...current } = fetched.body.ticket;
       expect(event.action === 'updated' && event.ticket).toEqual(current);
       expect(event.action === 'updated' && event.history).toEqual(history.slice(-1));
     });

@@ -21,6 +21,7 @@ import {
 } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import type { ApiClient, ApiResponse } from '../../test/http.js';
+import { uploadIds } from '../../test/uploads.js';
 import { registeredRoutes } from '../../test/routes.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
@@ -41,6 +42,8 @@ interface Fixture {
   itemId?: number;
   /** Every SLA policy's id, for a reorder. */
   ids?: number[];
+  /** A file on a fresh ticket of `owner`. */
+  attachmentId?: number;
 }
 
 interface Ctx {
@@ -138,6 +141,33 @@ async function freshSla(path: '/sla/calendars' | '/sla/policies'): Promise<Fixtu
 
 /** SLA settings: staff read; writing, a user is told the staff rule and an agent the admin rule. */
 const SLA_WRITE_DENIED = { 403: { owner: STAFF_ONLY, other: STAFF_ONLY, agent: ADMIN_ONLY } };
+
+/**
+ * A file on a fresh ticket of `owner`: on the ticket itself, or on an agent's internal note. Its bytes
+ * are JSON, so the matrix's check of a success reads it like any answer.
+ */
+async function freshAttachment(where: 'ticket' | 'note'): Promise<Fixture> {
+  const file = { name: 'data.json', bytes: Buffer.from('{"success":true}'), type: 'application/json' };
+  if (where === 'ticket') {
+    const [id] = await uploadIds(t.url, cast.owner.token, [file]);
+    const res = await api().post(
+      '/tickets',
+      { title: 'Fixture with a file', description: 'See the file.', attachmentIds: [id] },
+      { token: cast.owner.token },
+    );
+    if (res.status !== 201) throw new Error(`ticket with file failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return { attachmentId: id };
+  }
+  const { ticketId } = await freshTicket();
+  const [id] = await uploadIds(t.url, cast.agent.token, [file]);
+  const res = await api().post(
+    `/tickets/${ticketId}/comments`,
+    { content: 'Note', internal: true, attachmentIds: [id] },
+    { token: cast.agent.token },
+  );
+  if (res.status !== 201) throw new Error(`note with file failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { attachmentId: id };
+}
 
 /** Another agent's private item is not there for an admin either: 404. */
 const ownerAgentOnly = (status: number): Record<Caller, number> => ({ anonymous: 401, owner: 403, other: 403, agent: status, admin: 404 });
@@ -539,6 +569,37 @@ const ROWS: Row[] = [
     },
   },
 
+  // ---- Attachments ----
+  {
+    route: 'POST /uploads',
+    name: 'not multipart: 415 for anyone signed in',
+    method: 'POST',
+    path: () => '/uploads',
+    body: () => ({ file: 'not a file' }),
+    expect: signedIn(415),
+    after: (c, res) => {
+      if (c.me) expect(res.body).toEqual({ success: false, message: 'Uploads must be sent as multipart/form-data' });
+    },
+  },
+  {
+    route: 'GET /attachments/:id',
+    name: "a ticket's file: whoever reads the ticket",
+    method: 'GET',
+    path: (c) => `/attachments/${c.fx.attachmentId}`,
+    setup: () => freshAttachment('ticket'),
+    expect: ticketAccess(200, 200),
+    denied: { 404: 'Attachment not found' },
+  },
+  {
+    route: 'GET /attachments/:id',
+    name: "an internal note's file: staff only",
+    method: 'GET',
+    path: (c) => `/attachments/${c.fx.attachmentId}`,
+    setup: () => freshAttachment('note'),
+    expect: { anonymous: 401, owner: 404, other: 404, agent: 200, admin: 200 },
+    denied: { 404: 'Attachment not found' },
+  },
+
   {
     route: 'GET /users/staff',
     name: 'staff directory',
@@ -872,6 +933,8 @@ const CONTRACT_ROUTES = [
   'PUT /sla/policies/:id',
   'DELETE /sla/policies/:id',
   'PUT /sla/policies/order',
+  'POST /uploads',
+  'GET /attachments/:id',
 ];
 
 const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);

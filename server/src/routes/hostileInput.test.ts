@@ -33,6 +33,7 @@ const FIELDS = [
   'email_notifications',
   'category',
   'keywords',
+  'attachmentIds',
 ];
 const everyField = (value: unknown) => Object.fromEntries(FIELDS.map((f) => [f, value]));
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);

@@ -1,4 +1,5 @@
 import { createAccountService } from './accounts.js';
+import { createAttachmentService } from './attachments.js';
 import { createCannedResponseService } from './cannedResponses.js';
 import type { ServiceContext } from './context.js';
 import { createKnowledgeService } from './knowledge.js';
@@ -25,5 +26,6 @@ export function createServices(context: ServiceContext) {
     views: createViewService(context, searchCounts),
     cannedResponses: createCannedResponseService(context),
     slaSettings: createSlaSettingsService(context),
+    attachments: createAttachmentService(context),
   };
 }

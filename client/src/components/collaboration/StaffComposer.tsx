@@ -22,6 +22,9 @@ import { ReplyModeSwitch, type ReplyMode } from './ReplyModeSwitch';
 import { TypingIndicator } from './TypingIndicator';
 import { useTypingSignal } from './usePresence';
 import { CannedResponsePicker } from './CannedResponsePicker';
+import { AttachButton, DraftFiles, DropHint, useFileDrop } from '../attachments/AttachmentPicker';
+import { ATTACHMENT_TEXT } from '../attachments/texts';
+import { useAttachmentDraft } from '../attachments/useAttachmentDraft';
 
 interface Send {
   content: string;
@@ -30,6 +33,7 @@ interface Send {
   status?: TicketStatus;
   /** With a status: the version the agent saw, so a change made meanwhile is refused (409), not overwritten. */
   expectedVersion?: number;
+  attachmentIds?: number[];
 }
 
 export const COMPOSER_TEXT = {
@@ -69,6 +73,8 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   // Only notes mention, so the list is fetched once a note is started.
   const staff = useStaffDirectory(note);
   const typing = useTypingSignal(ticket.id);
+  const draft = useAttachmentDraft();
+  const { dropProps, dragging } = useFileDrop(draft);
 
   const send = useMutation({
     mutationFn: ({ content: text, ...extra }: Send) => ticketsApi.comment(ticket.id, text, extra),
@@ -76,6 +82,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       if (changed) void ticketSaved(client, changed);
       await commentSaved(client, ticket.id, comment);
       setContent('');
+      draft.clear();
       setPicked([]);
       setCollision(null);
     },
@@ -100,6 +107,11 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       setError(checked.error ?? COMMENT_TEXT.commentFailed);
       return;
     }
+    // A send waits for the files still going up rather than leaving them behind.
+    if (draft.uploading) {
+      setError(ATTACHMENT_TEXT.waitForUploads);
+      return;
+    }
     setError(null);
     typing.stopped();
     const request: Send = {
@@ -107,6 +119,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       internal: note,
       mentions: note ? mentionedIds(checked.content, picked) : [],
       ...(status && { status, expectedVersion: ticket.version }),
+      ...(draft.ids.length > 0 && { attachmentIds: draft.ids }),
     };
     const found = me ? collisionSince(baseline.current, ticket, me.id) : undefined;
     if (found) {
@@ -117,7 +130,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   };
 
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" {...dropProps}>
       <Group justify="space-between" gap="xs">
         <ReplyModeSwitch value={mode} onChange={setMode} />
         {note && <NoteBadge label="Staff only" />}
@@ -164,7 +177,12 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         // The `r` shortcut focuses the reply box (features/tickets/TicketShortcuts.tsx).
         data-reply-box
       />
-      <CannedResponsePicker ticketId={ticket.id} ticket={ticket} onInsert={(text) => setContent((current) => current + text)} />
+      <DropHint visible={dragging} />
+      <DraftFiles draft={draft} />
+      <Group gap="xs" align="flex-start">
+        <AttachButton draft={draft} />
+        <CannedResponsePicker ticketId={ticket.id} ticket={ticket} onInsert={(text) => setContent((current) => current + text)} />
+      </Group>
       <TypingIndicator ticketId={ticket.id} />
       <Group justify="flex-end" gap="xs">
         {ticket.status !== 'in_progress' && (

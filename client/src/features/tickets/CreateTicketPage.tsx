@@ -15,6 +15,9 @@ import { BackLink, PageHeader } from './PageHeader';
 import { TICKET_TEXT } from './texts';
 import { useDelayedNavigate } from '../../lib/useDelayedNavigate';
 import { schemaResolver } from '../../lib/schemaResolver';
+import { AttachButton, DraftFiles, DropHint, useFileDrop } from '../../components/attachments/AttachmentPicker';
+import { ATTACHMENT_TEXT } from '../../components/attachments/texts';
+import { useAttachmentDraft } from '../../components/attachments/useAttachmentDraft';
 
 const DESCRIPTION = LIMITS.ticketDescription;
 
@@ -56,6 +59,8 @@ export default function CreateTicketPage() {
     validate: schemaResolver(createTicketBody),
   });
 
+  const draft = useAttachmentDraft();
+  const { dropProps, dragging } = useFileDrop(draft);
   const create = useMutation({
     mutationFn: ticketsApi.create,
     onSuccess: () => {
@@ -68,7 +73,12 @@ export default function CreateTicketPage() {
   });
 
   const done = create.isSuccess;
-  const submit = form.onSubmit((values) => create.mutate(createTicketBody.parse(values)));
+  const submit = form.onSubmit((values) => {
+    // The files still going up are waited for, not left behind (the button says so meanwhile).
+    if (draft.uploading) return;
+    const { title, description, priority } = createTicketBody.parse(values);
+    create.mutate({ title, description, priority, ...(draft.ids.length > 0 && { attachmentIds: draft.ids }) });
+  });
 
   return (
     <Stack gap="lg">
@@ -80,7 +90,7 @@ export default function CreateTicketPage() {
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Paper withBorder radius="md" p="lg" shadow="xs">
-            <form onSubmit={submit} noValidate>
+            <form onSubmit={submit} noValidate {...dropProps}>
               <Stack gap="md">
                 <SaveFeedback done={done} successText={TICKET_TEXT.created} error={create.error} failureText={TICKET_TEXT.createFailed} />
                 <TicketTitleInput
@@ -99,11 +109,30 @@ export default function CreateTicketPage() {
                   {...form.getInputProps('description')}
                 />
                 <PrioritySelect description="How much does this block your work?" disabled={done} {...form.getInputProps('priority')} />
+                <Stack gap={6}>
+                  <Text size="sm" fw={500}>
+                    Attachments
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {ATTACHMENT_TEXT.hint}
+                  </Text>
+                  <DropHint visible={dragging} />
+                  <DraftFiles draft={draft} />
+                  <div>
+                    <AttachButton draft={draft} disabled={done} />
+                  </div>
+                </Stack>
                 <Group justify="flex-end" gap="sm">
                   <Button component={Link} href={home} variant="default">
                     Cancel
                   </Button>
-                  <Button type="submit" leftSection={<IconSend size={16} />} loading={create.isPending} disabled={done}>
+                  <Button
+                    type="submit"
+                    leftSection={<IconSend size={16} />}
+                    loading={create.isPending}
+                    disabled={done || draft.uploading}
+                    title={draft.uploading ? ATTACHMENT_TEXT.waitForUploads : undefined}
+                  >
                     Create Ticket
                   </Button>
                 </Group>

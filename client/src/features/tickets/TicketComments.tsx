@@ -2,7 +2,7 @@ import { LIMITS, type Comment, type Role } from '@helpdesk/protocol';
 import { Avatar, Badge, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconMessagePlus } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { screenMessage } from '../../api/ApiError';
 import { commentSaved, olderCommentsLoaded } from '../../api/ticketCache';
@@ -18,6 +18,10 @@ import { useLazyValidation } from '../../lib/useLazyValidation';
 import { loadCommentChecks } from '../../components/collaboration/loadCommentChecks';
 import { COMMENT_TEXT } from '../../components/collaboration/texts';
 import { CannedResponsePicker } from '../../components/collaboration/CannedResponsePicker';
+import { AttachmentList } from '../../components/attachments/AttachmentList';
+import { AttachButton, DraftFiles, DropHint, useFileDrop } from '../../components/attachments/AttachmentPicker';
+import { ATTACHMENT_TEXT } from '../../components/attachments/texts';
+import { useAttachmentDraft } from '../../components/attachments/useAttachmentDraft';
 
 const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
 
@@ -60,6 +64,7 @@ function CommentItem({ comment }: { comment: Comment }) {
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {comment.content}
         </Text>
+        <AttachmentList files={comment.attachments} />
       </Stack>
     </Group>
   );
@@ -69,13 +74,18 @@ function CommentForm({ ticketId }: { ticketId: number }) {
   const client = useQueryClient();
   const validation = useLazyValidation(() => loadCommentChecks().then((checks) => checks.validateComment));
   const form = useForm({ initialValues: { content: '' }, validate: validation.validate });
+  const draft = useAttachmentDraft();
+  const { dropProps, dragging } = useFileDrop(draft);
+  const [waitNotice, setWaitNotice] = useState(false);
   const add = useMutation({
-    mutationFn: (content: string) => ticketsApi.comment(ticketId, content),
+    mutationFn: ({ content, attachmentIds }: { content: string; attachmentIds: number[] }) =>
+      ticketsApi.comment(ticketId, content, attachmentIds.length > 0 ? { attachmentIds } : {}),
     // The comment shows before the form clears; its timeline entry comes with the socket's echo
     // (the cache holds each comment once), or with a re-read when no socket is live.
     onSuccess: async ({ comment }) => {
       await commentSaved(client, ticketId, comment);
       form.reset();
+      draft.clear();
     },
   });
 
@@ -92,11 +102,15 @@ function CommentForm({ ticketId }: { ticketId: number }) {
             form.onSubmit(({ content }) => {
               // The form's checks have passed: this gives the comment as the server stores it.
               const checked = checkComment(content);
-              if ('content' in checked) add.mutate(checked.content);
+              if (!('content' in checked)) return;
+              // A send waits for the files still going up rather than leaving them behind.
+              setWaitNotice(draft.uploading);
+              if (!draft.uploading) add.mutate({ content: checked.content, attachmentIds: draft.ids });
             })(),
           );
       }}
       noValidate
+      {...dropProps}
     >
       <Stack gap="sm">
         {add.isError && <ErrorAlert message={screenMessage(add.error, COMMENT_TEXT.commentFailed)} error={add.error} />}
@@ -110,8 +124,18 @@ function CommentForm({ ticketId }: { ticketId: number }) {
           data-reply-box
           {...form.getInputProps('content')}
         />
+        <DropHint visible={dragging} />
+        <DraftFiles draft={draft} />
+        {waitNotice && draft.uploading && (
+          <Text size="sm" c="dimmed" role="status">
+            {ATTACHMENT_TEXT.waitForUploads}
+          </Text>
+        )}
         <Group justify="space-between">
-          <CannedResponsePicker ticketId={ticketId} onInsert={(text) => form.setFieldValue('content', form.values.content + text)} />
+          <Group gap="xs">
+            <AttachButton draft={draft} />
+            <CannedResponsePicker ticketId={ticketId} onInsert={(text) => form.setFieldValue('content', form.values.content + text)} />
+          </Group>
           <Button type="submit" leftSection={<IconMessagePlus size={16} />} loading={add.isPending}>
             Add Comment
           </Button>

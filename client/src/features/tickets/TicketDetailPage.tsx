@@ -35,6 +35,7 @@ import { TicketTimeline } from './TicketTimeline';
 import { TICKET_TEXT } from './texts';
 import { useTicket } from '../../api/useTicket';
 import { TicketShortcuts } from './TicketShortcuts';
+import { AttachmentList } from '../../components/attachments/AttachmentList';
 
 function Section({ title, children, bg }: { title: string; children: ReactNode; bg?: string }) {
   return (
@@ -116,6 +117,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
           <Stack gap="lg">
             <Section title="Description">
               <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{ticket.description}</Text>
+              <AttachmentList files={ticket.attachments} />
             </Section>
             {ticket.resolutionNotes && (
               <Section title="Resolution Notes" bg="var(--mantine-color-green-light)">

@@ -17,6 +17,7 @@ import { actorRef } from '../../events/bus.js';
 import type { Actor } from '../../lib/actor.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { presentComment, presentHistoryEntry, presentTicket } from '../../presenters/tickets.js';
+import { tooManyFiles } from '../attachments.js';
 import type { ServiceContext } from '../context.js';
 import { excerptOf, writeNotifications } from '../notifications.js';
 import { loadVisible } from './access.js';
@@ -42,9 +43,10 @@ async function checkMentions(tx: Db, ids: number[]): Promise<void> {
  * ticket reopens it, as a customer's follow-up does in any helpdesk; a closed ticket takes no reply
  * from its owner, who is asked to open a new ticket. Mentions and the assignee's "reply" notify.
  */
-export function createAddComment({ db, withTransaction }: ServiceContext) {
+export function createAddComment({ db, withTransaction, attachments, settings }: ServiceContext) {
   return async function addComment(actor: Actor, id: number, input: NewComment): Promise<{ comment: Comment; ticket?: Ticket }> {
-    const { content, internal = false, mentions = [], status, expectedVersion } = input;
+    const { content, internal = false, mentions = [], status, expectedVersion, attachmentIds = [] } = input;
+    if (attachmentIds.length > settings.attachments.maxCount) throw tooManyFiles(settings.attachments.maxCount);
     const row = await loadVisible(db, actor, id);
     if (!canCommentOnTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
     if (internal && !canWriteInternalNote(actor)) throw new ForbiddenError(MESSAGES.tickets.internalNoteForbidden);
@@ -59,7 +61,8 @@ export function createAddComment({ db, withTransaction }: ServiceContext) {
       // and none waits on the key lock another's insert takes (two at once used to deadlock).
       const locked = internal ? undefined : await findTicketRow(tx, id, true);
       const commentRow = await insertComment(tx, actor, { ticketId: id, content, internal });
-      const comment = presentComment(commentRow);
+      const files = await attachments.link(tx, attachmentIds, { ticketId: id, commentId: commentRow.comment.id }, actor.id);
+      const comment = { ...presentComment(commentRow), attachments: files };
       const createdAt = commentRow.comment.createdAt;
       const history = presentHistoryEntry(
         returnedRow(

@@ -18,6 +18,7 @@ import {
   updateTicketRows,
   type TicketRow,
 } from '../../db/queries/tickets.js';
+import { ticketContentHashes } from '../../db/queries/attachments.js';
 import { hasStaffEntries, insertHistory } from '../../db/queries/ticketThread.js';
 import { returnedRow } from '../../db/rows.js';
 import type { Emit } from '../../db/unitOfWork.js';
@@ -25,10 +26,14 @@ import { actorRef, type ActorRef } from '../../events/bus.js';
 import type { Actor } from '../../lib/actor.js';
 import { ForbiddenError, NotFoundError, ValidationError, VersionConflictError } from '../../lib/errors.js';
 import { presentHistoryEntry, presentTicket, previousOf } from '../../presenters/tickets.js';
+import { tooManyFiles } from '../attachments.js';
 import type { ServiceContext } from '../context.js';
 import { excerptOf, writeNotifications } from '../notifications.js';
 import { resolveAssignee } from './access.js';
 import { planUpdate, requestedFields, type Plan } from './plan.js';
+
+/** A new ticket as the service takes it: files are optional (seeded and mailed-in tickets may have none). */
+export type NewTicket = Omit<CreateTicketBody, 'attachmentIds'> & { attachmentIds?: number[] };
 
 /** A ticket as it was and as it is after its write, with what changed: what history and events are made of. */
 export interface Written {
@@ -133,9 +138,11 @@ export async function applyUpdate(
 }
 
 /** Opening, changing and deleting one ticket. */
-export function createTicketWrites({ withTransaction }: ServiceContext) {
+export function createTicketWrites({ db, withTransaction, attachments, settings }: ServiceContext) {
   return {
-    async create(actor: Actor, input: CreateTicketBody): Promise<Ticket> {
+    async create(actor: Actor, input: NewTicket): Promise<Ticket> {
+      const attachmentIds = input.attachmentIds ?? [];
+      if (attachmentIds.length > settings.attachments.maxCount) throw tooManyFiles(settings.attachments.maxCount);
       return withTransaction(async (tx, emit) => {
         const ticket = presentTicket(
           await insertTicketRow(tx, {
@@ -147,6 +154,7 @@ export function createTicketWrites({ withTransaction }: ServiceContext) {
           }),
         );
         await insertHistory(tx, actor, [{ ticketId: ticket.id, type: 'created', to: ticket.status }]);
+        await attachments.link(tx, attachmentIds, { ticketId: ticket.id }, actor.id);
         emit('ticket.created', { ticketId: ticket.id, ownerId: actor.id, actor: actorRef(actor), ticket });
         return ticket;
       });
@@ -158,7 +166,7 @@ export function createTicketWrites({ withTransaction }: ServiceContext) {
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
-      await withTransaction(async (tx, emit) => {
+      const hashes = await withTransaction(async (tx, emit) => {
         // Locked, so the ticket announced as deleted is the last version there was.
         const row = await findTicketRow(tx, id, true);
         if (!row || !canViewTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
@@ -167,9 +175,13 @@ export function createTicketWrites({ withTransaction }: ServiceContext) {
         if (!canDeleteTicket(actor, { userId: row.ticket.userId, answered })) {
           throw new ForbiddenError(isStaff(actor) ? MESSAGES.tickets.deleteByAgent : MESSAGES.tickets.deleteAnswered);
         }
+        // Its files' rows go with it (cascade); their bytes once nothing else names them, after the commit.
+        const contentHashes = await ticketContentHashes(tx, id);
         await deleteTicketRow(tx, id);
         emit('ticket.deleted', { ticketId: id, ownerId: row.ticket.userId, actor: actorRef(actor), previous: presentTicket(row) });
+        return contentHashes;
       });
+      await attachments.release(db, hashes);
     },
   };
 }
