@@ -22,3 +22,4 @@ export * from './api/views.js';
 export * from './api/cannedResponses.js';
 export * from './placeholders.js';
 export * from './policies/sharedItems.js';
+export * from './api/inboundMail.js';

@@ -3,3 +3,4 @@ export * from './tickets.js';
 export * from './articles.js';
 export * from './notifications.js';
 export * from './queue.js';
+export * from './inbound.js';
