@@ -1083,6 +1083,7 @@ async function openExplainer(place: Place): Promise<Explainer> {
     writesEnded: () => 0,
     tokens: createTokenService(BENCH_JWT_SECRET, 3600),
     mailer: undefined as unknown as Mailer,
+    threadKeys: { supportAddress: 'support@helpdesk.local', secret: BENCH_JWT_SECRET },
     logger: createLogger('silent'),
     settings: { agentSignup: 'closed', publicUrl: 'http://localhost', redisUrl: undefined },
   });

@@ -11,6 +11,7 @@ import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createTokenService, type TokenService } from './lib/tokens.js';
 import { subscribeTicketNotifications } from './mail/notifier.js';
+import { threadKeys } from './mail/threadAddress.js';
 import { createMailer, type Mailer } from './mail/transport.js';
 import { authentication } from './middleware/auth.js';
 import { createLimiters, DEFAULT_RATE_LIMITS, memoryStore, redisStore, type RateLimitRules } from './middleware/rateLimit.js';
@@ -69,13 +70,15 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     logger,
     ...(options.mailRetry && { retries: options.mailRetry.retries, retryMinTimeoutMs: options.mailRetry.minTimeoutMs }),
   });
-  const tokens = createTokenService(settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir), settings.jwtTtlSeconds);
+  const jwtSecret = settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir);
+  const tokens = createTokenService(jwtSecret, settings.jwtTtlSeconds);
   const services = createServices({
     db: database.db,
     withTransaction: createUnitOfWork(database.db, bus),
     writesEnded: database.writesEnded,
     tokens,
     mailer,
+    threadKeys: threadKeys(settings.supportAddress, settings.emailThreadSecret, jwtSecret),
     logger,
     settings,
   });

@@ -35,6 +35,8 @@ const env = z
     PUBLIC_URL: optional(z.url()),
     SMTP_URL: optional(z.url()),
     MAIL_FROM: optional(z.string()).transform((v) => v ?? 'HelpDesk System <no-reply@helpdesk.local>'),
+    SUPPORT_ADDRESS: optional(z.email()).transform((v) => (v ?? 'support@helpdesk.local').toLowerCase()),
+    EMAIL_THREAD_SECRET: optional(z.string().min(16, 'must be at least 16 characters')),
     AGENT_SIGNUP: optional(z.enum(['open', 'closed'])),
     SEED_DEMO: optional(flag),
     ADMIN_EMAIL: optional(z.email()),
@@ -89,6 +91,9 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    supportAddress: e.SUPPORT_ADDRESS,
+    // Unset: derived from the JWT secret once that is known (mail/threadAddress.ts).
+    emailThreadSecret: e.EMAIL_THREAD_SECRET,
     // Self-service agent accounts read every customer's tickets: open on the embedded demo only.
     agentSignup: e.AGENT_SIGNUP ?? (e.DATABASE_URL ? 'closed' : 'open'),
     // Demo data only on the embedded database unless asked for (docs/api.md#server-settings).

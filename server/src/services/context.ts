@@ -2,6 +2,7 @@ import type { Db } from '../db/client.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import type { Logger } from '../lib/logger.js';
 import type { TokenService } from '../lib/tokens.js';
+import type { ThreadKeys } from '../mail/threadAddress.js';
 import type { Mailer } from '../mail/transport.js';
 import type { Settings } from '../settings.js';
 
@@ -15,6 +16,8 @@ export interface ServiceContext {
   writesEnded: () => number;
   tokens: TokenService;
   mailer: Mailer;
+  /** Signs and reads the plus-address that threads a ticket's mail (mail/threadAddress.ts). */
+  threadKeys: ThreadKeys;
   logger: Logger;
   settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl'>;
 }

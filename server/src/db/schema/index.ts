@@ -3,4 +3,5 @@ export * from './tickets.js';
 export * from './articles.js';
 export * from './notifications.js';
 export * from './queue.js';
+export * from './email.js';
 export * from './inbound.js';
