@@ -68,6 +68,7 @@ import { parseInput } from '../src/lib/validation.js';
 import type { Mailer } from '../src/mail/transport.js';
 import type { Actor } from '../src/lib/actor.js';
 import { createServices, type Services } from '../src/services/index.js';
+import { parseSettings } from '../src/settings.js';
 import { freePort, startServerProcess, type ServerProcess } from '../test/serverProcess.js';
 import { BENCH_JWT_SECRET } from './servers.js';
 import { cpuWaitMicros, machine, markdownTable, percentile, positiveInt, positiveInts, requirePostgres } from './support.js';
@@ -1085,7 +1086,12 @@ async function openExplainer(place: Place): Promise<Explainer> {
     mailer: undefined as unknown as Mailer,
     threadKeys: { supportAddress: 'support@helpdesk.local', secret: BENCH_JWT_SECRET },
     logger: createLogger('silent'),
-    settings: { agentSignup: 'closed', publicUrl: 'http://localhost', redisUrl: undefined },
+    settings: {
+      ...parseSettings({ DATA_DIR: os.tmpdir() }),
+      agentSignup: 'closed',
+      publicUrl: 'http://localhost',
+      redisUrl: undefined,
+    },
   });
   return {
     services,

@@ -9,6 +9,7 @@ import { robotsTxt } from './middleware/robotsTxt.js';
 import { securityHeaders } from './middleware/securityHeaders.js';
 import type { AppState } from './middleware/state.js';
 import { authRoutes } from './routes/auth.js';
+import { emailRoutes } from './routes/email.js';
 import type { RouteDeps } from './routes/deps.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
 import { notificationRoutes } from './routes/notifications.js';
@@ -37,6 +38,7 @@ export const API_ROUTERS = [
   notificationRoutes,
   viewRoutes,
   cannedResponseRoutes,
+  emailRoutes,
 ] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */

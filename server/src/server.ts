@@ -10,6 +10,8 @@ import { createEventBus, type EventBus } from './events/bus.js';
 import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createTokenService, type TokenService } from './lib/tokens.js';
+import { startInboundSmtp, type InboundSmtp } from './mail/inboundSmtp.js';
+import { startInboundWorker } from './mail/inboundWorker.js';
 import { subscribeTicketNotifications } from './mail/notifier.js';
 import { threadKeys } from './mail/threadAddress.js';
 import { createMailer, type Mailer } from './mail/transport.js';
@@ -46,6 +48,8 @@ export interface HelpdeskServer {
   bus: EventBus;
   mailer: Mailer;
   logger: Logger;
+  /** The port the inbound SMTP listener took, when INBOUND_SMTP_PORT is set. */
+  inboundSmtpPort: number | undefined;
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -101,12 +105,30 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const budgets = redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore;
   const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, budgets);
 
+  // Mail intake (docs/api.md#email-intake): the listener stores and queues, the worker files.
+  const intakeOn = settings.inbound.smtpPort !== undefined || settings.inbound.imap !== undefined;
+  const inboundWorker = intakeOn ? startInboundWorker(services.inbound, logger, database.kind === 'postgres' ? 2 : 1) : undefined;
+  let inboundSmtp: InboundSmtp | undefined;
+  if (settings.inbound.smtpPort !== undefined) {
+    inboundSmtp = await startInboundSmtp(
+      services.inbound,
+      {
+        host: settings.inbound.smtpHost,
+        port: settings.inbound.smtpPort,
+        maxBytes: settings.inbound.maxBytes,
+        supportAddress: settings.supportAddress,
+      },
+      logger,
+    );
+  }
+
   const app = createApp({
     services,
     auth: authentication(services.accounts),
     limiters,
     settings,
     database,
+    inboundSmtpPort: inboundSmtp?.port,
     logger,
     trustProxy: settings.trustProxy,
     clientDir: settings.clientDir,
@@ -139,6 +161,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     stopPushingCounts();
     stopNotifying();
     presence.stop();
+    // Mail first: nothing new is accepted, and the message being filed is finished.
+    await inboundSmtp?.close();
+    await inboundWorker?.stop();
     const drained = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));
     // Sockets and the Redis adapter first (io.close also stops the HTTP server accepting): open
     // sockets would keep the HTTP server from closing.
@@ -165,6 +190,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     bus,
     mailer,
     logger,
+    inboundSmtpPort: inboundSmtp?.port,
     listen(port = settings.port, host = settings.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

@@ -41,9 +41,9 @@ export interface InboundMessage {
 
 /** The intake settings in force, without secrets (IMAP_URL loses its password). */
 export interface EmailSettings {
-  supportAddress: string | null;
+  supportAddress: string;
   smtp: { host: string; port: number | null } | null;
-  imap: { url: string; doneFolder: string; pollMs: number; active: boolean } | null;
+  imap: { url: string; doneFolder: string; pollMs: number } | null;
   createUsers: boolean;
   maxBytes: number;
   maxPerSenderPerHour: number;

@@ -19,5 +19,5 @@ export interface ServiceContext {
   /** Signs and reads the plus-address that threads a ticket's mail (mail/threadAddress.ts). */
   threadKeys: ThreadKeys;
   logger: Logger;
-  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl'>;
+  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl' | 'dataDir' | 'supportAddress' | 'inbound'>;
 }

@@ -135,7 +135,8 @@ export async function applyUpdate(
 /** Opening, changing and deleting one ticket. */
 export function createTicketWrites({ withTransaction }: ServiceContext) {
   return {
-    async create(actor: Actor, input: CreateTicketBody): Promise<Ticket> {
+    /** `within`: more writes of the caller in the ticket's transaction (the mail intake's). */
+    async create(actor: Actor, input: CreateTicketBody, within?: (tx: Db, emit: Emit, ticket: Ticket) => Promise<void>): Promise<Ticket> {
       return withTransaction(async (tx, emit) => {
         const ticket = presentTicket(
           await insertTicketRow(tx, {
@@ -148,6 +149,7 @@ export function createTicketWrites({ withTransaction }: ServiceContext) {
         );
         await insertHistory(tx, actor, [{ ticketId: ticket.id, type: 'created', to: ticket.status }]);
         emit('ticket.created', { ticketId: ticket.id, ownerId: actor.id, actor: actorRef(actor), ticket });
+        await within?.(tx, emit, ticket);
         return ticket;
       });
     },
