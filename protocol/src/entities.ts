@@ -51,6 +51,15 @@ export const ticketSchema = z.object({
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 
+/** A file on a ticket or comment (docs/api.md#attachments); `contentType` is sniffed from its bytes. */
+export const attachmentSchema = z.object({
+  id: z.number().int(),
+  filename: z.string(),
+  size: z.number().int(),
+  contentType: z.string(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
 export const commentSchema = z.object({
   id: z.number().int(),
   ticketId: z.number().int(),
@@ -59,6 +68,8 @@ export const commentSchema = z.object({
   /** A note among staff: never shown, counted, sent or mailed to the ticket's owner. */
   internal: z.boolean(),
   createdAt: timestamp,
+  /** Files sent with the comment; an internal note's are as staff-only as the note. */
+  attachments: z.array(attachmentSchema),
 });
 export type Comment = z.infer<typeof commentSchema>;
 
@@ -77,6 +88,8 @@ export const ticketDetailSchema = ticketSchema.extend({
   /** The latest comments and history entries, oldest first; the older ones come from `?before=<oldest id>`. */
   comments: z.array(commentSchema),
   history: z.array(historyEntrySchema),
+  /** Files sent with the ticket when it was created (a comment's files are on the comment). */
+  attachments: z.array(attachmentSchema),
   hasOlderComments: z.boolean().optional(),
   hasOlderHistory: z.boolean().optional(),
 });

@@ -8,6 +8,7 @@ export * from './api/common.js';
 export * from './api/auth.js';
 export * from './api/users.js';
 export * from './api/tickets.js';
+export * from './api/attachments.js';
 export * from './api/ticketQuery.js';
 export * from './api/ticketMatch.js';
 export * from './api/knowledge.js';

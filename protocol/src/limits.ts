@@ -68,6 +68,19 @@ export const LIMITS = {
     /** A typing flag with no refresh for this long is dropped (a lost "stopped typing"). */
     typingTtlMs: 6_000,
   },
+  /**
+   * Files (docs/api.md#attachments). `maxBytes` and `maxCount` are the defaults of ATTACHMENT_MAX_BYTES
+   * and ATTACHMENT_MAX_COUNT; the server answers with the limits in force. An upload nobody attached
+   * within `unusedTtlMs` is swept.
+   */
+  attachments: {
+    maxBytes: 25 * 1024 * 1024,
+    maxCount: 20,
+    filenameMax: 200,
+    unusedTtlMs: 24 * 60 * 60 * 1000,
+    /** A bound on `attachmentIds` before the server checks the count in force. */
+    idsMax: 100,
+  },
 } as const;
 
 /** Local storage keys of the session (docs/product.md#sessions). */

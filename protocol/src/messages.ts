@@ -120,6 +120,20 @@ export const MESSAGES = {
     pageTooDeep: (rows: number) =>
       `Only the first ${rows.toLocaleString('en-US')} tickets of a list can be paged through. Narrow the filters or change the sort order to reach the others.`,
   },
+  attachments: {
+    /** `mb`: the limit in force in MiB (e.g. 25). */
+    tooLarge: (mb: number) => `Each file can be at most ${mb} MB`,
+    tooMany: (count: number) => `At most ${count} files can be attached at once`,
+    notUsable: (id: number) => `Attachment ${id} cannot be used here`,
+    notMultipart: 'Uploads must be sent as multipart/form-data',
+    noFile: 'Choose at least one file to upload',
+    notFound: 'Attachment not found',
+    idsInvalid: 'Attachments must be a list of upload ids',
+    tooManyUploads: 'You are uploading files too quickly. Please wait a minute and try again.',
+    tooManyUploadsFromAddress: 'Too many uploads from this address. Please wait a minute and try again.',
+    /** An inbound mail's file over the limit: said in the comment, and the rest of the mail is filed. */
+    notKept: (name: string, size: string, limit: string) => `Attachment ${name} (${size}) was not kept: it is larger than ${limit}`,
+  },
   views: {
     notFound: 'View not found',
     deleted: 'View deleted successfully',

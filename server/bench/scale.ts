@@ -65,6 +65,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { createTokenService } from '../src/lib/tokens.js';
 import { parseInput } from '../src/lib/validation.js';
+import type { AttachmentStore } from '../src/attachments/store.js';
 import type { Mailer } from '../src/mail/transport.js';
 import type { Actor } from '../src/lib/actor.js';
 import { createServices, type Services } from '../src/services/index.js';
@@ -1091,7 +1092,9 @@ async function openExplainer(place: Place): Promise<Explainer> {
       agentSignup: 'closed',
       publicUrl: 'http://localhost',
       redisUrl: undefined,
+      attachments: { maxBytes: 1, maxCount: 1, dir: '/nonexistent' },
     },
+    attachments: undefined as unknown as AttachmentStore,
   });
   return {
     services,

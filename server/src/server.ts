@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.js';
+import { createAttachmentStore, type AttachmentStore } from './attachments/store.js';
 import { ensureAdmin } from './startup/adminAccount.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
 import { createUnitOfWork } from './db/unitOfWork.js';
@@ -45,6 +46,8 @@ export interface HelpdeskServer {
   /** The signer behind every session; tests mint sessions with it for accounts they insert directly. */
   tokens: TokenService;
   database: Database;
+  /** Files by content and their rows; mail intake stores a mail's files through it. */
+  attachments: AttachmentStore;
   bus: EventBus;
   mailer: Mailer;
   logger: Logger;
@@ -76,7 +79,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   });
   const jwtSecret = settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir);
   const tokens = createTokenService(jwtSecret, settings.jwtTtlSeconds);
+  const attachments = createAttachmentStore(settings.attachments);
   const services = createServices({
+    attachments,
     db: database.db,
     withTransaction: createUnitOfWork(database.db, bus),
     writesEnded: database.writesEnded,
@@ -187,6 +192,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     services,
     tokens,
     database,
+    attachments,
     bus,
     mailer,
     logger,

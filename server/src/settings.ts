@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LIMITS } from '@helpdesk/protocol';
@@ -49,6 +50,13 @@ const env = z
       (v) => v ?? LIMITS.anonymousSocketsPerAddress,
     ),
     PRESENCE_TTL_MS: optional(z.coerce.number().int().min(1000)),
+    ATTACHMENT_MAX_BYTES: optional(z.coerce.number().int().positive().max(2_147_483_647)).transform(
+      (v) => v ?? LIMITS.attachments.maxBytes,
+    ),
+    ATTACHMENT_MAX_COUNT: optional(z.coerce.number().int().positive().max(LIMITS.attachments.idsMax)).transform(
+      (v) => v ?? LIMITS.attachments.maxCount,
+    ),
+    ATTACHMENT_DIR: optional(z.string()),
     INBOUND_SMTP_PORT: optional(z.coerce.number().int().min(0).max(65_535)),
     INBOUND_SMTP_HOST: optional(z.string()).transform((v) => v ?? '127.0.0.1'),
     INBOUND_MAX_BYTES: optional(z.coerce.number().int().min(1024)).transform((v) => v ?? 36 * 1024 * 1024),
@@ -107,6 +115,11 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     // How long a viewer of a vanished process lingers; tests shorten it (default LIMITS.presence.ttlMs).
     presenceTtlMs: e.PRESENCE_TTL_MS ?? LIMITS.presence.ttlMs,
     clientDir: e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR,
+    attachments: {
+      maxBytes: e.ATTACHMENT_MAX_BYTES,
+      maxCount: e.ATTACHMENT_MAX_COUNT,
+      dir: e.ATTACHMENT_DIR ?? path.join(e.DATA_DIR, 'attachments'),
+    },
     // Mail intake (docs/api.md#email-intake): off unless INBOUND_SMTP_PORT or IMAP_URL is set.
     inbound: {
       smtpPort: e.INBOUND_SMTP_PORT,

@@ -60,6 +60,7 @@ const comment = (id: number, ticketId: number): Comment => ({
   content: 'On it',
   author: { id: 2, name: 'Agent', role: 'agent' },
   internal: false,
+  attachments: [],
   createdAt: '2026-01-02T00:00:00.000Z',
 });
 
@@ -121,7 +122,7 @@ describe('ticket cache: events', () => {
     const client = cacheWith(five);
     client.setQueryData<TicketResponse>(ticketKeys.detail(5), {
       success: true,
-      ticket: { ...five[4]!, comments: [], history: [entry(1, 5, { type: 'created', from: null, to: 'open' })] },
+      ticket: { ...five[4]!, comments: [], attachments: [], history: [entry(1, 5, { type: 'created', from: null, to: 'open' })] },
     });
     applyTicketChanged(client, updated(five[4]!, { status: 'in_progress', priority: 'urgent' }, [entry(2, 5)]));
 
@@ -279,7 +280,10 @@ describe('ticket cache: events', () => {
 
   it('removes a deleted ticket, its counts and the open ticket; a page that loses a row with more after it is re-read', () => {
     const small = cacheWith(five, listQuery({ limit: 10 }));
-    small.setQueryData<TicketResponse>(ticketKeys.detail(3), { success: true, ticket: { ...five[2]!, comments: [], history: [] } });
+    small.setQueryData<TicketResponse>(ticketKeys.detail(3), {
+      success: true,
+      ticket: { ...five[2]!, comments: [], attachments: [], history: [] },
+    });
     applyTicketChanged(small, { action: 'deleted', ticket: { id: 3 }, by, previous: five[2]! });
     expect(ids(listOf(small, listQuery({ limit: 10 })))).toEqual([5, 4, 2, 1]);
     expect(listOf(small, listQuery({ limit: 10 }))?.total).toBe(4);
@@ -321,7 +325,10 @@ describe('ticket cache: events', () => {
 
   it('comment-added appends once to the open ticket with its timeline entry, and counts it once on the row', () => {
     const client = cacheWith(five);
-    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), {
+      success: true,
+      ticket: { ...five[4]!, comments: [], attachments: [], history: [] },
+    });
     const event = { ticketId: 5, comment: comment(9, 5), history: entry(3, 5, { type: 'comment', from: null, to: '9' }), commentCount: 1 };
     applyCommentAdded(client, event);
     applyCommentAdded(client, event);
@@ -418,7 +425,7 @@ describe('ticket cache: events that come late or out of order', () => {
     });
     // An older reply, announced before the reads began: they hold it already.
     applyCommentAdded(client, { ticketId: 5, comment: comment(8, 5), history: entry(1, 5), commentCount: 1, at: began - 50 });
-    answers[0]!({ success: true, ticket: { ...five[4]!, comments: [], history: [] } });
+    answers[0]!({ success: true, ticket: { ...five[4]!, comments: [], attachments: [], history: [] } });
     answers[1]!(serverPage(five, PAGE_ONE));
     const [held, rows] = await Promise.all([detail, list]);
     expect(held.ticket).toMatchObject({ status: 'in_progress', version: 2, commentCount: 1 });
@@ -430,7 +437,10 @@ describe('ticket cache: events that come late or out of order', () => {
   it("keeps a row's comment count and last activity from going back for a late comment", () => {
     const row = ticket(5, { commentCount: 3, lastActivityAt: '2026-01-03T00:00:00.000Z' });
     const client = cacheWith([...five.slice(0, 4), row]);
-    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...row, comments: [], history: [] } });
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), {
+      success: true,
+      ticket: { ...row, comments: [], attachments: [], history: [] },
+    });
     // The second comment, written yesterday, replayed after the third was already counted.
     applyCommentAdded(client, {
       ticketId: 5,
@@ -476,7 +486,10 @@ describe('ticket cache: this tab\u2019s own answers', () => {
 
   it('without a live socket, the answer re-reads what its echo would have brought', () => {
     const client = cacheWith(five);
-    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), {
+      success: true,
+      ticket: { ...five[4]!, comments: [], attachments: [], history: [] },
+    });
     void ticketSaved(client, updated(five[4]!, { status: 'in_progress' }).ticket);
     expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.status).toBe('in_progress');
     for (const key of [ticketKeys.list(PAGE_ONE), ticketKeys.statsFor({}), ticketKeys.detail(5)])
@@ -486,7 +499,10 @@ describe('ticket cache: this tab\u2019s own answers', () => {
   it('a saved comment shows at once; its echo adds the timeline entry and the row count without a second copy', () => {
     const client = cacheWith(five);
     setLiveEchoes(client, true);
-    client.setQueryData<TicketResponse>(ticketKeys.detail(5), { success: true, ticket: { ...five[4]!, comments: [], history: [] } });
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), {
+      success: true,
+      ticket: { ...five[4]!, comments: [], attachments: [], history: [] },
+    });
     void commentSaved(client, 5, comment(9, 5));
     expect(client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket.comments.map((c) => c.id)).toEqual([9]);
     applyCommentAdded(client, {

@@ -11,6 +11,7 @@ const comment = (id: number, overrides: Partial<Comment> = {}): Comment => ({
   author: { id: 2, name: 'Agent', role: 'agent' },
   internal: false,
   createdAt: at(id),
+  attachments: [],
   ...overrides,
 });
 const entry = (id: number, overrides: Partial<HistoryEntry> = {}): HistoryEntry => ({
@@ -46,6 +47,7 @@ function detailWith(total: number): TicketResponse {
       lastActivityAt: at(total),
       comments: latest.map((id) => comment(id)),
       history: latest.map((id) => entry(id)),
+      attachments: [],
       hasOlderComments: total > 50,
       hasOlderHistory: total > 50,
     },

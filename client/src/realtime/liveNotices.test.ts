@@ -30,7 +30,15 @@ describe('live notices', () => {
   });
 
   it('announces replies by others', () => {
-    const comment = { id: 1, ticketId: 12, content: 'hi', internal: false, author: { ...sam, role: 'agent' as const }, createdAt: '' };
+    const comment = {
+      id: 1,
+      ticketId: 12,
+      content: 'hi',
+      internal: false,
+      author: { ...sam, role: 'agent' as const },
+      createdAt: '',
+      attachments: [],
+    };
     const event = { ticketId: 12, comment, history: {} as never, commentCount: 1 };
     expect(commentNotice(event, 9)).toEqual({ ticketId: 12, title: 'New reply on ticket #12', message: 'Sam Agent replied' });
     expect(commentNotice(event, sam.id)).toBeNull();

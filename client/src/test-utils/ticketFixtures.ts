@@ -35,6 +35,7 @@ export const aComment = (overrides: Partial<Comment> = {}): Comment => ({
   author: { id: agent.id, name: agent.name, role: 'agent' },
   internal: false,
   createdAt: '2026-03-01T10:00:00.000Z',
+  attachments: [],
   ...overrides,
 });
 
@@ -53,6 +54,7 @@ export const aDetail = (overrides: Partial<TicketDetail> = {}): TicketDetail => 
   ...aTicket(),
   comments: [],
   history: [aHistoryEntry()],
+  attachments: [],
   ...overrides,
 });
 

@@ -1,6 +1,9 @@
 import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketPrevious, UserRef } from '@helpdesk/protocol';
+import type { AttachmentRow } from '../db/queries/attachments.js';
 import type { TicketRow } from '../db/queries/tickets.js';
 import type { CommentRow, HistoryRow } from '../db/queries/ticketThread.js';
+
+import { presentAttachment } from './attachments.js';
 
 type Ref = UserRef | null;
 
@@ -25,13 +28,14 @@ export const presentTicket = ({ ticket, ownerName, agentName, editorName, commen
   ...(unread !== undefined && { unread }),
 });
 
-export const presentComment = ({ comment, author }: CommentRow): Comment => ({
+export const presentComment = ({ comment, author, attachments = [] }: CommentRow): Comment => ({
   id: comment.id,
   ticketId: comment.ticketId,
   content: comment.content,
   author: { id: author.id, name: author.name, role: author.role },
   internal: comment.internal,
   createdAt: comment.createdAt.toISOString(),
+  attachments: attachments.map(presentAttachment),
 });
 
 export const presentHistoryEntry = ({ entry, actor }: HistoryRow): HistoryEntry => ({
@@ -44,10 +48,16 @@ export const presentHistoryEntry = ({ entry, actor }: HistoryRow): HistoryEntry 
   createdAt: entry.createdAt.toISOString(),
 });
 
-export const presentTicketDetail = (row: TicketRow, comments: CommentRow[], history: HistoryRow[]): TicketDetail => ({
+export const presentTicketDetail = (
+  row: TicketRow,
+  comments: CommentRow[],
+  history: HistoryRow[],
+  attachments: AttachmentRow[] = [],
+): TicketDetail => ({
   ...presentTicket(row),
   comments: comments.map(presentComment),
   history: history.map(presentHistoryEntry),
+  attachments: attachments.map(presentAttachment),
 });
 
 const CHANGEABLE = [

@@ -1,3 +1,4 @@
+import type { AttachmentStore } from '../attachments/store.js';
 import type { Db } from '../db/client.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import type { Logger } from '../lib/logger.js';
@@ -19,5 +20,7 @@ export interface ServiceContext {
   /** Signs and reads the plus-address that threads a ticket's mail (mail/threadAddress.ts). */
   threadKeys: ThreadKeys;
   logger: Logger;
-  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl' | 'dataDir' | 'supportAddress' | 'inbound'>;
+  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl' | 'attachments' | 'dataDir' | 'supportAddress' | 'inbound'>;
+  /** Files by content under ATTACHMENT_DIR, and their rows (attachments/store.ts). */
+  attachments: AttachmentStore;
 }

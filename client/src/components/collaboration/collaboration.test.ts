@@ -33,7 +33,7 @@ describe('mentions', () => {
 
 describe('collision warning', () => {
   const me = 2;
-  const start = { ...aTicket({ version: 3 }), comments: [aComment({ id: 10 })], history: [] };
+  const start = { ...aTicket({ version: 3 }), comments: [aComment({ id: 10 })], history: [], attachments: [] };
 
   it('is quiet when nothing changed or only I changed it', () => {
     const base = baselineOf(start);

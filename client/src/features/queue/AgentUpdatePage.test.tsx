@@ -10,6 +10,7 @@ const agent = testUser({ id: 9, name: 'Agent Smith', role: 'agent' });
 const detail = (overrides: Partial<TicketDetail> = {}): TicketDetail => ({
   id: 7,
   title: 'VPN drops every hour',
+  attachments: [],
   description: 'The VPN disconnects every hour on the hour since Monday.',
   priority: 'high',
   status: 'open',

@@ -4,12 +4,15 @@ import type { Role, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
+import { findCommentAttachments, type AttachmentRow } from './attachments.js';
 import { isStaffRole } from './staff.js';
 
 /** A ticket's conversation and timeline: comments and history entries, each with who wrote it. */
 export interface CommentRow {
   comment: typeof ticketComments.$inferSelect;
   author: UserRef & { role: Role };
+  /** Its files; none when left out (a comment just written takes its files after). */
+  attachments?: AttachmentRow[];
 }
 export interface HistoryRow {
   entry: typeof ticketHistory.$inferSelect;
@@ -115,8 +118,17 @@ export interface ThreadAudience {
   internal: boolean;
 }
 
-export const findComments = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) =>
-  newestPage(
+/** The rows with their files, read in one statement for the page. */
+async function withAttachments(db: Db, rows: CommentRow[]): Promise<CommentRow[]> {
+  const files = await findCommentAttachments(
+    db,
+    rows.map((r) => r.comment.id),
+  );
+  return rows.map((row) => ({ ...row, attachments: files.filter((f) => f.commentId === row.comment.id) }));
+}
+
+export const findComments = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) => {
+  const page = newestPage(
     await selectComments(db)
       .where(
         and(
@@ -129,11 +141,13 @@ export const findComments = async (db: Db, ticketId: number, limit: number, audi
       .limit(limit + 1),
     limit,
   );
+  return { ...page, rows: await withAttachments(db, page.rows) };
+};
 
-export const findComment = (db: Db, commentId: number): Promise<CommentRow | undefined> =>
-  selectComments(db)
-    .where(eq(ticketComments.id, commentId))
-    .then((rows) => rows[0]);
+export const findComment = async (db: Db, commentId: number): Promise<CommentRow | undefined> => {
+  const rows = await selectComments(db).where(eq(ticketComments.id, commentId));
+  return (await withAttachments(db, rows))[0];
+};
 
 const historyActor = alias(users, 'actor');
 

@@ -5,3 +5,4 @@ export * from './notifications.js';
 export * from './queue.js';
 export * from './email.js';
 export * from './inbound.js';
+export * from './attachments.js';

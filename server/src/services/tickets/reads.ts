@@ -12,6 +12,7 @@ import {
   type TicketStats,
 } from '@helpdesk/protocol';
 import { isForeignKeyViolation } from '../../db/errors.js';
+import { findTicketAttachments } from '../../db/queries/attachments.js';
 import {
   countedStats,
   countTickets,
@@ -117,12 +118,13 @@ export function createTicketReads(context: ServiceContext, cappedSearchStats: Se
   const readDetail = async (actor: Actor, id: number): Promise<TicketDetail> => {
     const row = await loadVisible(db, actor, id);
     const audience = audienceOf(actor);
-    const [comments, history] = await Promise.all([
+    const [comments, history, files] = await Promise.all([
       findComments(db, id, THREAD_PAGE, audience),
       findHistory(db, id, THREAD_PAGE, audience),
+      findTicketAttachments(db, id),
     ]);
     return {
-      ...presentTicketDetail(row, comments.rows, history.rows),
+      ...presentTicketDetail(row, comments.rows, history.rows, files),
       hasOlderComments: comments.hasMore,
       hasOlderHistory: history.hasMore,
     };

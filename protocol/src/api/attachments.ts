@@ -1,0 +1,46 @@
+import { z } from '../zod.js';
+import type { Attachment } from '../entities.js';
+import { LIMITS } from '../limits.js';
+import { MESSAGES } from '../messages.js';
+
+const A = MESSAGES.attachments;
+
+/** `attachmentIds` of a new ticket or comment: the caller's own unused uploads (docs/api.md#attachments). */
+export const attachmentIdsField = z
+  .array(z.number({ error: A.idsInvalid }).int(A.idsInvalid).positive(A.idsInvalid).max(2_147_483_647, A.idsInvalid), {
+    error: A.idsInvalid,
+  })
+  .max(LIMITS.attachments.idsMax, A.tooMany(LIMITS.attachments.idsMax))
+  .optional()
+  .transform((ids) => [...new Set(ids ?? [])]);
+
+/** POST /uploads → 201. */
+export interface UploadResponse {
+  success: true;
+  uploads: Attachment[];
+}
+
+const UNITS = ['KB', 'MB', 'GB'] as const;
+
+/** A size as people read it: `512 bytes`, `1.5 MB`, `25 MB` (binary units, as the limits are set). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const shown = value >= 10 ? Math.round(value) : Math.round(value * 10) / 10;
+  return `${shown} ${UNITS[unit]}`;
+}
+
+/** The limit as the upload error states it, in MiB: `25`, or two significant digits below a whole one (`0.5`). */
+export const megabytes = (bytes: number): number => {
+  const mb = bytes / (1024 * 1024);
+  return Number.isInteger(mb) ? mb : Number(mb.toPrecision(2));
+};
+
+/** Raster types a browser may show inline (docs/decisions.md#attachments); never SVG, HTML or XML. */
+export const INLINE_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export const isPreviewableImage = (contentType: string): boolean => (INLINE_IMAGE_TYPES as readonly string[]).includes(contentType);
