@@ -14,7 +14,12 @@ describe('hostile mail never crashes or stops the intake (docs/api.md#email-inta
   let cast: Awaited<ReturnType<typeof createCast>>;
 
   beforeAll(async () => {
-    t = await startTestServer({ ...ADMIN_ENV, ...INBOUND_ENV, INBOUND_MAX_PER_SENDER_PER_HOUR: '1000' });
+    t = await startTestServer({
+      ...ADMIN_ENV,
+      ...INBOUND_ENV,
+      INBOUND_MAX_PER_SENDER_PER_HOUR: '1000',
+      ATTACHMENT_MAX_BYTES: String(1024 * 1024),
+    });
     cast = await createCast(t);
   });
   afterAll(async () => {
@@ -65,21 +70,43 @@ describe('hostile mail never crashes or stops the intake (docs/api.md#email-inta
     await stillFiles();
   });
 
-  it('files mail with dangerous attachment names and types without rendering anything', async () => {
+  it('keeps a mail’s files with clean names and sniffed types, and says which one was too large', async () => {
     const row = await deliver(t, {
       from: cast.owner.user.email,
       to: SUPPORT,
       subject: 'Files',
-      text: 'Three files.',
+      text: 'Four files.',
       attachments: [
         { filename: '../../etc/\u202Egnp.exe', content: 'MZ fake' },
-        { filename: 'page.html', content: '<script>alert(1)</script>', contentType: 'text/html' },
-        { filename: 'image.svg', content: '<svg onload="alert(1)"/>', contentType: 'image/svg+xml' },
+        { filename: 'page.html', content: '<html><script>alert(1)</script></html>', contentType: 'text/html' },
+        { filename: 'image.svg', content: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>', contentType: 'image/svg+xml' },
+        { filename: 'big.bin', content: randomBytes(2 * 1024 * 1024) },
       ],
     });
     expect(row.status).toBe('ticket');
     const ticket = await ticketOf(row.ticketId!);
-    expect(ticket.description).toBe('Three files.');
+    expect(ticket.description).toBe('Four files.\n\nAttachment big.bin (2 MB) was not kept: it is larger than 1 MB');
+    // Path parts and the bidi override gone; types from the bytes.
+    expect(ticket.attachments).toMatchObject([
+      { filename: 'gnp.exe', size: 7 },
+      { filename: 'page.html', contentType: 'text/html' },
+      { filename: 'image.svg', contentType: 'image/svg+xml' },
+    ]);
+  });
+
+  it('puts a reply’s files on its comment', async () => {
+    const first = await deliver(t, { from: cast.owner.user.email, to: SUPPORT, subject: 'Screenshot follows', text: 'See next mail.' });
+    const reply = await deliver(t, {
+      from: cast.owner.user.email,
+      to: SUPPORT,
+      subject: `Re: Screenshot follows [#${first.ticketId}]`,
+      text: 'Here it is.',
+      attachments: [{ filename: 'notes.txt', content: 'printer log' }],
+    });
+    expect(reply).toMatchObject({ status: 'comment', ticketId: first.ticketId });
+    const ticket = await ticketOf(first.ticketId!);
+    const comment = ticket.comments.find((c: { id: number }) => c.id === reply.commentId);
+    expect(comment.attachments).toMatchObject([{ filename: 'notes.txt', size: 11 }]);
   });
 
   it('never lets a subject carry a line break into the title it echoes', async () => {

@@ -1,4 +1,5 @@
-import { isStaff, LIMITS, MESSAGES, type Comment, type Ticket } from '@helpdesk/protocol';
+import { formatBytes, INBOUND_LIMITS, isStaff, LIMITS, MESSAGES, type Comment, type Ticket } from '@helpdesk/protocol';
+import { sanitizeFilename } from '../../attachments/filename.js';
 import type { Db } from '../../db/client.js';
 import {
   countFiledFromSender,
@@ -21,7 +22,7 @@ import { presentComment, presentHistoryEntry } from '../../presenters/tickets.js
 import type { ServiceContext } from '../context.js';
 import type { TicketService } from '../tickets/index.js';
 import { findActiveUserByEmail, findOrCreatePasswordlessUser, type UserRecord } from '../userRecords.js';
-import { parseMail, type InboundMail } from './parse.js';
+import { parseMail, type InboundMail, type MailAttachment } from './parse.js';
 import type { RawStore } from './rawStore.js';
 import { replyText, storable, cutTo } from './replyText.js';
 import { deliveryReport, loopReason, type DeliveryReport } from './rules.js';
@@ -47,7 +48,7 @@ class ClaimLost extends Error {}
  * or a retry never files a message twice.
  */
 export function createInboundFiling(context: ServiceContext, tickets: TicketService, raw: RawStore, settings: FilingSettings) {
-  const { db, withTransaction, threadKeys } = context;
+  const { db, withTransaction, threadKeys, attachments } = context;
 
   /** Ends the claimed row without any other write. */
   const finishAlone = (claim: InboundRow, outcome: InboundOutcome) =>
@@ -56,14 +57,36 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       await finishInbound(tx, claim.id, outcome);
     });
 
-  /** What the ticket service runs inside its transaction: the claim still ours, the message recorded. */
+  /** The mail's files that are kept (the others are said in the text, filesNotKept). */
+  const keptFiles = (mail: InboundMail): MailAttachment[] =>
+    mail.attachments.filter((a) => !a.related && a.size <= attachments.maxBytes).slice(0, INBOUND_LIMITS.maxAttachments);
+
+  /**
+   * What the ticket service runs inside its transaction: the claim still ours, the mail's files
+   * stored and given to the comment (or the ticket), the message recorded.
+   */
   const recordWithin =
     (claim: InboundRow, mail: InboundMail, status: 'ticket' | 'comment' | 'note', reason?: string) =>
-    async (tx: Db, ticketId: number, commentId: number | null) => {
+    async (tx: Db, ticketId: number, commentId: number | null, uploaderId: number) => {
       if (!(await lockClaimed(tx, claim))) throw new ClaimLost();
+      const ids: number[] = [];
+      for (const file of keptFiles(mail)) {
+        const stored = await attachments.store(tx, { uploaderId, filename: file.filename, declaredType: file.contentType, bytes: file.content });
+        ids.push(stored.id);
+      }
+      if (ids.length > 0) await attachments.link(tx, ids, { ticketId, commentId }, uploaderId);
       if (mail.messageId) await recordIncoming(tx, { messageId: mail.messageId, ticketId, commentId });
       await finishInbound(tx, claim.id, { status, ticketId, commentId, reason: reason ?? null });
     };
+
+  /** `Attachment <name> (<size>) was not kept: …` for each file over ATTACHMENT_MAX_BYTES. */
+  const filesNotKept = (mail: InboundMail): string[] =>
+    mail.attachments
+      .filter((a) => !a.related && a.size > attachments.maxBytes)
+      .map((a) => MESSAGES.attachments.notKept(sanitizeFilename(a.filename), formatBytes(a.size), formatBytes(attachments.maxBytes)));
+
+  /** The text with the notes of files not kept after it. */
+  const withNotes = (text: string, mail: InboundMail): string => [text, ...filesNotKept(mail)].filter(Boolean).join('\n\n');
 
   /** The ticket this message continues, in the order of docs/api.md#threading. */
   async function findThread(mail: InboundMail, envelopeTo: string[], sender: UserRecord | undefined): Promise<TicketRow | undefined> {
@@ -128,7 +151,7 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
 
   /** A new ticket from a message: the subject as its title, the text as its description (docs/api.md#threading). */
   async function newTicket(claim: InboundRow, mail: InboundMail, owner: Actor, followUpOf?: number) {
-    const text = storable(followUpOf === undefined ? mail.text : replyText(mail.text)).trim();
+    const text = withNotes(storable(followUpOf === undefined ? mail.text : replyText(mail.text)).trim(), mail);
     const record = recordWithin(claim, mail, 'ticket', followUpOf === undefined ? undefined : `follow-up of closed ticket #${followUpOf}`);
     const description = text === '' ? MESSAGES.inbound.noText : cutTo(text, LIMITS.ticketDescription.max, '…');
     const long = text.length > LIMITS.ticketDescription.max;
@@ -141,7 +164,8 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
         const first = long
           ? await writeMailComment(tx, emit, owner, { id: created.id, userId: owner.id }, commentText(text), false)
           : undefined;
-        await record(tx, created.id, first?.id ?? null);
+        // The files go with the ticket itself; with the first comment when the text went there.
+        await record(tx, created.id, first?.id ?? null, owner.id);
       },
     );
     return ticket;
@@ -172,19 +196,23 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       return;
     }
     const ticket = thread.ticket;
-    const content = commentText(replyText(mail.text));
+    const content = commentText(withNotes(replyText(mail.text), mail));
     if (sender && sender.id === ticket.userId) {
       if (ticket.status === 'closed') {
         await newTicket(claim, mail, actorOf(sender), ticket.id);
         return;
       }
       const record = recordWithin(claim, mail, 'comment');
-      await tickets.addComment(actorOf(sender), ticket.id, { content }, (tx, _emit, { comment }) => record(tx, ticket.id, comment.id));
+      await tickets.addComment(actorOf(sender), ticket.id, { content }, (tx, _emit, { comment }) =>
+        record(tx, ticket.id, comment.id, sender.id),
+      );
       return;
     }
     if (sender && isStaff(sender)) {
       const record = recordWithin(claim, mail, 'comment');
-      await tickets.addComment(actorOf(sender), ticket.id, { content }, (tx, _emit, { comment }) => record(tx, ticket.id, comment.id));
+      await tickets.addComment(actorOf(sender), ticket.id, { content }, (tx, _emit, { comment }) =>
+        record(tx, ticket.id, comment.id, sender.id),
+      );
       return;
     }
     // Someone else on a known thread: staff read it as a note, the owner never sees it.
@@ -192,11 +220,11 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       sender ??
       (settings.createUsers ? await findOrCreatePasswordlessUser(db, { name: nameOf(mail.from), email: mail.from.address }) : undefined);
     if (!author) return finishAlone(claim, { status: 'rejected', reason: 'unknown sender' });
-    const note = commentText(`${MESSAGES.inbound.strangerNote(mail.from.address)}\n\n${replyText(mail.text)}`);
+    const note = commentText(withNotes(`${MESSAGES.inbound.strangerNote(mail.from.address)}\n\n${replyText(mail.text)}`, mail));
     const record = recordWithin(claim, mail, 'note');
     await withTransaction(async (tx, emit) => {
       const comment: Comment = await writeMailComment(tx, emit, actorOf(author), { id: ticket.id, userId: ticket.userId }, note, true);
-      await record(tx, ticket.id, comment.id);
+      await record(tx, ticket.id, comment.id, author.id);
     });
   }
 

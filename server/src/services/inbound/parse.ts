@@ -7,6 +7,8 @@ export interface MailAttachment {
   contentType: string;
   size: number;
   content: Buffer;
+  /** Referenced by the HTML (`cid:`), such as a signature's logo: part of the text, not a file sent. */
+  related: boolean;
 }
 
 /** What filing reads of a message: plain values only, never HTML. */
@@ -58,6 +60,7 @@ export async function parseMail(source: Readable): Promise<InboundMail> {
       contentType: a.contentType,
       size: a.size,
       content: a.content as Buffer,
+      related: a.related === true,
     })),
   };
 }
