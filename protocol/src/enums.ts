@@ -29,7 +29,17 @@ export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
  * `follow_up`: the ticket was opened by mail on a closed one (`from` = its id). `email_bounced`: a
  * mail of the ticket bounced (`from` = the address, `to` = the reported status), staff only.
  */
-export const HISTORY_TYPES = ['created', 'status', 'priority', 'edited', 'resolution', 'assigned', 'comment', 'follow_up', 'email_bounced'] as const;
+export const HISTORY_TYPES = [
+  'created',
+  'status',
+  'priority',
+  'edited',
+  'resolution',
+  'assigned',
+  'comment',
+  'follow_up',
+  'email_bounced',
+] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
 
 /** List orders (docs/api.md#ticket-endpoints); priority and status sort by rank (the enums' order), not by name. */

@@ -63,5 +63,4 @@ export async function fixture(name: string, values: Record<string, string>): Pro
 }
 
 /** A raw message sent as it is (nodemailer's `raw`), with its envelope. */
-export const deliverRaw = (t: TestServer, from: string, to: string | string[], raw: string) =>
-  deliver(t, { envelope: { from, to }, raw });
+export const deliverRaw = (t: TestServer, from: string, to: string | string[], raw: string) => deliver(t, { envelope: { from, to }, raw });

@@ -165,7 +165,10 @@ describe('hostile mail never crashes or stops the intake (docs/api.md#email-inta
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, bytes);
     const retried = await t.api.post(`/email/inbound/${row!.id}/retry`, undefined, { token: cast.admin.token });
-    expect(retried).toMatchObject({ status: 200, body: { message: 'The message will be filed again', inboundMessage: { status: 'queued', attempts: 0 } } });
+    expect(retried).toMatchObject({
+      status: 200,
+      body: { message: 'The message will be filed again', inboundMessage: { status: 'queued', attempts: 0 } },
+    });
     const filed = await waitFiled(t, row!.id);
     expect(filed).toMatchObject({ status: 'ticket', subject: 'Came back' });
   });

@@ -110,7 +110,12 @@ describe('mail intake over SMTP (docs/api.md#email-intake)', () => {
 
   it('threads by the signed plus-address, and not by a forged one', async () => {
     const ticket = await createTicket(t.api, cast.owner.token, { title: 'Monitor flickers' });
-    const row = await deliver(t, { from: cast.owner.user.email, to: plus(ticket.id), subject: 'About my monitor', text: 'Still flickering.' });
+    const row = await deliver(t, {
+      from: cast.owner.user.email,
+      to: plus(ticket.id),
+      subject: 'About my monitor',
+      text: 'Still flickering.',
+    });
     expect(row).toMatchObject({ status: 'comment', ticketId: ticket.id });
     const forged = plus(ticket.id).replace(/-([0-9a-f]{10})@/, '-0000000000@');
     const other = await deliver(t, { from: cast.owner.user.email, to: forged, subject: 'About my monitor', text: 'Forged.' });
@@ -120,7 +125,12 @@ describe('mail intake over SMTP (docs/api.md#email-intake)', () => {
 
   it('threads by [#id] in the subject only for the ticket’s owner', async () => {
     const ticket = await createTicket(t.api, cast.owner.token, { title: 'Keyboard missing keys' });
-    const byOwner = await deliver(t, { from: cast.owner.user.email, to: SUPPORT, subject: `Re: keys [#${ticket.id}]`, text: 'The Q key too.' });
+    const byOwner = await deliver(t, {
+      from: cast.owner.user.email,
+      to: SUPPORT,
+      subject: `Re: keys [#${ticket.id}]`,
+      text: 'The Q key too.',
+    });
     expect(byOwner).toMatchObject({ status: 'comment', ticketId: ticket.id });
     const byOther = await deliver(t, { from: cast.other.user.email, to: SUPPORT, subject: `Re: keys [#${ticket.id}]`, text: 'Me too!' });
     expect(byOther.status).toBe('ticket');
@@ -129,7 +139,12 @@ describe('mail intake over SMTP (docs/api.md#email-intake)', () => {
 
   it('files a staff member’s mail on a thread as their public reply, with its notification', async () => {
     const ticket = await createTicket(t.api, cast.owner.token, { title: 'Laptop battery drains' });
-    const row = await deliver(t, { from: cast.agent.user.email, to: plus(ticket.id), subject: 'Re: battery', text: 'Please update the BIOS.' });
+    const row = await deliver(t, {
+      from: cast.agent.user.email,
+      to: plus(ticket.id),
+      subject: 'Re: battery',
+      text: 'Please update the BIOS.',
+    });
     expect(row.status).toBe('comment');
     const seen = await detail(ticket.id, cast.owner.token);
     expect(seen.comments.at(-1)).toMatchObject({ content: 'Please update the BIOS.', internal: false, author: { id: cast.agent.user.id } });
@@ -278,7 +293,8 @@ describe('mail intake over SMTP (docs/api.md#email-intake)', () => {
       expect(await strict.server.database.db.select().from(users).where(eq(users.email, from))).toHaveLength(0);
       const known = await insertUser(strict, {});
       const rows = [];
-      for (let i = 0; i < 3; i++) rows.push(await deliver(strict, { from: known.user.email, to: SUPPORT, subject: `Message ${i}`, text: 'Again.' }));
+      for (let i = 0; i < 3; i++)
+        rows.push(await deliver(strict, { from: known.user.email, to: SUPPORT, subject: `Message ${i}`, text: 'Again.' }));
       expect(rows.map((r) => [r.status, r.reason])).toEqual([
         ['ticket', null],
         ['ticket', null],

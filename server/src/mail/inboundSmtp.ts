@@ -39,8 +39,14 @@ export async function startInboundSmtp(inbound: InboundService, options: Inbound
     banner: 'HelpDesk mail intake',
     logger: false,
     onRcptTo(address, session, callback) {
-      if (!isSupportMailbox(address.address, options.supportAddress)) return callback(smtpError(550, MESSAGES.inbound.noSuchMailbox));
-      if (session.envelope.rcptTo.length >= INBOUND_LIMITS.maxRecipients) return callback(smtpError(452, MESSAGES.inbound.tooManyRecipients));
+      if (!isSupportMailbox(address.address, options.supportAddress)) {
+        callback(smtpError(550, MESSAGES.inbound.noSuchMailbox));
+        return;
+      }
+      if (session.envelope.rcptTo.length >= INBOUND_LIMITS.maxRecipients) {
+        callback(smtpError(452, MESSAGES.inbound.tooManyRecipients));
+        return;
+      }
       callback();
     },
     onData(stream, session, callback) {
@@ -54,7 +60,10 @@ export async function startInboundSmtp(inbound: InboundService, options: Inbound
         })
         .then(
           (accepted) => {
-            if (!accepted.stored || stream.sizeExceeded) return callback(smtpError(552, MESSAGES.inbound.tooLarge(options.maxBytes)));
+            if (!accepted.stored || stream.sizeExceeded) {
+              callback(smtpError(552, MESSAGES.inbound.tooLarge(options.maxBytes)));
+              return;
+            }
             callback(null, `Queued as ${accepted.id}${accepted.duplicate ? ' (a duplicate)' : ''}`);
           },
           (error: unknown) => {

@@ -23,7 +23,10 @@ export function startInboundWorker(inbound: InboundService, logger: Logger, loop
   let pending = false;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      if (pending || !running) return resolve();
+      if (pending || !running) {
+        resolve();
+        return;
+      }
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);

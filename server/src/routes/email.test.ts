@@ -37,10 +37,19 @@ describe('Email admin calls (docs/api.md#email-admin)', () => {
 
   it('lists the newest messages first with their status and reason, paged by id', async () => {
     const first = await deliver(t, { from: cast.owner.user.email, to: SUPPORT, subject: 'First', text: 'One.' });
-    const second = await deliver(t, { from: cast.owner.user.email, to: SUPPORT, subject: 'Second', text: 'Two.', headers: { Precedence: 'bulk' } });
+    const second = await deliver(t, {
+      from: cast.owner.user.email,
+      to: SUPPORT,
+      subject: 'Second',
+      text: 'Two.',
+      headers: { Precedence: 'bulk' },
+    });
     const page = await t.api.get('/email/inbound?limit=1', { token: cast.admin.token });
     expect(page.status).toBe(200);
-    expect(page.body).toMatchObject({ hasMore: true, messages: [{ id: second.id, status: 'ignored', reason: 'precedence', subject: 'Second' }] });
+    expect(page.body).toMatchObject({
+      hasMore: true,
+      messages: [{ id: second.id, status: 'ignored', reason: 'precedence', subject: 'Second' }],
+    });
     const older = await t.api.get(`/email/inbound?limit=1&before=${second.id}`, { token: cast.admin.token });
     expect(older.body.messages).toMatchObject([{ id: first.id, status: 'ticket', ticketId: first.ticketId, from: cast.owner.user.email }]);
   });

@@ -50,5 +50,11 @@ export async function findOrCreatePasswordlessUser(db: Db, input: { name: string
     .values({ name: input.name, email: input.email, passwordHash: '', role: 'user' })
     .onConflictDoNothing()
     .returning();
-  return rows[0] ?? returnedRow([await findActiveUserByEmail(db, input.email)].filter((r) => r !== undefined), 'the mail sender account');
+  return (
+    rows[0] ??
+    returnedRow(
+      [await findActiveUserByEmail(db, input.email)].filter((r) => r !== undefined),
+      'the mail sender account',
+    )
+  );
 }

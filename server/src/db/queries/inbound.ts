@@ -53,7 +53,7 @@ export async function claimInbound(db: Db): Promise<InboundRow | undefined> {
     )
     returning id`);
   // Both drivers answer { rows }.
-  const id = (result as unknown as { rows: Array<{ id: number }> }).rows[0]?.id;
+  const id = (result as { rows: Array<{ id: number }> }).rows[0]?.id;
   if (id === undefined) return undefined;
   const [row] = await db.select().from(inboundMessages).where(eq(inboundMessages.id, id));
   return row;
@@ -72,7 +72,11 @@ export interface InboundOutcome {
   commentId?: number | null;
 }
 
-export async function finishInbound(db: Db, id: number, outcome: InboundOutcome & { fromAddress?: string | null; subject?: string | null }) {
+export async function finishInbound(
+  db: Db,
+  id: number,
+  outcome: InboundOutcome & { fromAddress?: string | null; subject?: string | null },
+) {
   await db
     .update(inboundMessages)
     .set({

@@ -24,7 +24,7 @@ import type { TicketService } from '../tickets/index.js';
 import { findActiveUserByEmail, findOrCreatePasswordlessUser, type UserRecord } from '../userRecords.js';
 import { parseMail, type InboundMail, type MailAttachment } from './parse.js';
 import type { RawStore } from './rawStore.js';
-import { replyText, storable, cutTo } from './replyText.js';
+import { cutTo, replyText, storable, withoutControls } from './replyText.js';
 import { deliveryReport, loopReason, type DeliveryReport } from './rules.js';
 
 export interface FilingSettings {
@@ -71,7 +71,12 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       if (!(await lockClaimed(tx, claim))) throw new ClaimLost();
       const ids: number[] = [];
       for (const file of keptFiles(mail)) {
-        const stored = await attachments.store(tx, { uploaderId, filename: file.filename, declaredType: file.contentType, bytes: file.content });
+        const stored = await attachments.store(tx, {
+          uploaderId,
+          filename: file.filename,
+          declaredType: file.contentType,
+          bytes: file.content,
+        });
         ids.push(stored.id);
       }
       if (ids.length > 0) await attachments.link(tx, ids, { ticketId, commentId }, uploaderId);
@@ -110,7 +115,8 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
   }
 
   async function bounce(claim: InboundRow, report: DeliveryReport) {
-    if (report.action !== 'failed') return finishAlone(claim, { status: 'ignored', reason: `delivery report (${report.action ?? 'no action'})` });
+    if (report.action !== 'failed')
+      return finishAlone(claim, { status: 'ignored', reason: `delivery report (${report.action ?? 'no action'})` });
     const [sent] = await findThreadMessages(db, report.originalIds, 'out');
     if (!sent) return finishAlone(claim, { status: 'ignored', reason: 'bounce of a mail that is not ours' });
     const ticket = await findTicketRow(db, sent.ticketId);
@@ -130,11 +136,21 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
   }
 
   /** A comment written for the mail channel itself: a stranger's note, or a long first message. */
-  async function writeMailComment(tx: Db, emit: Emit, author: Actor, ticket: { id: number; userId: number }, content: string, internal: boolean) {
+  async function writeMailComment(
+    tx: Db,
+    emit: Emit,
+    author: Actor,
+    ticket: { id: number; userId: number },
+    content: string,
+    internal: boolean,
+  ) {
     const row = await insertComment(tx, author, { ticketId: ticket.id, content, internal });
     const comment = presentComment(row);
     const history = presentHistoryEntry(
-      returnedRow(await insertHistory(tx, author, [{ ticketId: ticket.id, type: 'comment', to: String(comment.id), internal }]), 'the mail comment history'),
+      returnedRow(
+        await insertHistory(tx, author, [{ ticketId: ticket.id, type: 'comment', to: String(comment.id), internal }]),
+        'the mail comment history',
+      ),
     );
     if (!internal) await touchTicketActivity(tx, ticket.id, author.id, row.comment.createdAt);
     emit('comment.added', {
@@ -159,7 +175,8 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       owner,
       { title: titleOf(mail.subject), description, priority: LIMITS.defaultPriority },
       async (tx: Db, emit: Emit, created: Ticket) => {
-        if (followUpOf !== undefined) await insertHistory(tx, owner, [{ ticketId: created.id, type: 'follow_up', from: String(followUpOf) }]);
+        if (followUpOf !== undefined)
+          await insertHistory(tx, owner, [{ ticketId: created.id, type: 'follow_up', from: String(followUpOf) }]);
         // The description holds 2,000 characters: the whole text follows as the first comment.
         const first = long
           ? await writeMailComment(tx, emit, owner, { id: created.id, userId: owner.id }, commentText(text), false)
@@ -257,6 +274,6 @@ function commentText(text: string): string {
 
 /** A new account's name: the sender's display name, else their address's local part. */
 function nameOf(from: { address: string; name: string }): string {
-  const name = storable(from.name).replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const name = withoutControls(storable(from.name)).trim();
   return (name || from.address.split('@')[0] || from.address).slice(0, LIMITS.name.max);
 }

@@ -42,7 +42,13 @@ export async function parseMail(source: Readable): Promise<InboundMail> {
   const headers = new Map<string, string>();
   for (const { key, line } of parsed.headerLines) {
     if (headers.has(key)) continue;
-    headers.set(key, line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim());
+    headers.set(
+      key,
+      line
+        .slice(line.indexOf(':') + 1)
+        .replace(/\r?\n[ \t]+/g, ' ')
+        .trim(),
+    );
   }
   const contentType = parsed.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
   return {
@@ -59,8 +65,8 @@ export async function parseMail(source: Readable): Promise<InboundMail> {
       filename: a.filename,
       contentType: a.contentType,
       size: a.size,
-      content: a.content as Buffer,
-      related: a.related === true,
+      content: a.content,
+      related: a.related,
     })),
   };
 }

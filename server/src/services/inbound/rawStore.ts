@@ -94,10 +94,13 @@ export function headerValue(head: string, name: string): string | undefined {
   return line?.slice(prefix.length).trim();
 }
 
+// eslint-disable-next-line no-control-regex -- an id is one line of printable characters
+const CONTROLS = /[\u0000-\u001f\u007f]/g;
+
 /** A Message-ID without its angle brackets (what email_messages keeps), or undefined. */
 export function bareMessageId(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const inBrackets = /<([^<>\s]{1,900})>/.exec(value);
-  const id = (inBrackets ? inBrackets[1] : value.trim().split(/\s+/)[0])?.replace(/[\u0000-\u001f\u007f]/g, '');
+  const id = (inBrackets ? inBrackets[1] : value.trim().split(/\s+/)[0])?.replace(CONTROLS, '');
   return id && id.length <= 900 ? id : undefined;
 }

@@ -25,7 +25,9 @@ export function replyText(text: string): string {
     if (line.includes(EMAIL_REPLY_MARKER)) return true;
     // A quote header may wrap over two or three lines.
     const window = bare.slice(i, i + 3);
-    return QUOTE_OPENERS.some((opener) => opener.test(line) || opener.test(window.slice(0, 2).join('\n')) || opener.test(window.join('\n')));
+    return QUOTE_OPENERS.some(
+      (opener) => opener.test(line) || opener.test(window.slice(0, 2).join('\n')) || opener.test(window.join('\n')),
+    );
   });
   const kept = (cutAt === -1 ? lines : lines.slice(0, cutAt)).join('\n').trim();
   return kept === '' ? normalised.trim() : kept;
@@ -34,7 +36,14 @@ export function replyText(text: string): string {
 /** Text PostgreSQL can store: NUL and lone surrogates are dropped, never refused (mail is not a form). */
 export function storable(text: string): string {
   if (isStorableText(text)) return text;
-  return [...text].filter((c) => isStorableText(c)).join('');
+  // eslint-disable-next-line no-control-regex -- NUL is what PostgreSQL text cannot hold
+  return text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '');
+}
+
+/** A single line for a name or an id: control characters (line breaks among them) removed. */
+export function withoutControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f]/g, '');
 }
 
 /** Cut to `max` characters, the cut said at the end. */
