@@ -28,6 +28,10 @@ export const queryKeys = {
   },
   notifications: notificationsKey,
   config: ['config'] as const,
+  email: {
+    settings: ['email', 'settings'] as const,
+    inbound: ['email', 'inbound'] as const,
+  },
   queue: {
     views: ['queue', 'views'] as const,
     viewCounts: ['queue', 'views', 'counts'] as const,

@@ -51,6 +51,7 @@ const articleDetail = code(() => import('../features/knowledge/ArticleDetailPage
 const articleEditor = code(() => import('../features/knowledge/ArticleEditorPage'));
 const settings = code(() => import('../features/account/SettingsPage'));
 const supportManagement = code(() => import('../features/staff/SupportManagementPage'));
+const emailAdmin = code(() => import('../features/email/EmailAdminPage'));
 
 const ticketRead = (id: string) => `/tickets/${id}`;
 
@@ -82,6 +83,7 @@ export const PAGES: readonly PageRule[] = [
   { path: '/agent/canned-responses', code: cannedResponses, access: 'staff', title: () => 'Canned Responses' },
   { path: '/settings', code: settings, access: 'signed-in', title: () => 'Settings' },
   { path: '/support-management', code: supportManagement, access: 'signed-in', title: () => 'Support Management' },
+  { path: '/admin/email', code: emailAdmin, access: 'signed-in', title: () => 'Email' },
 ];
 
 /** Route ids are positive integers (docs/api.md#conventions); anything else is not a page. */
