@@ -11,6 +11,7 @@ import { createEventBus, type EventBus } from './events/bus.js';
 import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createTokenService, type TokenService } from './lib/tokens.js';
+import { startImapIntake, type ImapIntake } from './mail/imapIntake.js';
 import { startInboundSmtp, type InboundSmtp } from './mail/inboundSmtp.js';
 import { startInboundWorker } from './mail/inboundWorker.js';
 import { subscribeTicketNotifications } from './mail/notifier.js';
@@ -53,6 +54,8 @@ export interface HelpdeskServer {
   logger: Logger;
   /** The port the inbound SMTP listener took, when INBOUND_SMTP_PORT is set. */
   inboundSmtpPort: number | undefined;
+  /** The IMAP intake, when IMAP_URL is set. */
+  imapIntake: ImapIntake | undefined;
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -126,6 +129,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
       logger,
     );
   }
+  const imapIntake = settings.inbound.imap
+    ? startImapIntake(services.inbound, database, { ...settings.inbound.imap, supportAddress: settings.supportAddress }, logger)
+    : undefined;
 
   const app = createApp({
     services,
@@ -168,6 +174,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     presence.stop();
     // Mail first: nothing new is accepted, and the message being filed is finished.
     await inboundSmtp?.close();
+    await imapIntake?.stop();
     await inboundWorker?.stop();
     const drained = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));
     // Sockets and the Redis adapter first (io.close also stops the HTTP server accepting): open
@@ -197,6 +204,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     mailer,
     logger,
     inboundSmtpPort: inboundSmtp?.port,
+    imapIntake,
     listen(port = settings.port, host = settings.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

@@ -10,6 +10,7 @@ import {
   type InboundRow,
 } from '../../db/queries/inbound.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import type { Db } from '../../db/client.js';
 import type { Settings } from '../../settings.js';
 import type { ServiceContext } from '../context.js';
 import type { TicketService } from '../tickets/index.js';
@@ -25,6 +26,8 @@ export interface IncomingMessage {
   /** Our recipients of it. */
   envelopeTo: string[];
   data: AsyncIterable<Buffer | string>;
+  /** More writes in the transaction of the message's row (the IMAP intake's mailbox position). */
+  within?: (tx: Db) => Promise<void>;
 }
 
 export type Accepted = { stored: true; id: number; duplicate: boolean } | { stored: false; tooLarge: true };
@@ -72,14 +75,18 @@ export function createInboundService(
       if ('tooLarge' in stored) return { stored: false, tooLarge: true };
       const messageId = bareMessageId(headerValue(stored.head, 'message-id'));
       const envelopeTo = [...new Set(message.envelopeTo.map((a) => a.toLowerCase()))].sort().join(', ');
-      const row = await insertInbound(db, {
-        messageId: messageId ?? null,
-        envelopeFrom: message.envelopeFrom,
-        envelopeTo,
-        size: stored.size,
-        sha256: stored.sha256,
-        source: message.source,
-        dedupeKey: messageId ? `id:${messageId}\n${envelopeTo}` : `sha256:${stored.sha256}`,
+      const row = await db.transaction(async (tx) => {
+        const inserted = await insertInbound(tx, {
+          messageId: messageId ?? null,
+          envelopeFrom: message.envelopeFrom,
+          envelopeTo,
+          size: stored.size,
+          sha256: stored.sha256,
+          source: message.source,
+          dedupeKey: messageId ? `id:${messageId}\n${envelopeTo}` : `sha256:${stored.sha256}`,
+        });
+        await message.within?.(tx);
+        return inserted;
       });
       const duplicate = row.status === 'ignored';
       if (!duplicate) for (const listener of queuedListeners) listener();
