@@ -54,6 +54,8 @@ describe('mail intake over IMAP, against a real dovecot (docs/api.md#email-intak
     try {
       const cast = await createCast(t);
       await t.server.imapIntake!.firstPass;
+      // One process at a time: while this one reads the mailbox, another process cannot take the lock.
+      if (t.server.database.kind === 'postgres') expect(await t.server.database.tryExclusive(727_002)).toBeUndefined();
       const [ticketRow, autoRow] = await imapRows(t, 2);
       expect(ticketRow).toMatchObject({ status: 'ticket', fromAddress: stranger, source: 'imap' });
       expect(autoRow).toMatchObject({ status: 'ignored', reason: 'auto-submitted' });

@@ -136,6 +136,20 @@ describe('hostile mail never crashes or stops the intake (docs/api.md#email-inta
     await stillFiles();
   });
 
+  it('takes at most 100 of our addresses for one message: 452 Too many recipients for the rest', async () => {
+    const ours = Array.from({ length: 120 }, (_, i) => `support+list${i}@helpdesk.test`);
+    const info = await sendMail(t, {
+      envelope: { from: cast.owner.user.email, to: ours },
+      from: cast.owner.user.email,
+      subject: 'Many',
+      text: 'x',
+    });
+    expect(info.accepted).toHaveLength(100);
+    expect(info.rejected).toHaveLength(20);
+    expect(info.rejectedErrors?.[0]).toMatchObject({ responseCode: 452 });
+    await waitFiled(t, Number(/Queued as (\d+)/.exec(info.response)![1]));
+  });
+
   it('fails a message after 5 attempts without holding up the next, and files it when an admin retries', async () => {
     const bytes = Buffer.from(`From: ${cast.owner.user.email}\r\nTo: ${SUPPORT}\r\nSubject: Came back\r\n\r\nFiled at last.\r\n`);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
