@@ -25,7 +25,7 @@ export interface IncomingMessage {
   envelopeFrom: string | null;
   /** Our recipients of it. */
   envelopeTo: string[];
-  data: AsyncIterable<Buffer | string>;
+  data: AsyncIterable<Buffer | string> | Iterable<Buffer>;
   /** More writes in the transaction of the message's row (the IMAP intake's mailbox position). */
   within?: (tx: Db) => Promise<void>;
 }

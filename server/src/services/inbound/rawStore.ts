@@ -27,7 +27,7 @@ export function createRawStore(root: string) {
   return {
     fileOf,
 
-    async write(source: AsyncIterable<Buffer | string>, maxBytes: number): Promise<RawWrite> {
+    async write(source: AsyncIterable<Buffer | string> | Iterable<Buffer>, maxBytes: number): Promise<RawWrite> {
       const tmpDir = path.join(root, 'tmp');
       await mkdir(tmpDir, { recursive: true });
       const tmp = path.join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
