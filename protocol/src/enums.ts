@@ -25,7 +25,21 @@ export type Category = (typeof CATEGORIES)[number];
 export const NOTIFICATION_PREFERENCES = ['all', 'important', 'none'] as const;
 export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
 
-export const HISTORY_TYPES = ['created', 'status', 'priority', 'edited', 'resolution', 'assigned', 'comment'] as const;
+/**
+ * `follow_up`: the ticket was opened by mail on a closed one (`from` = its id). `email_bounced`: a
+ * mail of the ticket bounced (`from` = the address, `to` = the reported status), staff only.
+ */
+export const HISTORY_TYPES = [
+  'created',
+  'status',
+  'priority',
+  'edited',
+  'resolution',
+  'assigned',
+  'comment',
+  'follow_up',
+  'email_bounced',
+] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
 
 /** Where a staff reply's mail to the ticket's owner stands (docs/api.md#email); staff see it, owners never. */

@@ -25,3 +25,4 @@ export * from './placeholders.js';
 export * from './policies/sharedItems.js';
 export * from './api/searchSyntax.js';
 export * from './api/sla.js';
+export * from './api/inboundMail.js';

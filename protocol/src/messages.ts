@@ -182,6 +182,22 @@ export const MESSAGES = {
     notFound: 'Article not found',
     deleted: 'Article deleted successfully',
   },
+  /** The mail intake (docs/api.md#email-intake). */
+  inbound: {
+    notFound: 'Inbound message not found',
+    retryNotFailed: 'Only a failed message can be retried',
+    retried: 'The message will be filed again',
+    noSuchMailbox: 'No such mailbox',
+    tooLarge: (maxBytes: number) => `Message is larger than ${maxBytes} bytes`,
+    tooManyRecipients: 'Too many recipients',
+    notStored: 'The message could not be stored; try again later',
+    noSubject: '(no subject)',
+    noText: '(no message text)',
+    strangerNote: (address: string) => `Email from ${address} (not the requester)`,
+    bounced: (address: string, status: string) => `Email to ${address} bounced: ${status}`,
+    followUpOf: (ticketId: number) => `Follow-up of closed ticket #${ticketId}`,
+    cut: (max: number) => `[Cut at ${max.toLocaleString('en-US')} characters: staff can download the whole message]`,
+  },
   http: {
     notFound: 'Not found',
     forbidden: 'You do not have permission to perform this action',

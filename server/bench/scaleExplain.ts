@@ -3,6 +3,7 @@
  * Drizzle logger on a connection of the bench's own, then EXPLAIN (ANALYZE, BUFFERS) with the same
  * parameters. Run after the servers have stopped, on the slowest question each chosen call asked.
  */
+import os from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -17,6 +18,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { createTokenService } from '../src/lib/tokens.js';
 import { parseInput } from '../src/lib/validation.js';
 import type { AttachmentStore } from '../src/attachments/store.js';
+import { parseSettings } from '../src/settings.js';
 import type { OutboxSender } from '../src/mail/outboxSender.js';
 import { createServices, type Services } from '../src/services/index.js';
 import type { Place } from './scaleDataset.js';
@@ -63,6 +65,7 @@ async function openExplainer(place: Place): Promise<Explainer> {
     threadKeys: { supportAddress: 'support@helpdesk.local', secret: BENCH_JWT_SECRET },
     logger: createLogger('silent'),
     settings: {
+      ...parseSettings({ DATA_DIR: os.tmpdir() }),
       agentSignup: 'closed',
       publicUrl: 'http://localhost',
       redisUrl: undefined,

@@ -10,6 +10,7 @@ import { securityHeaders } from './middleware/securityHeaders.js';
 import type { AppState } from './middleware/state.js';
 import { attachmentRoutes } from './routes/attachments.js';
 import { authRoutes } from './routes/auth.js';
+import { emailRoutes } from './routes/email.js';
 import type { RouteDeps } from './routes/deps.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
 import { notificationRoutes } from './routes/notifications.js';
@@ -41,6 +42,7 @@ export const API_ROUTERS = [
   cannedResponseRoutes,
   slaRoutes,
   attachmentRoutes,
+  emailRoutes,
 ] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */

@@ -14,6 +14,9 @@ import { createLogger, type Logger } from './lib/logger.js';
 import { createTokenService, type TokenService } from './lib/tokens.js';
 import { createOutboxSender, type OutboxSender } from './mail/outboxSender.js';
 import { ticketMail } from './mail/ticketMail.js';
+import { startImapIntake, type ImapIntake } from './mail/imapIntake.js';
+import { startInboundSmtp, type InboundSmtp } from './mail/inboundSmtp.js';
+import { startInboundWorker } from './mail/inboundWorker.js';
 import { threadKeys } from './mail/threadAddress.js';
 import { createMailTransport } from './mail/transport.js';
 import { authentication } from './middleware/auth.js';
@@ -54,6 +57,10 @@ export interface HelpdeskServer {
   /** The outbox sender: idle() resolves once every due mail was tried. */
   mailer: OutboxSender;
   logger: Logger;
+  /** The port the inbound SMTP listener took, when INBOUND_SMTP_PORT is set. */
+  inboundSmtpPort: number | undefined;
+  /** The IMAP intake, when IMAP_URL is set. */
+  imapIntake: ImapIntake | undefined;
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -132,12 +139,33 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const budgets = redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore;
   const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, budgets);
 
+  // Mail intake (docs/api.md#email-intake): the listener stores and queues, the worker files.
+  const intakeOn = settings.inbound.smtpPort !== undefined || settings.inbound.imap !== undefined;
+  const inboundWorker = intakeOn ? startInboundWorker(services.inbound, logger, database.kind === 'postgres' ? 2 : 1) : undefined;
+  let inboundSmtp: InboundSmtp | undefined;
+  if (settings.inbound.smtpPort !== undefined) {
+    inboundSmtp = await startInboundSmtp(
+      services.inbound,
+      {
+        host: settings.inbound.smtpHost,
+        port: settings.inbound.smtpPort,
+        maxBytes: settings.inbound.maxBytes,
+        supportAddress: settings.supportAddress,
+      },
+      logger,
+    );
+  }
+  const imapIntake = settings.inbound.imap
+    ? startImapIntake(services.inbound, database, { ...settings.inbound.imap, supportAddress: settings.supportAddress }, logger)
+    : undefined;
+
   const app = createApp({
     services,
     auth: authentication(services.accounts),
     limiters,
     settings,
     database,
+    inboundSmtpPort: inboundSmtp?.port,
     logger,
     trustProxy: settings.trustProxy,
     clientDir: settings.clientDir,
@@ -180,6 +208,10 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     stopPushingCounts();
     stopNudging();
     presence.stop();
+    // Mail first: nothing new is accepted, and the message being filed is finished.
+    await inboundSmtp?.close();
+    await imapIntake?.stop();
+    await inboundWorker?.stop();
     const drained = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));
     // Sockets and the Redis adapter first (io.close also stops the HTTP server accepting): open
     // sockets would keep the HTTP server from closing.
@@ -211,6 +243,8 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     bus,
     mailer,
     logger,
+    inboundSmtpPort: inboundSmtp?.port,
+    imapIntake,
     listen(port = settings.port, host = settings.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

@@ -59,7 +59,16 @@ const env = z
       (v) => v ?? LIMITS.attachments.maxCount,
     ),
     ATTACHMENT_DIR: optional(z.string()),
+    INBOUND_SMTP_PORT: optional(z.coerce.number().int().min(0).max(65_535)),
+    INBOUND_SMTP_HOST: optional(z.string()).transform((v) => v ?? '127.0.0.1'),
+    INBOUND_MAX_BYTES: optional(z.coerce.number().int().min(1024)).transform((v) => v ?? 36 * 1024 * 1024),
+    INBOUND_CREATE_USERS: optional(flag).transform((v) => v ?? true),
+    INBOUND_MAX_PER_SENDER_PER_HOUR: optional(z.coerce.number().int().positive()).transform((v) => v ?? 20),
+    IMAP_URL: optional(z.url({ protocol: /^imaps?$/ })),
+    IMAP_DONE_FOLDER: optional(z.string()).transform((v) => v ?? 'Processed'),
+    IMAP_POLL_MS: optional(z.coerce.number().int().min(1000)).transform((v) => v ?? 60_000),
   })
+
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
     // A generated secret lives in one process's DATA_DIR; the others would reject its tokens.
     path: ['JWT_SECRET'],
@@ -116,6 +125,15 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
       maxBytes: e.ATTACHMENT_MAX_BYTES,
       maxCount: e.ATTACHMENT_MAX_COUNT,
       dir: e.ATTACHMENT_DIR ?? path.join(e.DATA_DIR, 'attachments'),
+    },
+    // Mail intake (docs/api.md#email-intake): off unless INBOUND_SMTP_PORT or IMAP_URL is set.
+    inbound: {
+      smtpPort: e.INBOUND_SMTP_PORT,
+      smtpHost: e.INBOUND_SMTP_HOST,
+      maxBytes: e.INBOUND_MAX_BYTES,
+      createUsers: e.INBOUND_CREATE_USERS,
+      maxPerSenderPerHour: e.INBOUND_MAX_PER_SENDER_PER_HOUR,
+      imap: e.IMAP_URL ? { url: e.IMAP_URL, doneFolder: e.IMAP_DONE_FOLDER, pollMs: e.IMAP_POLL_MS } : undefined,
     },
   };
 }

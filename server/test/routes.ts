@@ -3,6 +3,7 @@ import { authentication, isRoleGate } from '../src/middleware/auth.js';
 import { createLimiters, DEFAULT_RATE_LIMITS } from '../src/middleware/rateLimit.js';
 import type { RouteDeps } from '../src/routes/deps.js';
 import type { HelpdeskServer } from '../src/server.js';
+import { parseSettings } from '../src/settings.js';
 
 /** `METHOD /path` (without /api) of the routes the server registers, HEAD aside, whose layer passes `keep`. */
 function routesWhere(server: HelpdeskServer, keep: (stack: unknown[]) => boolean): string[] {
@@ -10,7 +11,7 @@ function routesWhere(server: HelpdeskServer, keep: (stack: unknown[]) => boolean
     services: server.services,
     auth: authentication(server.services.accounts),
     limiters: createLimiters(DEFAULT_RATE_LIMITS),
-    settings: { agentSignup: 'open' },
+    settings: { ...parseSettings({}), agentSignup: 'open' },
     database: server.database,
   };
   const registered = new Set<string>();

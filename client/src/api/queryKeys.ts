@@ -32,6 +32,10 @@ export const queryKeys = {
     calendars: ['sla', 'calendars'] as const,
     policies: ['sla', 'policies'] as const,
   },
+  email: {
+    settings: ['email', 'settings'] as const,
+    inbound: ['email', 'inbound'] as const,
+  },
   queue: {
     views: ['queue', 'views'] as const,
     viewCounts: ['queue', 'views', 'counts'] as const,

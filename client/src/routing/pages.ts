@@ -52,6 +52,7 @@ const articleEditor = code(() => import('../features/knowledge/ArticleEditorPage
 const settings = code(() => import('../features/account/SettingsPage'));
 const supportManagement = code(() => import('../features/staff/SupportManagementPage'));
 const serviceLevels = code(() => import('../features/serviceLevels/ServiceLevelsPage'));
+const emailAdmin = code(() => import('../features/email/EmailAdminPage'));
 
 const ticketRead = (id: string) => `/tickets/${id}`;
 
@@ -84,6 +85,7 @@ export const PAGES: readonly PageRule[] = [
   { path: '/settings', code: settings, access: 'signed-in', title: () => 'Settings' },
   { path: '/support-management', code: supportManagement, access: 'signed-in', title: () => 'Support Management' },
   { path: '/service-levels', code: serviceLevels, access: 'staff', title: () => 'Service Levels' },
+  { path: '/admin/email', code: emailAdmin, access: 'signed-in', title: () => 'Email' },
 ];
 
 /** Route ids are positive integers (docs/api.md#conventions); anything else is not a page. */

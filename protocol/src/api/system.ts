@@ -7,4 +7,6 @@ export interface ConfigResponse {
 export interface HealthResponse {
   status: 'ok' | 'error';
   db: 'ok' | 'error';
+  /** The port the inbound SMTP listener took (INBOUND_SMTP_PORT=0 takes any free one). */
+  inboundSmtpPort?: number;
 }

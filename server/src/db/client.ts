@@ -25,6 +25,11 @@ export interface Database {
   /** Runs fn while holding a cluster-wide lock, so concurrent processes migrate and seed one at a time. */
   withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /**
+   * Takes a cluster-wide lock held until `release` (or the process's end), or answers undefined at
+   * once when another process holds it: a job only one process may run (the IMAP intake).
+   */
+  tryExclusive(key: number): Promise<{ release(): Promise<void> } | undefined>;
   close(): Promise<void>;
   /**
    * Where the driver bumps table versions when writes end (db/writeCounter.ts), and kept answers
@@ -157,6 +162,26 @@ function openPostgres(url: string, writes: Watch): Database {
     async ping() {
       await db.execute(sql`select 1`);
     },
+    async tryExclusive(key) {
+      // A session-level lock lives with its connection, so that connection stays out of the pool.
+      const client = await pool.connect();
+      try {
+        const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key]);
+        if (rows[0]?.locked) {
+          return {
+            async release() {
+              await client.query('select pg_advisory_unlock($1)', [key]).catch(() => undefined);
+              client.release();
+            },
+          };
+        }
+      } catch (error) {
+        client.release();
+        throw error;
+      }
+      client.release();
+      return undefined;
+    },
     close: once(() => pool.end()),
   };
 }
@@ -176,6 +201,7 @@ async function openPglite(dataDir: string, writes: Watch): Promise<Database> {
     shareVersions: (shared) => writes.shareVersions(shared),
     // PGlite lives inside this one process; nothing else can race it.
     withStartupLock: (fn) => fn(),
+    tryExclusive: () => Promise.resolve({ release: () => Promise.resolve() }),
     async ping() {
       await db.execute(sql`select 1`);
     },

@@ -77,10 +77,10 @@ export async function threadHeaders(tx: Db, ticketId: number): Promise<{ inReply
  * angle brackets): the mail becomes `bounced`, and staff hear of it when it was a reply. Returns the
  * mail's recipient and ticket, or undefined when the Message-ID is not one of our outgoing mails.
  */
-export async function markBounced(tx: Db, emit: Emit, messageId: string) {
+export async function markBounced(tx: Db, emit: Emit, messageId: string, reason?: string) {
   const [row] = await tx
     .update(emailOutbox)
-    .set({ status: 'bounced', claimedUntil: null })
+    .set({ status: 'bounced', claimedUntil: null, ...(reason !== undefined && { lastError: reason }) })
     .where(eq(emailOutbox.messageId, messageId.trim().replace(/^<(.*)>$/, '$1')))
     .returning({ recipient: emailOutbox.recipient, ticketId: emailOutbox.ticketId, commentId: emailOutbox.commentId });
   if (row?.ticketId != null && row.commentId != null) {

@@ -8,6 +8,8 @@ export interface RouteDeps {
   services: Services;
   auth: ReturnType<typeof authentication>;
   limiters: Limiters;
-  settings: Pick<Settings, 'agentSignup'>;
+  settings: Pick<Settings, 'agentSignup' | 'supportAddress' | 'inbound'>;
   database: Pick<Database, 'ping'>;
+  /** The port the inbound SMTP listener took, if it runs. */
+  inboundSmtpPort?: number;
 }

@@ -4,7 +4,7 @@ import { createRouter } from './router.js';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
-export function systemRoutes({ settings, database }: RouteDeps) {
+export function systemRoutes({ settings, database, inboundSmtpPort }: RouteDeps) {
   const router = createRouter();
 
   router.get('/config', (ctx) => {
@@ -17,7 +17,11 @@ export function systemRoutes({ settings, database }: RouteDeps) {
       new Promise<'error'>((resolve) => setTimeout(resolve, HEALTH_TIMEOUT_MS, 'error').unref()),
     ]).catch(() => 'error' as const);
     ctx.status = db === 'ok' ? 200 : 503;
-    ctx.body = { status: db === 'ok' ? 'ok' : 'error', db } satisfies HealthResponse;
+    ctx.body = {
+      status: db === 'ok' ? 'ok' : 'error',
+      db,
+      ...(inboundSmtpPort !== undefined && { inboundSmtpPort }),
+    } satisfies HealthResponse;
   });
 
   return router;

@@ -22,7 +22,10 @@ export interface ServiceContext {
   /** Signs and reads the plus-address that threads a ticket's mail (mail/threadAddress.ts). */
   threadKeys: ThreadKeys;
   logger: Logger;
-  settings: Pick<Settings, 'agentSignup' | 'publicUrl' | 'redisUrl' | 'mailFrom' | 'attachments'>;
+  settings: Pick<
+    Settings,
+    'agentSignup' | 'publicUrl' | 'redisUrl' | 'mailFrom' | 'attachments' | 'dataDir' | 'supportAddress' | 'inbound'
+  >;
   /** Files by content under ATTACHMENT_DIR, and their rows (attachments/store.ts). */
   attachments: AttachmentStore;
 }

@@ -1,6 +1,7 @@
 import { createAccountService } from './accounts.js';
 import { createAttachmentService } from './attachments.js';
 import { createCannedResponseService } from './cannedResponses.js';
+import { createInboundService } from './inbound/index.js';
 import type { ServiceContext } from './context.js';
 import { createKnowledgeService } from './knowledge.js';
 import { createNotificationService } from './notifications.js';
@@ -16,11 +17,13 @@ export type Services = ReturnType<typeof createServices>;
 export function createServices(context: ServiceContext) {
   const accounts = createAccountService(context);
   const searchCounts = createSearchCounts(context);
+  const tickets = createTicketService(context, searchCounts);
   return {
     accounts,
     passwordReset: createPasswordResetService(context, accounts),
     users: createUserService(context),
-    tickets: createTicketService(context, searchCounts),
+    tickets,
+    inbound: createInboundService(context, tickets),
     knowledge: createKnowledgeService(context),
     notifications: createNotificationService(context),
     views: createViewService(context, searchCounts),

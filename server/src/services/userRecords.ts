@@ -36,3 +36,25 @@ export async function createUserRecord(db: Db, input: { name: string; email: str
     throw error;
   }
 }
+
+/**
+ * A `user` account for someone who first wrote by mail: no password (an empty hash, which no password
+ * verifies), so it signs in only after the reset flow gives it one. A race with another message or a
+ * sign-up for the same address answers the account that won.
+ */
+export async function findOrCreatePasswordlessUser(db: Db, input: { name: string; email: string }): Promise<UserRecord> {
+  const existing = await findActiveUserByEmail(db, input.email);
+  if (existing) return existing;
+  const rows = await db
+    .insert(users)
+    .values({ name: input.name, email: input.email, passwordHash: '', role: 'user' })
+    .onConflictDoNothing()
+    .returning();
+  return (
+    rows[0] ??
+    returnedRow(
+      [await findActiveUserByEmail(db, input.email)].filter((r) => r !== undefined),
+      'the mail sender account',
+    )
+  );
+}

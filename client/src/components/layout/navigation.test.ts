@@ -25,6 +25,7 @@ describe('top navigation by role (docs/product.md#navigation)', () => {
         ['Dashboard', '/agent-dashboard'],
         ['Knowledge Base', '/knowledge'],
         ['Support Management', '/support-management'],
+        ['Email', '/admin/email'],
       ],
     ],
   ])('%o sees its items in order', (user, expected) => {

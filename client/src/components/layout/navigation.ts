@@ -12,6 +12,9 @@ export function navItems(user: Pick<User, 'role'> | null): NavItem[] {
   const items: NavItem[] = [{ label: 'Dashboard', href: homePath(user.role) }];
   if (user.role === 'agent') items.push({ label: 'Tickets', href: '/tickets' });
   items.push({ label: 'Knowledge Base', href: '/knowledge' });
-  if (canManageUsers(user)) items.push({ label: 'Support Management', href: '/support-management' });
+  if (canManageUsers(user)) {
+    items.push({ label: 'Support Management', href: '/support-management' });
+    items.push({ label: 'Email', href: '/admin/email' });
+  }
   return items;
 }

@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '@helpdesk/protocol';
+import { MESSAGES, type HistoryEntry } from '@helpdesk/protocol';
 import { labelOf } from '../../lib/text';
 
 /** "title,description" → "Title and description". */
@@ -36,5 +36,9 @@ export function describeHistory(entry: Pick<HistoryEntry, 'type' | 'from' | 'to'
       return from ? `Unassigned from ${from}` : 'Unassigned';
     case 'comment':
       return 'Comment added';
+    case 'follow_up':
+      return MESSAGES.inbound.followUpOf(Number(from));
+    case 'email_bounced':
+      return MESSAGES.inbound.bounced(from ?? '', to ?? '');
   }
 }

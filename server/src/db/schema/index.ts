@@ -5,4 +5,5 @@ export * from './notifications.js';
 export * from './queue.js';
 export * from './email.js';
 export * from './sla.js';
+export * from './inbound.js';
 export * from './attachments.js';

@@ -13,6 +13,7 @@ import { findActiveStaffIds } from '../../db/queries/staff.js';
 import { findTicketRow, ticketWithId, touchTicketActivity, updateTicketRows } from '../../db/queries/tickets.js';
 import { countConversation, insertComment, insertHistory } from '../../db/queries/ticketThread.js';
 import { returnedRow } from '../../db/rows.js';
+import type { Emit } from '../../db/unitOfWork.js';
 import { actorRef } from '../../events/bus.js';
 import type { Actor } from '../../lib/actor.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -26,6 +27,9 @@ import { applyUpdate, lockForUpdate, recordUpdates } from './updates.js';
 
 /** A comment as the service takes it: the content, and what the request body may add to it. */
 type NewComment = Pick<CommentBody, 'content'> & Partial<Omit<CommentBody, 'content'>>;
+
+/** More writes of the caller in the comment's transaction (the mail intake records the message it filed). */
+export type WithinComment = (tx: Db, emit: Emit, written: { comment: Comment }) => Promise<void>;
 
 /** Mentions name active staff, every one of them; anything else is refused as a whole. */
 async function checkMentions(tx: Db, ids: number[]): Promise<void> {
@@ -44,7 +48,12 @@ async function checkMentions(tx: Db, ids: number[]): Promise<void> {
  * from its owner, who is asked to open a new ticket. Mentions and the assignee's "reply" notify.
  */
 export function createAddComment({ db, withTransaction, attachments, settings }: ServiceContext) {
-  return async function addComment(actor: Actor, id: number, input: NewComment): Promise<{ comment: Comment; ticket?: Ticket }> {
+  return async function addComment(
+    actor: Actor,
+    id: number,
+    input: NewComment,
+    within?: WithinComment,
+  ): Promise<{ comment: Comment; ticket?: Ticket }> {
     const { content, internal = false, mentions = [], status, expectedVersion, attachmentIds = [] } = input;
     if (attachmentIds.length > settings.attachments.maxCount) throw tooManyFiles(settings.attachments.maxCount);
     const row = await loadVisible(db, actor, id);
@@ -109,6 +118,7 @@ export function createAddComment({ db, withTransaction, attachments, settings }:
         status === undefined
           ? undefined
           : await applyUpdate(tx, emit, actor, id, { status }, internal ? {} : { replyAsResolution: content });
+      await within?.(tx, emit, { comment });
       return { comment, ...(ticket && { ticket }) };
     }).catch((error: unknown) => {
       if (isForeignKeyViolation(error)) throw new NotFoundError(MESSAGES.tickets.notFound);

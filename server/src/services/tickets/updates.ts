@@ -140,7 +140,8 @@ export async function applyUpdate(
 /** Opening, changing and deleting one ticket. */
 export function createTicketWrites({ db, withTransaction, attachments, settings }: ServiceContext) {
   return {
-    async create(actor: Actor, input: NewTicket): Promise<Ticket> {
+    /** `within`: more writes of the caller in the ticket's transaction (the mail intake's). */
+    async create(actor: Actor, input: NewTicket, within?: (tx: Db, emit: Emit, ticket: Ticket) => Promise<void>): Promise<Ticket> {
       const attachmentIds = input.attachmentIds ?? [];
       if (attachmentIds.length > settings.attachments.maxCount) throw tooManyFiles(settings.attachments.maxCount);
       return withTransaction(async (tx, emit) => {
@@ -156,6 +157,7 @@ export function createTicketWrites({ db, withTransaction, attachments, settings 
         await insertHistory(tx, actor, [{ ticketId: ticket.id, type: 'created', to: ticket.status }]);
         await attachments.link(tx, attachmentIds, { ticketId: ticket.id }, actor.id);
         emit('ticket.created', { ticketId: ticket.id, ownerId: actor.id, actor: actorRef(actor), ticket });
+        await within?.(tx, emit, ticket);
         return ticket;
       });
     },

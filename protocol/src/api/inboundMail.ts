@@ -1,0 +1,73 @@
+import { z } from '../zod.js';
+import { idParam, limitQuery, optionalQuery } from '../fields.js';
+
+/**
+ * The mail intake (docs/api.md#email-intake): every accepted message is a row with one of these
+ * statuses. `queued` waits to be filed; the others say what filing made of it.
+ */
+export const INBOUND_STATUSES = ['queued', 'ticket', 'comment', 'note', 'ignored', 'rejected', 'failed'] as const;
+export type InboundStatus = (typeof INBOUND_STATUSES)[number];
+
+/** The line every outgoing mail carries: what a reply holds below it is quoted text and is cut. */
+export const EMAIL_REPLY_MARKER = '-- Reply above this line --';
+
+export const INBOUND_LIMITS = {
+  /** A message that fails to be filed this many times is `failed` until an admin retries it. */
+  maxAttempts: 5,
+  /** Newest messages the Email admin page lists at once. */
+  page: 50,
+  maxPage: 100,
+  /** Recipients one SMTP message may name among ours; more answer 452 (docs/api.md#email-intake). */
+  maxRecipients: 100,
+  /** Files one message may leave on its comment; the rest are not kept (docs/decisions.md#mail-intake). */
+  maxAttachments: 100,
+} as const;
+
+/** One accepted message as the Email admin page lists it. */
+export interface InboundMessage {
+  id: number;
+  messageId: string | null;
+  envelopeTo: string;
+  from: string | null;
+  subject: string | null;
+  size: number;
+  sha256: string;
+  source: 'smtp' | 'imap';
+  receivedAt: string;
+  status: InboundStatus;
+  reason: string | null;
+  ticketId: number | null;
+  commentId: number | null;
+  attempts: number;
+}
+
+/** The intake settings in force, without secrets (IMAP_URL loses its password). */
+export interface EmailSettings {
+  supportAddress: string;
+  smtp: { host: string; port: number | null } | null;
+  imap: { url: string; doneFolder: string; pollMs: number } | null;
+  createUsers: boolean;
+  maxBytes: number;
+  maxPerSenderPerHour: number;
+}
+
+export const inboundListQuery = z.object({
+  limit: limitQuery(INBOUND_LIMITS.page, INBOUND_LIMITS.maxPage),
+  /** The oldest id already shown: the next page lists older messages. */
+  before: optionalQuery(idParam),
+});
+
+export interface EmailSettingsResponse {
+  success: true;
+  settings: EmailSettings;
+}
+export interface InboundMessagesResponse {
+  success: true;
+  messages: InboundMessage[];
+  hasMore: boolean;
+}
+export interface InboundMessageResponse {
+  success: true;
+  inboundMessage: InboundMessage;
+  message: string;
+}

@@ -1,0 +1,142 @@
+import path from 'node:path';
+import { INBOUND_LIMITS, MESSAGES, type InboundMessage } from '@helpdesk/protocol';
+import {
+  claimInbound,
+  failAttempt,
+  findInbound,
+  insertInbound,
+  listInbound,
+  requeueFailed,
+  type InboundRow,
+} from '../../db/queries/inbound.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import type { Db } from '../../db/client.js';
+import type { Settings } from '../../settings.js';
+import type { ServiceContext } from '../context.js';
+import type { TicketService } from '../tickets/index.js';
+import { createInboundFiling } from './filing.js';
+import { bareMessageId, createRawStore, headerValue } from './rawStore.js';
+
+export type InboundService = ReturnType<typeof createInboundService>;
+
+export interface IncomingMessage {
+  source: 'smtp' | 'imap';
+  /** The envelope sender; '' for the null sender `<>`, null when unknown (IMAP). */
+  envelopeFrom: string | null;
+  /** Our recipients of it. */
+  envelopeTo: string[];
+  data: AsyncIterable<Buffer | string> | Iterable<Buffer>;
+  /** More writes in the transaction of the message's row (the IMAP intake's mailbox position). */
+  within?: (tx: Db) => Promise<void>;
+}
+
+export type Accepted = { stored: true; id: number; duplicate: boolean } | { stored: false; tooLarge: true };
+
+export const presentInbound = (row: InboundRow): InboundMessage => ({
+  id: row.id,
+  messageId: row.messageId,
+  envelopeTo: row.envelopeTo,
+  from: row.fromAddress,
+  subject: row.subject,
+  size: row.size,
+  sha256: row.sha256,
+  source: row.source,
+  receivedAt: row.receivedAt.toISOString(),
+  status: row.status,
+  reason: row.reason,
+  ticketId: row.ticketId,
+  commentId: row.commentId,
+  attempts: row.attempts,
+});
+
+/**
+ * The mail intake (docs/api.md#email-intake): `accept` stores a message whole and queues it;
+ * `fileNext` files the oldest due one. SMTP and IMAP both hand messages to `accept`; a worker loop
+ * (mail/inboundWorker.ts) calls `fileNext`.
+ */
+export function createInboundService(
+  context: ServiceContext & { settings: Pick<Settings, 'dataDir' | 'supportAddress' | 'inbound'> },
+  tickets: TicketService,
+) {
+  const { db, logger, settings } = context;
+  const raw = createRawStore(path.join(settings.dataDir, 'mail'));
+  const filing = createInboundFiling(context, tickets, raw, {
+    supportAddress: settings.supportAddress,
+    createUsers: settings.inbound.createUsers,
+    maxPerSenderPerHour: settings.inbound.maxPerSenderPerHour,
+  });
+  const queuedListeners = new Set<() => void>();
+
+  return {
+    raw,
+
+    async accept(message: IncomingMessage): Promise<Accepted> {
+      const stored = await raw.write(message.data, settings.inbound.maxBytes);
+      if ('tooLarge' in stored) return { stored: false, tooLarge: true };
+      const messageId = bareMessageId(headerValue(stored.head, 'message-id'));
+      const envelopeTo = [...new Set(message.envelopeTo.map((a) => a.toLowerCase()))].sort().join(', ');
+      const row = await db.transaction(async (tx) => {
+        const inserted = await insertInbound(tx, {
+          messageId: messageId ?? null,
+          envelopeFrom: message.envelopeFrom,
+          envelopeTo,
+          size: stored.size,
+          sha256: stored.sha256,
+          source: message.source,
+          dedupeKey: messageId ? `id:${messageId}\n${envelopeTo}` : `sha256:${stored.sha256}`,
+        });
+        await message.within?.(tx);
+        return inserted;
+      });
+      const duplicate = row.status === 'ignored';
+      if (!duplicate) for (const listener of queuedListeners) listener();
+      return { stored: true, id: row.id, duplicate };
+    },
+
+    /** Called whenever this process queued a message, so a waiting worker starts at once. */
+    onQueued(listener: () => void): () => void {
+      queuedListeners.add(listener);
+      return () => queuedListeners.delete(listener);
+    },
+
+    /** Files the oldest due message; false when none was due. A failure is retried later, never blocks the next. */
+    async fileNext(): Promise<boolean> {
+      const claim = await claimInbound(db);
+      if (!claim) return false;
+      try {
+        await filing.file(claim);
+      } catch (error) {
+        const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500) || 'unknown error';
+        const status = await failAttempt(db, claim, reason).catch(() => 'queued');
+        logger.warn({ err: error, inboundId: claim.id, attempt: claim.attempts, status }, 'inbound message not filed');
+      }
+      return true;
+    },
+
+    async list(limit: number, before?: number) {
+      const { rows, hasMore } = await listInbound(db, limit, before);
+      return { messages: rows.map(presentInbound), hasMore };
+    },
+
+    async retry(id: number): Promise<InboundMessage> {
+      const row = await requeueFailed(db, id);
+      if (!row) {
+        if (!(await findInbound(db, id))) throw new NotFoundError(MESSAGES.inbound.notFound);
+        throw new ConflictError(MESSAGES.inbound.retryNotFailed);
+      }
+      for (const listener of queuedListeners) listener();
+      return presentInbound(row);
+    },
+
+    /** The stored message as it arrived, for staff to download. */
+    async rawMessage(id: number) {
+      const row = await findInbound(db, id);
+      if (!row || !(await raw.exists(row.sha256))) throw new NotFoundError(MESSAGES.inbound.notFound);
+      return { row, stream: raw.open(row.sha256) };
+    },
+
+    maxAttempts: INBOUND_LIMITS.maxAttempts,
+    /** The keys of the ticket plus-addresses this intake reads. */
+    threadKeys: context.threadKeys,
+  };
+}
