@@ -25,8 +25,11 @@ export type Category = (typeof CATEGORIES)[number];
 export const NOTIFICATION_PREFERENCES = ['all', 'important', 'none'] as const;
 export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
 
-export const HISTORY_TYPES = ['created', 'status', 'priority', 'edited', 'resolution', 'assigned', 'comment'] as const;
+/** `tags` (staff only, never shown to the owner) and `merged` (to: the ticket it went into) come from the agent desk. */
+export const HISTORY_TYPES = ['created', 'status', 'priority', 'edited', 'resolution', 'assigned', 'comment', 'tags', 'merged'] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
+/** Timeline entries only staff read (their rows are `internal`): the owner never learns the tags. */
+export const STAFF_ONLY_HISTORY_TYPES = ['tags'] as const satisfies readonly HistoryType[];
 
 /** List orders (docs/api.md#ticket-endpoints); priority and status sort by rank (the enums' order), not by name. */
 export const TICKET_SORT_FIELDS = ['createdAt', 'updatedAt', 'priority', 'id', 'status', 'lastActivityAt'] as const;

@@ -16,6 +16,7 @@ import { ForbiddenError } from '../lib/errors.js';
 import { presentBuiltInViews, presentView } from '../presenters/views.js';
 import type { ServiceContext } from './context.js';
 import type { SearchCounts } from './searchCounts.js';
+import { listFilters } from './tickets/access.js';
 import { sharedItemService } from './sharedItems.js';
 
 export type ViewService = ReturnType<typeof createViewService>;
@@ -66,8 +67,11 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
 
   const visibleViews = async (actor: Actor): Promise<View[]> => [...presentBuiltInViews(), ...(await saved.list(actor))];
   /** A searched view's count for this viewer, up to the list's cap. */
-  const searchedCount = async (filters: ViewFilters, viewerId: number): Promise<number> =>
-    (await cappedSearchStats(ticketConditions({ assignedAgentId: agentIdOf(viewerId, filters.assignee) }, filters))).stats.total;
+  const searchedCount = async (filters: ViewFilters, viewerId: number): Promise<number> => {
+    // Views are staff's: the viewer reads them as staff, the search syntax and tag included.
+    const { scope, conditions } = await listFilters(db, { id: viewerId, role: 'agent' }, filters);
+    return (await cappedSearchStats(ticketConditions(scope, conditions))).stats.total;
+  };
 
   return {
     list: visibleViews,
@@ -93,7 +97,8 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
       const counted: { id: number; filter: CountedFilter }[] = [];
       const searched: View[] = [];
       for (const view of views) {
-        if (view.filters.search) {
+        // The maintained counters know status, priority and assignee only: a search or a tag is counted.
+        if (view.filters.search || view.filters.tag) {
           searched.push(view);
           continue;
         }

@@ -1,6 +1,16 @@
 import type { HistoryEntry, HistoryType } from '@helpdesk/protocol';
 import { Text, Timeline } from '@mantine/core';
-import { IconCirclePlus, IconFlag, IconMessage, IconNotes, IconPencil, IconRefresh, IconUserCheck } from '@tabler/icons-react';
+import {
+  IconArrowMerge,
+  IconCirclePlus,
+  IconFlag,
+  IconMessage,
+  IconNotes,
+  IconPencil,
+  IconRefresh,
+  IconTag,
+  IconUserCheck,
+} from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { formatDateTime } from '../../lib/dates';
 import { describeHistory } from './timeline';
@@ -13,6 +23,8 @@ const ICONS: Record<HistoryType, ComponentType<{ size?: number }>> = {
   resolution: IconNotes,
   assigned: IconUserCheck,
   comment: IconMessage,
+  tags: IconTag,
+  merged: IconArrowMerge,
 };
 
 /** The ticket's history, oldest first, as the Status Timeline (docs/product.md#ticket-lifecycle). */

@@ -36,5 +36,9 @@ export function describeHistory(entry: Pick<HistoryEntry, 'type' | 'from' | 'to'
       return from ? `Unassigned from ${from}` : 'Unassigned';
     case 'comment':
       return 'Comment added';
+    case 'tags':
+      return to ? `Tags set to ${to.split(',').join(', ')}` : 'Tags cleared';
+    case 'merged':
+      return `Merged into #${to ?? ''}`;
   }
 }

@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { TicketFilters, TicketQuery } from '@helpdesk/protocol';
+import type { Priority, TicketQuery, TicketStatus } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { containsPattern } from '../search.js';
 import { isStaffRole } from './staff.js';
+import { requestedBy, taggedWith } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
 import { ticketComments, ticketCounts, ticketReads, tickets, users } from '../schema/index.js';
 
@@ -75,7 +76,20 @@ const assignedTo = (agentId: number | null | undefined): SQL | undefined => {
   return agentId === null ? isNull(tickets.assignedAgentId) : eq(tickets.assignedAgentId, agentId);
 };
 
-export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters, 'mine' | 'assignee'>): SQL | undefined {
+/**
+ * A list's filters as the SQL reads them (services/tickets/access.ts#listFilters builds them): `search`
+ * holds the free words only, once the search syntax is read; `unreadFor` is a staff reader's id.
+ */
+export interface ConditionFilters {
+  status?: TicketStatus;
+  priority?: Priority;
+  search?: string;
+  tag?: string;
+  requester?: string;
+  unreadFor?: number;
+}
+
+export function ticketConditions(scope: TicketScope, filters: ConditionFilters): SQL | undefined {
   return and(
     scope.ownerId !== undefined ? eq(tickets.userId, scope.ownerId) : undefined,
     assignedTo(scope.assignedAgentId),
@@ -83,6 +97,9 @@ export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
     // lower() of the pattern in SQL, so text and pattern are folded by the same rules.
     filters.search ? sql`${searchText} like lower(${containsPattern(filters.search)})` : undefined,
+    filters.tag ? taggedWith(filters.tag) : undefined,
+    filters.requester ? requestedBy(filters.requester) : undefined,
+    filters.unreadFor !== undefined ? unreadFor(filters.unreadFor) : undefined,
   );
 }
 

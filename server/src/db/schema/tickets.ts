@@ -30,6 +30,11 @@ export const tickets = pgTable(
       .notNull()
       .generatedAlwaysAs(sql`lower(title || ' ' || description)`),
     ...timestamps,
+    // Staff's labels, lower-cased and sorted; never presented to the owner (docs/decisions.md#tags).
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     // The latest change or comment and who made it: the queue's "last activity" and unread marks.
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).defaultNow().notNull(),
     lastActivityById: integer('last_activity_by_id').references(() => users.id, { onDelete: 'set null' }),
@@ -49,6 +54,8 @@ export const tickets = pgTable(
     index('tickets_last_activity_idx').on(t.lastActivityAt, t.id),
     // Case-insensitive substring search over title and description (LIKE on search_text uses trigram GIN).
     index('tickets_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // tag=<tag> is `tags @> array[<tag>]`.
+    index('tickets_tags_idx').using('gin', t.tags),
   ],
 );
 
@@ -104,3 +111,12 @@ export const ticketCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.agentId, t.status, t.priority] })],
 );
+
+/**
+ * How many tickets carry each tag, kept exact by a trigger on tickets (migration 0014), so GET /tags
+ * never reads the tickets table. A tag no ticket carries any more stays with n = 0 and is not listed.
+ */
+export const tagCounts = pgTable('tag_counts', {
+  tag: text('tag').primaryKey(),
+  n: integer('n').notNull(),
+});

@@ -16,7 +16,7 @@ import { returnedRow } from '../../db/rows.js';
 import { actorRef } from '../../events/bus.js';
 import type { Actor } from '../../lib/actor.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
-import { presentComment, presentHistoryEntry, presentTicket } from '../../presenters/tickets.js';
+import { presentComment, presentHistoryEntry, presentTicket, ticketFor } from '../../presenters/tickets.js';
 import type { ServiceContext } from '../context.js';
 import { excerptOf, writeNotifications } from '../notifications.js';
 import { loadVisible } from './access.js';
@@ -106,7 +106,7 @@ export function createAddComment({ db, withTransaction }: ServiceContext) {
         status === undefined
           ? undefined
           : await applyUpdate(tx, emit, actor, id, { status }, internal ? {} : { replyAsResolution: content });
-      return { comment, ...(ticket && { ticket }) };
+      return { comment, ...(ticket && { ticket: ticketFor(isStaff(actor), ticket) }) };
     }).catch((error: unknown) => {
       if (isForeignKeyViolation(error)) throw new NotFoundError(MESSAGES.tickets.notFound);
       throw error;
