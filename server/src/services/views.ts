@@ -9,7 +9,7 @@ import {
   type ViewFilters,
 } from '@helpdesk/protocol';
 import { findActiveStaffIds } from '../db/queries/staff.js';
-import { ticketConditions } from '../db/queries/tickets.js';
+import { countedStats, ticketConditions } from '../db/queries/tickets.js';
 import { countedViewTotals, findSearchedViews, viewQueries, type CountedFilter } from '../db/queries/views.js';
 import type { Actor } from '../lib/actor.js';
 import { ForbiddenError } from '../lib/errors.js';
@@ -69,7 +69,9 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
   /** A searched view's count for this viewer, up to the list's cap. */
   const searchedCount = async (filters: ViewFilters, viewerId: number): Promise<number> => {
     // Views are staff's: the viewer reads them as staff, the search syntax and tag included.
-    const { scope, conditions } = await listFilters(db, { id: viewerId, role: 'agent' }, filters);
+    const { scope, conditions, plain } = await listFilters(db, { id: viewerId, role: 'agent' }, filters);
+    // A tag alone is still counted by the maintained counters (per tag); words are counted under the cap.
+    if (plain) return (await countedStats(db, { assignedAgentId: scope.assignedAgentId, ...conditions })).total;
     return (await cappedSearchStats(ticketConditions(scope, conditions))).stats.total;
   };
 
@@ -97,7 +99,7 @@ export function createViewService({ db }: ServiceContext, cappedSearchStats: Sea
       const counted: { id: number; filter: CountedFilter }[] = [];
       const searched: View[] = [];
       for (const view of views) {
-        // The maintained counters know status, priority and assignee only: a search or a tag is counted.
+        // ticket_counts knows status, priority and assignee only: a view with a search or a tag is counted alone.
         if (view.filters.search || view.filters.tag) {
           searched.push(view);
           continue;

@@ -7,8 +7,28 @@ import { isStaffRole } from './staff.js';
 /** LIKE wildcards escaped, so a name typed with `%` or `_` means those characters. */
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** `tag=<tag>`: `@>` on the GIN-indexed array (docs/decisions.md#tags). */
-export const taggedWith = (tag: string): SQL => sql`${tickets.tags} @> array[${tag}]::text[]`;
+/** At most this many tickets carry a tag the list reads through the GIN index (see taggedWith). */
+export const RARE_TAG_TICKETS = 1_000;
+
+/**
+ * `tag=<tag>`: `@>` on the GIN-indexed array (docs/decisions.md#the-agent-desk). A common tag is
+ * found walking the list's order index, a few rows per match. A rare one is read as its ids off the
+ * GIN index first (an InitPlan the planner cannot turn into that walk), since walking for it could
+ * read the whole table: the planner's estimate for an element missing from its statistics is a guess.
+ */
+export const taggedWith = (tag: string, rare = false): SQL => {
+  const has = (column: SQL) => sql`${column} @> array[${tag}]::text[]`;
+  if (!rare) return has(sql`${tickets.tags}`);
+  return sql`${tickets.id} = any(array(select r.id from ${tickets} r where ${has(sql`r.tags`)}))`;
+};
+
+/** How many tickets carry the tag, from the maintained counts. */
+export const countTagged = (db: Db, tag: string): Promise<number> =>
+  db
+    .select({ n: tagCounts.n })
+    .from(tagCounts)
+    .where(eq(tagCounts.tag, tag))
+    .then((rows) => rows[0]?.n ?? 0);
 
 /**
  * `requester=<email or name>`: an email (it has an `@`) matched whole, a name whole or by its start,

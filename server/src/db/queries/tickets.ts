@@ -6,7 +6,7 @@ import { containsPattern } from '../search.js';
 import { isStaffRole } from './staff.js';
 import { requestedBy, taggedWith } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
-import { ticketComments, ticketCounts, ticketReads, tickets, users } from '../schema/index.js';
+import { ticketComments, ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
 
 /** A ticket as every read and write here returns it: the row, and the names and count shown with it. */
 export interface TicketRow {
@@ -85,6 +85,8 @@ export interface ConditionFilters {
   priority?: Priority;
   search?: string;
   tag?: string;
+  /** The tag is on few tickets (tag_counts): read them off the GIN index, never walk a list order for them. */
+  tagIsRare?: boolean;
   requester?: string;
   unreadFor?: number;
 }
@@ -97,7 +99,7 @@ export function ticketConditions(scope: TicketScope, filters: ConditionFilters):
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
     // lower() of the pattern in SQL, so text and pattern are folded by the same rules.
     filters.search ? sql`${searchText} like lower(${containsPattern(filters.search)})` : undefined,
-    filters.tag ? taggedWith(filters.tag) : undefined,
+    filters.tag ? taggedWith(filters.tag, filters.tagIsRare) : undefined,
     filters.requester ? requestedBy(filters.requester) : undefined,
     filters.unreadFor !== undefined ? unreadFor(filters.unreadFor) : undefined,
   );
@@ -230,9 +232,12 @@ export async function ticketStatsCapped(db: Db, where: SQL | undefined, cap: num
   return { stats, capped: n > cap };
 }
 
-/** The maintained counters (migration 0004) for staff lists without a search: 60 rows at most, never the tickets. */
-export async function countedStats(db: Db, filters: { assignedAgentId?: number | null; status?: string; priority?: string }) {
-  const c = ticketCounts;
+/**
+ * The maintained counters for staff lists without a search: ticket_counts (migration 0004, 60 rows at
+ * most), or under a tag that tag's rows of ticket_tag_counts (migration 0014); never the tickets.
+ */
+export async function countedStats(db: Db, filters: { assignedAgentId?: number | null; status?: string; priority?: string; tag?: string }) {
+  const c = filters.tag === undefined ? ticketCounts : ticketTagCounts;
   const sum = (condition?: SQL) => sql<number>`coalesce(sum(${c.n}) ${condition ? sql`filter (where ${condition})` : sql``}, 0)::int`;
   const rows = await db
     .select({
@@ -246,6 +251,7 @@ export async function countedStats(db: Db, filters: { assignedAgentId?: number |
     .from(c)
     .where(
       and(
+        filters.tag !== undefined ? sql`${ticketTagCounts.tag} = ${filters.tag}` : undefined,
         // agent_id 0 holds the unassigned tickets.
         filters.assignedAgentId !== undefined ? eq(c.agentId, filters.assignedAgentId ?? 0) : undefined,
         filters.status ? sql`${c.status} = ${filters.status}` : undefined,

@@ -30,7 +30,7 @@ export const tickets = pgTable(
       .notNull()
       .generatedAlwaysAs(sql`lower(title || ' ' || description)`),
     ...timestamps,
-    // Staff's labels, lower-cased and sorted; never presented to the owner (docs/decisions.md#tags).
+    // Staff's labels, lower-cased and sorted; never presented to the owner (docs/decisions.md#the-agent-desk).
     tags: text('tags')
       .array()
       .notNull()
@@ -120,3 +120,19 @@ export const tagCounts = pgTable('tag_counts', {
   tag: text('tag').primaryKey(),
   n: integer('n').notNull(),
 });
+
+/**
+ * ticket_counts per tag: how many tickets with each tag each (assignee, status, priority) holds, kept
+ * by the same trigger, so a list or its cards under `tag=` count without reading tickets. agent_id 0 = unassigned.
+ */
+export const ticketTagCounts = pgTable(
+  'ticket_tag_counts',
+  {
+    tag: text('tag').notNull(),
+    agentId: integer('agent_id').notNull(),
+    status: ticketStatusEnum('status').notNull(),
+    priority: priorityEnum('priority').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tag, t.agentId, t.status, t.priority] })],
+);

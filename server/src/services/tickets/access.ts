@@ -12,7 +12,7 @@ import {
   type UserRef,
 } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
-import { findStaffIdByEmail } from '../../db/queries/ticketFilters.js';
+import { countTagged, findStaffIdByEmail, RARE_TAG_TICKETS } from '../../db/queries/ticketFilters.js';
 import { findUserRef } from '../../db/queries/staff.js';
 import { findTicketRow, type ConditionFilters, type TicketRow, type TicketScope } from '../../db/queries/tickets.js';
 import type { ThreadAudience } from '../../db/queries/ticketThread.js';
@@ -36,7 +36,7 @@ const NO_STAFF_MEMBER = -1;
 export interface ListFilters {
   scope: TicketScope;
   conditions: ConditionFilters;
-  /** Only status, priority and assignee: the maintained counters (staff) or an index (owner) count it exactly. */
+  /** Only status, priority, assignee and tag: the maintained counters (staff) or an index (owner) count it exactly. */
   plain: boolean;
 }
 
@@ -55,10 +55,11 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     priority: wanted.priority,
     search: wanted.text,
     tag: wanted.tag,
+    tagIsRare: wanted.tag !== undefined && (await countTagged(db, wanted.tag)) <= RARE_TAG_TICKETS,
     requester: wanted.requester,
     ...(wanted.unread && { unreadFor: actor.id }),
   };
-  const plain = !conditions.search && !conditions.tag && !conditions.requester && conditions.unreadFor === undefined;
+  const plain = !conditions.search && !conditions.requester && conditions.unreadFor === undefined;
   return { scope: scopeFor(actor, { assignee }), conditions, plain };
 }
 

@@ -60,8 +60,8 @@ export function createTicketReads(context: ServiceContext, cappedSearchStats: Se
   const callerKey = (actor: Actor, question: unknown) => JSON.stringify([actor.id, actor.role, question]);
 
   /**
-   * Staff with plain filters read the maintained counters; a user's own tickets an index; anything
-   * the counters cannot answer (words, a tag, a requester, unread) counts up to the cap.
+   * Staff with plain filters (a tag included) read the maintained counters; a user's own tickets an
+   * index; anything the counters cannot answer (words, a requester, unread) counts up to the cap.
    */
   const count = async ({ scope, conditions, plain }: ListFilters): Promise<{ total: number; capped: boolean }> => {
     if (!plain) {
@@ -69,11 +69,7 @@ export function createTicketReads(context: ServiceContext, cappedSearchStats: Se
       return { total: stats.total, capped };
     }
     if (scope.ownerId === undefined) {
-      const stats = await countedStats(db, {
-        assignedAgentId: scope.assignedAgentId,
-        status: conditions.status,
-        priority: conditions.priority,
-      });
+      const stats = await countedStats(db, { assignedAgentId: scope.assignedAgentId, ...conditions });
       return { total: stats.total, capped: false };
     }
     return { total: await countTickets(db, ticketConditions(scope, conditions)), capped: false };
@@ -107,7 +103,7 @@ export function createTicketReads(context: ServiceContext, cappedSearchStats: Se
     }
     if (scope.ownerId === undefined)
       return {
-        stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: conditions.status, priority: conditions.priority }),
+        stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, ...conditions }),
         totalCapped: false,
       };
     return { stats: await ticketStats(db, ticketConditions(scope, conditions)), totalCapped: false };
