@@ -71,7 +71,9 @@ describe('searchWithout', () => {
 
 describe('effectiveFilters', () => {
   it('merges typed filters with explicit parameters, the explicit ones winning, and keeps only free words as text', () => {
-    expect(effectiveFilters({ search: 'status:open priority:high tag:VIP requester:"Ann Lee" is:unread printer jam', status: 'closed' })).toEqual({
+    expect(
+      effectiveFilters({ search: 'status:open priority:high tag:VIP requester:"Ann Lee" is:unread printer jam', status: 'closed' }),
+    ).toEqual({
       status: 'closed',
       priority: 'high',
       tag: 'vip',

@@ -21,7 +21,8 @@ describe('the agent desk API', () => {
   afterAll(() => ifSetUp(t)?.close());
 
   const ids = (tickets: Ticket[]) => tickets.map((x) => x.id);
-  const detailOf = async (id: number, by: Account): Promise<TicketDetail> => (await t.api.get(`/tickets/${id}`, { token: by.token })).body.ticket;
+  const detailOf = async (id: number, by: Account): Promise<TicketDetail> =>
+    (await t.api.get(`/tickets/${id}`, { token: by.token })).body.ticket;
   const list = async (query: string, by: Account = agent) => {
     const res = await t.api.get(`/tickets?${query}`, { token: by.token });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -127,7 +128,10 @@ describe('the agent desk API', () => {
 
   describe('POST /tickets/:id/merge', () => {
     it('closes the source with a public reply and a merged entry, and notes it on the target, all announced', async () => {
-      const source = await createTicket(t.api, owner.token, { title: 'Duplicate printer issue', description: 'Same printer, second report.' });
+      const source = await createTicket(t.api, owner.token, {
+        title: 'Duplicate printer issue',
+        description: 'Same printer, second report.',
+      });
       const target = await createTicket(t.api, owner.token, { title: 'Printer issue' });
       const ownerSocket = await sockets.listen(t.url, owner.token);
       const staffSocket = await sockets.listen(t.url, admin.token);
@@ -199,7 +203,9 @@ describe('the agent desk API', () => {
           if new.content like 'Merged from #%' then raise exception 'forced' using errcode = '22023'; end if;
           return new;
         end $$`);
-      await db.execute(sql`create trigger refuse_merge_note before insert on ticket_comments for each row execute function refuse_merge_note()`);
+      await db.execute(
+        sql`create trigger refuse_merge_note before insert on ticket_comments for each row execute function refuse_merge_note()`,
+      );
       const staffSocket = await sockets.listen(t.url, admin.token);
       try {
         const res = await t.api.post(`/tickets/${source.id}/merge`, { intoId: target.id }, { token: agent.token });
