@@ -49,6 +49,11 @@ export const ticketSchema = z.object({
   answered: z.boolean(),
   /** Staff lists only: changed or commented by someone else since this staff member last opened it. */
   unread: z.boolean().optional(),
+  /**
+   * Staff only, lower-cased, at most LIMITS.tags.max: absent (not empty) in everything the owner
+   * receives, over REST and sockets alike (docs/api.md#tags).
+   */
+  tags: z.array(z.string()).optional(),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 
@@ -95,6 +100,11 @@ export const ticketDetailSchema = ticketSchema.extend({
   attachments: z.array(attachmentSchema),
   hasOlderComments: z.boolean().optional(),
   hasOlderHistory: z.boolean().optional(),
+  /**
+   * Staff only: the ticket's internal notes. The thread's heading counts `commentCount + noteCount`
+   * for staff and `commentCount` for the owner, whatever page of the thread is loaded.
+   */
+  noteCount: z.number().int().optional(),
 });
 export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 

@@ -27,7 +27,9 @@ export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
 
 /**
  * `follow_up`: the ticket was opened by mail on a closed one (`from` = its id). `email_bounced`: a
- * mail of the ticket bounced (`from` = the address, `to` = the reported status), staff only.
+ * mail of the ticket bounced (`from` = the address, `to` = the reported status), staff only. `tags`
+ * (staff only, never shown to the owner) and `merged` (to: the ticket it went into) come from the
+ * agent desk.
  */
 export const HISTORY_TYPES = [
   'created',
@@ -39,8 +41,12 @@ export const HISTORY_TYPES = [
   'comment',
   'follow_up',
   'email_bounced',
+  'tags',
+  'merged',
 ] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
+/** Timeline entries only staff read (their rows are `internal`): the owner never learns the tags. */
+export const STAFF_ONLY_HISTORY_TYPES = ['tags'] as const satisfies readonly HistoryType[];
 
 /** Where a staff reply's mail to the ticket's owner stands (docs/api.md#email); staff see it, owners never. */
 export const EMAIL_STATUSES = ['queued', 'sent', 'bounced', 'failed'] as const;

@@ -3,7 +3,7 @@ import type { Comment, HistoryEntry, Notification, PresenceViewer, Ticket, UserR
 
 /** The fields a change can touch, as they were before it. */
 export type TicketPrevious = Partial<
-  Pick<Ticket, 'title' | 'description' | 'priority' | 'status' | 'resolutionNotes' | 'assignedAgent' | 'updatedBy' | 'updatedAt'>
+  Pick<Ticket, 'title' | 'description' | 'priority' | 'status' | 'resolutionNotes' | 'assignedAgent' | 'updatedBy' | 'updatedAt' | 'tags'>
 >;
 
 /**

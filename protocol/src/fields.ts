@@ -85,13 +85,13 @@ export const pageQuery = optionalQuery(
     .transform(Number),
 ).transform((n) => n ?? 1);
 
-export const limitQuery = (fallback: number, max: number) =>
+export const limitQuery = (fallback: number, max: number, message: string = V.limitInvalid) =>
   optionalQuery(
     z
       .string()
-      .regex(/^\d{1,3}$/, V.limitInvalid)
+      .regex(/^\d{1,3}$/, message)
       .transform(Number)
-      .refine((n) => n >= 1 && n <= max, V.limitInvalid),
+      .refine((n) => n >= 1 && n <= max, message),
   ).transform((n) => n ?? fallback);
 
 export const searchQuery = optionalQuery(storableString('Search').trim().max(LIMITS.search.max, V.searchTooLong)).transform((s) =>

@@ -15,6 +15,10 @@ export const LIMITS = {
   },
   /** `wordChunk`: the search index cuts a longer word into pieces this long (migration 0010 spells it too). */
   search: { max: 200, wordChunk: 100 },
+  /** Tags a ticket may carry (each 1–40 characters, see TAG_PATTERN), and how many GET /tags suggests. */
+  tags: { max: 20, suggestions: 200 },
+  /** GET /users/:id/tickets: the requester panel's newest tickets. */
+  requesterTickets: { default: 10, max: 50 },
   /** Bulk ticket changes (docs/api.md#running-the-queue): ids per call, and ids written per database chunk. */
   bulk: { maxIds: 100, chunk: 100 },
   viewName: { min: 1, max: 80 },

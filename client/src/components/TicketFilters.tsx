@@ -28,6 +28,8 @@ const NO_FILTERS: Record<keyof Filters, undefined> = {
   search: undefined,
   assignee: undefined,
   mine: undefined,
+  tag: undefined,
+  requester: undefined,
 };
 
 export interface SortChoice {

@@ -8,11 +8,20 @@ const V = MESSAGES.validation;
 /** GET /notifications?unread=1: only the unread ones. */
 export const notificationListQuery = z.object({ unread: flagQuery });
 
-/** POST /notifications/read: the given ids, or every notification when `ids` is absent. */
+/**
+ * POST /notifications/read: the given ids, the ones about one ticket (`ticketId`: opening a ticket
+ * marks its notifications read), both narrowing together, or every notification when neither is given.
+ */
 export const markNotificationsReadBody = z.object({
   ids: z
     .array(z.number().int().positive().max(2_147_483_647), { error: V.notificationIdsInvalid })
     .max(500, V.notificationIdsInvalid)
+    .optional(),
+  ticketId: z
+    .number({ error: V.notificationTicketInvalid })
+    .int(V.notificationTicketInvalid)
+    .positive(V.notificationTicketInvalid)
+    .max(2_147_483_647, V.notificationTicketInvalid)
     .optional(),
 });
 export type MarkNotificationsReadBody = z.infer<typeof markNotificationsReadBody>;

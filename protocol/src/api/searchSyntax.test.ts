@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSearch, searchWithout } from './searchSyntax.js';
+import { effectiveFilters, parseSearch, searchWithout } from './searchSyntax.js';
 
 describe('parseSearch', () => {
   it('reads every key and keeps free words as text', () => {
@@ -66,5 +66,33 @@ describe('searchWithout', () => {
     const parsed = parseSearch('status:open  printer tag:vip');
     expect(searchWithout(parsed, 0)).toBe('printer tag:vip');
     expect(parseSearch(searchWithout(parsed, 2)).filters).toEqual({ status: 'open' });
+  });
+});
+
+describe('effectiveFilters', () => {
+  it('merges typed filters with explicit parameters, the explicit ones winning, and keeps only free words as text', () => {
+    expect(
+      effectiveFilters({ search: 'status:open priority:high tag:VIP requester:"Ann Lee" is:unread printer jam', status: 'closed' }),
+    ).toEqual({
+      status: 'closed',
+      priority: 'high',
+      tag: 'vip',
+      requester: 'ann lee',
+      unread: true,
+      text: 'printer jam',
+    });
+  });
+
+  it('resolves assignee me/none itself and leaves an email to the server; an explicit assignee wins', () => {
+    expect(effectiveFilters({ search: 'assignee:none' })).toEqual({ assignee: 'none' });
+    expect(effectiveFilters({ search: 'assignee:Agent@Example.com' })).toEqual({ assigneeEmail: 'agent@example.com' });
+    expect(effectiveFilters({ search: 'assignee:agent@example.com', assignee: 7 })).toEqual({ assignee: 7 });
+    expect(effectiveFilters({ mine: true })).toEqual({ assignee: 'me' });
+  });
+
+  it('searches a category as its word (tickets have none yet) and an unknown key as typed', () => {
+    expect(effectiveFilters({ search: 'category:billing refund' })).toEqual({ text: 'refund billing' });
+    expect(effectiveFilters({ search: 'colour:red' })).toEqual({ text: 'colour:red' });
+    expect(effectiveFilters({})).toEqual({});
   });
 });

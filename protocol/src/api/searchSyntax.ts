@@ -1,4 +1,5 @@
 import { CATEGORIES, PRIORITIES, TICKET_STATUSES, normalizeStatus, type Category, type Priority, type TicketStatus } from '../enums.js';
+import { assigneeOf, type TicketAssignee, type TicketFilters } from './ticketQuery.js';
 
 /**
  * The queue's search box: `status:`, `priority:`, `assignee:me|none|<email>`, `requester:<email or
@@ -114,3 +115,44 @@ export const searchWithout = (parsed: ParsedSearch, index: number): string =>
     .filter((_, i) => i !== index)
     .map((term) => term.raw)
     .join(' ');
+
+/**
+ * What a list's filters mean once `search` is read with the syntax above: the explicit query
+ * parameters win over the same key written in the text, and only the remaining words are searched
+ * as text (docs/api.md#search-syntax). The server's SQL and the shared predicate both start here.
+ */
+export interface EffectiveFilters {
+  status?: TicketStatus;
+  priority?: Priority;
+  /** `me`, `none` or a staff member's id. */
+  assignee?: TicketAssignee;
+  /** `assignee:<email>` of the text, for the server to resolve to a staff member. */
+  assigneeEmail?: string;
+  tag?: string;
+  requester?: string;
+  unread?: true;
+  /** The words searched in title and description; undefined when there are none. */
+  text?: string;
+}
+
+export function effectiveFilters(filters: TicketFilters): EffectiveFilters {
+  const parsed = filters.search ? parseSearch(filters.search) : undefined;
+  const typed = parsed?.filters ?? {};
+  // Tickets have no category yet: a `category:` term is searched as the text it is, not dropped.
+  const words = [parsed?.text, ...(parsed?.terms ?? []).flatMap((t) => (t.kind === 'filter' && t.key === 'category' ? [t.value] : []))]
+    .filter(Boolean)
+    .join(' ');
+  const explicitAssignee = assigneeOf(filters);
+  const typedAssignee = typed.assignee === 'me' || typed.assignee === 'none' ? typed.assignee : undefined;
+  const effective: EffectiveFilters = {
+    status: filters.status ?? typed.status,
+    priority: filters.priority ?? typed.priority,
+    assignee: explicitAssignee ?? typedAssignee,
+    assigneeEmail: explicitAssignee === undefined && typedAssignee === undefined ? typed.assignee : undefined,
+    tag: filters.tag ?? typed.tag,
+    requester: filters.requester ?? typed.requester,
+    unread: typed.unread,
+    text: words || undefined,
+  };
+  return Object.fromEntries(Object.entries(effective).filter(([, v]) => v !== undefined));
+}

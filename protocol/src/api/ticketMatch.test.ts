@@ -21,6 +21,7 @@ const ticket = (fields: Partial<Ticket> = {}): Ticket => ({
   createdAt: '',
   updatedAt: '',
   lastActivityAt: '',
+  tags: ['vip'],
   ...fields,
 });
 
@@ -44,8 +45,22 @@ describe('ticketMatchesFilters', () => {
     [{ search: 'floor 4' }, false],
     [{ status: 'open', priority: 'high', assignee: 'me', search: 'floor' }, true],
     [{ status: 'open', priority: 'high', assignee: 'me', search: 'cellar' }, false],
+    [{ tag: 'vip' }, true],
+    [{ tag: 'other' }, false],
+    [{ search: 'status:open printer' }, true],
+    [{ search: 'status:closed printer' }, false],
+    [{ search: 'status:closed printer', status: 'open' }, true], // the explicit parameter wins
+    [{ search: 'tag:vip priority:high' }, true],
+    [{ search: 'tag:nope printer' }, false],
+    [{ search: 'colour:red' }, false], // an unknown key is text
+    [{ search: 'requester:ann printer' }, true], // not judged here: the server counts such views
   ])('%j → %s for agent 5', (filters, expected) => {
     expect(ticketMatchesFilters(ticket(), filters, 5)).toBe(expected);
+  });
+
+  it("matches no tag on a ticket without tags (an owner's copy)", () => {
+    const { tags: _tags, ...owners } = ticket();
+    expect(ticketMatchesFilters(owners, { tag: 'vip' }, 5)).toBe(false);
   });
 
   it('reads the in-progress spelling as in_progress', () => {

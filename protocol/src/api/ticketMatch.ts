@@ -2,10 +2,11 @@ import { normalizeStatus } from '../enums.js';
 import { LIMITS } from '../limits.js';
 import type { Ticket } from '../entities.js';
 import type { TicketPrevious } from '../events.js';
-import { assigneeOf, type TicketFilters } from './ticketQuery.js';
+import { effectiveFilters } from './searchSyntax.js';
+import type { TicketFilters } from './ticketQuery.js';
 
 /** What a filter looks at in a ticket. */
-export type FilterableTicket = Pick<Ticket, 'title' | 'description' | 'status' | 'priority' | 'assignedAgent'>;
+export type FilterableTicket = Pick<Ticket, 'title' | 'description' | 'status' | 'priority' | 'assignedAgent' | 'tags'>;
 
 /**
  * PostgreSQL's lower(), which folds one character at a time: JavaScript's full mapping would turn
@@ -44,21 +45,26 @@ export function ticketMatchesSearch(ticket: Pick<FilterableTicket, 'title' | 'de
 
 /**
  * Does this ticket match these list filters, as the server's query would answer: the same status
- * (the `in-progress` spelling included), priority, assignee (`me` is `viewerId`, `none` unassigned)
- * and, for a search, every search word starting a word of the title or description. Server and client both ask
- * it, so a saved view's count moves on the client exactly as the server would count it; a server
- * test checks it against the SQL (server/src/routes/ticketMatch.test.ts).
+ * (the `in-progress` spelling included), priority, assignee (`me` is `viewerId`, `none` unassigned),
+ * tag, and for the search's free words every word starting a word of the title or description, the
+ * search's `key:value` terms read as the server reads them (effectiveFilters). Server and client
+ * both ask it, so a saved view's count moves on the client exactly as the server would count it; a
+ * server test checks it against the SQL (server/src/routes/ticketMatch.test.ts). What a ticket does
+ * not carry (`requester:`, `assignee:<email>`, `is:unread`) is not judged here: a view with those
+ * has a search, and searched views are counted by the server.
  */
 export function ticketMatchesFilters(ticket: FilterableTicket, filters: TicketFilters, viewerId: number | null): boolean {
-  const status = normalizeStatus(filters.status);
+  const wanted = effectiveFilters(filters);
+  const status = normalizeStatus(wanted.status);
   if (status && ticket.status !== status) return false;
-  if (filters.priority && ticket.priority !== filters.priority) return false;
-  const assignee = assigneeOf(filters);
+  if (wanted.priority && ticket.priority !== wanted.priority) return false;
+  if (wanted.tag && !(ticket.tags ?? []).includes(wanted.tag)) return false;
+  const assignee = wanted.assignee;
   if (assignee !== undefined) {
     const agentId = ticket.assignedAgent?.id ?? null;
     if (assignee === 'none' ? agentId !== null : agentId === null || agentId !== (assignee === 'me' ? viewerId : assignee)) return false;
   }
-  return !filters.search || ticketMatchesSearch(ticket, filters.search);
+  return !wanted.text || ticketMatchesSearch(ticket, wanted.text);
 }
 
 /**

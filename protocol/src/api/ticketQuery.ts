@@ -16,6 +16,10 @@ export interface TicketFilters {
   assignee?: TicketAssignee;
   /** The older spelling of `assignee: 'me'` (`mine=1`), still accepted from existing clients. */
   mine?: boolean;
+  /** Staff: tickets carrying this tag (lower-cased, TAG_PATTERN). */
+  tag?: string;
+  /** Staff: the requester's email (matched whole) or name (matched whole or by its start), case ignored. */
+  requester?: string;
 }
 export type TicketAssignee = 'me' | 'none' | number;
 
@@ -56,6 +60,8 @@ function paramsOf(query: TicketFilters & Partial<TicketQuery>): [string, string]
     ['status', query.status],
     ['priority', query.priority],
     ['assignee', assigneeOf(query)?.toString()],
+    ['tag', query.tag],
+    ['requester', query.requester],
     ['sort', query.sort && formatTicketSort(query.sort)],
     ['page', query.page?.toString()],
     ['limit', query.limit?.toString()],
@@ -80,4 +86,4 @@ export const changeTicketQuery = (query: TicketQuery, change: Partial<TicketQuer
 });
 
 export const hasTicketFilters = (filters: TicketFilters): boolean =>
-  Boolean(filters.status || filters.priority || filters.search || assigneeOf(filters) !== undefined);
+  Boolean(filters.status || filters.priority || filters.search || filters.tag || filters.requester || assigneeOf(filters) !== undefined);

@@ -5,6 +5,7 @@ import { boundedText, idParam, limitQuery, optionalQuery, pageQuery, searchQuery
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 import { flagQuery } from './common.js';
+import { TAG_PATTERN } from './searchSyntax.js';
 import {
   DEFAULT_TICKET_QUERY,
   DEFAULT_TICKET_SORT,
@@ -49,6 +50,18 @@ const description = boundedText({
   tooLong: V.descriptionTooLong,
 });
 
+/** One tag as sent: trimmed and lower-cased, then TAG_PATTERN (docs/api.md#tags). */
+export const tagField = z
+  .string({ error: MESSAGES.tickets.tagsInvalid })
+  .trim()
+  .toLowerCase()
+  .regex(TAG_PATTERN, MESSAGES.tickets.tagsInvalid);
+/** A ticket's tags: each a tagField, repeats dropped, at most LIMITS.tags.max. */
+export const tagsField = z
+  .array(tagField, { error: MESSAGES.tickets.tagsInvalid })
+  .transform((tags) => [...new Set(tags)])
+  .refine((tags) => tags.length <= LIMITS.tags.max, MESSAGES.tickets.tooManyTags(LIMITS.tags.max));
+
 export const createTicketBody = z.object({
   title: createTitle,
   description,
@@ -80,6 +93,8 @@ export const updateTicketBody = z.object({
     .max(2_147_483_647, V.assignedAgentInvalid)
     .nullable()
     .optional(),
+  /** Staff only: the ticket's whole set of tags (docs/api.md#tags). */
+  tags: tagsField.optional(),
   /** The `version` the edit was made on; a newer one answers 409 with the current ticket (docs/api.md#optimistic-concurrency). */
   expectedVersion: z
     .number({ error: V.expectedVersionInvalid })
@@ -121,12 +136,20 @@ const sort = optionalQuery(
   s === undefined ? { ...DEFAULT_TICKET_SORT } : { field: s.replace(/^-/, '') as TicketSortField, descending: s.startsWith('-') },
 );
 
+export const tagQuery = optionalQuery(tagField);
+/** `requester=`: an email or the start of a name, as typed (docs/api.md#search-syntax). */
+export const requesterQuery = optionalQuery(
+  storableString('Requester', V.requesterTooLong).trim().max(LIMITS.email.max, V.requesterTooLong),
+).transform((s) => (s ? s : undefined));
+
 export const ticketFiltersQuery = z.object({
   status: optionalQuery(status),
   priority: optionalQuery(priority),
   search: searchQuery,
   assignee: assigneeQuery,
   mine: flagQuery,
+  tag: tagQuery,
+  requester: requesterQuery,
 }) satisfies z.ZodType<TicketFilters>;
 
 export const ticketListQuery = ticketFiltersQuery.extend({
@@ -150,6 +173,40 @@ export function ticketQueryFromUrl(search: string, pageSizes?: readonly number[]
   // Only `assignee` is kept (an old `mine=1` link reads as `assignee=me`), so one page has one cache key.
   const whose = assigneeOf({ assignee, mine });
   return whose === undefined ? query : { ...query, assignee: whose };
+}
+
+/** GET /users/:id/tickets?limit=: the requester panel's newest tickets. */
+export const requesterTicketsQuery = z.object({
+  limit: limitQuery(LIMITS.requesterTickets.default, LIMITS.requesterTickets.max, V.limitUpTo(LIMITS.requesterTickets.max)),
+});
+export interface RequesterTicketsResponse {
+  success: true;
+  tickets: Ticket[];
+}
+
+/** POST /tickets/:id/merge: the ticket this one goes into. */
+export const mergeTicketBody = z.object({
+  intoId: z
+    .number({ error: V.mergeIntoInvalid })
+    .int(V.mergeIntoInvalid)
+    .positive(V.mergeIntoInvalid)
+    .max(2_147_483_647, V.mergeIntoInvalid),
+});
+export type MergeTicketBody = z.infer<typeof mergeTicketBody>;
+export interface MergeTicketResponse {
+  success: true;
+  /** The ticket merged into, as it is after the merge. */
+  ticket: Ticket;
+}
+
+/** GET /tags: the tags in use, most used first, for suggestions (staff). */
+export interface TagCount {
+  tag: string;
+  count: number;
+}
+export interface TagsResponse {
+  success: true;
+  tags: TagCount[];
 }
 
 /** `?before=<id>` of the older comments or history of a ticket. */
@@ -241,10 +298,21 @@ export const bulkUpdateBody = z.object({
         status: status.optional(),
         priority: priority.optional(),
         assignedAgentId: updateTicketBody.shape.assignedAgentId,
+        /** Tags added to and removed from each ticket's own (a tag in both is removed). */
+        addTags: tagsField.optional(),
+        removeTags: tagsField.optional(),
       },
       { error: V.bulkChangesRequired },
     )
-    .refine((c) => c.status !== undefined || c.priority !== undefined || c.assignedAgentId !== undefined, V.bulkChangesRequired),
+    .refine(
+      (c) =>
+        c.status !== undefined ||
+        c.priority !== undefined ||
+        c.assignedAgentId !== undefined ||
+        (c.addTags?.length ?? 0) > 0 ||
+        (c.removeTags?.length ?? 0) > 0,
+      V.bulkChangesRequired,
+    ),
 });
 export type BulkUpdateBody = z.infer<typeof bulkUpdateBody>;
 export type BulkChanges = BulkUpdateBody['changes'];

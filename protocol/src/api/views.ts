@@ -5,7 +5,7 @@ import { boundedText, searchQuery } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 import type { TicketAssignee } from './ticketQuery.js';
-import { assigneeQuery } from './tickets.js';
+import { assigneeQuery, tagQuery } from './tickets.js';
 
 const V = MESSAGES.validation;
 
@@ -14,6 +14,8 @@ export interface ViewFilters {
   priority?: (typeof PRIORITIES)[number];
   search?: string;
   assignee?: TicketAssignee;
+  /** Staff's tag (docs/api.md#tags). */
+  tag?: string;
 }
 
 /**
@@ -46,6 +48,7 @@ const viewFilters = z
       priority: z.enum(PRIORITIES, { error: V.priorityInvalid }).optional(),
       search: searchQuery,
       assignee: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), assigneeQuery),
+      tag: tagQuery,
     },
     { error: 'Filters must be an object' },
   )

@@ -48,16 +48,17 @@ describe('ticket policies', () => {
 
   it('gives owners the form fields and staff the work fields', () => {
     expect([...editableTicketFields(owner, ticket)].sort()).toEqual(['description', 'priority', 'status', 'title']);
-    expect([...editableTicketFields(agent, ticket)].sort()).toEqual(['assignedAgentId', 'priority', 'resolutionNotes', 'status']);
+    expect([...editableTicketFields(agent, ticket)].sort()).toEqual(['assignedAgentId', 'priority', 'resolutionNotes', 'status', 'tags']);
     expect([...editableTicketFields(stranger, ticket)]).toEqual([]);
     // An agent's own ticket: both sets.
-    expect(editableTicketFields(agent, ticketOf(agent.id)).size).toBe(6);
+    expect(editableTicketFields(agent, ticketOf(agent.id)).size).toBe(7);
   });
 
-  it('reserves closing for staff', () => {
-    expect(canSetTicketStatus(owner, 'closed')).toBe(false);
-    expect(canSetTicketStatus(owner, 'resolved')).toBe(true);
-    expect(canSetTicketStatus(agent, 'closed')).toBe(true);
+  it('lets staff close any ticket and an owner withdraw their own', () => {
+    expect(canSetTicketStatus(owner, { userId: owner.id }, 'closed')).toBe(true);
+    expect(canSetTicketStatus(owner, { userId: owner.id + 100 }, 'closed')).toBe(false);
+    expect(canSetTicketStatus(owner, { userId: owner.id }, 'resolved')).toBe(true);
+    expect(canSetTicketStatus(agent, { userId: owner.id }, 'closed')).toBe(true);
   });
 });
 

@@ -12,7 +12,13 @@ const isOwner = (actor: Actor, ticket: OwnedTicket) => ticket.userId === actor.i
 // Here rather than beside the update schema in api/tickets.ts, which imports zod: the client asks
 // these rules in code every signed-in page loads, and zod should load only with the forms.
 export const OWNER_EDITABLE_FIELDS = ['title', 'description', 'priority', 'status'] as const satisfies readonly TicketField[];
-export const STAFF_EDITABLE_FIELDS = ['status', 'resolutionNotes', 'priority', 'assignedAgentId'] as const satisfies readonly TicketField[];
+export const STAFF_EDITABLE_FIELDS = [
+  'status',
+  'resolutionNotes',
+  'priority',
+  'assignedAgentId',
+  'tags',
+] as const satisfies readonly TicketField[];
 
 /** Users see their own tickets; staff see all. Anything else must look like it does not exist. */
 export const canViewTicket = (actor: Actor, ticket: OwnedTicket): boolean => isStaff(actor) || isOwner(actor, ticket);
@@ -35,8 +41,18 @@ export function editableTicketFields(actor: Actor, ticket: OwnedTicket): Readonl
   return fields;
 }
 
-/** Closing is support's call (docs/product.md#ticket-lifecycle); owners choose among the form statuses only. */
-export const canSetTicketStatus = (actor: Actor, status: TicketStatus): boolean => status !== 'closed' || isStaff(actor);
+/**
+ * Staff set any status; an owner may also close (withdraw) their own ticket (docs/product.md#ticket-lifecycle).
+ * Anyone else cannot reach the ticket at all, so `closed` stays refused to them.
+ */
+export const canSetTicketStatus = (actor: Actor, ticket: OwnedTicket, status: TicketStatus): boolean =>
+  status !== 'closed' || isStaff(actor) || isOwner(actor, ticket);
+
+/** Tags are staff's own words about a ticket: only staff read, set or filter by them. */
+export const canSeeTags = (actor: Actor): boolean => isStaff(actor);
+
+/** Merging moves one requester's duplicate into another of theirs: staff's call. */
+export const canMergeTickets = (actor: Actor): boolean => isStaff(actor);
 
 /** Which tickets a list may show the caller: their own, or all for staff. */
 export const visibleTicketScope = (actor: Actor): { ownerId?: number } => (isStaff(actor) ? {} : { ownerId: actor.id });

@@ -1,4 +1,12 @@
-import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketPrevious, UserRef } from '@helpdesk/protocol';
+import {
+  STAFF_ONLY_HISTORY_TYPES,
+  type Comment,
+  type HistoryEntry,
+  type Ticket,
+  type TicketDetail,
+  type TicketPrevious,
+  type UserRef,
+} from '@helpdesk/protocol';
 import type { AttachmentRow } from '../db/queries/attachments.js';
 import type { TicketRow } from '../db/queries/tickets.js';
 import type { CommentRow, HistoryRow } from '../db/queries/ticketThread.js';
@@ -26,7 +34,25 @@ export const presentTicket = ({ ticket, ownerName, agentName, editorName, commen
   updatedAt: ticket.updatedAt.toISOString(),
   lastActivityAt: ticket.lastActivityAt.toISOString(),
   ...(unread !== undefined && { unread }),
+  tags: ticket.tags,
 });
+
+/**
+ * A ticket as anyone but staff receives it, over REST and sockets: the staff-only fields left out
+ * (absent, not empty, so nothing says there were any; docs/api.md#tags).
+ */
+export function withoutStaffFields<T extends Ticket | TicketPrevious>(ticket: T): T {
+  if (!('tags' in ticket)) return ticket;
+  const { tags: _tags, ...rest } = ticket;
+  return rest as T;
+}
+
+/** The ticket for this reader: whole for staff, without the staff-only fields for anyone else. */
+export const ticketFor = <T extends Ticket>(staffReader: boolean, ticket: T): T => (staffReader ? ticket : withoutStaffFields(ticket));
+
+/** The timeline entries of an event that the owner's room may receive. */
+export const ownerHistory = (history: HistoryEntry[]): HistoryEntry[] =>
+  history.filter((entry) => !(STAFF_ONLY_HISTORY_TYPES as readonly string[]).includes(entry.type));
 
 export const presentComment = ({ comment, author, emailStatus, attachments = [] }: CommentRow): Comment => ({
   id: comment.id,
@@ -71,6 +97,7 @@ const CHANGEABLE = [
   'assignedAgent',
   'updatedBy',
   'updatedAt',
+  'tags',
 ] as const satisfies readonly (keyof TicketPrevious)[];
 
 /** The fields a write changed, with the values they had before it. */

@@ -1,7 +1,8 @@
-import { ROOMS } from '@helpdesk/protocol';
+import { ROOMS, type Ticket, type TicketPrevious } from '@helpdesk/protocol';
 import type { ActorRef, EventBus } from '../events/bus.js';
 import type { Fanout } from '../scaleout/fanout.js';
 import { heldBackLog } from '../scaleout/heldBack.js';
+import { ownerHistory, withoutStaffFields } from '../presenters/tickets.js';
 import type { RealtimeServer } from './server.js';
 
 type Target = ReturnType<RealtimeServer['to']>;
@@ -29,28 +30,53 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
   const heldBack = heldBackLog<() => void>(heldBackLimit);
   // Every process while Redis carries emits; only this one (without waiting) while it is away, and
   // then the others get it when Redis returns. The bus publishes after the commit, so `at` is later.
-  const send = (rooms: string[], deliver: Delivery) => {
+  // `except`: rooms whose sockets get this message another way (a staff owner gets staff's copy).
+  const send = (rooms: string[], deliver: Delivery, except: string[] = []) => {
     const stamp = { at: Date.now() };
     if (fanout.crossProcess()) {
-      deliver(io.to(rooms), stamp);
+      deliver(io.to(rooms).except(except), stamp);
       return;
     }
-    deliver(io.local.to(rooms), stamp);
-    if (fanout.shared) heldBack.add(() => deliver(io.to(rooms).except(fanout.localRoom), stamp));
+    deliver(io.local.to(rooms).except(except), stamp);
+    if (fanout.shared) heldBack.add(() => deliver(io.to(rooms).except([fanout.localRoom, ...except]), stamp));
   };
+  /**
+   * A ticket change goes to staff whole, and to its owner's room without what only staff may read
+   * (tags, their history entries); a staff member who owns the ticket gets staff's copy only.
+   */
+  const sendTicketChange = (ownerId: number, deliver: (to: Target, stamp: { at: number }, forStaff: boolean) => void) => {
+    send([ROOMS.staff], (to, stamp) => deliver(to, stamp, true));
+    send([ROOMS.user(ownerId)], (to, stamp) => deliver(to, stamp, false), [ROOMS.staff]);
+  };
+  const forAudience = <T extends Ticket | TicketPrevious>(forStaff: boolean, value: T): T => (forStaff ? value : withoutStaffFields(value));
   const by = (actor: ActorRef) => ({ id: actor.id, name: actor.name });
   const offs = [
     bus.subscribe('ticket.created', ({ ownerId, actor, ticket }) => {
-      send(ticketRooms(ownerId), (to, stamp) => to.emit('ticket-changed', { action: 'created', ticket, by: by(actor), ...stamp }));
+      sendTicketChange(ownerId, (to, stamp, forStaff) =>
+        to.emit('ticket-changed', { action: 'created', ticket: forAudience(forStaff, ticket), by: by(actor), ...stamp }),
+      );
     }),
     bus.subscribe('ticket.updated', ({ ownerId, actor, ticket, previous, history }) => {
-      send(ticketRooms(ownerId), (to, stamp) =>
-        to.emit('ticket-changed', { action: 'updated', ticket, by: by(actor), previous, history, ...stamp }),
+      sendTicketChange(ownerId, (to, stamp, forStaff) =>
+        to.emit('ticket-changed', {
+          action: 'updated',
+          ticket: forAudience(forStaff, ticket),
+          by: by(actor),
+          previous: forAudience(forStaff, previous),
+          history: forStaff ? history : ownerHistory(history),
+          ...stamp,
+        }),
       );
     }),
     bus.subscribe('ticket.deleted', ({ ticketId, ownerId, actor, previous }) => {
-      send(ticketRooms(ownerId), (to, stamp) =>
-        to.emit('ticket-changed', { action: 'deleted', ticket: { id: ticketId }, by: by(actor), previous, ...stamp }),
+      sendTicketChange(ownerId, (to, stamp, forStaff) =>
+        to.emit('ticket-changed', {
+          action: 'deleted',
+          ticket: { id: ticketId },
+          by: by(actor),
+          previous: forAudience(forStaff, previous),
+          ...stamp,
+        }),
       );
     }),
     bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history, commentCount }) => {

@@ -36,6 +36,8 @@ type Cast = Awaited<ReturnType<typeof createCast>>;
 /** State made fresh for one (row, caller) call, so a mutating call never sees another's leftovers. */
 interface Fixture {
   ticketId?: number;
+  /** A second ticket of the same owner (merge). */
+  intoId?: number;
   articleId?: number;
   /** A fresh account the call acts on (PUT/DELETE /users/:id, reset-password). */
   target?: Account;
@@ -530,13 +532,13 @@ const ROWS: Row[] = [
   },
   {
     route: 'PUT /tickets/:id',
-    name: 'staff-only status: closed',
+    name: 'status: closed (staff close, the owner withdraws)',
     method: 'PUT',
     path: (c) => `/tickets/${c.fx.ticketId}`,
     setup: freshTicket,
     body: () => ({ status: 'closed' }),
-    expect: ticketAccess(403, 200),
-    denied: { 403: MESSAGES.tickets.closeForbidden, 404: TICKET_NOT_FOUND },
+    expect: ticketAccess(200, 200),
+    denied: { 404: TICKET_NOT_FOUND },
     after: ticketField('status', () => 'closed', 'open'),
   },
   {
@@ -789,6 +791,39 @@ const ROWS: Row[] = [
     },
   },
   {
+    route: 'POST /tickets/:id/merge',
+    name: 'merge a duplicate',
+    method: 'POST',
+    path: (c) => `/tickets/${c.fx.ticketId}/merge`,
+    setup: async () => ({ ...(await freshTicket()), intoId: (await freshTicket()).ticketId }),
+    body: (c) => ({ intoId: c.fx.intoId }),
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+    after: async (c, res) => {
+      const seen = await api().get(`/tickets/${c.fx.ticketId}`, { token: c.cast.admin.token });
+      expect(seen.body.ticket.status).toBe(res.status === 200 ? 'closed' : 'open');
+    },
+  },
+  {
+    route: 'GET /tags',
+    name: 'tag suggestions',
+    method: 'GET',
+    path: () => '/tags',
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+  },
+  {
+    route: 'GET /users/:id/tickets',
+    name: 'requester panel',
+    method: 'GET',
+    path: (c) => `/users/${c.cast.owner.user.id}/tickets?limit=1`,
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+    after: (c, res) => {
+      if (res.status === 200) expect(res.body.tickets.map((x: { user: { id: number } }) => x.user.id)).toEqual([c.cast.owner.user.id]);
+    },
+  },
+  {
     route: 'POST /tickets/bulk',
     name: 'bulk priority change',
     method: 'POST',
@@ -991,6 +1026,9 @@ const CONTRACT_ROUTES = [
   'GET /email/inbound',
   'POST /email/inbound/:id/retry',
   'GET /email/inbound/:id/raw',
+  'POST /tickets/:id/merge',
+  'GET /tags',
+  'GET /users/:id/tickets',
 ];
 
 const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);

@@ -255,13 +255,16 @@ describe('working a ticket together (docs/api.md#working-a-ticket-together)', ()
       expect(again.body.ticket.resolutionNotes).toBe('Kept note');
     });
 
-    it('"Send and mark In Progress" takes an unassigned ticket; the owner may not close through it', async () => {
+    it('"Send and mark In Progress" takes an unassigned ticket; the owner may withdraw (close) through it', async () => {
       const ticket = await createTicket(t.api, owner.token);
       const res = await post(ticket, { content: 'Looking into it', status: 'in_progress' }, agent);
       expect(res.body.ticket).toMatchObject({ status: 'in_progress', assignedAgent: { id: agent.user.id } });
+      const stranger = await post(ticket, { content: 'Closing theirs', status: 'closed' }, other);
+      expect(stranger.status).toBe(404);
       const closing = await post(ticket, { content: 'Closing myself', status: 'closed' }, owner);
-      expect(closing.status).toBe(403);
-      expect((await detail(ticket.id, owner.token)).comments.map((c) => c.content)).toEqual(['Looking into it']);
+      expect(closing.status).toBe(201);
+      expect(closing.body.ticket.status).toBe('closed');
+      expect((await detail(ticket.id, owner.token)).comments.map((c) => c.content)).toEqual(['Looking into it', 'Closing myself']);
       const bad = await post(ticket, { content: 'x', status: 'done' }, agent);
       expect(bad.status).toBe(400);
     });

@@ -20,8 +20,8 @@ export function notificationRoutes({ services, auth }: RouteDeps) {
   });
 
   router.post('/notifications/read', auth.required, jsonBody, async (ctx) => {
-    const { ids } = parseBody(markNotificationsReadBody, ctx.request.body ?? {});
-    const unread = await services.notifications.markRead(actorOf(ctx), ids);
+    const { ids, ticketId } = parseBody(markNotificationsReadBody, ctx.request.body ?? {});
+    const unread = await services.notifications.markRead(actorOf(ctx), { ids, ticketId });
     ctx.body = { success: true, unread } satisfies NotificationReadResponse;
   });
 

@@ -204,7 +204,7 @@ describe('running the queue', () => {
         [{ ids: [], changes: { status: 'open' } }, 'Ids must be a list of 1 to 100 ticket ids'],
         [{ ids: Array.from({ length: 101 }, (_, i) => i + 1), changes: { status: 'open' } }, 'Ids must be a list of 1 to 100 ticket ids'],
         [{ ids: ['x'], changes: { status: 'open' } }, 'Ids must be a list of 1 to 100 ticket ids'],
-        [{ ids: [a.id], changes: {} }, 'Choose at least one change: status, priority or assignedAgentId'],
+        [{ ids: [a.id], changes: {} }, 'Choose at least one change: status, priority, assignedAgentId, addTags or removeTags'],
         [{ ids: [a.id], changes: { status: 'done' } }, 'Status must be one of open, in_progress, resolved, closed'],
       ];
       for (const [body, message] of cases) {

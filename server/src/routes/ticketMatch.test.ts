@@ -64,7 +64,17 @@ describe('the shared ticket predicate agrees with the SQL', () => {
     'x'.repeat(120),
     `${'x'.repeat(100)}xy`,
     `${'x'.repeat(50)}y`,
+    // The search syntax: filters typed in the text, read the same way on both sides.
+    'status:open printer',
+    'priority:HIGH jams',
+    'tag:alpha',
+    'assignee:none printer',
+    'tag:beta status:closed',
+    'status:bogus printer',
+    'colour:red',
+    'category:billing',
   ];
+  const TAGS = [undefined, 'alpha', 'beta'] as const;
 
   beforeAll(async () => {
     t = await startTestServer(ADMIN_ENV);
@@ -82,6 +92,8 @@ describe('the shared ticket predicate agrees with the SQL', () => {
         const res = await t.api.put(`/tickets/${created.id}`, { status, assignedAgentId }, { token: agent.token });
         expect(res.status).toBe(200);
       }
+      const tags = [...(i % 3 === 0 ? ['alpha'] : []), ...(i % 4 === 1 ? ['beta'] : [])];
+      if (tags.length > 0) expect((await t.api.put(`/tickets/${created.id}`, { tags }, { token: agent.token })).status).toBe(200);
     }
     const all = await t.api.get('/tickets?limit=100', { token: agent.token });
     tickets = all.body.data;
@@ -110,10 +122,17 @@ describe('the shared ticket predicate agrees with the SQL', () => {
     for (const status of STATUSES)
       for (const priority of priorities) for (const assignee of assignees) out.push({ status: status as TicketStatus, priority, assignee });
     for (const search of SEARCHES) for (const assignee of assignees) out.push({ search, assignee });
+    for (const tag of TAGS) for (const status of STATUSES) out.push({ tag, status: status as TicketStatus });
     let seed = 21;
     const pick = <T>(items: readonly T[]): T => items[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % items.length]!;
     for (let i = 0; i < 60; i++)
-      out.push({ status: pick(STATUSES) as TicketStatus, priority: pick(priorities), assignee: pick(assignees), search: pick(SEARCHES) });
+      out.push({
+        status: pick(STATUSES) as TicketStatus,
+        priority: pick(priorities),
+        assignee: pick(assignees),
+        search: pick(SEARCHES),
+        tag: pick(TAGS),
+      });
     return out;
   };
 
@@ -140,6 +159,9 @@ describe('the shared ticket predicate agrees with the SQL', () => {
       { search: 'jams on', assignee: 'me' },
       { search: 'σ', status: 'closed' },
       { search: '50%', priority: 'high', assignee: 'none' },
+      { tag: 'alpha' },
+      { tag: 'beta', status: 'open' },
+      { search: 'tag:alpha printer' },
     ];
     const views: View[] = [];
     for (const [i, filters] of viewFilters.entries()) {

@@ -128,12 +128,15 @@ describe('tickets API', () => {
       expect(missing.status).toBe(400);
     });
 
-    it('does not let the owner close their ticket', async () => {
+    it('lets the owner withdraw (close) their own ticket, and nobody else reach it', async () => {
       const ticket = await createTicket(t.api, owner.token);
-      const res = await t.api.put(`/tickets/${ticket.id}`, { status: 'closed' }, { token: owner.token });
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual({ success: false, message: 'Only support staff can close a ticket' });
+      const stranger = await t.api.put(`/tickets/${ticket.id}`, { status: 'closed' }, { token: other.token });
+      expect(stranger.status).toBe(404);
       expect((await detail(ticket.id)).status).toBe('open');
+      const res = await t.api.put(`/tickets/${ticket.id}`, { status: 'closed' }, { token: owner.token });
+      expect(res.status).toBe(200);
+      expect(res.body.ticket.status).toBe('closed');
+      expect((await detail(ticket.id)).status).toBe('closed');
     });
 
     it('answers an empty update with a 400', async () => {

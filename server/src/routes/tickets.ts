@@ -1,5 +1,8 @@
 import {
   MESSAGES,
+  canMergeTickets,
+  canSeeTags,
+  mergeTicketBody,
   bulkUpdateBody,
   isStaff,
   commentBody,
@@ -26,6 +29,8 @@ import type {
   TicketStatsResponse,
   TicketCommentsResponse,
   TicketHistoryResponse,
+  MergeTicketResponse,
+  TagsResponse,
 } from '@helpdesk/protocol';
 
 export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
@@ -67,6 +72,16 @@ export function ticketRoutes({ services, auth, limiters }: RouteDeps) {
     await limiters.bulkPerAddress.consume(clientIp(ctx));
     const { updated, failed } = await services.tickets.bulkUpdate(actor, ids, changes);
     ctx.body = { success: true, updated, failed } satisfies BulkUpdateResponse;
+  });
+
+  router.post('/tickets/:id/merge', auth.allow(canMergeTickets, MESSAGES.http.staffOnly), jsonBody, async (ctx) => {
+    const id = parseInput(idParam, ctx.params.id);
+    const { intoId } = parseBody(mergeTicketBody, ctx.request.body);
+    ctx.body = { success: true, ticket: await services.tickets.merge(actorOf(ctx), id, intoId) } satisfies MergeTicketResponse;
+  });
+
+  router.get('/tags', auth.allow(canSeeTags, MESSAGES.http.staffOnly), async (ctx) => {
+    ctx.body = { success: true, tags: await services.tickets.tags(actorOf(ctx)) } satisfies TagsResponse;
   });
 
   router.get('/tickets/:id/comments', auth.required, async (ctx) => {

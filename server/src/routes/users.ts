@@ -5,7 +5,10 @@ import {
   changePasswordBody,
   createStaffBody,
   idParam,
+  isStaff,
   listUsersQuery,
+  requesterTicketsQuery,
+  type RequesterTicketsResponse,
   preferencesBody,
   updateStaffBody,
   type ChangePasswordResponse,
@@ -47,6 +50,13 @@ export function userRoutes({ services, auth, limiters }: RouteDeps) {
     await limiters.passwordChangePerUser.consume(String(actor.id));
     const session = await services.accounts.changePassword(actor, input);
     ctx.body = { success: true, ...session, message: MESSAGES.users.passwordChanged } satisfies ChangePasswordResponse;
+  });
+
+  // The requester panel of a ticket page: that person's newest tickets.
+  router.get('/users/:id/tickets', auth.allow(isStaff, MESSAGES.http.staffOnly), async (ctx) => {
+    const id = parseInput(idParam, ctx.params.id);
+    const { limit } = parseInput(requesterTicketsQuery, ctx.query);
+    ctx.body = { success: true, tickets: await services.tickets.ofRequester(actorOf(ctx), id, limit) } satisfies RequesterTicketsResponse;
   });
 
   router.get('/users', admin, async (ctx) => {

@@ -70,8 +70,8 @@ export function createNotificationService({ db }: ServiceContext) {
       );
     },
 
-    async markRead(actor: Actor, ids?: number[]): Promise<number> {
-      await markRead(db, actor.id, ids);
+    async markRead(actor: Actor, which: { ids?: number[]; ticketId?: number } = {}): Promise<number> {
+      await markRead(db, actor.id, which);
       return countUnread(db, actor.id);
     },
   };

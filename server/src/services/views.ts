@@ -9,13 +9,14 @@ import {
   type ViewFilters,
 } from '@helpdesk/protocol';
 import { findActiveStaffIds } from '../db/queries/staff.js';
-import { countsAgentId, ticketConditions } from '../db/queries/tickets.js';
+import { countedStats, countsAgentId, ticketConditions } from '../db/queries/tickets.js';
 import { countedViewTotals, findSearchedViews, viewQueries, type CountedFilter } from '../db/queries/views.js';
 import type { Actor } from '../lib/actor.js';
 import { ForbiddenError } from '../lib/errors.js';
 import { presentBuiltInViews, presentView } from '../presenters/views.js';
 import type { ServiceContext } from './context.js';
 import type { SearchCounts } from './searchCounts.js';
+import { listFilters } from './tickets/access.js';
 import { sharedItemService } from './sharedItems.js';
 
 export type ViewService = ReturnType<typeof createViewService>;
@@ -66,8 +67,13 @@ export function createViewService({ db }: ServiceContext, searchCounts: SearchCo
 
   const visibleViews = async (actor: Actor): Promise<View[]> => [...presentBuiltInViews(), ...(await saved.list(actor))];
   /** A searched view's count for this viewer, up to the list's cap. */
-  const searchedCount = async (filters: ViewFilters, viewerId: number): Promise<number> =>
-    (await searchCounts.total(ticketConditions({ assignedAgentId: agentIdOf(viewerId, filters.assignee) }, filters))).total;
+  const searchedCount = async (filters: ViewFilters, viewerId: number): Promise<number> => {
+    // Views are staff's: the viewer reads them as staff, the search syntax and tag included.
+    const { scope, conditions, plain } = await listFilters(db, { id: viewerId, role: 'agent' }, filters);
+    // A tag alone is still counted by the maintained counters (per tag); words are counted under the cap.
+    if (plain) return (await countedStats(db, { assignedAgentId: scope.assignedAgentId, ...conditions })).total;
+    return (await searchCounts.total(ticketConditions(scope, conditions))).total;
+  };
 
   return {
     list: visibleViews,
@@ -93,7 +99,8 @@ export function createViewService({ db }: ServiceContext, searchCounts: SearchCo
       const counted: { id: number; filter: CountedFilter }[] = [];
       const searched: View[] = [];
       for (const view of views) {
-        if (view.filters.search) {
+        // ticket_counts knows status, priority and assignee only: a view with a search or a tag is counted alone.
+        if (view.filters.search || view.filters.tag) {
           searched.push(view);
           continue;
         }

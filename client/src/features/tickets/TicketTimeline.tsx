@@ -2,6 +2,7 @@ import type { HistoryEntry, HistoryType } from '@helpdesk/protocol';
 import { Text, Timeline } from '@mantine/core';
 import {
   IconArrowBackUp,
+  IconArrowMerge,
   IconCirclePlus,
   IconFlag,
   IconMailOff,
@@ -9,6 +10,7 @@ import {
   IconNotes,
   IconPencil,
   IconRefresh,
+  IconTag,
   IconUserCheck,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
@@ -25,6 +27,8 @@ const ICONS: Record<HistoryType, ComponentType<{ size?: number }>> = {
   comment: IconMessage,
   follow_up: IconArrowBackUp,
   email_bounced: IconMailOff,
+  tags: IconTag,
+  merged: IconArrowMerge,
 };
 
 /** The ticket's history, oldest first, as the Status Timeline (docs/product.md#ticket-lifecycle). */

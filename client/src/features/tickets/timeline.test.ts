@@ -15,6 +15,9 @@ describe('describeHistory', () => {
     [{ type: 'assigned', from: null, to: 'Agent Smith' }, 'Assigned to Agent Smith'],
     [{ type: 'assigned', from: 'Agent Smith', to: null }, 'Unassigned from Agent Smith'],
     [{ type: 'comment', from: null, to: '12' }, 'Comment added'],
+    [{ type: 'tags', from: null, to: 'printer,vip' }, 'Tags set to printer, vip'],
+    [{ type: 'tags', from: 'vip', to: null }, 'Tags cleared'],
+    [{ type: 'merged', from: null, to: '42' }, 'Merged into #42'],
   ] as const)('%o reads "%s"', (entry, text) => {
     expect(describeHistory(entry)).toBe(text);
   });

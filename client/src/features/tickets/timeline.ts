@@ -40,5 +40,9 @@ export function describeHistory(entry: Pick<HistoryEntry, 'type' | 'from' | 'to'
       return MESSAGES.inbound.followUpOf(Number(from));
     case 'email_bounced':
       return MESSAGES.inbound.bounced(from ?? '', to ?? '');
+    case 'tags':
+      return to ? `Tags set to ${to.split(',').join(', ')}` : 'Tags cleared';
+    case 'merged':
+      return `Merged into #${to ?? ''}`;
   }
 }

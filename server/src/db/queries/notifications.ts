@@ -56,9 +56,16 @@ export async function countUnread(db: Db, userId: number): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Marks the user's own notifications read; ids of someone else's match nothing. */
-export const markRead = (db: Db, userId: number, ids?: number[]) =>
+/** Marks the user's own notifications read (these ids, those about this ticket); ids of someone else's match nothing. */
+export const markRead = (db: Db, userId: number, which: { ids?: number[]; ticketId?: number } = {}) =>
   db
     .update(notifications)
     .set({ readAt: new Date() })
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), ids ? inArray(notifications.id, ids) : undefined));
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        isNull(notifications.readAt),
+        which.ids ? inArray(notifications.id, which.ids) : undefined,
+        which.ticketId !== undefined ? eq(notifications.ticketId, which.ticketId) : undefined,
+      ),
+    );

@@ -67,6 +67,15 @@ export async function countConversation(db: Db, ticketId: number): Promise<numbe
   return row?.n ?? 0;
 }
 
+/** A ticket's internal notes, for staff's count of the thread (the owner's is countConversation). */
+export async function countNotes(db: Db, ticketId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(ticketComments)
+    .where(and(eq(ticketComments.ticketId, ticketId), eq(ticketComments.internal, true)));
+  return row?.n ?? 0;
+}
+
 /**
  * Whether a staff member has written an entry on the ticket `ticketId` names (a reply, a note or a
  * change; its creation aside): what ends the owner's right to delete it. `internal: false` leaves out

@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { searchWordsOf, type TicketFilters, type TicketQuery } from '@helpdesk/protocol';
+import { searchWordsOf, type Priority, type TicketQuery, type TicketStatus } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { isStaffRole } from './staff.js';
+import { requestedBy, taggedWith } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
-import { ticketCounts, ticketReads, tickets, users } from '../schema/index.js';
+import { ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
 
 /** A ticket as every read and write here returns it: the row, and the names and count shown with it. */
 export interface TicketRow {
@@ -84,13 +85,31 @@ const assignedTo = (agentId: number | null | undefined): SQL | undefined => {
 const searchMatches = (search: string): SQL =>
   searchWordsOf(search).length === 0 ? sql`false` : sql`${searchWords} @@ ticket_search_query(${search})`;
 
-export function ticketConditions(scope: TicketScope, filters: Omit<TicketFilters, 'mine' | 'assignee'>): SQL | undefined {
+/**
+ * A list's filters as the SQL reads them (services/tickets/access.ts#listFilters builds them): `search`
+ * holds the free words only, once the search syntax is read; `unreadFor` is a staff reader's id.
+ */
+export interface ConditionFilters {
+  status?: TicketStatus;
+  priority?: Priority;
+  search?: string;
+  tag?: string;
+  /** The tag is on few tickets (tag_counts): read them off the GIN index, never walk a list order for them. */
+  tagIsRare?: boolean;
+  requester?: string;
+  unreadFor?: number;
+}
+
+export function ticketConditions(scope: TicketScope, filters: ConditionFilters): SQL | undefined {
   return and(
     scope.ownerId !== undefined ? eq(tickets.userId, scope.ownerId) : undefined,
     assignedTo(scope.assignedAgentId),
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
     filters.search ? searchMatches(filters.search) : undefined,
+    filters.tag ? taggedWith(filters.tag, filters.tagIsRare) : undefined,
+    filters.requester ? requestedBy(filters.requester) : undefined,
+    filters.unreadFor !== undefined ? unreadFor(filters.unreadFor) : undefined,
   );
 }
 
@@ -243,9 +262,13 @@ export async function estimateTicketRows(db: Db, where: SQL | undefined): Promis
 export const countsAgentId = (assignedAgentId: number | null | undefined): number =>
   assignedAgentId === undefined ? -1 : (assignedAgentId ?? 0);
 
-/** The maintained counters (migrations 0004, 0010) for staff lists without a search: 16 rows at most, never the tickets. */
-export async function countedStats(db: Db, filters: { assignedAgentId?: number | null; status?: string; priority?: string }) {
-  const c = ticketCounts;
+/**
+ * The maintained counters for staff lists without a search, never the tickets: ticket_counts
+ * (migrations 0004, 0010; 16 rows at most), or under a tag that tag's rows of ticket_tag_counts
+ * (migration 0014), which has no every-ticket rows and is summed over assignees.
+ */
+export async function countedStats(db: Db, filters: { assignedAgentId?: number | null; status?: string; priority?: string; tag?: string }) {
+  const c = filters.tag === undefined ? ticketCounts : ticketTagCounts;
   const sum = (condition?: SQL) => sql<number>`coalesce(sum(${c.n}) ${condition ? sql`filter (where ${condition})` : sql``}, 0)::int`;
   const rows = await db
     .select({
@@ -259,7 +282,13 @@ export async function countedStats(db: Db, filters: { assignedAgentId?: number |
     .from(c)
     .where(
       and(
-        eq(c.agentId, countsAgentId(filters.assignedAgentId)),
+        filters.tag === undefined
+          ? eq(c.agentId, countsAgentId(filters.assignedAgentId))
+          : and(
+              sql`${ticketTagCounts.tag} = ${filters.tag}`,
+              // agent_id 0 holds the unassigned tickets.
+              filters.assignedAgentId !== undefined ? eq(c.agentId, filters.assignedAgentId ?? 0) : undefined,
+            ),
         filters.status ? sql`${c.status} = ${filters.status}` : undefined,
         filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
       ),

@@ -35,6 +35,11 @@ export const tickets = pgTable(
     // Public comments, kept by statement triggers on ticket_comments (migration 0010): what every reader sees.
     commentCount: integer('comment_count').notNull().default(0),
     ...timestamps,
+    // Staff's labels, lower-cased and sorted; never presented to the owner (docs/decisions.md#the-agent-desk).
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     // The latest change or comment and who made it: the queue's "last activity" and unread marks.
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).defaultNow().notNull(),
     lastActivityById: integer('last_activity_by_id').references(() => users.id, { onDelete: 'set null' }),
@@ -60,6 +65,8 @@ export const tickets = pgTable(
     index('tickets_active_search_words_idx')
       .using('gin', t.searchWords)
       .where(sql`${t.status} in ('open', 'in_progress')`),
+    // tag=<tag> is `tags @> array[<tag>]`.
+    index('tickets_tags_idx').using('gin', t.tags),
   ],
 );
 
@@ -115,4 +122,29 @@ export const ticketCounts = pgTable(
     n: integer('n').notNull(),
   },
   (t) => [primaryKey({ columns: [t.agentId, t.status, t.priority] })],
+);
+
+/**
+ * How many tickets carry each tag, kept exact by a trigger on tickets (migration 0014), so GET /tags
+ * never reads the tickets table. A tag no ticket carries any more stays with n = 0 and is not listed.
+ */
+export const tagCounts = pgTable('tag_counts', {
+  tag: text('tag').primaryKey(),
+  n: integer('n').notNull(),
+});
+
+/**
+ * ticket_counts per tag: how many tickets with each tag each (assignee, status, priority) holds, kept
+ * by the same trigger, so a list or its cards under `tag=` count without reading tickets. agent_id 0 = unassigned.
+ */
+export const ticketTagCounts = pgTable(
+  'ticket_tag_counts',
+  {
+    tag: text('tag').notNull(),
+    agentId: integer('agent_id').notNull(),
+    status: ticketStatusEnum('status').notNull(),
+    priority: priorityEnum('priority').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tag, t.agentId, t.status, t.priority] })],
 );

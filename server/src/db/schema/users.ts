@@ -31,6 +31,10 @@ export const users = pgTable(
       .on(t.email)
       .where(sql`${t.deletedAt} is null`),
     index('users_role_idx').on(t.role),
+    // requester=<name or email> (docs/api.md#search-syntax): a name by its start, an email whole,
+    // deleted accounts included (their tickets stay).
+    index('users_name_prefix_idx').using('btree', sql`lower(${t.name}) text_pattern_ops`),
+    index('users_email_idx').on(t.email),
   ],
 );
 

@@ -1,29 +1,67 @@
 import {
   assigneeOf,
   canSeeInternalNotes,
+  canSeeTags,
   canViewTicket,
+  effectiveFilters,
   isStaff,
   MESSAGES,
   visibleTicketScope,
+  type TicketAssignee,
   type TicketFilters,
   type UserRef,
 } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
+import { countTagged, findStaffIdByEmail, RARE_TAG_TICKETS } from '../../db/queries/ticketFilters.js';
 import { findUserRef } from '../../db/queries/staff.js';
-import { findTicketRow, type TicketRow, type TicketScope } from '../../db/queries/tickets.js';
+import { findTicketRow, type ConditionFilters, type TicketRow, type TicketScope } from '../../db/queries/tickets.js';
 import type { ThreadAudience } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
-import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 
 /** Staff read internal notes and their timeline entries; an owner's reads never include them. */
 export const audienceOf = (actor: Actor): ThreadAudience => ({ internal: canSeeInternalNotes(actor) });
 
 /** What the actor may see, narrowed to one assignee when staff ask for it (`me`, `none` or an id). */
-export const scopeFor = (actor: Actor, filters: TicketFilters): TicketScope => {
+export const scopeFor = (actor: Pick<Actor, 'id' | 'role'>, filters: TicketFilters): TicketScope => {
   const assignee = assigneeOf(filters);
   if (!isStaff(actor) || assignee === undefined) return visibleTicketScope(actor);
   return { ...visibleTicketScope(actor), assignedAgentId: assignee === 'me' ? actor.id : assignee === 'none' ? null : assignee };
 };
+
+/** An `assignee:<email>` that names no staff member: an id no ticket is assigned to, so the list is empty. */
+const NO_STAFF_MEMBER = -1;
+
+/** A list's filters, ready for ticketConditions (db/queries/tickets.ts). */
+export interface ListFilters {
+  scope: TicketScope;
+  conditions: ConditionFilters;
+  /** Only status, priority, assignee and tag: the maintained counters (staff) or an index (owner) count it exactly. */
+  plain: boolean;
+}
+
+/**
+ * What a list, its cards or a saved view asks for: the `search=` text read with the search syntax
+ * (explicit parameters win over the same key typed in it), the filters only staff may use refused to
+ * anyone else (a tag filter would tell an owner their ticket's tags), `assignee:<email>` resolved.
+ */
+export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, filters: TicketFilters): Promise<ListFilters> {
+  const wanted = effectiveFilters(filters);
+  if (!canSeeTags(actor) && (wanted.tag !== undefined || wanted.unread)) throw new ForbiddenError(MESSAGES.http.staffOnly);
+  let assignee: TicketAssignee | undefined = wanted.assignee;
+  if (wanted.assigneeEmail !== undefined) assignee = (await findStaffIdByEmail(db, wanted.assigneeEmail)) ?? NO_STAFF_MEMBER;
+  const conditions: ConditionFilters = {
+    status: wanted.status,
+    priority: wanted.priority,
+    search: wanted.text,
+    tag: wanted.tag,
+    tagIsRare: wanted.tag !== undefined && (await countTagged(db, wanted.tag)) <= RARE_TAG_TICKETS,
+    requester: wanted.requester,
+    ...(wanted.unread && { unreadFor: actor.id }),
+  };
+  const plain = !conditions.search && !conditions.requester && conditions.unreadFor === undefined;
+  return { scope: scopeFor(actor, { assignee }), conditions, plain };
+}
 
 /** A ticket the actor may not see answers exactly like one that does not exist. */
 export const loadVisible = async (db: Db, actor: Actor, id: number): Promise<TicketRow> => {

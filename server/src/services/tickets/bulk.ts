@@ -6,7 +6,11 @@ import { AppError, ForbiddenError } from '../../lib/errors.js';
 import { presentTicket } from '../../presenters/tickets.js';
 import type { ServiceContext } from '../context.js';
 import { resolveAssignee } from './access.js';
-import { planUpdate, type Plan } from './plan.js';
+import { planUpdate, sortedTags, type Plan } from './plan.js';
+
+/** A ticket's tags after a bulk change: the added ones joined, the removed ones (which win) taken out. */
+const tagsAfter = (current: readonly string[], add: readonly string[] = [], remove: readonly string[] = []): string[] =>
+  sortedTags([...current, ...add].filter((tag) => !remove.includes(tag)));
 import { recordUpdates, type Written } from './updates.js';
 
 /**
@@ -20,6 +24,7 @@ export function createBulkUpdate({ db, withTransaction }: ServiceContext) {
     changes: BulkChanges,
   ): Promise<{ updated: Ticket[]; failed: BulkFailure[] }> {
     if (!isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
+    const { addTags, removeTags, ...fields } = changes;
     const updated: Ticket[] = [];
     const failed: BulkFailure[] = [];
     let assignee: UserRef | null | undefined;
@@ -45,9 +50,14 @@ export function createBulkUpdate({ db, withTransaction }: ServiceContext) {
             outcome.set(id, { id, message: MESSAGES.tickets.closedInBulk });
             continue;
           }
+          const tags = addTags || removeTags ? tagsAfter(row.ticket.tags, addTags, removeTags) : undefined;
+          if (tags && tags.length > LIMITS.tags.max) {
+            outcome.set(id, { id, message: MESSAGES.tickets.tooManyTags(LIMITS.tags.max) });
+            continue;
+          }
           let plan: Plan;
           try {
-            plan = planUpdate(actor, row, changes, assignee);
+            plan = planUpdate(actor, row, { ...fields, ...(tags && { tags }) }, assignee);
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
             outcome.set(id, { id, message: error.message });
@@ -63,6 +73,8 @@ export function createBulkUpdate({ db, withTransaction }: ServiceContext) {
             ...(changes.priority !== undefined && { priority: changes.priority }),
             ...(assignee !== undefined && { assignedAgentId: assignee?.id ?? null }),
             ...('assignedAgentId' in plan.set && { assignedAgentId: plan.set.assignedAgentId }),
+            // Each ticket's own tags plus and minus the change: tickets group by the set they end with.
+            ...('tags' in plan.set && { tags: plan.set.tags }),
           };
           const key = JSON.stringify(set);
           const group = groups.get(key) ?? { set, items: [] };

@@ -17,7 +17,7 @@ import type { Emit } from '../../db/unitOfWork.js';
 import { actorRef } from '../../events/bus.js';
 import type { Actor } from '../../lib/actor.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
-import { presentComment, presentHistoryEntry, presentTicket } from '../../presenters/tickets.js';
+import { presentComment, presentHistoryEntry, presentTicket, ticketFor } from '../../presenters/tickets.js';
 import { tooManyFiles } from '../attachments.js';
 import type { ServiceContext } from '../context.js';
 import { excerptOf, writeNotifications } from '../notifications.js';
@@ -119,7 +119,7 @@ export function createAddComment({ db, withTransaction, attachments, settings }:
           ? undefined
           : await applyUpdate(tx, emit, actor, id, { status }, internal ? {} : { replyAsResolution: content });
       await within?.(tx, emit, { comment });
-      return { comment, ...(ticket && { ticket }) };
+      return { comment, ...(ticket && { ticket: ticketFor(isStaff(actor), ticket) }) };
     }).catch((error: unknown) => {
       if (isForeignKeyViolation(error)) throw new NotFoundError(MESSAGES.tickets.notFound);
       throw error;

@@ -2,6 +2,7 @@ import type { ServiceContext } from '../context.js';
 import type { SearchCounts } from '../searchCounts.js';
 import { createBulkUpdate } from './bulk.js';
 import { createAddComment } from './comments.js';
+import { createMerge } from './merge.js';
 import { createTicketReads } from './reads.js';
 import { createTicketWrites } from './updates.js';
 
@@ -18,5 +19,6 @@ export function createTicketService(context: ServiceContext, searchCounts: Searc
     ...createTicketWrites(context),
     bulkUpdate: createBulkUpdate(context),
     addComment: createAddComment(context),
+    merge: createMerge(context),
   };
 }

@@ -17,7 +17,13 @@ interface Change {
   type: HistoryType;
   from: string | null;
   to: string | null;
+  /** Staff-only entries (tags): never in the owner's timeline. */
+  internal?: boolean;
 }
+
+/** Tags as stored: sorted, so the same set is the same array and a change is seen as one. */
+export const sortedTags = (tags: readonly string[]): string[] => [...new Set(tags)].sort();
+const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((tag, i) => tag === b[i]);
 
 /** What one update does to one ticket, decided before anything is written. */
 export interface Plan {
@@ -42,7 +48,7 @@ export function planUpdate(actor: Actor, locked: TicketRow, input: UpdateTicketB
   const allowed = editableTicketFields(actor, current);
   const forbidden = provided.filter((field) => !allowed.has(field));
   if (forbidden.length > 0) throw new ForbiddenError(MESSAGES.tickets.fieldForbidden(forbidden.join(', ')));
-  if (input.status && !canSetTicketStatus(actor, input.status)) throw new ForbiddenError(MESSAGES.tickets.closeForbidden);
+  if (input.status && !canSetTicketStatus(actor, current, input.status)) throw new ForbiddenError(MESSAGES.tickets.closeForbidden);
   if (input.title !== undefined && !isTitleEditAllowed(current.title, input.title)) {
     throw new ValidationError(MESSAGES.validation.titleTooLongEdit, { title: MESSAGES.validation.titleTooLongEdit });
   }
@@ -79,6 +85,13 @@ export function planUpdate(actor: Actor, locked: TicketRow, input: UpdateTicketB
   if (assignee !== undefined && (assignee?.id ?? null) !== current.assignedAgentId) {
     set.assignedAgentId = assignee?.id ?? null;
     changes.push({ type: 'assigned', from: locked.agentName ?? null, to: assignee?.name ?? null });
+  }
+  if (input.tags !== undefined) {
+    const tags = sortedTags(input.tags);
+    if (!sameTags(tags, current.tags)) {
+      set.tags = tags;
+      changes.push({ type: 'tags', from: current.tags.join(',') || null, to: tags.join(',') || null, internal: true });
+    }
   }
   return { set, changes, ...(statusChange && { statusChange }) };
 }

@@ -1,8 +1,11 @@
 import {
+  canSeeTags,
   canViewTicket,
+  DEFAULT_TICKET_SORT,
   isStaff,
   LIMITS,
   MESSAGES,
+  type TagCount,
   type Comment,
   type HistoryEntry,
   type Ticket,
@@ -22,14 +25,16 @@ import {
   ticketConditions,
   ticketStats,
 } from '../../db/queries/tickets.js';
-import { findComments, findHistory } from '../../db/queries/ticketThread.js';
+import { findUserRef } from '../../db/queries/staff.js';
+import { findTagCounts } from '../../db/queries/ticketFilters.js';
+import { countNotes, findComments, findHistory } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
-import { ValidationError } from '../../lib/errors.js';
-import { presentComment, presentHistoryEntry, presentTicket, presentTicketDetail } from '../../presenters/tickets.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { presentComment, presentHistoryEntry, presentTicket, presentTicketDetail, ticketFor } from '../../presenters/tickets.js';
 import type { ServiceContext } from '../context.js';
 import { createReadMemo } from '../readMemo.js';
 import type { SearchCounts } from '../searchCounts.js';
-import { audienceOf, loadVisible, scopeFor } from './access.js';
+import { audienceOf, listFilters, loadVisible, type ListFilters } from './access.js';
 
 const THREAD_PAGE = LIMITS.ticketThread.page;
 
@@ -56,20 +61,25 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
   const keptReadMarks = createReadMemo<true>(context, KEPT.readMarks);
   const callerKey = (actor: Actor, question: unknown) => JSON.stringify([actor.id, actor.role, question]);
 
-  /** Staff without a search read the maintained counters; a user's own tickets an index; a search counts up to the cap. */
-  const count = async (actor: Actor, query: TicketFilters): Promise<{ total: number; capped: boolean }> => {
-    const scope = scopeFor(actor, query);
-    if (query.search) return searchCounts.total(ticketConditions(scope, query));
+  /**
+   * Staff with plain filters (a tag included) read the maintained counters; a user's own tickets an
+   * index; anything the counters cannot answer (words, a requester, unread) counts up to the cap.
+   */
+  const count = async ({ scope, conditions, plain }: ListFilters): Promise<{ total: number; capped: boolean }> => {
+    if (!plain) {
+      return searchCounts.total(ticketConditions(scope, conditions));
+    }
     if (scope.ownerId === undefined) {
-      const stats = await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: query.status, priority: query.priority });
+      const stats = await countedStats(db, { assignedAgentId: scope.assignedAgentId, ...conditions });
       return { total: stats.total, capped: false };
     }
-    return { total: await countTickets(db, ticketConditions(scope, query)), capped: false };
+    return { total: await countTickets(db, ticketConditions(scope, conditions)), capped: false };
   };
 
   /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
   const readList = async (actor: Actor, query: TicketQuery): Promise<TicketListAnswer> => {
-    const { total, capped } = await count(actor, query);
+    const filters = await listFilters(db, actor, query);
+    const { total, capped } = await count(filters);
     const offset = (query.page - 1) * query.limit;
     if (!capped && offset >= total) return { tickets: [], next: [], total, totalCapped: false };
     if (offset >= LIMITS.ticketList.depth)
@@ -78,26 +88,26 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       });
     const rows = await findTicketRows(
       db,
-      ticketConditions(scopeFor(actor, query), query),
+      ticketConditions(filters.scope, filters.conditions),
       { ...query, spare: LIMITS.ticketList.spare },
       isStaff(actor) ? actor.id : undefined,
     );
-    const presented = rows.map(presentTicket);
+    const presented = rows.map((row) => ticketFor(isStaff(actor), presentTicket(row)));
     return { tickets: presented.slice(0, query.limit), next: presented.slice(query.limit), total, totalCapped: capped };
   };
 
   const readStats = async (actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> => {
-    const scope = scopeFor(actor, filters);
-    if (filters.search) {
-      const { stats, capped } = await searchCounts.stats(ticketConditions(scope, filters));
+    const { scope, conditions, plain } = await listFilters(db, actor, filters);
+    if (!plain) {
+      const { stats, capped } = await searchCounts.stats(ticketConditions(scope, conditions));
       return { stats, totalCapped: capped };
     }
     if (scope.ownerId === undefined)
       return {
-        stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, status: filters.status, priority: filters.priority }),
+        stats: await countedStats(db, { assignedAgentId: scope.assignedAgentId, ...conditions }),
         totalCapped: false,
       };
-    return { stats: await ticketStats(db, ticketConditions(scope, filters)), totalCapped: false };
+    return { stats: await ticketStats(db, ticketConditions(scope, conditions)), totalCapped: false };
   };
 
   /**
@@ -116,16 +126,18 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
   const readDetail = async (actor: Actor, id: number): Promise<TicketDetail> => {
     const row = await loadVisible(db, actor, id);
     const audience = audienceOf(actor);
-    const [comments, history, files] = await Promise.all([
+    const [comments, history, files, noteCount] = await Promise.all([
       findComments(db, id, THREAD_PAGE, audience),
       findHistory(db, id, THREAD_PAGE, audience),
       findTicketAttachments(db, id),
+      audience.internal ? countNotes(db, id) : undefined,
     ]);
-    return {
+    return ticketFor(isStaff(actor), {
       ...presentTicketDetail(row, comments.rows, history.rows, files),
       hasOlderComments: comments.hasMore,
       hasOlderHistory: history.hasMore,
-    };
+      ...(noteCount !== undefined && { noteCount }),
+    });
   };
 
   return {
@@ -135,6 +147,20 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
 
     stats(actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> {
       return keptStats(callerKey(actor, filters), () => readStats(actor, filters));
+    },
+
+    /** The requester panel (staff): a person's newest tickets by creation, off (user_id, created_at). */
+    async ofRequester(actor: Actor, userId: number, limit: number): Promise<Ticket[]> {
+      if (!isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
+      if (!(await findUserRef(db, userId))) throw new NotFoundError(MESSAGES.users.userNotFound);
+      const rows = await findTicketRows(db, ticketConditions({ ownerId: userId }, {}), { page: 1, limit, sort: DEFAULT_TICKET_SORT });
+      return rows.map(presentTicket);
+    },
+
+    /** The tags in use with how many tickets carry each, for suggestions (staff). */
+    async tags(actor: Actor): Promise<TagCount[]> {
+      if (!canSeeTags(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
+      return findTagCounts(db, LIMITS.tags.suggestions);
     },
 
     /** Whether the ticket exists and the actor may read it (presence asks before announcing anyone on it). */

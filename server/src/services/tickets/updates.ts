@@ -25,7 +25,7 @@ import type { Emit } from '../../db/unitOfWork.js';
 import { actorRef, type ActorRef } from '../../events/bus.js';
 import type { Actor } from '../../lib/actor.js';
 import { ForbiddenError, NotFoundError, ValidationError, VersionConflictError } from '../../lib/errors.js';
-import { presentHistoryEntry, presentTicket, previousOf } from '../../presenters/tickets.js';
+import { presentHistoryEntry, presentTicket, previousOf, ticketFor } from '../../presenters/tickets.js';
 import { tooManyFiles } from '../attachments.js';
 import type { ServiceContext } from '../context.js';
 import { excerptOf, writeNotifications } from '../notifications.js';
@@ -90,7 +90,7 @@ export async function lockForUpdate(tx: Db, actor: Actor, id: number, input: Upd
   // The policy speaks first: a caller who may not assign learns that, not whether the assignee exists.
   planUpdate(actor, locked, input, undefined);
   if (input.expectedVersion !== undefined && input.expectedVersion !== locked.ticket.version) {
-    throw new VersionConflictError(MESSAGES.tickets.versionConflict, presentTicket(locked));
+    throw new VersionConflictError(MESSAGES.tickets.versionConflict, ticketFor(isStaff(actor), presentTicket(locked)));
   }
   return locked;
 }
@@ -158,13 +158,14 @@ export function createTicketWrites({ db, withTransaction, attachments, settings 
         await attachments.link(tx, attachmentIds, { ticketId: ticket.id }, actor.id);
         emit('ticket.created', { ticketId: ticket.id, ownerId: actor.id, actor: actorRef(actor), ticket });
         await within?.(tx, emit, ticket);
-        return ticket;
+        return ticketFor(isStaff(actor), ticket);
       });
     },
 
     async update(actor: Actor, id: number, input: UpdateTicketBody): Promise<Ticket> {
       if (requestedFields(input).length === 0) throw new ValidationError(MESSAGES.validation.nothingToUpdate);
-      return withTransaction((tx, emit) => applyUpdate(tx, emit, actor, id, input));
+      const ticket = await withTransaction((tx, emit) => applyUpdate(tx, emit, actor, id, input));
+      return ticketFor(isStaff(actor), ticket);
     },
 
     async remove(actor: Actor, id: number): Promise<void> {

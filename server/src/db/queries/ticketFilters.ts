@@ -1,0 +1,58 @@
+import { and, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { foldCase } from '@helpdesk/protocol';
+import type { Db } from '../client.js';
+import { tagCounts, tickets, users } from '../schema/index.js';
+import { isStaffRole } from './staff.js';
+
+/** LIKE wildcards escaped, so a name typed with `%` or `_` means those characters. */
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** At most this many tickets carry a tag the list reads through the GIN index (see taggedWith). */
+export const RARE_TAG_TICKETS = 1_000;
+
+/**
+ * `tag=<tag>`: `@>` on the GIN-indexed array (docs/decisions.md#the-agent-desk). A common tag is
+ * found walking the list's order index, a few rows per match. A rare one is read as its ids off the
+ * GIN index first (an InitPlan the planner cannot turn into that walk), since walking for it could
+ * read the whole table: the planner's estimate for an element missing from its statistics is a guess.
+ */
+export const taggedWith = (tag: string, rare = false): SQL => {
+  const has = (column: SQL) => sql`${column} @> array[${tag}]::text[]`;
+  if (!rare) return has(sql`${tickets.tags}`);
+  return sql`${tickets.id} = any(array(select r.id from ${tickets} r where ${has(sql`r.tags`)}))`;
+};
+
+/** How many tickets carry the tag, from the maintained counts. */
+export const countTagged = (db: Db, tag: string): Promise<number> =>
+  db
+    .select({ n: tagCounts.n })
+    .from(tagCounts)
+    .where(eq(tagCounts.tag, tag))
+    .then((rows) => rows[0]?.n ?? 0);
+
+/**
+ * `requester=<email or name>`: an email (it has an `@`) matched whole, a name whole or by its start,
+ * case ignored either way. The few matching accounts come off users' indexes, their tickets off
+ * (user_id, created_at); deleted accounts count, their tickets stay.
+ */
+export const requestedBy = (requester: string): SQL =>
+  requester.includes('@')
+    ? sql`${tickets.userId} in (select u.id from ${users} u where u.email = ${requester.toLowerCase()})`
+    : sql`${tickets.userId} in (select u.id from ${users} u where lower(u.name) like ${`${escapeLike(foldCase(requester))}%`})`;
+
+/** The active staff member with this email, for `assignee:<email>`. */
+export const findStaffIdByEmail = (db: Db, email: string): Promise<number | undefined> =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, email.toLowerCase()), isNull(users.deletedAt), isStaffRole(users.role)))
+    .then((rows) => rows[0]?.id);
+
+/** The tags in use, most used first (the maintained counts of migration 0014, never the tickets). */
+export const findTagCounts = (db: Db, limit: number): Promise<{ tag: string; count: number }[]> =>
+  db
+    .select({ tag: tagCounts.tag, count: tagCounts.n })
+    .from(tagCounts)
+    .where(gt(tagCounts.n, 0))
+    .orderBy(desc(tagCounts.n), tagCounts.tag)
+    .limit(limit);
