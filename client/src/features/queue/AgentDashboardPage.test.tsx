@@ -144,13 +144,14 @@ describe('/agent-dashboard', () => {
     await waitFor(() => rowOf(4));
     const names = (id: number) => Array.from(rowOf(id).querySelectorAll('a, button'), (el) => el.getAttribute('aria-label'));
 
-    // The assignment menu (the queue's) follows the specification's actions on every row.
-    expect(names(1)).toEqual(['View ticket #1', 'Update ticket #1', 'Quick reply to ticket #1', 'Start ticket #1', 'Assign ticket #1']);
-    expect(names(2)).toEqual(['View ticket #2', 'Update ticket #2', 'Quick reply to ticket #2', 'Resolve ticket #2', 'Assign ticket #2']);
-    expect(names(3)).toEqual(['View ticket #3', 'Update ticket #3', 'Assign ticket #3']);
-    expect(names(4)).toEqual(['View ticket #4', 'Update ticket #4', 'Assign ticket #4']);
-    expect(within(rowOf(1)).getByRole('link', { name: 'View ticket #1' })).toHaveAttribute('href', '/ticket/1');
-    expect(within(rowOf(1)).getByRole('link', { name: 'Update ticket #1' })).toHaveAttribute('href', '/agent/ticket/1/update');
+    // The assignment menu (the queue's) and the labelled More menu (View details, Update) end every row.
+    expect(names(1)).toEqual(['Quick reply to ticket #1', 'Start ticket #1', 'Assign ticket #1', 'More actions for ticket #1']);
+    expect(names(2)).toEqual(['Quick reply to ticket #2', 'Resolve ticket #2', 'Assign ticket #2', 'More actions for ticket #2']);
+    expect(names(3)).toEqual(['Assign ticket #3', 'More actions for ticket #3']);
+    expect(names(4)).toEqual(['Assign ticket #4', 'More actions for ticket #4']);
+    await userEvent.setup().click(within(rowOf(1)).getByRole('button', { name: 'More actions for ticket #1' }));
+    expect(await screen.findByRole('menuitem', { name: 'View ticket #1' })).toHaveAttribute('href', '/ticket/1');
+    expect(screen.getByRole('menuitem', { name: 'Update ticket #1' })).toHaveAttribute('href', '/agent/ticket/1/update');
   });
 
   it('goes back to page 1 on any filter change', async () => {
