@@ -22,7 +22,7 @@ export const RowAction = forwardRef<HTMLButtonElement, ActionProps>(function Row
     return (
       <Button
         ref={ref}
-        size="compact-md"
+        size="sm"
         variant={variant}
         color={color}
         leftSection={icon}

@@ -1,0 +1,61 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createTicket, insertUser } from '../../server/test/factories';
+import { logInThroughForm, openVisitor, useStage } from './harness';
+
+/** Live updates only flow once the socket is up; the header shows a badge until then. */
+const waitForLive = (page: Page) => page.getByTestId('live-indicator').waitFor({ state: 'detached' });
+const LONG_TITLE = 'Quarterly invoice export fails for every EU customer account';
+
+/** How many of a cut-short text's characters show: its visible share of its full width. */
+const charactersShown = (page: Page, selector: string, length: number) =>
+  page.locator(selector).evaluate((el, n) => Math.floor((el.clientWidth / el.scrollWidth) * n), length);
+
+describe('journey: the agent desk (docs/product.md#agent-dashboard)', () => {
+  const stage = useStage();
+
+  it('fits the queue at desktop widths and puts the first ticket on a phone’s first screen', async () => {
+    const { product, browser } = stage;
+    expect(LONG_TITLE).toHaveLength(60);
+    const owner = await insertUser(product, { name: 'Olive Owner' });
+    const agent = await insertUser(product, { role: 'agent', name: 'Agent Smith' });
+    const long = await createTicket(product.api, owner.token, { title: LONG_TITLE, description: 'Every export since Monday.' });
+    await createTicket(product.api, owner.token, { title: 'Printer is on fire', priority: 'urgent' });
+
+    const desk = await openVisitor(browser, product.url, 'desk-queue', { width: 1440, height: 900 });
+    await logInThroughForm(desk.page, agent.user.email, agent.password, /\/agent-dashboard/);
+    const row = desk.page.locator(`tr[data-ticket-id="${long.id}"]`);
+    await row.waitFor();
+    await waitForLive(desk.page);
+    const scroll = desk.page.getByTestId('queue-scroll');
+    const fits = () => scroll.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    const at1440 = await fits();
+    expect(at1440.scroll).toBeLessThanOrEqual(at1440.client);
+    const titleCell = `tr[data-ticket-id="${long.id}"] [data-testid="ticket-title"]`;
+    expect(await charactersShown(desk.page, titleCell, 60)).toBeGreaterThanOrEqual(40);
+    expect(await desk.page.locator(titleCell).getAttribute('title')).toBe(LONG_TITLE);
+    // The unread mark is whole and named New; the times of today read relative, the exact time on hover.
+    const badge = row.getByTestId('new-badge');
+    expect(await badge.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(await row.getByText('New', { exact: true }).count()).toBe(1);
+    expect(await row.locator('time').first().innerText()).toMatch(/just now|min ago|h ago/);
+    await desk.shot('queue-1440');
+    for (const width of [1280, 1920]) {
+      await desk.page.setViewportSize({ width, height: 900 });
+      await expect.poll(async () => (await fits()).scroll <= (await fits()).client).toBe(true);
+      await desk.shot(`queue-${width}`);
+    }
+
+    const phone = await openVisitor(browser, product.url, 'desk-queue-phone', { width: 390, height: 844 });
+    await logInThroughForm(phone.page, agent.user.email, agent.password, /\/agent-dashboard/);
+    const first = phone.page.locator('[role="listitem"][data-ticket-id]').first();
+    await first.waitFor();
+    expect((await first.boundingBox())?.y ?? Infinity).toBeLessThan(844);
+    // Each card's actions are named on screen.
+    expect(await first.getByRole('button', { name: /More actions for ticket/ }).innerText()).toBe('More');
+    await phone.shot('queue-390');
+    await phone.page.getByRole('button', { name: 'Counts, views and filters' }).click();
+    await phone.page.getByRole('navigation', { name: 'Saved views' }).waitFor();
+    await phone.shot('queue-390-controls-open');
+  });
+});
