@@ -28,6 +28,10 @@ export const queryKeys = {
   },
   notifications: notificationsKey,
   config: ['config'] as const,
+  desk: {
+    tags: ['desk', 'tags'] as const,
+    requesterTickets: (userId: number) => ['desk', 'requester', userId] as const,
+  },
   queue: {
     views: ['queue', 'views'] as const,
     viewCounts: ['queue', 'views', 'counts'] as const,

@@ -69,3 +69,9 @@ export function withOlderComments(detail: TicketResponse, older: Comment[], hasM
   const fresh = older.filter((c) => !detail.ticket.comments.some((held) => held.id === c.id));
   return { ...detail, ticket: { ...detail.ticket, comments: [...fresh, ...detail.ticket.comments], hasOlderComments: hasMore } };
 }
+
+/** An older page of history goes in front of the entries held, as older comments do. */
+export function withOlderHistory(detail: TicketResponse, older: HistoryEntry[], hasMore: boolean): TicketResponse {
+  const fresh = older.filter((h) => !detail.ticket.history.some((held) => held.id === h.id));
+  return { ...detail, ticket: { ...detail.ticket, history: [...fresh, ...detail.ticket.history], hasOlderHistory: hasMore } };
+}

@@ -36,5 +36,14 @@ export function describeHistory(entry: Pick<HistoryEntry, 'type' | 'from' | 'to'
       return from ? `Unassigned from ${from}` : 'Unassigned';
     case 'comment':
       return 'Comment added';
+    default:
+      return describeDeskEntry(entry);
   }
+}
+
+/** The agent desk's entries (docs/api.md#the-agent-desk), until the protocol's history types name them. */
+function describeDeskEntry({ type, to }: { type: string; to: string | null }): string {
+  if (type === 'merged') return to ? `Merged into #${to}` : 'Merged';
+  if (type === 'tags') return to ? `Tags set to ${to.split(',').join(', ')}` : 'Tags cleared';
+  return 'Ticket changed';
 }
