@@ -58,4 +58,59 @@ describe('journey: the agent desk (docs/product.md#agent-dashboard)', () => {
     await phone.page.getByRole('navigation', { name: 'Saved views' }).waitFor();
     await phone.shot('queue-390-controls-open');
   });
+
+  it('works a ticket from its page: side panel changes reach a colleague live, 64 comments, a draft survives a reload', async () => {
+    const { product, browser } = stage;
+    const owner = await insertUser(product, { name: 'Rita Requester' });
+    const agent = await insertUser(product, { role: 'agent', name: 'Agent Smith' });
+    const colleague = await insertUser(product, { role: 'agent', name: 'Bea Backup' });
+    const ticket = await createTicket(product.api, owner.token, { title: 'Laptop fan is very loud', priority: 'low' });
+    for (let n = 1; n <= 64; n += 1) {
+      const by = n % 2 === 0 ? agent.token : owner.token;
+      const res = await product.api.post(`/tickets/${ticket.id}/comments`, { content: `Message number ${n}` }, { token: by });
+      expect(res.status).toBe(201);
+    }
+
+    const watcher = await openVisitor(browser, product.url, 'desk-ticket-colleague', { width: 1440, height: 900 });
+    await logInThroughForm(watcher.page, colleague.user.email, colleague.password, /\/agent-dashboard/);
+    await watcher.page.goto(`/ticket/${ticket.id}`);
+    await waitForLive(watcher.page);
+
+    const desk = await openVisitor(browser, product.url, 'desk-ticket', { width: 1440, height: 900 });
+    const page = desk.page;
+    await logInThroughForm(page, agent.user.email, agent.password, /\/agent-dashboard/);
+    await page.goto(`/ticket/${ticket.id}`);
+    await waitForLive(page);
+
+    // The heading counts all 64; Show older reaches the first one.
+    await page.getByRole('heading', { name: 'Comments (64)' }).waitFor();
+    expect(await page.getByText('Message number 1', { exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Show older' }).click();
+    await page.getByText('Message number 1', { exact: true }).waitFor();
+    expect(await page.getByText('Comment added').count()).toBe(0);
+
+    // The reply box stays on screen while the thread is scrolled.
+    await page.mouse.wheel(0, -4000);
+    const box = await page.getByTestId('reply-box').boundingBox();
+    expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(900 + 1);
+
+    // A priority change from the side panel reaches the colleague live; neither page moves.
+    const panel = page.getByRole('region', { name: 'Ticket details' });
+    await panel.getByRole('textbox', { name: 'Priority' }).click();
+    await page.getByRole('option', { name: 'Urgent' }).click();
+    await expect.poll(() => watcher.page.locator('[data-priority]').first().getAttribute('data-priority')).toBe('urgent');
+    expect(new URL(page.url()).pathname).toBe(`/ticket/${ticket.id}`);
+    expect(new URL(watcher.page.url()).pathname).toBe(`/ticket/${ticket.id}`);
+    await panel.getByRole('textbox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Closed' }).click();
+    await expect.poll(() => watcher.page.locator('[data-status]').first().getAttribute('data-status')).toBe('closed');
+    await page.getByText('Status changed from Open to Closed').first().waitFor();
+    await desk.shot('ticket-with-panels');
+
+    // A draft survives a reload.
+    const reply = page.getByRole('textbox', { name: 'Reply to the customer' });
+    await reply.fill('Draft: we ordered a new fan');
+    await page.reload();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Reply to the customer' }).inputValue()).toBe('Draft: we ordered a new fan');
+  });
 });
