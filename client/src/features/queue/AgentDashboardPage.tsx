@@ -218,7 +218,7 @@ function AgentDashboard({ user }: { user: User }) {
             }
           />
         </Stack>
-        <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} />
+        <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} syntax />
       </QueueControls>
 
       <Stack gap="md">
