@@ -158,7 +158,8 @@ describe('/agent-dashboard', () => {
     const rows = Array.from({ length: 10 }, (_, i) => ticket({ id: i + 1, title: `Ticket number ${i + 1}` }));
     const server = agentServer(() => page(rows, 35));
     renderApp('/agent-dashboard', { user: agent });
-    await screen.findByText('Showing 1–10 of 35');
+    // The first test to open the page pays for loading it; a busy shared machine can take longer than the default wait.
+    await screen.findByText('Showing 1–10 of 35', {}, { timeout: 15_000 });
     const user = userEvent.setup();
 
     await user.click(screen.getByRole('button', { name: '3' }));
@@ -179,7 +180,7 @@ describe('/agent-dashboard', () => {
         .filter((c) => c.key.includes('search='))
         .map((c) => new URL(`http://x${c.key.slice(4)}`).searchParams.get('search')),
     ).toEqual(['printer']);
-  });
+  }, 40_000);
 
   it('keeps the filters and page when the agent comes back to the dashboard', async () => {
     const server = agentServer(() => page([ticket()], 35));

@@ -14,7 +14,7 @@ import {
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconBookmarkPlus, IconKeyboard, IconMessages, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { NoPermission } from '../../components/NoPermission';
@@ -22,6 +22,7 @@ import { ShortcutHelp } from '../../components/ShortcutHelp';
 import { TicketFilters } from '../../components/TicketFilters';
 import { confirmDelete } from '../../lib/confirmDelete';
 import { useShortcuts } from '../../lib/useShortcuts';
+import { rememberQueueOrder } from '../../state/queueOrder';
 import { userAtom } from '../../state/session';
 import { canReply, useAssign, useQuickReply, useQuickStatusChange } from './actions';
 import { AgentTicketTable, usePhone } from './AgentTicketTable';
@@ -88,6 +89,11 @@ function AgentDashboard({ user }: { user: User }) {
   // Only a refresh the agent asked for spins the button, not every keystroke's or socket's re-read.
   const [refreshing, setRefreshing] = useState(false);
   const rows = list.data?.data;
+  // What j/k on a ticket page step through, also after a reload (state/queueOrder.ts).
+  const order = rows && !list.isPlaceholderData ? rows.map((t) => t.id).join(',') : undefined;
+  useEffect(() => {
+    if (order !== undefined) rememberQueueOrder(order ? order.split(',').map(Number) : []);
+  }, [order]);
   const phone = usePhone();
   const me = { id: user.id, name: user.name };
 
