@@ -40,6 +40,20 @@ describe('journey: the agent desk (docs/product.md#agent-dashboard)', () => {
     expect(await row.getByText('New', { exact: true }).count()).toBe(1);
     expect(await row.locator('time').first().innerText()).toMatch(/just now|min ago|h ago/);
     await desk.shot('queue-1440');
+    // The search box's terms as chips: a filter, a word searched as text, an unknown key said so.
+    await desk.page.getByRole('textbox', { name: 'Search' }).fill('status:open printer colour:red');
+    const chips = desk.page.getByRole('list', { name: 'Search terms' });
+    await chips.getByText('Status: open').waitFor();
+    expect(await chips.getByRole('listitem').allInnerTexts()).toEqual([
+      'Status: open',
+      'Text: printer',
+      '“colour:red” (unknown filter, searched as text)',
+    ]);
+    await desk.shot('search-chips');
+    await chips.getByRole('button', { name: 'Remove Text: printer' }).click();
+    await chips.getByRole('button', { name: 'Remove “colour:red” (unknown filter, searched as text)' }).click();
+    await chips.getByRole('button', { name: 'Remove Status: open' }).click();
+    await row.waitFor();
     for (const width of [1280, 1920]) {
       await desk.page.setViewportSize({ width, height: 900 });
       await expect.poll(async () => (await fits()).scroll <= (await fits()).client).toBe(true);

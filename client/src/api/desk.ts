@@ -2,7 +2,7 @@ import type { HistoryEntry, Ticket, TicketMessageResponse, User } from '@helpdes
 import { http } from './http';
 
 /**
- * The agent desk's calls (docs/api.md#the-agent-desk). Their shapes are written here until the
+ * The agent desk's calls (docs/decisions.md#ticket-page-panels). Their shapes are written here until the
  * protocol carries them: `Ticket.tags` (staff only), the requester's tickets, tag suggestions,
  * merge and paging a ticket's history.
  */

@@ -41,7 +41,7 @@ export function describeHistory(entry: Pick<HistoryEntry, 'type' | 'from' | 'to'
   }
 }
 
-/** The agent desk's entries (docs/api.md#the-agent-desk), until the protocol's history types name them. */
+/** The agent desk's entries (docs/decisions.md#ticket-page-panels), until the protocol's history types name them. */
 function describeDeskEntry({ type, to }: { type: string; to: string | null }): string {
   if (type === 'merged') return to ? `Merged into #${to}` : 'Merged';
   if (type === 'tags') return to ? `Tags set to ${to.split(',').join(', ')}` : 'Tags cleared';
