@@ -33,7 +33,9 @@ describe('edit ticket page', () => {
   it('offers open, resolved and closed (withdraw), not in progress, and sends a close', async () => {
     const user = userEvent.setup();
     const server = await openEdit({
-      'PUT /tickets/7': { body: { success: true, ticket: aTicket({ status: 'closed', version: 2 }), message: 'Ticket updated successfully' } },
+      'PUT /tickets/7': {
+        body: { success: true, ticket: aTicket({ status: 'closed', version: 2 }), message: 'Ticket updated successfully' },
+      },
     });
     await user.click(await screen.findByRole('textbox', { name: 'Status' }));
     const options = (await screen.findAllByRole('option')).map((o) => o.textContent);

@@ -21,7 +21,7 @@ import { CannedResponsePicker } from '../../components/collaboration/CannedRespo
 import { useDraft } from '../../components/collaboration/useDraft';
 import { hasOlderThread, threadItems } from './thread';
 import { describeHistory } from './timeline';
-import { historyIcon } from './historyIcons';
+import { HistoryIcon } from './historyIcons';
 import classes from './TicketComments.module.css';
 
 const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
@@ -160,11 +160,10 @@ function ShowOlder({ ticket }: { ticket: TicketDetail }) {
 
 /** A change standing between the messages: what changed, who, when. */
 function ChangeItem({ entry }: { entry: HistoryEntry }) {
-  const Icon = historyIcon(entry.type);
   return (
     <Group gap="xs" wrap="nowrap" pl={6} data-testid="thread-change" data-history-type={entry.type}>
       <ThemeIcon size={24} radius="xl" variant="light" color="gray">
-        <Icon size={14} />
+        <HistoryIcon type={entry.type} size={14} />
       </ThemeIcon>
       <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
         <Text span size="sm" fw={500} c="var(--mantine-color-text)">

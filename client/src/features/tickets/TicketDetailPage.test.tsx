@@ -198,7 +198,7 @@ describe('ticket detail page', () => {
     const thread = screen.getByRole('region', { name: 'Comments (1)' });
     const lines = within(thread)
       .getAllByTestId(/^(thread-change|comment)$/)
-      .map((node) => (node.dataset.testid === 'comment' ? 'comment' : node.textContent?.split(' · ')[0]));
+      .map((node) => (node.dataset.testid === 'comment' ? 'comment' : node.textContent.split(' · ')[0]));
     expect(lines).toEqual([
       'Ticket created',
       'Assigned to Agent Smith',

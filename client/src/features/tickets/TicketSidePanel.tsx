@@ -1,12 +1,4 @@
-import {
-  PRIORITIES,
-  TICKET_STATUSES,
-  type Priority,
-  type Ticket,
-  type TicketStatus,
-  type UpdateTicketBody,
-  type User,
-} from '@helpdesk/protocol';
+import { PRIORITIES, TICKET_STATUSES, type Priority, type Ticket, type TicketStatus, type User } from '@helpdesk/protocol';
 import { Card, Select, Stack, TagsInput, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -39,7 +31,7 @@ type Change =
 const send = (id: number, change: Change, version: number) =>
   change.field === 'tags'
     ? deskApi.setTags(id, change.value, version)
-    : ticketsApi.update(id, { [change.field]: change.value, expectedVersion: version } as UpdateTicketBody);
+    : ticketsApi.update(id, { [change.field]: change.value, expectedVersion: version });
 
 /** What the conflict review lists as this person's change. */
 const mineOf = (change: Change): Record<string, unknown> =>

@@ -1,6 +1,6 @@
 import type { HistoryType } from '@helpdesk/protocol';
 import { IconCirclePlus, IconFlag, IconMessage, IconNotes, IconPencil, IconRefresh, IconUserCheck } from '@tabler/icons-react';
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 
 /** Each change's mark in the thread; a type the client does not know yet (tags, merged) gets the generic one. */
 const ICONS: Partial<Record<HistoryType, ComponentType<{ size?: number }>>> = {
@@ -13,4 +13,8 @@ const ICONS: Partial<Record<HistoryType, ComponentType<{ size?: number }>>> = {
   comment: IconMessage,
 };
 
-export const historyIcon = (type: HistoryType | string): ComponentType<{ size?: number }> => ICONS[type as HistoryType] ?? IconRefresh;
+/** The change's mark as an element, so no component is picked during a render. */
+export function HistoryIcon({ type, size }: { type: string; size?: number }) {
+  const Icon = ICONS[type as HistoryType] ?? IconRefresh;
+  return createElement(Icon, { size });
+}
