@@ -126,5 +126,16 @@ describe('journey: the agent desk (docs/product.md#agent-dashboard)', () => {
     await reply.fill('Draft: we ordered a new fan');
     await page.reload();
     await expect.poll(() => page.getByRole('textbox', { name: 'Reply to the customer' }).inputValue()).toBe('Draft: we ordered a new fan');
+
+    // On a phone the reply box is on the first screen too, pinned while the thread scrolls.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('heading', { name: 'Comments (64)' }).scrollIntoViewIfNeeded();
+    await page.mouse.wheel(0, 600);
+    const bottomOf = async () => {
+      const pinned = await page.getByTestId('reply-box').boundingBox();
+      return Math.round((pinned?.y ?? Infinity) + (pinned?.height ?? 0));
+    };
+    await expect.poll(bottomOf).toBeLessThanOrEqual(845);
+    await desk.shot('ticket-phone');
   });
 });
