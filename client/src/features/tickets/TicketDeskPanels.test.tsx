@@ -115,6 +115,29 @@ describe('ticket side panel (staff)', () => {
   });
 });
 
+describe('merge (staff)', () => {
+  it('merges into another ticket, opens it, and shows the server’s refusal word for word', async () => {
+    let refuse = true;
+    const server = staffPage({
+      'POST /tickets/7/merge': () =>
+        refuse
+          ? { status: 400, body: { success: false, message: 'Only tickets from the same requester can be merged' } }
+          : { body: { success: true, ticket: aTicket({ id: 3, title: 'Mouse double-clicks' }) } },
+      'GET /tickets/3': detailBody(aDetail({ id: 3, title: 'Mouse double-clicks' })),
+    });
+    renderApp('/ticket/7', { user: agent });
+    const panel = await screen.findByRole('region', { name: 'Ticket details' });
+    const user = userEvent.setup();
+    await user.type(within(panel).getByRole('textbox', { name: 'Merge into ticket #' }), '3');
+    await user.click(within(panel).getByRole('button', { name: 'Merge' }));
+    expect(await within(panel).findByText('Only tickets from the same requester can be merged')).toBeInTheDocument();
+    refuse = false;
+    await user.click(within(panel).getByRole('button', { name: 'Merge' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/ticket/3'));
+    expect(server.calls.filter((c) => c.key === 'POST /tickets/7/merge').map((c) => c.body)).toEqual([{ intoId: 3 }, { intoId: 3 }]);
+  });
+});
+
 describe('requester panel (staff)', () => {
   it('shows name, email, account age and the other tickets with their status, each a link, without the open one', async () => {
     staffPage();

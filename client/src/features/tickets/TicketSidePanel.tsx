@@ -11,6 +11,7 @@ import { staffDirectoryQuery } from '../../api/users';
 import { ConflictReview } from '../../components/collaboration/ConflictReview';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelledOptions } from '../../lib/text';
+import { MergeControl } from './MergeControl';
 
 export const PANEL_TEXT = {
   title: 'Ticket details',
@@ -138,6 +139,7 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
             onChange={(tags) => change({ field: 'tags', value: tags.map((tag) => tag.trim().toLowerCase()) })}
           />
         )}
+        {ticket.status !== 'closed' && <MergeControl ticketId={ticket.id} />}
         {ticket.updatedBy && (
           <Text size="xs" c="dimmed">
             Last changed by {ticket.updatedBy.name}
