@@ -96,10 +96,10 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     await expect.poll(() => userStatus.getAttribute('data-status')).toBe('resolved');
     await expect.poll(() => row.locator('[data-status]').getAttribute('data-status')).toBe('resolved');
     await expect.poll(() => counts(agentPage)).toEqual({ total: 1, open: 0, in_progress: 0, resolved: 1, urgent: 1 });
-    // Start, Quick Reply and Resolve are gone; only the assignment menu is left beside the two links.
-    expect(await row.getByRole('button').allTextContents()).toHaveLength(1);
+    // Start, Quick Reply and Resolve are gone; the assignment menu and the More menu (View details, Update) are left.
+    expect(await row.getByRole('button').allTextContents()).toHaveLength(2);
     expect(await row.getByRole('button', { name: `Assign ticket #${ticket.id}` }).count()).toBe(1);
-    expect(await row.getByRole('link').count()).toBe(2);
+    expect(await row.getByRole('button', { name: `More actions for ticket #${ticket.id}` }).count()).toBe(1);
     await agentShot('dashboard-resolved');
     await userSide.shot('ticket-resolved');
 
@@ -138,7 +138,8 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
     await shot('dashboard-filtered');
 
-    await row.getByRole('link', { name: `Update ticket #${ticket.id}` }).click();
+    await row.getByRole('button', { name: `More actions for ticket #${ticket.id}` }).click();
+    await page.getByRole('menuitem', { name: `Update ticket #${ticket.id}` }).click();
     await page.waitForURL(`**/agent/ticket/${ticket.id}/update`);
     await page.getByRole('heading', { name: `Update Ticket #${ticket.id}` }).waitFor();
     await page.getByText('Status Guidelines').waitFor();

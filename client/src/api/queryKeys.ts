@@ -36,6 +36,10 @@ export const queryKeys = {
     settings: ['email', 'settings'] as const,
     inbound: ['email', 'inbound'] as const,
   },
+  desk: {
+    tags: ['desk', 'tags'] as const,
+    requesterTickets: (userId: number) => ['desk', 'requester', userId] as const,
+  },
   queue: {
     views: ['queue', 'views'] as const,
     viewCounts: ['queue', 'views', 'counts'] as const,

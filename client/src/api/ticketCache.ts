@@ -4,6 +4,7 @@ import {
   PRIORITIES,
   TICKET_STATUSES,
   type Comment,
+  type HistoryEntry,
   type CommentAddedEvent,
   type EmailStatusEvent,
   type Ticket,
@@ -20,7 +21,7 @@ import {
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { notificationsOfDeletedTicket } from './notificationCache';
 import { holds } from './readTimes';
-import { answeredBy, withComment, withEmailStatus, withHistory, withOlderComments } from './ticketThread';
+import { answeredBy, withComment, withEmailStatus, withHistory, withOlderComments, withOlderHistory } from './ticketThread';
 
 /**
  * The ticket data in the query cache: its keys, and the only code that writes it. HTTP answers and
@@ -312,6 +313,10 @@ function patchDetail(client: QueryClient, ticket: Ticket): void {
 /** GET /tickets/:id/comments?before= answered: the older page goes in front of the comments already held. */
 export function olderCommentsLoaded(client: QueryClient, ticketId: number, older: Comment[], hasMore: boolean): void {
   client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (detail) => detail && withOlderComments(detail, older, hasMore));
+}
+
+export function olderHistoryLoaded(client: QueryClient, ticketId: number, older: HistoryEntry[], hasMore: boolean): void {
+  client.setQueryData<TicketResponse>(ticketKeys.detail(ticketId), (detail) => detail && withOlderHistory(detail, older, hasMore));
 }
 
 /** The rows a cached answer holds: its page, then the spare rows that follow it. */

@@ -80,3 +80,9 @@ export function withEmailStatus(detail: TicketResponse, commentId: number, statu
   const comments = detail.ticket.comments.map((c) => (c.id === commentId ? { ...c, emailStatus: status } : c));
   return { ...detail, ticket: { ...detail.ticket, comments } };
 }
+
+/** An older page of history goes in front of the entries held, as older comments do. */
+export function withOlderHistory(detail: TicketResponse, older: HistoryEntry[], hasMore: boolean): TicketResponse {
+  const fresh = older.filter((h) => !detail.ticket.history.some((held) => held.id === h.id));
+  return { ...detail, ticket: { ...detail.ticket, history: [...fresh, ...detail.ticket.history], hasOlderHistory: hasMore } };
+}

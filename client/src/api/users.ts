@@ -9,7 +9,9 @@ import type {
   UserResponse,
   UsersResponse,
 } from '@helpdesk/protocol';
+import { queryOptions } from '@tanstack/react-query';
 import { http } from './http';
+import { queryKeys } from './queryKeys';
 
 export interface StaffInput {
   name: string;
@@ -29,3 +31,10 @@ export const usersApi = {
   changePassword: (body: ChangePasswordBody) => http.put<ChangePasswordResponse>('/users/password', body),
   remove: (id: number) => http.delete<MessageResponse>(`/users/${id}`),
 };
+
+/** Who a ticket can be assigned to. Staff change rarely: kept for the session's screens and read again on focus. */
+export const staffDirectoryQuery = queryOptions({
+  queryKey: queryKeys.users.staffDirectory,
+  queryFn: ({ signal }) => usersApi.staffDirectory(signal),
+  staleTime: 60_000,
+});

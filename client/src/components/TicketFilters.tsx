@@ -18,6 +18,7 @@ import { IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../lib/paging';
 import { labelledOptions } from '../lib/text';
+import { SearchChips } from './SearchChips';
 import classes from './TicketFilters.module.css';
 
 const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
@@ -53,6 +54,8 @@ interface TicketFiltersProps {
   sorts?: readonly SortChoice[];
   /** Staff lists: an Assignee box (anyone, me, unassigned, a staff member). */
   assignees?: { staff: UserRef[]; meId: number };
+  /** The queue's box reads the search syntax (status:, tag:, requester:…) and shows its terms as chips. */
+  syntax?: boolean;
 }
 
 const ASSIGNEE_ANYONE = 'anyone';
@@ -66,7 +69,7 @@ const readAssignee = (value: string | null): TicketAssignee | undefined =>
   !value || value === ASSIGNEE_ANYONE ? undefined : value === 'me' || value === 'none' ? value : Number(value);
 
 /** Search, status, priority, an optional sort and Clear Filters above a ticket list (the agent table, /tickets). */
-export function TicketFilters({ query, onChange, sorts, assignees }: TicketFiltersProps) {
+export function TicketFilters({ query, onChange, sorts, assignees, syntax = false }: TicketFiltersProps) {
   const search = query.search ?? '';
   // The box shows every keystroke; the query takes the text once typing settles.
   const [text, setText] = useState(search);
@@ -105,7 +108,7 @@ export function TicketFilters({ query, onChange, sorts, assignees }: TicketFilte
         <TextInput
           className={classes.search}
           label="Search"
-          placeholder="Search title or description"
+          placeholder={syntax ? 'Search, or status:open tag:vpn requester:ann@example.com' : 'Search title or description'}
           leftSection={<IconSearch size={16} />}
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
@@ -157,6 +160,7 @@ export function TicketFilters({ query, onChange, sorts, assignees }: TicketFilte
           Clear Filters
         </Button>
       </SimpleGrid>
+      {syntax && <SearchChips text={text} onChange={setText} />}
     </Paper>
   );
 }

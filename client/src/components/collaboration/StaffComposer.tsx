@@ -18,7 +18,8 @@ import { ConflictReview } from './ConflictReview';
 import { MentionTextarea } from './MentionTextarea';
 import { mentionedIds } from './mentions';
 import { NoteBadge } from './NoteBadge';
-import { ReplyModeSwitch, type ReplyMode } from './ReplyModeSwitch';
+import { ReplyModeSwitch } from './ReplyModeSwitch';
+import { useDraft } from './useDraft';
 import { TypingIndicator } from './TypingIndicator';
 import { useTypingSignal } from './usePresence';
 import { CannedResponsePicker } from './CannedResponsePicker';
@@ -61,8 +62,8 @@ export function useStaffDirectory(enabled = true) {
 export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   const client = useQueryClient();
   const me = useAtomValue(userAtom);
-  const [mode, setMode] = useState<ReplyMode>('reply');
-  const [content, setContent] = useState('');
+  // Kept in the browser per person and ticket until sent (useDraft.ts).
+  const { content, setContent, mode, setMode } = useDraft(ticket.id);
   const [error, setError] = useState<string | null>(null);
   const [picked, setPicked] = useState<UserRef[]>([]);
   const [collision, setCollision] = useState<{ found: Collision; send: Send } | null>(null);

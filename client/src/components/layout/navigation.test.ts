@@ -15,7 +15,6 @@ describe('top navigation by role (docs/product.md#navigation)', () => {
       { role: 'agent' as const },
       [
         ['Dashboard', '/agent-dashboard'],
-        ['Tickets', '/tickets'],
         ['Knowledge Base', '/knowledge'],
       ],
     ],

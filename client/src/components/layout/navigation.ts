@@ -6,11 +6,10 @@ export interface NavItem {
   href: string;
 }
 
-/** The top bar's links: what each role sees, in order (docs/product.md#navigation). */
+/** The top bar's links: what each role sees, in order (docs/product.md#navigation). Staff have one ticket list, the queue. */
 export function navItems(user: Pick<User, 'role'> | null): NavItem[] {
   if (!user) return [{ label: 'Knowledge Base', href: '/knowledge' }];
   const items: NavItem[] = [{ label: 'Dashboard', href: homePath(user.role) }];
-  if (user.role === 'agent') items.push({ label: 'Tickets', href: '/tickets' });
   items.push({ label: 'Knowledge Base', href: '/knowledge' });
   if (canManageUsers(user)) {
     items.push({ label: 'Support Management', href: '/support-management' });

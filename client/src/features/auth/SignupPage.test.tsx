@@ -70,6 +70,9 @@ describe('/signup', () => {
     renderApp('/signup');
     await screen.findByRole('heading', { name: 'Create Account' });
     await waitFor(async () => expect(await roleOptions()).toEqual(['User', 'Agent']));
+    // User is preselected, and the line says what an agent account sees.
+    expect(screen.getByRole('textbox', { name: 'Role' })).toHaveValue('User');
+    expect(screen.getByText("Agent accounts see every customer's tickets.")).toBeInTheDocument();
   });
 
   it('hides Agent while the server keeps agent signup closed', async () => {
@@ -77,6 +80,7 @@ describe('/signup', () => {
     renderApp('/signup');
     await waitFor(() => expect(server.calls.map((c) => c.key)).toContain('GET /config'));
     await waitFor(async () => expect(await roleOptions()).toEqual(['User']));
+    expect(screen.queryByText("Agent accounts see every customer's tickets.")).not.toBeInTheDocument();
   });
 
   it('signs a visitor up without sending the confirmation, then goes home', async () => {

@@ -40,6 +40,9 @@ type SignupValues = {
 const validateSchema = schemaResolver(signupForm);
 
 /** The server's own refusal, shown before sending; the server still decides. */
+/** Beside the Role box whenever Agent is offered on the public sign-up. */
+export const AGENT_WARNING = "Agent accounts see every customer's tickets.";
+
 function roleRules(values: SignupValues, creator: User | null, agentSignup: AgentSignup): FormErrors {
   const refusal = registrationRefusal(creator, values.role, agentSignup);
   return refusal ? { role: refusal } : {};
@@ -126,7 +129,13 @@ export default function SignupPage() {
             data={roleOptions(creator, agentSignup)}
             allowDeselect={false}
             leftSection={<IconUsersGroup size={16} />}
-            description={isAdmin ? 'As an administrator you may also create admin accounts.' : undefined}
+            description={
+              isAdmin
+                ? 'As an administrator you may also create admin accounts.'
+                : roleOptions(creator, agentSignup).some((option) => option.value === 'agent')
+                  ? AGENT_WARNING
+                  : undefined
+            }
             {...form.getInputProps('role')}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">

@@ -11,10 +11,10 @@ import {
   type User,
   type View,
 } from '@helpdesk/protocol';
-import { Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconBookmarkPlus, IconKeyboard, IconMessages, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { NoPermission } from '../../components/NoPermission';
@@ -22,9 +22,11 @@ import { ShortcutHelp } from '../../components/ShortcutHelp';
 import { TicketFilters } from '../../components/TicketFilters';
 import { confirmDelete } from '../../lib/confirmDelete';
 import { useShortcuts } from '../../lib/useShortcuts';
+import { rememberQueueOrder } from '../../state/queueOrder';
 import { userAtom } from '../../state/session';
 import { canReply, useAssign, useQuickReply, useQuickStatusChange } from './actions';
-import { AgentTicketTable } from './AgentTicketTable';
+import { AgentTicketTable, usePhone } from './AgentTicketTable';
+import { QueueControls } from './QueueControls';
 import { BulkBar, BulkResult } from './BulkBar';
 import { agentPageAtom, changeAgentQueryAtom } from './filters';
 import { useAgentStats, useAgentTicketPage } from './queries';
@@ -87,6 +89,12 @@ function AgentDashboard({ user }: { user: User }) {
   // Only a refresh the agent asked for spins the button, not every keystroke's or socket's re-read.
   const [refreshing, setRefreshing] = useState(false);
   const rows = list.data?.data;
+  // What j/k on a ticket page step through, also after a reload (state/queueOrder.ts).
+  const order = rows && !list.isPlaceholderData ? rows.map((t) => t.id).join(',') : undefined;
+  useEffect(() => {
+    if (order !== undefined) rememberQueueOrder(order ? order.split(',').map(Number) : []);
+  }, [order]);
+  const phone = usePhone();
   const me = { id: user.id, name: user.name };
 
   // A selection belongs to the list it was made in.
@@ -191,79 +199,77 @@ function AgentDashboard({ user }: { user: User }) {
         </Group>
       </Group>
 
-      <StatCards stats={stats.data?.stats} loading={stats.isPending} />
+      <QueueControls phone={phone}>
+        <StatCards stats={stats.data?.stats} loading={stats.isPending} />
+        <Stack gap="sm">
+          <ViewList
+            views={views.data?.views}
+            counts={counts.data?.counts}
+            activeId={activeView?.id ?? null}
+            user={user}
+            onOpen={(view) => change(viewQueryOf(view))}
+            onRename={(view) => setNaming({ view })}
+            onToggleShare={(view) => viewChanges.update.mutate({ id: view.id, body: { shared: !view.shared } })}
+            onDelete={(view) =>
+              confirmDelete({
+                title: 'Delete view',
+                question: `Delete the view "${view.name}"? Tickets are not affected.`,
+                onConfirm: () => viewChanges.remove.mutate(view.id),
+              })
+            }
+            action={
+              <Button variant="light" size="xs" leftSection={<IconBookmarkPlus size={16} />} onClick={() => setNaming({})}>
+                Save current view
+              </Button>
+            }
+          />
+        </Stack>
+        <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} syntax />
+      </QueueControls>
 
-      <Grid gutter="lg">
-        <Grid.Col span={{ base: 12, xl: 2 }}>
-          <Stack gap="sm">
-            <ViewList
-              views={views.data?.views}
-              counts={counts.data?.counts}
-              activeId={activeView?.id ?? null}
-              user={user}
-              onOpen={(view) => change(viewQueryOf(view))}
-              onRename={(view) => setNaming({ view })}
-              onToggleShare={(view) => viewChanges.update.mutate({ id: view.id, body: { shared: !view.shared } })}
-              onDelete={(view) =>
-                confirmDelete({
-                  title: 'Delete view',
-                  question: `Delete the view "${view.name}"? Tickets are not affected.`,
-                  onConfirm: () => viewChanges.remove.mutate(view.id),
-                })
-              }
+      <Stack gap="md">
+        {bulkResult && <BulkResult result={bulkResult} onClose={() => setBulkResult(null)} />}
+        {bulk.isError && <ErrorAlert message={BULK_FAILED} error={bulk.error} />}
+        {selected.size > 0 && (
+          <BulkBar
+            count={selected.size}
+            staff={staff}
+            meId={user.id}
+            applying={bulk.isPending}
+            onApply={applyBulk}
+            onClear={() => setSelected(new Set())}
+          />
+        )}
+        {list.isError && !list.data ? (
+          <ErrorAlert message={LOAD_FAILED} error={list.error} />
+        ) : (
+          <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
+            <AgentTicketTable
+              rows={rows}
+              stale={list.isPlaceholderData}
+              filtered={filtered}
+              skeletonRows={Math.min(ticketQuery.limit, 5)}
+              sort={ticketQuery.sort}
+              onSort={(sort) => change({ sort })}
+              selection={{ selected, onToggle: toggle, onTogglePage: togglePage }}
+              activeId={activeId}
+              onOpen={open}
+              onReply={setReplyTo}
+              onQuickStatus={changeStatus}
+              pendingId={statusChange.isPending ? statusChange.variables.id : null}
+              assign={{ staff, me, onAssign: (ticket, agentId) => assign.mutate({ id: ticket.id, agentId }) }}
             />
-            <Button variant="light" leftSection={<IconBookmarkPlus size={16} />} onClick={() => setNaming({})}>
-              Save current view
-            </Button>
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, xl: 10 }}>
-          <Stack gap="md">
-            <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} />
-            {bulkResult && <BulkResult result={bulkResult} onClose={() => setBulkResult(null)} />}
-            {bulk.isError && <ErrorAlert message={BULK_FAILED} error={bulk.error} />}
-            {selected.size > 0 && (
-              <BulkBar
-                count={selected.size}
-                staff={staff}
-                meId={user.id}
-                applying={bulk.isPending}
-                onApply={applyBulk}
-                onClear={() => setSelected(new Set())}
-              />
-            )}
-            {list.isError && !list.data ? (
-              <ErrorAlert message={LOAD_FAILED} error={list.error} />
-            ) : (
-              <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
-                <AgentTicketTable
-                  rows={rows}
-                  stale={list.isPlaceholderData}
-                  filtered={filtered}
-                  skeletonRows={Math.min(ticketQuery.limit, 5)}
-                  sort={ticketQuery.sort}
-                  onSort={(sort) => change({ sort })}
-                  selection={{ selected, onToggle: toggle, onTogglePage: togglePage }}
-                  activeId={activeId}
-                  onOpen={open}
-                  onReply={setReplyTo}
-                  onQuickStatus={changeStatus}
-                  pendingId={statusChange.isPending ? statusChange.variables.id : null}
-                  assign={{ staff, me, onAssign: (ticket, agentId) => assign.mutate({ id: ticket.id, agentId }) }}
-                />
-                <TablePager
-                  page={ticketQuery.page}
-                  limit={ticketQuery.limit}
-                  total={list.data?.total ?? 0}
-                  totalCapped={list.data?.totalCapped}
-                  onPage={setPage}
-                  onLimit={(limit) => change({ limit })}
-                />
-              </Paper>
-            )}
-          </Stack>
-        </Grid.Col>
-      </Grid>
+            <TablePager
+              page={ticketQuery.page}
+              limit={ticketQuery.limit}
+              total={list.data?.total ?? 0}
+              totalCapped={list.data?.totalCapped}
+              onPage={setPage}
+              onLimit={(limit) => change({ limit })}
+            />
+          </Paper>
+        )}
+      </Stack>
 
       <QuickReplyModal
         key={replyTo?.id ?? 'closed'}

@@ -5,7 +5,7 @@ import { IconFilterSearch, IconInbox } from '@tabler/icons-react';
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { EmptyState } from '../../components/EmptyState';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
-import { formatDate, fromNow } from '../../lib/dates';
+import { formatDateTime, formatWhen } from '../../lib/dates';
 import { truncate } from '../../lib/text';
 import classes from './AgentTicketTable.module.css';
 import { SortHeader } from './SortHeader';
@@ -18,17 +18,21 @@ export const NO_MATCHES = 'No tickets match your filters';
 export const UNASSIGNED = 'Unassigned';
 
 /** SPEC's columns in their order, with the queue's beside them; a sortable one names its field. */
-const COLUMNS: { label: string; sort?: TicketSortField }[] = [
-  { label: 'ID', sort: 'id' },
+/**
+ * Every column but the title has a fixed width (the table lays out fixed), so the title takes what is
+ * left and nothing scrolls sideways from 1280 px up (docs/decisions.md#queue-layout).
+ */
+const COLUMNS: { label: string; sort?: TicketSortField; width?: number }[] = [
+  { label: 'ID', sort: 'id', width: 64 },
   { label: 'Title' },
-  { label: 'User' },
-  { label: 'Assignee' },
-  { label: 'Status', sort: 'status' },
-  { label: 'Priority', sort: 'priority' },
-  { label: 'Created', sort: 'createdAt' },
-  { label: 'Updated', sort: 'updatedAt' },
-  { label: 'Last activity', sort: 'lastActivityAt' },
-  { label: 'Actions' },
+  { label: 'User', width: 104 },
+  { label: 'Assignee', width: 104 },
+  { label: 'Status', sort: 'status', width: 108 },
+  { label: 'Priority', sort: 'priority', width: 88 },
+  { label: 'Created', sort: 'createdAt', width: 92 },
+  { label: 'Updated', sort: 'updatedAt', width: 92 },
+  { label: 'Last activity', sort: 'lastActivityAt', width: 104 },
+  { label: 'Actions', width: 144 },
 ];
 
 export interface TableSelection {
@@ -52,13 +56,15 @@ interface AgentTicketTableProps extends RowActionHandlers {
   onOpen?: (ticket: Ticket) => void;
 }
 
+/** Under 48em the queue is cards. Read at once, not after the first paint: a phone would otherwise build the wide table and throw it away. */
+export const usePhone = () => useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
+
 /**
  * The dashboard table (docs/product.md#agent-dashboard). On a phone (under 48em) each ticket is a
  * card with its priority and status first, so nothing scrolls sideways and every action is a full-size target.
  */
 export function AgentTicketTable(props: AgentTicketTableProps) {
-  // Read at once, not after the first paint: a phone would otherwise build the wide table and throw it away.
-  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
+  const phone = usePhone();
   return phone ? <TicketCards {...props} /> : <TicketTable {...props} />;
 }
 
@@ -78,12 +84,20 @@ function TicketTable({
   const selectedOnPage = pageIds.filter((id) => selection?.selected.has(id)).length;
   const columnCount = COLUMNS.length + (selection ? 1 : 0);
   return (
-    <Table.ScrollContainer minWidth={1180} type="native">
-      <Table verticalSpacing="sm" highlightOnHover style={{ opacity: stale ? 0.6 : 1 }} aria-label="Tickets" aria-busy={stale}>
+    <Table.ScrollContainer minWidth={0} type="native" data-testid="queue-scroll">
+      <Table
+        layout="fixed"
+        verticalSpacing="sm"
+        horizontalSpacing="xs"
+        highlightOnHover
+        style={{ opacity: stale ? 0.6 : 1 }}
+        aria-label="Tickets"
+        aria-busy={stale}
+      >
         <Table.Thead>
           <Table.Tr>
             {selection && (
-              <Table.Th w={40}>
+              <Table.Th w={44}>
                 <Checkbox
                   aria-label="Select all tickets on this page"
                   checked={pageIds.length > 0 && selectedOnPage === pageIds.length}
@@ -95,9 +109,11 @@ function TicketTable({
             )}
             {COLUMNS.map((column) =>
               column.sort && sort && onSort ? (
-                <SortHeader key={column.label} label={column.label} field={column.sort} sort={sort} onSort={onSort} />
+                <SortHeader key={column.label} label={column.label} field={column.sort} sort={sort} onSort={onSort} width={column.width} />
               ) : (
-                <Table.Th key={column.label}>{column.label}</Table.Th>
+                <Table.Th key={column.label} w={column.width}>
+                  {column.label}
+                </Table.Th>
               ),
             )}
           </Table.Tr>
@@ -162,6 +178,24 @@ function rowHandlers(ticket: Ticket, onOpen?: (ticket: Ticket) => void) {
 
 const unreadWeight = (ticket: Ticket) => (ticket.unread ? 800 : 600);
 
+/** The unread mark: its own width (never cut short), read out as "New". */
+function NewBadge({ size }: { size: 'xs' | 'sm' }) {
+  return (
+    <Badge size={size} variant="filled" color="blue.8" className={classes.newBadge} data-testid="new-badge">
+      New
+    </Badge>
+  );
+}
+
+/** Last 24 hours relative, older as a date; the exact time on hover. */
+function When({ iso }: { iso: string }) {
+  return (
+    <Text size="xs" style={{ whiteSpace: 'nowrap' }} title={formatDateTime(iso)}>
+      <time dateTime={iso}>{formatWhen(iso)}</time>
+    </Text>
+  );
+}
+
 function TicketRow({ ticket, selection, active, onOpen, ...actions }: RowProps) {
   const ref = useFocusWhenActive<HTMLTableRowElement>(active);
   const selected = selection?.selected.has(ticket.id) ?? false;
@@ -191,52 +225,43 @@ function TicketRow({ ticket, selection, active, onOpen, ...actions }: RowProps) 
         </Text>
         <TicketViewers ticketId={ticket.id} size="xs" />
       </Table.Td>
-      <Table.Td maw={260}>
-        <Stack gap={2}>
-          <Group gap={6} wrap="nowrap">
-            {ticket.unread && (
-              <Badge size="xs" variant="filled" color="blue.8" aria-label="Unread">
-                New
-              </Badge>
-            )}
-            <Text fw={unreadWeight(ticket)} size="sm" lineClamp={1}>
+      <Table.Td>
+        <Stack gap={2} miw={0}>
+          <Group gap={6} wrap="nowrap" miw={0}>
+            {ticket.unread && <NewBadge size="xs" />}
+            <Text fw={unreadWeight(ticket)} size="sm" truncate="end" title={ticket.title || undefined} data-testid="ticket-title">
               {ticket.title || 'No Title'}
             </Text>
           </Group>
-          <Text size="xs" c="dimmed" lineClamp={1} data-testid="ticket-excerpt">
+          <Text size="xs" c="dimmed" truncate="end" data-testid="ticket-excerpt">
             {truncate(descriptionOf(ticket), LIMITS.excerpt.agentTable)}
           </Text>
         </Stack>
       </Table.Td>
       <Table.Td>
-        <Text size="sm">{ownerName(ticket)}</Text>
+        <Text size="sm" truncate="end" title={ownerName(ticket)}>
+          {ownerName(ticket)}
+        </Text>
       </Table.Td>
       <Table.Td>
-        <Text size="sm" c={ticket.assignedAgent ? undefined : 'dimmed'} data-testid="ticket-assignee">
+        <Text size="sm" truncate="end" c={ticket.assignedAgent ? undefined : 'dimmed'} data-testid="ticket-assignee">
           {ticket.assignedAgent?.name ?? UNASSIGNED}
         </Text>
       </Table.Td>
-      {/* Wide enough for the longest chip (IN PROGRESS, URGENT), which would otherwise be cut short. */}
-      <Table.Td miw={128} style={{ whiteSpace: 'nowrap' }}>
-        <StatusChip status={ticket.status} />
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <StatusChip status={ticket.status} size="sm" />
       </Table.Td>
-      <Table.Td miw={100} style={{ whiteSpace: 'nowrap' }}>
-        <PriorityChip priority={ticket.priority} />
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatDate(ticket.createdAt)}
-        </Text>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <PriorityChip priority={ticket.priority} size="sm" />
       </Table.Td>
       <Table.Td>
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatDate(ticket.updatedAt)}
-        </Text>
+        <When iso={ticket.createdAt} />
       </Table.Td>
       <Table.Td>
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={ticket.lastActivityAt}>
-          {fromNow(ticket.lastActivityAt)}
-        </Text>
+        <When iso={ticket.updatedAt} />
+      </Table.Td>
+      <Table.Td>
+        <When iso={ticket.lastActivityAt} />
       </Table.Td>
       <Table.Td>
         <TicketRowActions ticket={ticket} {...actions} />
@@ -313,17 +338,14 @@ function TicketCard({ ticket, selection, active, onOpen, ...actions }: RowProps)
             <Group gap={6}>
               <PriorityChip priority={ticket.priority} />
               <StatusChip status={ticket.status} />
-              {ticket.unread && (
-                <Badge size="sm" variant="filled" color="blue.8">
-                  New
-                </Badge>
-              )}
+              {ticket.unread && <NewBadge size="sm" />}
             </Group>
             <Text fw={unreadWeight(ticket)} size="sm" lineClamp={2}>
               #{ticket.id} {ticket.title || 'No Title'}
             </Text>
             <Text size="xs" c="dimmed">
-              {ownerName(ticket)} · {ticket.assignedAgent?.name ?? UNASSIGNED} · {fromNow(ticket.lastActivityAt)}
+              {ownerName(ticket)} · {ticket.assignedAgent?.name ?? UNASSIGNED} ·{' '}
+              <span title={formatDateTime(ticket.lastActivityAt)}>{formatWhen(ticket.lastActivityAt)}</span>
             </Text>
           </Stack>
         </Group>

@@ -1,5 +1,6 @@
 import type { Ticket, UserRef } from '@helpdesk/protocol';
-import { ActionIcon, Menu, Tooltip } from '@mantine/core';
+import { Menu } from '@mantine/core';
+import { RowAction } from './RowAction';
 import { IconUserCheck, IconUserMinus, IconUserPlus, IconUsers } from '@tabler/icons-react';
 
 export interface AssignHandlers {
@@ -10,17 +11,20 @@ export interface AssignHandlers {
 }
 
 /** Assign to me, to a staff member, or unassign: the row's assignment menu. */
-export function AssignMenu({ ticket, staff, me, onAssign, hint = true }: { ticket: Ticket; hint?: boolean } & AssignHandlers) {
+export function AssignMenu({ ticket, staff, me, onAssign, withText = false }: { ticket: Ticket; withText?: boolean } & AssignHandlers) {
   const current = ticket.assignedAgent?.id ?? null;
-  const button = (
-    <ActionIcon variant="subtle" color="teal" size="lg" aria-label={`Assign ticket #${ticket.id}`}>
-      <IconUserPlus size={18} />
-    </ActionIcon>
-  );
   return (
     <Menu position="bottom-end" withinPortal shadow="md">
-      {/* Without a tip on touch cards, as the other row actions (TicketRowActions). */}
-      <Menu.Target>{hint ? <Tooltip label="Assign">{button}</Tooltip> : button}</Menu.Target>
+      <Menu.Target>
+        <RowAction
+          label="Assign"
+          ariaLabel={`Assign ticket #${ticket.id}`}
+          icon={<IconUserPlus size={18} />}
+          color="teal"
+          variant="subtle"
+          withText={withText}
+        />
+      </Menu.Target>
       <Menu.Dropdown mah={320} style={{ overflowY: 'auto' }}>
         <Menu.Item leftSection={<IconUserCheck size={16} />} disabled={current === me.id} onClick={() => onAssign(ticket, me.id)}>
           Assign to me

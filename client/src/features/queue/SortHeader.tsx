@@ -22,14 +22,15 @@ interface SortHeaderProps {
   field: TicketSortField;
   sort: TicketSort;
   onSort: (sort: TicketSort) => void;
+  width?: number;
 }
 
 /** A column header that sorts the list; screen readers hear the order through aria-sort. */
-export function SortHeader({ label, field, sort, onSort }: SortHeaderProps) {
+export function SortHeader({ label, field, sort, onSort, width }: SortHeaderProps) {
   const active = sort.field === field;
   const Icon = !active ? IconArrowsSort : sort.descending ? IconArrowDown : IconArrowUp;
   return (
-    <Table.Th aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+    <Table.Th w={width} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
       <UnstyledButton className={classes.sortButton} onClick={() => onSort(nextSort(sort, field))} data-active={active || undefined}>
         {label}
         <Icon size={14} aria-hidden />

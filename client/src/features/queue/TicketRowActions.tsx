@@ -1,10 +1,10 @@
 import type { Ticket, TicketStatus } from '@helpdesk/protocol';
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
-import { IconCircleCheck, IconEdit, IconEye, IconMessageReply, IconPlayerPlay } from '@tabler/icons-react';
-import type { ReactElement } from 'react';
+import { Group, Menu } from '@mantine/core';
+import { IconCircleCheck, IconDots, IconEdit, IconEye, IconMessageReply, IconPlayerPlay } from '@tabler/icons-react';
 import { Link } from 'wouter';
 import { canReply, quickStatusFor } from './actions';
 import { AssignMenu, type AssignHandlers } from './AssignMenu';
+import { RowAction } from './RowAction';
 
 export interface RowActionHandlers {
   onReply: (ticket: Ticket) => void;
@@ -18,14 +18,10 @@ export interface RowActionHandlers {
 }
 
 /**
- * A tip for pointer users. The touch cards (size lg) go without: there is no hover to show it, and
- * each mounted tip re-renders its row once on a slow phone's first paint.
+ * Row actions (docs/product.md#agent-dashboard): Reply, Start or Resolve (while the ticket is live)
+ * and Assign stand in the row; View details and Update sit in one labelled "More" menu, so the row
+ * fits its table without scrolling sideways. On a phone card each action shows its name.
  */
-function Hint({ label, show, children }: { label: string; show: boolean; children: ReactElement }) {
-  return show ? <Tooltip label={label}>{children}</Tooltip> : children;
-}
-
-/** Row actions (docs/product.md#agent-dashboard): view and update always; Reply, Start and Resolve only while the ticket is live. */
 export function TicketRowActions({
   ticket,
   onReply,
@@ -36,75 +32,75 @@ export function TicketRowActions({
 }: { ticket: Ticket } & RowActionHandlers) {
   const next = quickStatusFor(ticket.status);
   const pending = pendingId === ticket.id;
-  const hints = size !== 'lg';
+  const withText = size === 'lg';
   return (
-    <Group gap={size === 'lg' ? 8 : 4} wrap="nowrap">
-      <Hint label="View details" show={hints}>
-        <ActionIcon
-          size={size}
-          component={Link}
-          href={`/ticket/${ticket.id}`}
-          variant="subtle"
-          color="gray"
-          aria-label={`View ticket #${ticket.id}`}
-        >
-          <IconEye size={18} />
-        </ActionIcon>
-      </Hint>
-      <Hint label="Update" show={hints}>
-        <ActionIcon
-          size={size}
-          component={Link}
-          href={`/agent/ticket/${ticket.id}/update`}
-          variant="subtle"
-          color="blue"
-          aria-label={`Update ticket #${ticket.id}`}
-        >
-          <IconEdit size={18} />
-        </ActionIcon>
-      </Hint>
+    <Group gap={withText ? 6 : 4} wrap={withText ? 'wrap' : 'nowrap'}>
       {canReply(ticket.status) && (
-        <Hint label="Quick Reply" show={hints}>
-          <ActionIcon
-            size={size}
-            variant="subtle"
-            color="violet"
-            aria-label={`Quick reply to ticket #${ticket.id}`}
-            onClick={() => onReply(ticket)}
-          >
-            <IconMessageReply size={18} />
-          </ActionIcon>
-        </Hint>
+        <RowAction
+          label="Quick reply"
+          ariaLabel={`Quick reply to ticket #${ticket.id}`}
+          icon={<IconMessageReply size={18} />}
+          color="violet"
+          variant="subtle"
+          withText={withText}
+          onClick={() => onReply(ticket)}
+        />
       )}
       {next === 'in_progress' && (
-        <Hint label="Start" show={hints}>
-          <ActionIcon
-            size={size}
-            variant="light"
-            color="orange"
-            aria-label={`Start ticket #${ticket.id}`}
-            loading={pending}
-            onClick={() => onQuickStatus(ticket, next)}
-          >
-            <IconPlayerPlay size={18} />
-          </ActionIcon>
-        </Hint>
+        <RowAction
+          label="Start"
+          ariaLabel={`Start ticket #${ticket.id}`}
+          icon={<IconPlayerPlay size={18} />}
+          color="orange"
+          variant="light"
+          withText={withText}
+          loading={pending}
+          onClick={() => onQuickStatus(ticket, next)}
+        />
       )}
       {next === 'resolved' && (
-        <Hint label="Resolve" show={hints}>
-          <ActionIcon
-            size={size}
-            variant="light"
-            color="green"
-            aria-label={`Resolve ticket #${ticket.id}`}
-            loading={pending}
-            onClick={() => onQuickStatus(ticket, next)}
-          >
-            <IconCircleCheck size={18} />
-          </ActionIcon>
-        </Hint>
+        <RowAction
+          label="Resolve"
+          ariaLabel={`Resolve ticket #${ticket.id}`}
+          icon={<IconCircleCheck size={18} />}
+          color="green"
+          variant="light"
+          withText={withText}
+          loading={pending}
+          onClick={() => onQuickStatus(ticket, next)}
+        />
       )}
-      {assign && <AssignMenu ticket={ticket} hint={hints} {...assign} />}
+      {assign && <AssignMenu ticket={ticket} withText={withText} {...assign} />}
+      <Menu position="bottom-end" withinPortal shadow="md">
+        <Menu.Target>
+          <RowAction
+            label="More"
+            ariaLabel={`More actions for ticket #${ticket.id}`}
+            icon={<IconDots size={18} />}
+            color="gray"
+            variant="subtle"
+            withText={withText}
+          />
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item
+            component={Link}
+            href={`/ticket/${ticket.id}`}
+            leftSection={<IconEye size={16} />}
+            aria-label={`View ticket #${ticket.id}`}
+          >
+            View details
+          </Menu.Item>
+          <Menu.Item
+            component={Link}
+            href={`/agent/ticket/${ticket.id}/update`}
+            leftSection={<IconEdit size={16} />}
+            aria-label={`Update ticket #${ticket.id}`}
+          >
+            Update
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
     </Group>
   );
 }

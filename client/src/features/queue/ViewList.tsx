@@ -1,5 +1,6 @@
 import { canShareItems, type View, type User } from '@helpdesk/protocol';
 import { ActionIcon, Badge, Group, Menu, NavLink, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { IconDots, IconEye, IconPencil, IconShare, IconTrash, IconUsers } from '@tabler/icons-react';
 
 interface ViewListProps {
@@ -12,18 +13,23 @@ interface ViewListProps {
   onRename: (view: View) => void;
   onToggleShare: (view: View) => void;
   onDelete: (view: View) => void;
+  /** Beside the heading: Save current view. */
+  action?: ReactNode;
 }
 
 const canEdit = (view: View, user: Pick<User, 'id' | 'role'>) =>
   !view.builtIn && (view.shared ? canShareItems(user) : view.owner?.id === user.id);
 
 /** The dashboard's saved views with their live counts (docs/product.md#running-the-queue-agent-dashboard-additions). */
-export function ViewList({ views, counts, activeId, user, onOpen, onRename, onToggleShare, onDelete }: ViewListProps) {
+export function ViewList({ views, counts, activeId, user, onOpen, onRename, onToggleShare, onDelete, action }: ViewListProps) {
   return (
     <Paper withBorder radius="md" p="xs" component="nav" aria-label="Saved views">
-      <Text fw={700} size="sm" px="xs" py={4}>
-        Views
-      </Text>
+      <Group justify="space-between" px="xs" py={4}>
+        <Text fw={700} size="sm">
+          Views
+        </Text>
+        {action}
+      </Group>
       {views === undefined ? (
         <Stack gap={6} p="xs">
           <Skeleton h={24} />
@@ -31,8 +37,8 @@ export function ViewList({ views, counts, activeId, user, onOpen, onRename, onTo
           <Skeleton h={24} />
         </Stack>
       ) : (
-        // A column beside the table on wide screens, a grid above it on narrower ones.
-        <SimpleGrid cols={{ base: 1, sm: 2, md: 4, xl: 1 }} spacing={4} verticalSpacing={2}>
+        // A grid above the table, which keeps the page's whole width (docs/decisions.md#queue-layout).
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing={4} verticalSpacing={2}>
           {views.map((view) => (
             <Group key={view.id} gap={0} wrap="nowrap">
               <NavLink

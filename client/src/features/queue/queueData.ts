@@ -2,20 +2,15 @@ import type { BulkChanges, CreateViewBody, UpdateViewBody } from '@helpdesk/prot
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../api/queryKeys';
 import { queueApi } from '../../api/queue';
-import { usersApi } from '../../api/users';
+import { staffDirectoryQuery } from '../../api/users';
 import { bulkSaved } from '../../api/ticketCache';
 import { notifyError, notifySuccess } from '../../lib/notify';
 
-/** Staff change rarely: the list is kept for the session's screens and read again on focus. */
-export const staffDirectoryQuery = queryOptions({
-  queryKey: queryKeys.users.staffDirectory,
-  queryFn: ({ signal }) => usersApi.staffDirectory(signal),
-  staleTime: 60_000,
-});
 export const viewsQuery = queryOptions({ queryKey: queryKeys.queue.views, queryFn: ({ signal }) => queueApi.views(signal) });
 /** Every view's count in one request, on load and after a reconnect; events keep it (api/viewCountCache.ts). */
 export const viewCountsQuery = queryOptions({ queryKey: queryKeys.queue.viewCounts, queryFn: ({ signal }) => queueApi.viewCounts(signal) });
 
+export { staffDirectoryQuery };
 export const useAssignableStaff = () => useQuery(staffDirectoryQuery);
 export const useViews = () => useQuery(viewsQuery);
 export const useViewCounts = () => useQuery(viewCountsQuery);

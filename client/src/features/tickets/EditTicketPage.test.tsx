@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '../../test-utils/fakeServer';
@@ -30,12 +30,19 @@ describe('edit ticket page', () => {
     expect(screen.getByText('18/100')).toBeInTheDocument();
   });
 
-  it('offers open, in progress and resolved, but not closed', async () => {
+  it('offers open, resolved and closed (withdraw), not in progress, and sends a close', async () => {
     const user = userEvent.setup();
-    await openEdit();
+    const server = await openEdit({
+      'PUT /tickets/7': {
+        body: { success: true, ticket: aTicket({ status: 'closed', version: 2 }), message: 'Ticket updated successfully' },
+      },
+    });
     await user.click(await screen.findByRole('textbox', { name: 'Status' }));
     const options = (await screen.findAllByRole('option')).map((o) => o.textContent);
-    expect(options).toEqual(['Open', 'In Progress', 'Resolved']);
+    expect(options).toEqual(['Open', 'Resolved', 'Closed']);
+    await user.click(screen.getByRole('option', { name: 'Closed' }));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(server.calls.find((c) => c.key === 'PUT /tickets/7')?.body).toMatchObject({ status: 'closed' }));
   });
 
   it.each([

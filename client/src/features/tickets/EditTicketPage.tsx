@@ -67,7 +67,11 @@ function EditForm({ ticket }: { ticket: TicketDetail }) {
   const bodyOf = (values: EditValues): UpdateTicketBody => {
     // The owner's edit sends title, description, priority and status (trimmed by the schema; docs/api.md#ticket-endpoints).
     const { title, description, priority } = closedTicketForm.parse(values);
-    return isFormStatus(values.status) ? { title, description, priority, status: values.status } : { title, description, priority };
+    // Closing (withdrawing) is sent only as a change: a ticket support closed keeps its status.
+    const closing = values.status === 'closed' && ticket.status !== 'closed';
+    return isFormStatus(values.status) || closing
+      ? { title, description, priority, status: values.status }
+      : { title, description, priority };
   };
   const submit = form.onSubmit((values) => save.mutate({ body: bodyOf(values), on: base }));
 
@@ -113,7 +117,7 @@ function EditForm({ ticket }: { ticket: TicketDetail }) {
             <PrioritySelect description="How much does this block your work?" disabled={done} {...form.getInputProps('priority')} />
             <StatusSelect
               current={ticket.status}
-              description="Closed tickets are handled by support"
+              description="Close it to withdraw the request"
               disabled={done}
               {...form.getInputProps('status')}
             />

@@ -1,11 +1,12 @@
-import { LIMITS, type Comment, type Role } from '@helpdesk/protocol';
-import { Avatar, Badge, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
+import { LIMITS, type Comment, type HistoryEntry, type Role, type TicketDetail } from '@helpdesk/protocol';
+import { Avatar, Badge, Button, Group, Paper, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconMessagePlus } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { screenMessage } from '../../api/ApiError';
-import { commentSaved, olderCommentsLoaded } from '../../api/ticketCache';
+import { deskApi } from '../../api/desk';
+import { commentSaved, olderCommentsLoaded, olderHistoryLoaded } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDateTime, fromNow } from '../../lib/dates';
@@ -22,6 +23,11 @@ import { AttachmentList } from '../../components/attachments/AttachmentList';
 import { AttachButton, DraftFiles, DropHint, useFileDrop } from '../../components/attachments/AttachmentPicker';
 import { ATTACHMENT_TEXT } from '../../components/attachments/texts';
 import { useAttachmentDraft } from '../../components/attachments/useAttachmentDraft';
+import { useDraft } from '../../components/collaboration/useDraft';
+import { hasOlderThread, threadItems } from './thread';
+import { describeHistory } from './timeline';
+import { HistoryIcon } from './historyIcons';
+import classes from './TicketComments.module.css';
 
 const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
 
@@ -73,7 +79,13 @@ function CommentItem({ comment }: { comment: Comment }) {
 function CommentForm({ ticketId }: { ticketId: number }) {
   const client = useQueryClient();
   const validation = useLazyValidation(() => loadCommentChecks().then((checks) => checks.validateComment));
-  const form = useForm({ initialValues: { content: '' }, validate: validation.validate });
+  // Kept in the browser per person and ticket until sent (useDraft.ts).
+  const textDraft = useDraft(ticketId);
+  const form = useForm({
+    initialValues: { content: textDraft.content },
+    validate: validation.validate,
+    onValuesChange: ({ content }) => textDraft.setContent(content),
+  });
   const draft = useAttachmentDraft();
   const { dropProps, dragging } = useFileDrop(draft);
   const [waitNotice, setWaitNotice] = useState(false);
@@ -84,7 +96,9 @@ function CommentForm({ ticketId }: { ticketId: number }) {
     // (the cache holds each comment once), or with a re-read when no socket is live.
     onSuccess: async ({ comment }) => {
       await commentSaved(client, ticketId, comment);
-      form.reset();
+      // Emptied, not reset: the initial value is the draft just sent. An empty box removes the draft.
+      form.setFieldValue('content', '');
+      form.resetDirty();
       draft.clear();
     },
   });
@@ -145,12 +159,20 @@ function CommentForm({ ticketId }: { ticketId: number }) {
   );
 }
 
-/** The detail carries the latest comments; older ones are fetched a page at a time, before the oldest shown. */
-function OlderComments({ ticketId, oldestId }: { ticketId: number; oldestId: number }) {
+/** The detail carries the latest comments and history; older ones are fetched a page at a time, both lists at once. */
+function ShowOlder({ ticket }: { ticket: TicketDetail }) {
   const client = useQueryClient();
   const load = useMutation({
-    mutationFn: () => ticketsApi.olderComments(ticketId, oldestId),
-    onSuccess: ({ comments, hasMore }) => olderCommentsLoaded(client, ticketId, comments, hasMore),
+    mutationFn: async () => {
+      const oldestComment = ticket.comments[0];
+      const oldestEntry = ticket.history[0];
+      const [comments, history] = await Promise.all([
+        ticket.hasOlderComments && oldestComment ? ticketsApi.olderComments(ticket.id, oldestComment.id) : undefined,
+        ticket.hasOlderHistory && oldestEntry ? deskApi.olderHistory(ticket.id, oldestEntry.id) : undefined,
+      ]);
+      if (comments) olderCommentsLoaded(client, ticket.id, comments.comments, comments.hasMore);
+      if (history) olderHistoryLoaded(client, ticket.id, history.history, history.hasMore);
+    },
   });
   return (
     <Stack gap="xs" align="center">
@@ -162,38 +184,67 @@ function OlderComments({ ticketId, oldestId }: { ticketId: number; oldestId: num
   );
 }
 
-/** The conversation on a ticket; `canComment` for staff and the owner (docs/api.md#ticket-endpoints). */
+/** A change standing between the messages: what changed, who, when. */
+function ChangeItem({ entry }: { entry: HistoryEntry }) {
+  return (
+    <Group gap="xs" wrap="nowrap" pl={6} data-testid="thread-change" data-history-type={entry.type}>
+      <ThemeIcon size={24} radius="xl" variant="light" color="gray">
+        <HistoryIcon type={entry.type} size={14} />
+      </ThemeIcon>
+      <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        <Text span size="sm" fw={500} c="var(--mantine-color-text)">
+          {describeHistory(entry)}
+        </Text>{' '}
+        · {entry.actor.name} ·{' '}
+        <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
+          {fromNow(entry.createdAt)}
+        </time>
+      </Text>
+    </Group>
+  );
+}
+
+/**
+ * The conversation on a ticket (docs/product.md#ticket-page): its messages with the changes between
+ * them in time order, "Show older" above them, and the reply box pinned to the bottom of the screen
+ * while the thread scrolls. `canComment` for staff and the owner (docs/api.md#ticket-endpoints).
+ */
 export function TicketComments({
-  ticketId,
-  comments,
-  hasOlder = false,
+  ticket,
   canComment,
   composer,
+  notice,
 }: {
-  ticketId: number;
-  comments: Comment[];
-  hasOlder?: boolean;
+  ticket: TicketDetail;
   canComment: boolean;
   /** Replaces the plain comment form (staff get the full composer). */
   composer?: ReactNode;
+  /** A line above the reply box (the owner's "Replying will reopen this ticket."). */
+  notice?: ReactNode;
 }) {
+  const items = threadItems(ticket);
   return (
     <Stack gap="md">
-      {hasOlder && comments[0] && <OlderComments ticketId={ticketId} oldestId={comments[0].id} />}
-      {comments.length === 0 ? (
+      {hasOlderThread(ticket) && <ShowOlder ticket={ticket} />}
+      {items.length === 0 ? (
         <Text c="dimmed" size="sm">
           No comments yet.
         </Text>
       ) : (
-        <Stack gap="md">
-          {comments.map((comment) => (
-            <CommentItem key={comment.id} comment={comment} />
-          ))}
+        <Stack gap="md" aria-label="Thread">
+          {items.map((item) =>
+            item.kind === 'comment' ? (
+              <CommentItem key={`c${item.comment.id}`} comment={item.comment} />
+            ) : (
+              <ChangeItem key={`h${item.entry.id}`} entry={item.entry} />
+            ),
+          )}
         </Stack>
       )}
       {canComment && (
-        <Paper withBorder radius="md" p="md" bg="var(--mantine-color-gray-0)">
-          {composer ?? <CommentForm ticketId={ticketId} />}
+        <Paper withBorder radius="md" p="md" bg="var(--mantine-color-gray-0)" className={classes.pinned} data-testid="reply-box">
+          {notice}
+          {composer ?? <CommentForm ticketId={ticket.id} />}
         </Paper>
       )}
     </Stack>

@@ -186,7 +186,7 @@ describe('ticket detail page', () => {
     expect(window.location.pathname).toBe('/ticket/7');
   });
 
-  it('draws the status timeline from the history, with who and when', async () => {
+  it('puts the changes between the messages in time order, with who, and no "Comment added" entries', async () => {
     const actor = { id: agent.id, name: agent.name };
     await openTicket({
       'GET /tickets/7': detailBody(
@@ -198,30 +198,35 @@ describe('ticket detail page', () => {
             aHistoryEntry({ id: 4, type: 'priority', from: 'medium', to: 'high', actor }),
             aHistoryEntry({ id: 5, type: 'edited', to: 'title,description' }),
             aHistoryEntry({ id: 6, type: 'resolution', to: 'Replaced the fuser unit.', actor }),
-            aHistoryEntry({ id: 7, type: 'comment', to: '1', actor }),
+            aHistoryEntry({ id: 7, type: 'comment', to: '1', actor, createdAt: '2026-03-01T10:00:00.000Z' }),
+            aHistoryEntry({ id: 8, type: 'status', from: 'in_progress', to: 'resolved', actor, createdAt: '2026-03-01T11:00:00.000Z' }),
           ],
+          comments: [aComment({ createdAt: '2026-03-01T10:00:00.000Z' })],
+          commentCount: 1,
         }),
       ),
     });
-    const timeline = screen.getByRole('region', { name: 'Status Timeline' });
-    const items = within(timeline)
-      .getAllByText(/./, { selector: '.mantine-Timeline-itemTitle' })
-      .map((node) => node.textContent);
-    expect(items).toEqual([
+    const thread = screen.getByRole('region', { name: 'Comments (1)' });
+    const lines = within(thread)
+      .getAllByTestId(/^(thread-change|comment)$/)
+      .map((node) => (node.dataset.testid === 'comment' ? 'comment' : node.textContent.split(' · ')[0]));
+    expect(lines).toEqual([
       'Ticket created',
       'Assigned to Agent Smith',
       'Status changed from Open to In Progress',
       'Priority changed from Medium to High',
       'Title and description edited',
       'Resolution notes updated',
-      'Comment added',
+      'comment',
+      'Status changed from In Progress to Resolved',
     ]);
-    expect(within(timeline).getAllByText(/^by Agent Smith/)).toHaveLength(5);
-    expect(within(timeline).getAllByText(/^by Ada Lovelace/)).toHaveLength(2);
+    expect(within(thread).queryByText('Comment added')).not.toBeInTheDocument();
+    expect(within(thread).getAllByText(/· Agent Smith ·/)).toHaveLength(5);
+    expect(within(thread).getAllByText(/· Ada Lovelace ·/)).toHaveLength(2);
   });
 
   it('lists comments with author, role and text, and adds one', async () => {
-    let ticket = aDetail({ comments: [aComment()] });
+    let ticket = aDetail({ comments: [aComment()], commentCount: 1 });
     const server = await openTicket({
       'GET /tickets/7': () => detailBody(ticket),
       'POST /tickets/7/comments': ({ body }) => {
@@ -233,6 +238,7 @@ describe('ticket detail page', () => {
         ticket = {
           ...ticket,
           comments: [...ticket.comments, comment],
+          commentCount: 2,
           history: [...ticket.history, aHistoryEntry({ id: 9, type: 'comment', to: '2' })],
         };
         return { status: 201, body: { success: true, comment } };
@@ -250,7 +256,6 @@ describe('ticket detail page', () => {
     expect(await screen.findByText('Yes, twice.')).toBeInTheDocument();
     expect(server.calls.find((c) => c.key === 'POST /tickets/7/comments')?.body).toEqual({ content: 'Yes, twice.' });
     expect(screen.getByRole('region', { name: 'Comments (2)' })).toBeInTheDocument();
-    expect(within(screen.getByRole('region', { name: 'Status Timeline' })).getByText('Comment added')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
   });
 

@@ -31,15 +31,18 @@ import { saveFailureMessage } from './failures';
 import { BackLink } from './PageHeader';
 import { TicketComments } from './TicketComments';
 import { TicketInfo } from './TicketInfo';
-import { TicketTimeline } from './TicketTimeline';
+import { RequesterPanel } from './RequesterPanel';
+import { threadCount } from './thread';
+import { TicketSidePanel } from './TicketSidePanel';
+import { useTicketNotificationsRead } from '../../components/collaboration/useTicketNotificationsRead';
 import { TICKET_TEXT } from './texts';
 import { useTicket } from '../../api/useTicket';
 import { TicketShortcuts } from './TicketShortcuts';
 import { AttachmentList } from '../../components/attachments/AttachmentList';
 
-function Section({ title, children, bg }: { title: string; children: ReactNode; bg?: string }) {
+function Section({ title, children, bg, overflow }: { title: string; children: ReactNode; bg?: string; overflow?: 'visible' }) {
   return (
-    <Card withBorder radius="md" padding="lg" component="section" aria-label={title} bg={bg}>
+    <Card withBorder radius="md" padding="lg" component="section" aria-label={title} bg={bg} style={overflow && { overflow }}>
       <Title order={2} size="h4" mb="sm">
         {title}
       </Title>
@@ -92,6 +95,14 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
   const canComment = canCommentOnTicket(user, owned(ticket));
   const staff = isStaff(user);
   useAnnouncePresence(ticket.id, staff);
+  useTicketNotificationsRead(ticket.id, staff);
+  // The owner replying to a resolved ticket reopens it (docs/product.md#ticket-lifecycle).
+  const notice =
+    !staff && ticket.status === 'resolved' ? (
+      <Text size="sm" c="dimmed" mb="xs" data-testid="reopen-notice">
+        {TICKET_TEXT.reopenOnReply}
+      </Text>
+    ) : undefined;
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" gap="md">
@@ -110,7 +121,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
         </Stack>
         <TicketActions ticket={ticket} user={user} />
       </Group>
-      {isStaff(user) && <TicketShortcuts ticketId={ticket.id} />}
+      {staff && <TicketShortcuts ticketId={ticket.id} />}
 
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
@@ -124,12 +135,12 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
                 <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{ticket.resolutionNotes}</Text>
               </Section>
             )}
-            <Section title={`Comments (${ticket.comments.length})`}>
+            {/* Visible overflow: the pinned reply box sticks to the screen, not to a clipped card. */}
+            <Section title={TICKET_TEXT.comments(threadCount(ticket, staff))} overflow="visible">
               <TicketComments
-                ticketId={ticket.id}
-                comments={ticket.comments}
-                hasOlder={ticket.hasOlderComments}
+                ticket={ticket}
                 canComment={canComment}
+                notice={notice}
                 composer={staff ? <StaffComposer ticket={ticket} /> : undefined}
               />
             </Section>
@@ -137,11 +148,10 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="lg">
+            {staff && <TicketSidePanel ticket={ticket} me={user} />}
+            {staff && <RequesterPanel requester={ticket.user} ticketId={ticket.id} />}
             <Section title="Ticket Information">
               <TicketInfo ticket={ticket} />
-            </Section>
-            <Section title="Status Timeline">
-              <TicketTimeline history={ticket.history} />
             </Section>
           </Stack>
         </Grid.Col>

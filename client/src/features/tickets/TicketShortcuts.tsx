@@ -7,10 +7,11 @@ import { ticketKeys } from '../../api/ticketCache';
 import { ShortcutHelp } from '../../components/ShortcutHelp';
 import { useShortcuts } from '../../lib/useShortcuts';
 import { agentQueryAtom } from '../../state/agentQuery';
+import { lastQueueOrder, stepInQueue } from '../../state/queueOrder';
 
 /**
  * The queue's keys on a ticket page (staff): `j`/`k` open the next/previous ticket of the dashboard's
- * current page, `r` focuses the reply box, `?` lists the keys. Rendered by the ticket page.
+ * current page (kept for the tab, so also after a reload), `r` focuses the reply box, `?` lists the keys. Rendered by the ticket page.
  */
 export function TicketShortcuts({ ticketId }: { ticketId: number }) {
   const client = useQueryClient();
@@ -18,10 +19,10 @@ export function TicketShortcuts({ ticketId }: { ticketId: number }) {
   const [, navigate] = useLocation();
   const [help, setHelp] = useState(false);
   const step = (by: number) => {
-    const rows = client.getQueryData<TicketListResponse>(ticketKeys.list(query))?.data ?? [];
-    const at = rows.findIndex((t) => t.id === ticketId);
-    const next = at === -1 ? undefined : rows[at + by];
-    if (next) navigate(`/ticket/${next.id}`);
+    // The cached page when the queue was opened in this session, else the order it last showed (a reload, a deep link).
+    const cached = client.getQueryData<TicketListResponse>(ticketKeys.list(query))?.data.map((t) => t.id);
+    const next = stepInQueue(cached?.includes(ticketId) ? cached : lastQueueOrder(), ticketId, by);
+    if (next !== undefined) navigate(`/ticket/${next}`);
   };
   useShortcuts({
     j: () => step(1),

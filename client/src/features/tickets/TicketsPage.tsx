@@ -5,7 +5,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { Link } from 'wouter';
+import { Link, Redirect } from 'wouter';
 import { ticketKeys } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { EmptyState } from '../../components/EmptyState';
@@ -86,8 +86,13 @@ function Pager({
 }
 
 /** /tickets (docs/product.md#tickets-page): every ticket the caller may see (the API scopes it), filtered, sorted, paged. */
+/** /tickets: the owner's table. Staff have one list, the queue, and land there (docs/product.md#navigation). */
 export default function TicketsPage() {
   const staff = useCan(isStaff);
+  return staff ? <Redirect to="/agent-dashboard" replace /> : <TicketsList />;
+}
+
+function TicketsList() {
   const [state, update] = useTicketQueryUrl(PAGE_SIZES);
   const list = useQuery({
     queryKey: ticketKeys.list(state),
@@ -125,7 +130,7 @@ export default function TicketsPage() {
   } else {
     content = (
       <>
-        <TicketRows tickets={tickets} showOwner={staff} />
+        <TicketRows tickets={tickets} showOwner={false} />
         <Pager state={state} total={list.data.total} totalCapped={list.data.totalCapped} onChange={update} />
       </>
     );
@@ -135,7 +140,7 @@ export default function TicketsPage() {
     <Stack gap="lg">
       <PageHeader
         title="Tickets"
-        subtitle={staff ? 'Every ticket in the help desk.' : 'All the support tickets you have raised.'}
+        subtitle="All the support tickets you have raised."
         actions={
           <Button component={Link} href="/create-ticket" leftSection={<IconPlus size={16} />}>
             New Ticket

@@ -1,4 +1,4 @@
-import { FORM_STATUSES, PRIORITIES } from '@helpdesk/protocol';
+import { PRIORITIES, type TicketStatus } from '@helpdesk/protocol';
 import {
   Alert,
   Select,
@@ -85,9 +85,15 @@ export function PrioritySelect(props: Omit<SelectProps, 'data'>) {
   return <Select label="Priority" data={priorityOptions} allowDeselect={false} withCheckIcon={false} {...props} />;
 }
 
-/** The statuses an owner may pick (docs/product.md#ticket-lifecycle); a closed ticket shows as such but cannot be chosen. */
+/** What an owner may pick: open, resolved, or closed to withdraw the request; in progress is support's. */
+export const OWNER_STATUSES = ['open', 'resolved', 'closed'] as const satisfies readonly TicketStatus[];
+
+/**
+ * The statuses an owner may pick (docs/product.md#ticket-lifecycle). A ticket support set in
+ * progress shows that status, not to be chosen again.
+ */
 export function StatusSelect({ current, ...props }: Omit<SelectProps, 'data'> & { current?: string }) {
-  const data: ComboboxItem[] = labelledOptions(FORM_STATUSES);
-  if (current === 'closed') data.push({ value: 'closed', label: labelOf('closed'), disabled: true });
+  const data: ComboboxItem[] = labelledOptions(OWNER_STATUSES);
+  if (current === 'in_progress') data.splice(1, 0, { value: 'in_progress', label: labelOf('in_progress'), disabled: true });
   return <Select label="Status" data={data} allowDeselect={false} withCheckIcon={false} {...props} />;
 }

@@ -43,6 +43,6 @@ export function describeHistory(entry: Pick<HistoryEntry, 'type' | 'from' | 'to'
     case 'tags':
       return to ? `Tags set to ${to.split(',').join(', ')}` : 'Tags cleared';
     case 'merged':
-      return `Merged into #${to ?? ''}`;
+      return to ? `Merged into #${to}` : 'Merged';
   }
 }

@@ -1,0 +1,42 @@
+import type { HistoryEntry, Ticket, TicketMessageResponse, User } from '@helpdesk/protocol';
+import { http } from './http';
+
+/**
+ * The agent desk's calls (docs/decisions.md#ticket-page-panels). Their shapes are written here until the
+ * protocol carries them: `Ticket.tags` (staff only), the requester's tickets, tag suggestions,
+ * merge and paging a ticket's history.
+ */
+export type DeskTicket = Ticket & { tags?: string[] };
+
+export interface RequesterTicketsResponse {
+  success: true;
+  tickets: DeskTicket[];
+  /** The requester's account, when the server sends it: email and account age for the panel. */
+  requester?: Pick<User, 'id' | 'name' | 'email' | 'createdAt'>;
+}
+export interface TagsResponse {
+  success: true;
+  tags: { tag: string; count: number }[];
+}
+export interface TicketHistoryResponse {
+  success: true;
+  history: HistoryEntry[];
+  hasMore: boolean;
+}
+export interface MergeTicketResponse {
+  success: true;
+  ticket: DeskTicket;
+}
+
+export const REQUESTER_TICKETS_LIMIT = 10;
+
+export const deskApi = {
+  requesterTickets: (userId: number, signal?: AbortSignal) =>
+    http.get<RequesterTicketsResponse>(`/users/${userId}/tickets`, { query: { limit: String(REQUESTER_TICKETS_LIMIT) }, signal }),
+  tags: (signal?: AbortSignal) => http.get<TagsResponse>('/tags', { signal }),
+  setTags: (id: number, tags: string[], expectedVersion: number) =>
+    http.put<TicketMessageResponse>(`/tickets/${id}`, { tags, expectedVersion }),
+  merge: (id: number, intoId: number) => http.post<MergeTicketResponse>(`/tickets/${id}/merge`, { intoId }),
+  olderHistory: (id: number, before: number) =>
+    http.get<TicketHistoryResponse>(`/tickets/${id}/history`, { query: { before: String(before) } }),
+};

@@ -1,0 +1,151 @@
+import { PRIORITIES, TICKET_STATUSES, type Priority, type Ticket, type TicketStatus, type User } from '@helpdesk/protocol';
+import { Card, Select, Stack, TagsInput, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { conflictTicketOf } from '../../api/ApiError';
+import { deskApi, type DeskTicket } from '../../api/desk';
+import { queryKeys } from '../../api/queryKeys';
+import { ticketSaved } from '../../api/ticketCache';
+import { ticketsApi } from '../../api/tickets';
+import { staffDirectoryQuery } from '../../api/users';
+import { ConflictReview } from '../../components/collaboration/ConflictReview';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { labelledOptions } from '../../lib/text';
+import { MergeControl } from './MergeControl';
+
+export const PANEL_TEXT = {
+  title: 'Ticket details',
+  saveFailed: 'Failed to update ticket',
+} as const;
+
+const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
+const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
+const UNASSIGNED = 'none';
+
+/** One field's change as the panel sends it; tags go on their own call until the protocol's update body has them. */
+type Change =
+  | { field: 'status'; value: TicketStatus }
+  | { field: 'priority'; value: Priority }
+  | { field: 'assignedAgentId'; value: number | null }
+  | { field: 'tags'; value: string[] };
+
+const send = (id: number, change: Change, version: number) =>
+  change.field === 'tags'
+    ? deskApi.setTags(id, change.value, version)
+    : ticketsApi.update(id, { [change.field]: change.value, expectedVersion: version });
+
+/** What the conflict review lists as this person's change. */
+const mineOf = (change: Change): Record<string, unknown> =>
+  change.field === 'assignedAgentId' ? { assignedAgent: change.value } : { [change.field]: change.value };
+
+/**
+ * The staff side panel of a ticket page (docs/product.md#ticket-page): status (every status),
+ * priority, assignee and tags, each saved in place as soon as it is chosen, on the version shown
+ * (a change made meanwhile by someone else answers 409 and is reviewed here). The page stays on the ticket.
+ */
+export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<User, 'id' | 'name'> }) {
+  const client = useQueryClient();
+  const staff = useQuery(staffDirectoryQuery).data?.staff ?? [];
+  const hasTags = Array.isArray(ticket.tags);
+  const suggestions = useQuery({
+    queryKey: queryKeys.desk.tags,
+    queryFn: ({ signal }) => deskApi.tags(signal),
+    enabled: hasTags,
+    staleTime: 60_000,
+  });
+  // The ticket the change was made on, for the conflict review's "what they changed".
+  const [base, setBase] = useState<Ticket>(ticket);
+  const save = useMutation({
+    mutationFn: ({ change, on }: { change: Change; on: Ticket }) => send(ticket.id, change, on.version),
+    onSuccess: ({ ticket: saved }) => void ticketSaved(client, saved),
+  });
+  const conflict = conflictTicketOf(save.error);
+  const change = (next: Change) => {
+    setBase(ticket);
+    save.mutate({ change: next, on: ticket });
+  };
+
+  const current = ticket.assignedAgent?.id ?? null;
+  const assignees = [
+    { value: UNASSIGNED, label: 'Unassigned' },
+    ...staff.map((person) => ({ value: String(person.id), label: person.id === me.id ? `${person.name} (me)` : person.name })),
+    ...(current !== null && !staff.some((p) => p.id === current)
+      ? [{ value: String(current), label: ticket.assignedAgent?.name ?? '' }]
+      : []),
+  ];
+  const busy = save.isPending;
+
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-label={PANEL_TEXT.title}>
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {PANEL_TEXT.title}
+        </Title>
+        {conflict && save.variables ? (
+          <ConflictReview
+            message={save.error?.message ?? ''}
+            base={base}
+            current={conflict}
+            mine={mineOf(save.variables.change)}
+            busy={busy}
+            onReapply={() => {
+              setBase(conflict);
+              save.mutate({ change: save.variables.change, on: conflict });
+            }}
+            onDiscard={() => {
+              void ticketSaved(client, conflict);
+              save.reset();
+            }}
+          />
+        ) : (
+          save.isError && <ErrorAlert message={PANEL_TEXT.saveFailed} error={save.error} />
+        )}
+        <Select
+          label="Status"
+          data={STATUS_OPTIONS}
+          value={ticket.status}
+          allowDeselect={false}
+          disabled={busy}
+          onChange={(value) => value && value !== ticket.status && change({ field: 'status', value: value as TicketStatus })}
+        />
+        <Select
+          label="Priority"
+          data={PRIORITY_OPTIONS}
+          value={ticket.priority}
+          allowDeselect={false}
+          disabled={busy}
+          onChange={(value) => value && value !== ticket.priority && change({ field: 'priority', value: value as Priority })}
+        />
+        <Select
+          label="Assignee"
+          data={assignees}
+          value={current === null ? UNASSIGNED : String(current)}
+          allowDeselect={false}
+          searchable
+          disabled={busy}
+          onChange={(value) => {
+            const agentId = !value || value === UNASSIGNED ? null : Number(value);
+            if (agentId !== current) change({ field: 'assignedAgentId', value: agentId });
+          }}
+        />
+        {hasTags && (
+          <TagsInput
+            label="Tags"
+            description="Only support staff see tags."
+            data={suggestions.data?.tags.map((t) => t.tag) ?? []}
+            value={ticket.tags ?? []}
+            disabled={busy}
+            clearable
+            onChange={(tags) => change({ field: 'tags', value: tags.map((tag) => tag.trim().toLowerCase()) })}
+          />
+        )}
+        {ticket.status !== 'closed' && <MergeControl ticketId={ticket.id} />}
+        {ticket.updatedBy && (
+          <Text size="xs" c="dimmed">
+            Last changed by {ticket.updatedBy.name}
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
