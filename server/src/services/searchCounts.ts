@@ -46,10 +46,7 @@ async function estimatedStats(db: Db, where: SQL | undefined, cap: number): Prom
  * answers are kept until a write to a table they read, keyed by the exact SQL and parameters of the conditions.
  * `cap` is the list's, but for tests.
  */
-export function createSearchCounts(
-  context: Pick<ServiceContext, 'db' | 'memoVersions'>,
-  cap: number = LIMITS.ticketList.countCap,
-) {
+export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'memoVersions'>, cap: number = LIMITS.ticketList.countCap) {
   const { db } = context;
   const keptTotals = createReadMemo<SearchTotal>(context, SEARCH_MEMO_ENTRIES);
   const keptStats = createReadMemo<SearchCount>(context, SEARCH_MEMO_ENTRIES);

@@ -28,7 +28,7 @@ const requesterTickets = {
 function staffPage(routes: Parameters<typeof fakeServer>[0] = {}) {
   return fakeServer({
     ...verified(agent),
-    'GET /tickets/7': detailBody(aDetail({ tags: ['printer'] } as never)),
+    'GET /tickets/7': detailBody(aDetail({ tags: ['printer'] })),
     'GET /users/staff': STAFF,
     'GET /users/1/tickets': requesterTickets,
     'GET /tags': {
