@@ -86,11 +86,12 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const jwtSecret = settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir);
   const tokens = createTokenService(jwtSecret, settings.jwtTtlSeconds);
   const mailKeys = threadKeys(settings.supportAddress, settings.emailThreadSecret, jwtSecret);
-  // Every unit of work writes the mail its events cause to the outbox before it commits.
-  const withTransaction = createUnitOfWork(
-    database.db,
-    bus,
-    ticketMail({ publicUrl: settings.publicUrl, mailFrom: settings.mailFrom, threadKeys: mailKeys }),
+  // Every unit of work writes the mail its events cause to the outbox before it commits, but for the
+  // demo data: its accounts are made up, and mail about it would only fill the log at first start.
+  const queueMail = ticketMail({ publicUrl: settings.publicUrl, mailFrom: settings.mailFrom, threadKeys: mailKeys });
+  let seeding = false;
+  const withTransaction = createUnitOfWork(database.db, bus, (tx, events, emit) =>
+    seeding ? Promise.resolve() : queueMail(tx, events, emit),
   );
   const transport = createMailTransport({
     smtpUrl: settings.smtpUrl,
@@ -122,7 +123,12 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   });
 
   await database.withStartupLock(async () => {
-    if (settings.seedDemo && (await seedDemo(database.db, services))) logger.info('demo data seeded');
+    seeding = true;
+    try {
+      if (settings.seedDemo && (await seedDemo(database.db, services))) logger.info('demo data seeded');
+    } finally {
+      seeding = false;
+    }
     if (settings.admin) await ensureAdmin(database.db, settings.admin, logger);
   });
 

@@ -11,6 +11,7 @@ const catalog: Catalog = {
     { name: 'item_counts', body: null },
     { name: 'item_notes', body: null },
     { name: 'audit', body: null },
+    { name: 'labels', body: null },
     { name: 'open_items', body: 'SELECT items.id FROM items WHERE open' },
   ],
   functions: [
@@ -24,8 +25,10 @@ const catalog: Catalog = {
     { table: 'owners', fn: 'log_change', type: 16 },
   ],
   cascades: [
-    { parent: 'items', child: 'item_notes' },
-    { parent: 'owners', child: 'items' },
+    { parent: 'items', child: 'item_notes', onDelete: true, onUpdate: true },
+    { parent: 'owners', child: 'items', onDelete: true, onUpdate: true },
+    // ON DELETE SET NULL alone: an UPDATE of items never changes labels.
+    { parent: 'labels', child: 'items', onDelete: true, onUpdate: false },
   ],
 };
 
@@ -52,6 +55,9 @@ describe('table dependencies from the catalog', () => {
     // Deleting an owner cascades into items, whose own triggers and cascades then apply.
     expect(sorted(deps.written('delete from owners where id = $1'))).toEqual(['item_counts', 'item_notes', 'items', 'owners']);
     expect(sorted(deps.written('update owners set name = $1'))).toEqual(['audit', 'item_counts', 'item_notes', 'items', 'owners']);
+    // A key that acts on delete only: an update of the parent reaches no child.
+    expect(sorted(deps.written('update labels set name = $1'))).toEqual(['labels']);
+    expect(sorted(deps.written('delete from labels where id = $1'))).toEqual(['item_counts', 'item_notes', 'items', 'labels']);
   });
 
   it('changes every table when the statement names none it knows', () => {

@@ -18,8 +18,11 @@ export interface Catalog {
   relations: Array<{ name: string; body: string | null }>;
   functions: Array<{ name: string; body: string | null }>;
   triggers: Array<{ table: string; fn: string; type: number }>;
-  /** Foreign keys whose ON DELETE / ON UPDATE changes the child row (cascade, set null, set default). */
-  cascades: Array<{ parent: string; child: string }>;
+  /**
+   * Foreign keys whose ON DELETE or ON UPDATE changes the child row (cascade, set null, set default),
+   * with which of the two does: an UPDATE of the parent fires only the ON UPDATE action.
+   */
+  cascades: Array<{ parent: string; child: string; onDelete: boolean; onUpdate: boolean }>;
 }
 
 /** The catalog of the current schema, read the same way on PostgreSQL and PGlite. */
@@ -30,7 +33,8 @@ export const CATALOG_QUERIES = {
   triggers: `select c.relname as "table", p.proname as fn, t.tgtype::int as type
     from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
     where not t.tgisinternal and c.relnamespace = current_schema()::regnamespace`,
-  cascades: `select parent.relname as parent, child.relname as child
+  cascades: `select parent.relname as parent, child.relname as child,
+      k.confdeltype in ('c', 'n', 'd') as "onDelete", k.confupdtype in ('c', 'n', 'd') as "onUpdate"
     from pg_constraint k join pg_class parent on parent.oid = k.confrelid join pg_class child on child.oid = k.conrelid
     where k.contype = 'f' and (k.confdeltype in ('c', 'n', 'd') or k.confupdtype in ('c', 'n', 'd'))`,
 } as const;
@@ -105,7 +109,9 @@ export function tableDependencies(catalog: Catalog): TableDependencies {
   const direct = new Map<string, Array<{ events: number; tables: Set<string> }>>();
   const add = (table: string, events: number, tables: Set<string>) => direct.set(table, [...(direct.get(table) ?? []), { events, tables }]);
   for (const { table, fn, type } of catalog.triggers) add(table, type & EVENTS.any, named(fn));
-  for (const { parent, child } of catalog.cascades) add(parent, EVENTS.update | EVENTS.delete | EVENTS.truncate, new Set([child]));
+  // TRUNCATE … CASCADE empties the children whatever the action, so it goes with ON DELETE ones.
+  for (const { parent, child, onDelete, onUpdate } of catalog.cascades)
+    add(parent, (onDelete ? EVENTS.delete | EVENTS.truncate : 0) | (onUpdate ? EVENTS.update : 0), new Set([child]));
   const statementTriggered = new Set(catalog.triggers.filter((t) => firesPerStatementOnChange(t.type)).map((t) => t.table));
 
   /** The tables a statement of these kinds may change from `start`; what triggers do may be any kind. */

@@ -1,17 +1,10 @@
-import type { Readable } from 'node:stream';
 import { idParam, type UploadResponse } from '@helpdesk/protocol';
 import { contentDisposition } from '../attachments/contentType.js';
 import { parseInput } from '../lib/validation.js';
 import { readFileParts, TooManyFilesError } from '../middleware/multipart.js';
 import { tooManyFiles } from '../services/attachments.js';
 import type { RouteDeps } from './deps.js';
-import { actorOf, clientIp, createRouter } from './router.js';
-
-/** A download answers with the file's bytes, streamed, not with JSON. */
-type FileResponse = Readable;
-
-/** A downloaded file can run nothing and load nothing, even opened on its own (docs/api.md#attachments). */
-export const ATTACHMENT_CSP = "sandbox; default-src 'none'";
+import { actorOf, clientIp, createRouter, DOWNLOAD_CSP, type FileResponse } from './router.js';
 
 export function attachmentRoutes({ services, auth, limiters }: RouteDeps) {
   const router = createRouter();
@@ -47,7 +40,7 @@ export function attachmentRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.set('Content-Type', attachment.contentType);
     ctx.set('Content-Disposition', contentDisposition(attachment));
     ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Content-Security-Policy', ATTACHMENT_CSP);
+    ctx.set('Content-Security-Policy', DOWNLOAD_CSP);
     // Who may read it can change (a note, a deleted ticket): the browser asks again each time.
     ctx.set('Cache-Control', 'private, no-cache');
     ctx.body = stream satisfies FileResponse;

@@ -11,7 +11,7 @@ import {
 } from '@helpdesk/protocol';
 import { parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
-import { createRouter } from './router.js';
+import { createRouter, DOWNLOAD_CSP, type FileResponse } from './router.js';
 
 /** IMAP_URL as an admin may see it: without its password. */
 function withoutPassword(url: string): string {
@@ -61,9 +61,9 @@ export function emailRoutes({ services, auth, settings, inboundSmtpPort }: Route
     ctx.set('Content-Type', 'message/rfc822');
     ctx.set('Content-Disposition', `attachment; filename="message-${row.id}.eml"`);
     ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Content-Security-Policy', "sandbox; default-src 'none'");
+    ctx.set('Content-Security-Policy', DOWNLOAD_CSP);
     ctx.length = row.size;
-    ctx.body = stream;
+    ctx.body = stream satisfies FileResponse;
   });
 
   return router;

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import Router from '@koa/router';
 import { MESSAGES } from '@helpdesk/protocol';
 import { UnauthorizedError } from '../lib/errors.js';
@@ -5,6 +6,12 @@ import type { AppContext, AppState } from '../middleware/state.js';
 import type { Actor } from '../lib/actor.js';
 
 export const createRouter = () => new Router<AppState>();
+
+/** A download answers with the file's bytes, streamed, not with JSON. */
+export type FileResponse = Readable;
+
+/** A downloaded file can run nothing and load nothing, even opened on its own (docs/api.md#attachments). */
+export const DOWNLOAD_CSP = "sandbox; default-src 'none'";
 
 /** The caller of a route behind `auth.required`. */
 export function actorOf(ctx: AppContext): Actor {
