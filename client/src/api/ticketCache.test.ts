@@ -340,6 +340,26 @@ describe('ticket cache: events', () => {
     expect(listOf(client, PAGE_ONE)?.data[0]?.commentCount).toBe(1);
   });
 
+  it("a note moves staff's note count once and never the conversation's", () => {
+    const client = cacheWith(five);
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), {
+      success: true,
+      ticket: { ...five[4]!, comments: [], attachments: [], history: [], noteCount: 2 },
+    });
+    const note = { ...comment(9, 5), internal: true };
+    const event = {
+      ticketId: 5,
+      comment: note,
+      history: entry(3, 5, { type: 'comment', from: null, to: '9' }),
+      commentCount: 0,
+    };
+    applyCommentAdded(client, event);
+    applyCommentAdded(client, event);
+    const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
+    expect(detail?.noteCount).toBe(3);
+    expect(detail?.commentCount).toBe(0);
+  });
+
   it('email-status marks the reply on the open ticket; a late queued never undoes sent', () => {
     const client = cacheWith(five);
     client.setQueryData<TicketResponse>(ticketKeys.detail(5), {

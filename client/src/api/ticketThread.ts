@@ -53,11 +53,20 @@ export function withComment(detail: TicketResponse, comment: Comment, countAfter
   const held = ticket.comments.some((c) => c.id === comment.id);
   const commentCount =
     countAfter !== undefined ? Math.max(ticket.commentCount, countAfter) : ticket.commentCount + (held || comment.internal ? 0 : 1);
+  // Staff's heading counts notes too (noteCount, sent to staff only); no event carries the total.
+  const noteCount = ticket.noteCount !== undefined && comment.internal && !held ? ticket.noteCount + 1 : ticket.noteCount;
   const next = intoWindow({ items: ticket.comments, hasOlder: ticket.hasOlderComments ?? false }, [comment]);
-  if (!next && commentCount === ticket.commentCount && (ticket.answered || !answeredBy(comment).answered)) return detail;
+  if (!next && commentCount === ticket.commentCount && noteCount === ticket.noteCount && (ticket.answered || !answeredBy(comment).answered))
+    return detail;
   return {
     ...detail,
-    ticket: { ...ticket, commentCount, ...answeredBy(comment), ...(next && { comments: next.items, hasOlderComments: next.hasOlder }) },
+    ticket: {
+      ...ticket,
+      commentCount,
+      ...(noteCount !== undefined && { noteCount }),
+      ...answeredBy(comment),
+      ...(next && { comments: next.items, hasOlderComments: next.hasOlder }),
+    },
   };
 }
 
