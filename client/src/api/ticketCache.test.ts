@@ -13,6 +13,7 @@ import {
 } from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
+import { queryKeys } from './queryKeys';
 import { noteReadAt, timed } from './readTimes';
 import {
   applyCommentAdded,
@@ -250,6 +251,15 @@ describe('ticket cache: events', () => {
     const created = cacheWith(five, params);
     applyTicketChanged(created, { action: 'created', ticket: ticket(6), by });
     expect(refetching(created, ticketKeys.list(params))).toBe(true);
+  });
+
+  it("re-reads the owner's requester panel on any change to one of their tickets, and no one else's", () => {
+    const client = cacheWith(five);
+    client.setQueryData(queryKeys.desk.requesterTickets(7), { success: true, tickets: [] });
+    client.setQueryData(queryKeys.desk.requesterTickets(8), { success: true, tickets: [] });
+    applyTicketChanged(client, { action: 'created', ticket: ticket(6), by });
+    expect(client.getQueryState(queryKeys.desk.requesterTickets(7))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(queryKeys.desk.requesterTickets(8))?.isInvalidated).toBe(false);
   });
 
   it('puts a created ticket at the top of the newest-first page, counts it, and re-reads later pages', () => {

@@ -20,6 +20,7 @@ import {
 } from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { notificationsOfDeletedTicket } from './notificationCache';
+import { queryKeys } from './queryKeys';
 import { holds } from './readTimes';
 import { answeredBy, withComment, withEmailStatus, withHistory, withOlderComments, withOlderHistory } from './ticketThread';
 
@@ -223,6 +224,10 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
   // Older than a version already applied: it arrived late, from a process that was cut off.
   const inOrder = version > (state.newest.get(id) ?? 0);
   if (inOrder) state.newest.set(id, version);
+
+  // The requester panel lists the owner's newest tickets with their status: any change may move it.
+  const ownerId = event.action === 'deleted' ? event.previous.user.id : event.ticket.user.id;
+  void client.invalidateQueries({ queryKey: queryKeys.desk.requesterTickets(ownerId), predicate: (query) => !holds(query, at) });
 
   const change: Change = { at, inOrder, before: undefined, after: undefined };
   if (event.action === 'deleted') {
