@@ -92,7 +92,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     bus,
     ticketMail({ publicUrl: settings.publicUrl, mailFrom: settings.mailFrom, threadKeys: mailKeys }),
   );
+  const attachments = createAttachmentStore(settings.attachments);
   const transport = createMailTransport({
+    files: attachments,
     smtpUrl: settings.smtpUrl,
     outboxDir: path.join(settings.dataDir, 'outbox'),
     logger,
@@ -108,7 +110,6 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     ...(options.mail?.now && { now: options.mail.now }),
   });
   const stopNudging = bus.subscribe('mail.queued', () => mailer.nudge());
-  const attachments = createAttachmentStore(settings.attachments);
   const services = createServices({
     attachments,
     db: database.db,

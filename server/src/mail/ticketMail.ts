@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { isStaff, wantsNotice, type TicketNotice } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
+import { findCommentAttachments } from '../db/queries/attachments.js';
 import { tickets, users } from '../db/schema/index.js';
 import type { BeforeCommit, Emit } from '../db/unitOfWork.js';
 import type { DomainEvents } from '../events/bus.js';
@@ -56,8 +57,16 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
     emit: Emit,
     ticketId: number,
     mail: MailMessage,
-    reply?: { commentId: number; agentName: string },
+    reply?: { commentId: number; agentName: string; files?: boolean },
   ): Promise<void> => {
+    // A reply carries its comment's files (public ones only: a note is never mailed at all).
+    const files = reply?.files
+      ? (await findCommentAttachments(tx, [reply.commentId])).map((f) => ({
+          sha256: f.sha256,
+          filename: f.filename,
+          contentType: f.contentType,
+        }))
+      : [];
     const messageId = newMessageId(supportAddress);
     await queueMail(tx, emit, {
       kind: reply ? 'reply' : 'notification',
@@ -71,6 +80,7 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
         replyTo: threadAddress(ticketId, threadKeys),
         ...(await threadHeaders(tx, ticketId)),
         headers: mailHeaders(supportAddress, !reply),
+        ...(files.length > 0 && { attachments: files }),
       },
     });
     if (reply) emit('email.status', { ticketId, commentId: reply.commentId, status: 'queued' });
@@ -107,7 +117,7 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
       by: actor.name,
       content: comment.content,
     });
-    await toOwner(tx, emit, ticketId, mail, { commentId, agentName: actor.name });
+    await toOwner(tx, emit, ticketId, mail, { commentId, agentName: actor.name, files: (comment.attachments?.length ?? 0) > 0 });
   };
 
   // Mentions and assignments reach staff by email too, when their preference is `important` or `all`.
