@@ -39,6 +39,7 @@ const env = z
     SUPPORT_ADDRESS: optional(z.email()).transform((v) => (v ?? 'support@helpdesk.local').toLowerCase()),
     EMAIL_THREAD_SECRET: optional(z.string().min(16, 'must be at least 16 characters')),
     OUTBOX_CLAIM_MS: optional(z.coerce.number().int().min(1000)).transform((v) => v ?? 120_000),
+    INBOUND_CLAIM_MS: optional(z.coerce.number().int().min(1000)).transform((v) => v ?? 120_000),
     AGENT_SIGNUP: optional(z.enum(['open', 'closed'])),
     SEED_DEMO: optional(flag),
     ADMIN_EMAIL: optional(z.email()),
@@ -133,6 +134,7 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
       maxBytes: e.INBOUND_MAX_BYTES,
       createUsers: e.INBOUND_CREATE_USERS,
       maxPerSenderPerHour: e.INBOUND_MAX_PER_SENDER_PER_HOUR,
+      claimMs: e.INBOUND_CLAIM_MS,
       imap: e.IMAP_URL ? { url: e.IMAP_URL, doneFolder: e.IMAP_DONE_FOLDER, pollMs: e.IMAP_POLL_MS } : undefined,
     },
   };

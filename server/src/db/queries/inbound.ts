@@ -10,8 +10,6 @@ export type NewInbound = Pick<
   'messageId' | 'envelopeFrom' | 'envelopeTo' | 'size' | 'sha256' | 'source' | 'dedupeKey'
 >;
 
-/** How long a claimed message belongs to its worker; a worker that died gives it back when this passes. */
-const CLAIM_LEASE_SECONDS = 120;
 /** Back-off after a failed attempt, by the number of attempts made so far. */
 const RETRY_DELAYS_SECONDS = [1, 5, 30, 120];
 
@@ -40,11 +38,12 @@ export async function insertInbound(db: Db, values: NewInbound): Promise<Inbound
 
 /**
  * The oldest queued message that is due, claimed for one attempt: several workers (processes) never
- * take the same one (FOR UPDATE SKIP LOCKED), and its lease lets another take it if this one dies.
+ * take the same one (FOR UPDATE SKIP LOCKED), and its lease (`leaseMs`, INBOUND_CLAIM_MS) lets
+ * another take it if this one dies.
  */
-export async function claimInbound(db: Db): Promise<InboundRow | undefined> {
+export async function claimInbound(db: Db, leaseMs: number): Promise<InboundRow | undefined> {
   const result = await db.execute<{ id: number }>(sql`
-    update ${inboundMessages} set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS})
+    update ${inboundMessages} set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
     where id = (
       select id from ${inboundMessages}
       where status = 'queued' and next_attempt_at <= now()
