@@ -99,6 +99,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     outboxDir: path.join(settings.dataDir, 'outbox'),
     logger,
     timeoutMs: Math.min(60_000, Math.floor(settings.outboxClaimMs / 3)),
+    connections: settings.outboxConcurrency,
   });
   const mailer = createOutboxSender({
     db: database.db,
@@ -106,6 +107,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     transport,
     logger,
     claimMs: settings.outboxClaimMs,
+    concurrency: settings.outboxConcurrency,
     pollMs: options.mail?.pollMs ?? Math.min(10_000, Math.floor(settings.outboxClaimMs / 2)),
     ...(options.mail?.now && { now: options.mail.now }),
   });
@@ -142,7 +144,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
 
   // Mail intake (docs/api.md#email-intake): the listener stores and queues, the worker files.
   const intakeOn = settings.inbound.smtpPort !== undefined || settings.inbound.imap !== undefined;
-  const inboundWorker = intakeOn ? startInboundWorker(services.inbound, logger, database.kind === 'postgres' ? 2 : 1) : undefined;
+  // Filing loops: PostgreSQL files several messages at once on its pool; PGlite runs one statement at a time.
+  const filingLoops = settings.inbound.concurrency ?? (database.kind === 'postgres' ? 4 : 1);
+  const inboundWorker = intakeOn ? startInboundWorker(services.inbound, logger, filingLoops) : undefined;
   let inboundSmtp: InboundSmtp | undefined;
   if (settings.inbound.smtpPort !== undefined) {
     inboundSmtp = await startInboundSmtp(

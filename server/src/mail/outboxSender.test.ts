@@ -54,7 +54,14 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
     );
     const sentBy = [0, 0];
     const senders = databases.map((database, index) => {
-      const transport = createMailTransport({ smtpUrl: smtp.url, outboxDir: '/nonexistent', logger, timeoutMs: 10_000, files: noFiles });
+      const transport = createMailTransport({
+        smtpUrl: smtp.url,
+        outboxDir: '/nonexistent',
+        logger,
+        timeoutMs: 10_000,
+        connections: 1,
+        files: noFiles,
+      });
       transports.push(transport);
       const counting: MailTransport = {
         deliver: async (mail) => {
@@ -103,7 +110,14 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
         },
       })),
     );
-    const transport = createMailTransport({ smtpUrl: smtp.url, outboxDir: '/nonexistent', logger, timeoutMs: 10_000, files: noFiles });
+    const transport = createMailTransport({
+      smtpUrl: smtp.url,
+      outboxDir: '/nonexistent',
+      logger,
+      timeoutMs: 10_000,
+      connections: 1,
+      files: noFiles,
+    });
     transports.push(transport);
     let stopping: Promise<void> | undefined;
     const sender = createOutboxSender({

@@ -57,10 +57,11 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
     emit: Emit,
     ticketId: number,
     mail: MailMessage,
-    reply?: { commentId: number; agentName: string; files?: boolean },
+    reply?: { commentId: number; agentName: string },
   ): Promise<void> => {
-    // A reply carries its comment's files (public ones only: a note is never mailed at all).
-    const files = reply?.files
+    // A reply carries its comment's files, read here rather than from the event: a reply filed from a
+    // staff member's mail gets its files later in the same transaction. (A note is never mailed.)
+    const files = reply
       ? (await findCommentAttachments(tx, [reply.commentId])).map((f) => ({
           sha256: f.sha256,
           filename: f.filename,
@@ -117,7 +118,7 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
       by: actor.name,
       content: comment.content,
     });
-    await toOwner(tx, emit, ticketId, mail, { commentId, agentName: actor.name, files: (comment.attachments?.length ?? 0) > 0 });
+    await toOwner(tx, emit, ticketId, mail, { commentId, agentName: actor.name });
   };
 
   // Mentions and assignments reach staff by email too, when their preference is `important` or `all`.

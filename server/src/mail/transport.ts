@@ -29,6 +29,8 @@ export interface MailTransportOptions {
    * mail, so a hung server never makes another process send the same mail meanwhile.
    */
   timeoutMs: number;
+  /** Connections kept open to SMTP_URL: the sender sends this many mails at once. */
+  connections: number;
   /** A reply's files, by hash (the attachment store). */
   files: { open(sha256: string): Readable; exists(sha256: string): Promise<boolean> };
 }
@@ -36,14 +38,15 @@ export interface MailTransportOptions {
 /** A file name per outbox row: writing a mail again after a crash replaces its file, never adds one. */
 const emlName = (mail: OutgoingMail) => `${String(mail.id).padStart(8, '0')}-${mail.messageId.replace(/[^\w.-]/g, '_')}.eml`;
 
-export function createMailTransport({ smtpUrl, outboxDir, logger, timeoutMs, files }: MailTransportOptions): MailTransport {
+export function createMailTransport({ smtpUrl, outboxDir, logger, timeoutMs, connections, files }: MailTransportOptions): MailTransport {
   const log = logger.child({ component: 'mail' });
   const transport: Transporter = smtpUrl
-    ? // Kept connections (what the URL does not set): the sender sends one mail after another.
+    ? // Kept connections (what the URL does not set), one per mail the sender sends at once.
       nodemailer.createTransport({
         url: smtpUrl,
         pool: true,
-        maxConnections: 1,
+        maxConnections: connections,
+        maxMessages: Number.POSITIVE_INFINITY,
         connectionTimeout: timeoutMs,
         greetingTimeout: timeoutMs,
         socketTimeout: timeoutMs,
