@@ -11,22 +11,29 @@ const TITLE = 'Scanner shows error E-42';
 const REPLY = 'Please update the scanner firmware with the file attached, then restart it.';
 const ANSWER = 'Updated and restarted: the scanner works again, thank you!';
 /** A 1×1 PNG: the composer shows it, the mail carries it. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const NOTES = Buffer.from('Firmware 4.2.1\nFixes error E-42 on start.\n');
 
 const waitForLive = (page: Page) => page.getByTestId('live-indicator').waitFor({ state: 'detached' });
 const row = (page: Page, id: number) => page.locator(`tr[data-ticket-id="${id}"]`);
 
-/** The same screen at the desktop and the phone sizes, one screenshot each. */
-async function shotBothSizes(visitor: Visitor, name: string) {
-  await visitor.page.setViewportSize({ width: 1440, height: 900 });
+/**
+ * One screenshot of the whole page at this width. The window is made as tall as the page first:
+ * a full-page capture of a shorter window draws the pinned header and reply box where they stuck.
+ */
+async function shotAt(visitor: Visitor, size: { width: number; height: number }, name: string) {
+  await visitor.page.setViewportSize(size);
   await visitor.page.mouse.move(1, 1);
-  await visitor.shot(`${name}-1440`);
-  await visitor.page.setViewportSize({ width: 390, height: 844 });
-  await visitor.shot(`${name}-390`);
+  const height = await visitor.page.evaluate(() => document.documentElement.scrollHeight);
+  await visitor.page.setViewportSize({ width: size.width, height: Math.max(size.height, height) });
+  await visitor.shot(`${name}-${size.width}`);
+  await visitor.page.setViewportSize(size);
+}
+
+/** The same screen at the desktop (1440×900) and the phone (390×844) sizes. */
+async function shotBothSizes(visitor: Visitor, name: string) {
+  await shotAt(visitor, { width: 1440, height: 900 }, name);
+  await shotAt(visitor, { width: 390, height: 844 }, name);
   await visitor.page.setViewportSize({ width: 1440, height: 900 });
 }
 
@@ -88,7 +95,11 @@ describe('journey: a customer writes by mail and the agent answers from the brow
     await shotBothSizes(side, 'composer-with-files');
 
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.getByText(REPLY).waitFor();
+    const sent = page.getByTestId('comment').filter({ hasText: REPLY });
+    await sent.waitFor();
+    // The thread shows the reply's files with their sizes.
+    await sent.getByText('scanner-panel.png').waitFor();
+    await sent.getByText('firmware-notes.txt').waitFor();
     await expect.poll(() => page.getByTestId('draft-file').count()).toBe(0);
 
     // The reply reaches the customer's mail server in the thread they started, with both files.
@@ -100,7 +111,7 @@ describe('journey: a customer writes by mail and the agent answers from the brow
     expect(reply.attachments.map((a) => a.filename).sort()).toEqual(['firmware-notes.txt', 'scanner-panel.png']);
     expect(reply.attachments.find((a) => a.filename === 'scanner-panel.png')!.content.equals(PNG)).toBe(true);
     // The reply's badge turns to Emailed live.
-    await expect.poll(() => page.getByTestId('email-status').first().innerText()).toBe('Emailed');
+    await expect.poll(() => page.getByTestId('email-status').first().textContent()).toBe('Emailed');
 
     // The customer answers from their mail program; the answer appears in the open thread by itself.
     const answered = await sendMail(product, {
@@ -112,14 +123,14 @@ describe('journey: a customer writes by mail and the agent answers from the brow
       text: `${ANSWER}\n\n-- Reply above this line --\n> ${REPLY}`,
     });
     expect(answered.response).toMatch(/^250 /);
-    await page.getByText(ANSWER).waitFor();
+    await page.getByTestId('comment').filter({ hasText: ANSWER }).waitFor();
     expect(await page.getByText('-- Reply above this line --').count()).toBe(0);
     await shotBothSizes(side, 'thread-with-mail-badges');
     await side.context.close();
 
     // The admin sees both messages on the Email page.
     const admin = await openVisitor(browser, product.url, 'mail-channel-admin', { width: 1440, height: 900 });
-    await logInThroughForm(admin.page, TEST_ADMIN.email, TEST_ADMIN.password, /\/admin-dashboard/);
+    await logInThroughForm(admin.page, TEST_ADMIN.email, TEST_ADMIN.password, /-dashboard/);
     await admin.page.goto('/admin/email');
     await admin.page.getByRole('heading', { name: 'Email', exact: true }).waitFor();
     await admin.page.getByText(TITLE, { exact: true }).first().waitFor();
