@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser } from '../../server/test/factories';
+import { ifSetUp } from '../../server/test/hooks';
 import { deliver, sendMail, SUPPORT } from '../../server/test/inboundMail';
 import { startMailReceiver, type MailReceiver, type ReceivedMail } from '../../server/test/mailReceiver';
 import type { TestServer } from '../../server/test/server';
@@ -56,9 +57,10 @@ describe('journey: a customer writes by mail and the agent answers from the brow
     ]);
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.close();
-    await smtp?.close();
+    // Whatever beforeAll started, in the order it depends on: a failed start leaves the rest unset.
+    await ifSetUp(browser)?.close();
+    await ifSetUp(product)?.close();
+    await ifSetUp(smtp)?.close();
   });
 
   it('the mail arrives live, the reply goes out threaded with its file, and the answer comes back live', async () => {
