@@ -88,10 +88,16 @@ describe('journey: a customer writes by mail and the agent answers from the brow
     await page.waitForURL(new RegExp(`/ticket/${ticketId}$`));
     const composer = page.getByRole('textbox', { name: 'Reply to the customer' });
     await composer.fill(REPLY);
-    await page.getByLabel('Attach files').setInputFiles([
-      { name: 'firmware-notes.txt', mimeType: 'text/plain', buffer: NOTES },
-      { name: 'scanner-panel.png', mimeType: 'image/png', buffer: PNG },
-    ]);
+    // One file by the button, one pasted into the reply box (a screenshot from the clipboard).
+    await page.getByLabel('Attach files').setInputFiles([{ name: 'firmware-notes.txt', mimeType: 'text/plain', buffer: NOTES }]);
+    await composer.evaluate(
+      (box, bytes) => {
+        const clipboard = new DataTransfer();
+        clipboard.items.add(new File([new Uint8Array(bytes)], 'scanner-panel.png', { type: 'image/png' }));
+        box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
+      },
+      [...PNG],
+    );
     await expect.poll(() => page.getByTestId('draft-file').getByText('Uploaded').count()).toBe(2);
     await composer.scrollIntoViewIfNeeded();
     await shotBothSizes(side, 'composer-with-files');
