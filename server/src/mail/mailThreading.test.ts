@@ -1,8 +1,11 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TicketDetail } from '@helpdesk/protocol';
 import { users } from '../db/schema/index.js';
-import { ADMIN_ENV, createCast, sessionOf, uniqueEmail } from '../../test/factories.js';
+import { ADMIN_ENV, createCast, createTicket, sessionOf, uniqueEmail } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { deliver, INBOUND_ENV, SUPPORT } from '../../test/inboundMail.js';
 import { startMailReceiver, type MailReceiver, type ReceivedMail } from '../../test/mailReceiver.js';
@@ -104,6 +107,24 @@ describe('mail threading driven by the real receiver (docs/api.md#threading)', (
     expect(await mailsTo(customer)).toHaveLength(1);
   });
 
+  it('passes on the files of a reply a staff member sent by mail', async () => {
+    const customer = uniqueEmail('relayed');
+    const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Label printer', text: 'Labels come out blank.' });
+    const filed = await deliver(t, {
+      from: cast.agent.user.email,
+      to: SUPPORT,
+      subject: 'Re: Label printer',
+      inReplyTo: `<${opened.messageId}>`,
+      text: 'Use the driver in the attachment.',
+      attachments: [{ filename: 'driver-notes.png', content: PNG, contentType: 'image/png' }],
+    });
+    expect(filed).toMatchObject({ status: 'comment', ticketId: opened.ticketId });
+    const [mail, ...more] = await mailsTo(customer);
+    expect(more).toHaveLength(0);
+    expect(mail!.text).toContain('Use the driver in the attachment.');
+    expect(mail!.attachments.map((a) => [a.filename, a.content.equals(PNG)])).toEqual([['driver-notes.png', true]]);
+  });
+
   it('never mails an internal note or its files to the owner, and the note’s file is 404 for them', async () => {
     const customer = uniqueEmail('noted');
     const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Invoice is wrong', text: 'Charged twice in October.' });
@@ -135,5 +156,34 @@ describe('mail threading driven by the real receiver (docs/api.md#threading)', (
     // The owner's view of the ticket holds neither the note nor its file.
     const seen = await detail(ticketId, owner.token);
     expect(seen.comments.map((c) => c.content)).toEqual(['The second charge is only a hold and will vanish.']);
+  });
+});
+
+describe('a staff reply’s files without SMTP_URL (docs/api.md#email)', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer(ADMIN_ENV);
+  });
+  afterAll(async () => {
+    await ifSetUp(t)?.close();
+  });
+
+  it('are in the .eml the outbox writes', async () => {
+    const cast = await createCast(t);
+    const ticket = await createTicket(t.api, cast.owner.token, { title: 'Offline outbox' });
+    const [fileId] = await uploadIds(t.url, cast.agent.token, [{ name: 'steps.png', bytes: PNG, type: 'image/png' }]);
+    const res = await t.api.post(
+      `/tickets/${ticket.id}/comments`,
+      { content: 'See the picture.', attachmentIds: [fileId] },
+      { token: cast.agent.token },
+    );
+    expect(res.status).toBe(201);
+    await t.server.mailer.idle();
+    const dir = path.join(t.dataDir, 'outbox');
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.eml'));
+    const parsed = await Promise.all(files.map(async (f) => simpleParser(await readFile(path.join(dir, f)))));
+    const reply = parsed.find((m) => m.subject === `Re: Offline outbox [#${ticket.id}]`);
+    expect(reply?.attachments.map((a) => [a.filename, a.content.equals(PNG)])).toEqual([['steps.png', true]]);
   });
 });
