@@ -16,7 +16,7 @@
  * the moment the receiver has the whole mail (DATA accepted); mails/s is replies over the time from
  * the first POST to the last mail received.
  *
- * BENCH_MAIL_ONLY=inbound|outbound runs one half; INBOUND_CONCURRENCY and OUTBOX_CONCURRENCY, when
+ * BENCH_MAIL_ONLY=inbound|outbound runs one half, BENCH_MAIL_DATABASES=pglite|postgres one database; INBOUND_CONCURRENCY and OUTBOX_CONCURRENCY, when
  * set, go to the server (docs/api.md#settings).
  *
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; a fresh database is created
@@ -43,6 +43,8 @@ const RATE = positiveInt('BENCH_MAIL_RATE', 60, 0);
 const CONCURRENCY = positiveInt('BENCH_MAIL_CONCURRENCY', 10);
 const TIMEOUT_MS = positiveInt('BENCH_TIMEOUT_MS', 60_000);
 const TICKETS = 100;
+/** BENCH_MAIL_DATABASES=pglite or postgres runs on one only. */
+const WANTED = (process.env.BENCH_MAIL_DATABASES || 'pglite,postgres').split(',');
 /** `inbound` or `outbound` runs one half only. */
 const ONLY = process.env.BENCH_MAIL_ONLY;
 /** The server's own settings for how many mails it files and sends at once, passed on when set. */
@@ -215,12 +217,15 @@ async function outbound(database: 'pglite' | 'postgres'): Promise<Result> {
 }
 
 async function main() {
-  const databases: ('pglite' | 'postgres')[] = ['pglite'];
-  try {
-    await requirePostgres(POSTGRES_URL, 'BENCH_DATABASE_URL');
-    databases.push('postgres');
-  } catch (error) {
-    console.error(`PostgreSQL skipped: ${(error as Error).message}`);
+  const databases: ('pglite' | 'postgres')[] = [];
+  if (WANTED.includes('pglite')) databases.push('pglite');
+  if (WANTED.includes('postgres')) {
+    try {
+      await requirePostgres(POSTGRES_URL, 'BENCH_DATABASE_URL');
+      databases.push('postgres');
+    } catch (error) {
+      console.error(`PostgreSQL skipped: ${(error as Error).message}`);
+    }
   }
   const table = (results: Result[]) =>
     markdownTable(
