@@ -26,6 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import type { ServerToClientEvents, ClientToServerEvents, Ticket } from '@helpdesk/protocol';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
@@ -68,6 +69,8 @@ const paced = async (started: number, n: number) => {
 
 interface Result {
   database: string;
+  /** The machine's 1-minute load average when the run ended: other work on the cores shows here. */
+  load: number;
   mailsPerSecond: number;
   latencies: number[];
   missing: number;
@@ -145,6 +148,7 @@ async function inbound(database: 'pglite' | 'postgres'): Promise<Result> {
     const latencies = [...seenAt].map(([n, at]) => Math.max(0, at - (acceptedAt.get(n) ?? at))).sort((a, b) => a - b);
     return {
       database,
+      load: os.loadavg()[0]!,
       mailsPerSecond: (seenAt.size * 1000) / (Math.max(...seenAt.values()) - started),
       latencies,
       missing: INBOUND - seenAt.size,
@@ -206,6 +210,7 @@ async function outbound(database: 'pglite' | 'postgres'): Promise<Result> {
     while (latencies.length < REPLIES && Date.now() < deadline) await sleep(20);
     return {
       database,
+      load: os.loadavg()[0]!,
       mailsPerSecond: (latencies.length * 1000) / (lastArrival - started),
       latencies: latencies.sort((a, b) => a - b),
       missing: REPLIES - latencies.length,
@@ -229,7 +234,7 @@ async function main() {
   }
   const table = (results: Result[]) =>
     markdownTable(
-      ['database', 'mails/s', 'p50 ms', 'p95 ms', 'max ms', 'missing'],
+      ['database', 'mails/s', 'p50 ms', 'p95 ms', 'max ms', 'missing', 'load'],
       results.map((r) => [
         r.database,
         r.mailsPerSecond.toFixed(0),
@@ -237,6 +242,7 @@ async function main() {
         percentile(r.latencies, 0.95).toFixed(0),
         (r.latencies.at(-1) ?? Number.NaN).toFixed(0),
         String(r.missing),
+        r.load.toFixed(1),
       ]),
     );
   const received: Result[] = [];
