@@ -17,7 +17,7 @@
  * the first POST to the last mail received.
  *
  * BENCH_MAIL_ONLY=inbound|outbound runs one half, BENCH_MAIL_DATABASES=pglite|postgres one database; INBOUND_CONCURRENCY and OUTBOX_CONCURRENCY, when
- * set, go to the server (docs/api.md#settings).
+ * set, go to the server (docs/api.md#server-settings).
  *
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; a fresh database is created
  * on that server and dropped). Exit code 1 when a mail did not arrive within BENCH_TIMEOUT_MS (60000).
