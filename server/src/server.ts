@@ -93,11 +93,14 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const withTransaction = createUnitOfWork(database.db, bus, (tx, events, emit) =>
     seeding ? Promise.resolve() : queueMail(tx, events, emit),
   );
+  const attachments = createAttachmentStore(settings.attachments);
   const transport = createMailTransport({
+    files: attachments,
     smtpUrl: settings.smtpUrl,
     outboxDir: path.join(settings.dataDir, 'outbox'),
     logger,
     timeoutMs: Math.min(60_000, Math.floor(settings.outboxClaimMs / 3)),
+    connections: settings.outboxConcurrency,
   });
   const mailer = createOutboxSender({
     db: database.db,
@@ -105,11 +108,11 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     transport,
     logger,
     claimMs: settings.outboxClaimMs,
+    concurrency: settings.outboxConcurrency,
     pollMs: options.mail?.pollMs ?? Math.min(10_000, Math.floor(settings.outboxClaimMs / 2)),
     ...(options.mail?.now && { now: options.mail.now }),
   });
   const stopNudging = bus.subscribe('mail.queued', () => mailer.nudge());
-  const attachments = createAttachmentStore(settings.attachments);
   const services = createServices({
     attachments,
     db: database.db,
@@ -147,7 +150,9 @@ export async function createServer(settings: Settings, options: ServerOptions = 
 
   // Mail intake (docs/api.md#email-intake): the listener stores and queues, the worker files.
   const intakeOn = settings.inbound.smtpPort !== undefined || settings.inbound.imap !== undefined;
-  const inboundWorker = intakeOn ? startInboundWorker(services.inbound, logger, database.kind === 'postgres' ? 2 : 1) : undefined;
+  // Filing loops: PostgreSQL files several messages at once on its pool; PGlite runs one statement at a time.
+  const filingLoops = settings.inbound.concurrency ?? (database.kind === 'postgres' ? 4 : 1);
+  const inboundWorker = intakeOn ? startInboundWorker(services.inbound, logger, filingLoops) : undefined;
   let inboundSmtp: InboundSmtp | undefined;
   if (settings.inbound.smtpPort !== undefined) {
     inboundSmtp = await startInboundSmtp(

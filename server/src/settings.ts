@@ -39,6 +39,9 @@ const env = z
     SUPPORT_ADDRESS: optional(z.email()).transform((v) => (v ?? 'support@helpdesk.local').toLowerCase()),
     EMAIL_THREAD_SECRET: optional(z.string().min(16, 'must be at least 16 characters')),
     OUTBOX_CLAIM_MS: optional(z.coerce.number().int().min(1000)).transform((v) => v ?? 120_000),
+    OUTBOX_CONCURRENCY: optional(z.coerce.number().int().min(1).max(50)).transform((v) => v ?? 4),
+    INBOUND_CONCURRENCY: optional(z.coerce.number().int().min(1).max(50)),
+    INBOUND_CLAIM_MS: optional(z.coerce.number().int().min(1000)).transform((v) => v ?? 120_000),
     AGENT_SIGNUP: optional(z.enum(['open', 'closed'])),
     SEED_DEMO: optional(flag),
     ADMIN_EMAIL: optional(z.email()),
@@ -106,6 +109,7 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     emailThreadSecret: e.EMAIL_THREAD_SECRET,
     // How long a process owns the mail it took from the outbox: a crashed one's is sent after it.
     outboxClaimMs: e.OUTBOX_CLAIM_MS,
+    outboxConcurrency: e.OUTBOX_CONCURRENCY,
     // Self-service agent accounts read every customer's tickets: open on the embedded demo only.
     agentSignup: e.AGENT_SIGNUP ?? (e.DATABASE_URL ? 'closed' : 'open'),
     // Demo data only on the embedded database unless asked for (docs/api.md#server-settings).
@@ -133,6 +137,8 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
       maxBytes: e.INBOUND_MAX_BYTES,
       createUsers: e.INBOUND_CREATE_USERS,
       maxPerSenderPerHour: e.INBOUND_MAX_PER_SENDER_PER_HOUR,
+      claimMs: e.INBOUND_CLAIM_MS,
+      concurrency: e.INBOUND_CONCURRENCY,
       imap: e.IMAP_URL ? { url: e.IMAP_URL, doneFolder: e.IMAP_DONE_FOLDER, pollMs: e.IMAP_POLL_MS } : undefined,
     },
   };

@@ -16,6 +16,10 @@ export interface ReceivedMail {
   references: string[];
   /** Every header by lower-cased name, as parsed (address headers keep their text). */
   headers: Map<string, unknown>;
+  /** The files it carries, decoded. */
+  attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
+  /** Reply-To's address, lower-cased. */
+  replyTo?: string;
 }
 
 export interface MailReceiverOptions {
@@ -59,6 +63,8 @@ export async function startMailReceiver(options: MailReceiverOptions = {}): Prom
               ...(parsed.inReplyTo && { inReplyTo: parsed.inReplyTo }),
               references: typeof references === 'string' ? references.split(/\s+/).filter(Boolean) : references,
               headers: parsed.headers,
+              attachments: parsed.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content })),
+              ...(parsed.replyTo?.value[0]?.address && { replyTo: parsed.replyTo.value[0].address.toLowerCase() }),
             };
             await options.beforeAccept?.(mail);
             mails.push(mail);

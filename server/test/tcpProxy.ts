@@ -14,12 +14,20 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
+export interface TcpProxyOptions {
+  /**
+   * Sees each chunk a client sends before it is passed on; answering false drops the connection
+   * instead, without passing it on (a test acts at the exact moment a command is on its way).
+   */
+  fromClient?: (chunk: Buffer) => boolean;
+}
+
 /**
  * A loopback TCP proxy the test controls. With several upstreams it spreads connections round-robin,
  * which makes it a small layer-4 load balancer: WebSocket upgrades pass through untouched and a
  * connection stays on one backend for its whole life.
  */
-export async function startTcpProxy(upstreams: Upstream | Upstream[]): Promise<TcpProxy> {
+export async function startTcpProxy(upstreams: Upstream | Upstream[], options: TcpProxyOptions = {}): Promise<TcpProxy> {
   const targets = Array.isArray(upstreams) ? upstreams : [upstreams];
   const open = new Set<Socket>();
   let cut = false;
@@ -36,7 +44,13 @@ export async function startTcpProxy(upstreams: Upstream | Upstream[]): Promise<T
       [upstream, client],
     ] as const) {
       open.add(a);
-      a.pipe(b);
+      const watch = a === client ? options.fromClient : undefined;
+      if (watch)
+        a.on('data', (chunk: Buffer) => {
+          if (watch(chunk)) b.write(chunk);
+          else a.destroy();
+        });
+      else a.pipe(b);
       a.on('error', () => b.destroy());
       a.on('close', () => {
         open.delete(a);

@@ -88,6 +88,12 @@ export function createBlobStore(dir: string) {
 
     open: (sha256: string): ReadStream => createReadStream(pathOf(sha256)),
 
+    exists: (sha256: string): Promise<boolean> =>
+      stat(pathOf(sha256)).then(
+        () => true,
+        () => false,
+      ),
+
     remove: (sha256: string) => rm(pathOf(sha256), { force: true }),
 
     /** A file `files()` listed (a temporary file left by a crash). */

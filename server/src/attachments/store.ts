@@ -115,6 +115,7 @@ export function createAttachmentStore({ dir, maxBytes }: { dir: string; maxBytes
     release,
 
     open: blobs.open,
+    exists: blobs.exists,
 
     /**
      * The periodic sweep: uploads unused for LIMITS.attachments.unusedTtlMs go with their files, and

@@ -70,6 +70,12 @@ export function startImapIntake(
     const state = await readImapState(database.db, mailbox);
     // A new UIDVALIDITY means the old UIDs mean nothing: read the folder again (copies are duplicates).
     let lastUid = state && state.uidValidity === uidValidity ? state.lastUid : 0;
+    // Stored before a crash, but the process died before moving it: put away now, never stored again.
+    // (A message left here on purpose is flagged \Seen, so it is not one of these.)
+    if (lastUid > 0) {
+      const leftover = await imap.search({ uid: `1:${lastUid}`, seen: false }, { uid: true });
+      for (const uid of leftover || []) if (isRunning()) await putAway(imap, uid);
+    }
     const found = await imap.search({ uid: `${lastUid + 1}:*` }, { uid: true });
     const uids = (found || []).filter((uid) => uid > lastUid).sort((a, b) => a - b);
     for (const uid of uids) {
@@ -87,6 +93,9 @@ export function startImapIntake(
       if (!accepted.stored) {
         logger.warn({ mailbox, uid }, 'IMAP intake: a message larger than INBOUND_MAX_BYTES was left in the mailbox');
         await saveImapState(database.db, mailbox, uidValidity, uid);
+        await imap.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true }).catch(() => undefined);
+        lastUid = uid;
+        continue;
       }
       lastUid = uid;
       await putAway(imap, uid);

@@ -76,7 +76,12 @@ describe('outbound mail through the outbox (docs/api.md#email)', () => {
     const ticket = await createTicket(t.api, cast.owner.token, { title: 'Long thread' });
     for (let i = 1; i <= 13; i++) await reply(ticket, `Reply number ${i}.`);
     await t.server.mailer.idle();
-    const mails = smtp.to(cast.owner.user.email).filter((m) => m.subject === `Re: Long thread [#${ticket.id}]`);
+    // Sent several at a time, they may arrive in any order: put them back in the order they were written.
+    const number = (m: ReceivedMail) => Number(/Reply number (\d+)\./.exec(m.text)?.[1]);
+    const mails = smtp
+      .to(cast.owner.user.email)
+      .filter((m) => m.subject === `Re: Long thread [#${ticket.id}]`)
+      .sort((a, b) => number(a) - number(b));
     expect(mails).toHaveLength(13);
     const ids = mails.map((m) => m.messageId);
     const last = mails[12]!;

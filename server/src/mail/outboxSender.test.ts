@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAttachmentStore } from '../attachments/store.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { emailOutbox } from '../db/schema/index.js';
 import { createUnitOfWork } from '../db/unitOfWork.js';
@@ -11,6 +12,8 @@ import { createMailTransport, type MailTransport } from './transport.js';
 
 const MAILS = 60;
 const logger = createLogger('silent');
+/** These mails carry no files. */
+const noFiles = createAttachmentStore({ dir: '/nonexistent', maxBytes: 1 });
 
 describe('two outbox senders on one database (docs/api.md#email)', () => {
   let testDb: TestDatabase;
@@ -51,7 +54,14 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
     );
     const sentBy = [0, 0];
     const senders = databases.map((database, index) => {
-      const transport = createMailTransport({ smtpUrl: smtp.url, outboxDir: '/nonexistent', logger, timeoutMs: 10_000 });
+      const transport = createMailTransport({
+        smtpUrl: smtp.url,
+        outboxDir: '/nonexistent',
+        logger,
+        timeoutMs: 10_000,
+        connections: 1,
+        files: noFiles,
+      });
       transports.push(transport);
       const counting: MailTransport = {
         deliver: async (mail) => {
@@ -100,7 +110,14 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
         },
       })),
     );
-    const transport = createMailTransport({ smtpUrl: smtp.url, outboxDir: '/nonexistent', logger, timeoutMs: 10_000 });
+    const transport = createMailTransport({
+      smtpUrl: smtp.url,
+      outboxDir: '/nonexistent',
+      logger,
+      timeoutMs: 10_000,
+      connections: 1,
+      files: noFiles,
+    });
     transports.push(transport);
     let stopping: Promise<void> | undefined;
     const sender = createOutboxSender({

@@ -23,6 +23,8 @@ export interface OutboxSenderOptions {
   /** The clock retries are scheduled by (tests move it). */
   now?: () => Date;
   batchSize?: number;
+  /** Mails sent at once over the transport's pooled connections (OUTBOX_CONCURRENCY). */
+  concurrency?: number;
 }
 
 export interface OutboxSender {
@@ -44,12 +46,13 @@ const isPermanent = (error: unknown) => {
 };
 
 /**
- * Sends the outbox (docs/api.md#email): claims due rows with FOR UPDATE SKIP LOCKED, so several
- * processes never take the same row, and sends them one after another, recording each before the
- * next: a crash loses at most the one in flight, which is sent again once its claim runs out.
+ * Sends the outbox (docs/api.md#email): claims a batch of due rows with FOR UPDATE SKIP LOCKED, so
+ * several processes never take the same row, and sends `concurrency` of them at a time, recording
+ * each as soon as the server accepted it: a crash can send again only the mails in flight at that
+ * moment, once their claim runs out; every other mail is sent exactly once.
  */
 export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
-  const { db, withTransaction, transport, claimMs, pollMs, now = () => new Date(), batchSize = 20 } = options;
+  const { db, withTransaction, transport, claimMs, pollMs, now = () => new Date(), batchSize = 20, concurrency = 1 } = options;
   const log = options.logger.child({ component: 'mail' });
   const background = new Set<Promise<unknown>>();
   // Read across awaits, so kept in an object: a pass in progress, a nudge during it, a stop.
@@ -134,17 +137,24 @@ export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
       );
   };
 
+  /** Sends a claimed batch, oldest first, `concurrency` at a time; on stop, gives back what was not started. */
+  const sendBatch = async (rows: OutboxRow[]) => {
+    let next = 0;
+    const lane = async () => {
+      for (let row = rows[next]; row && !stopping(); row = rows[next]) {
+        next += 1;
+        await sendOne(row);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, lane));
+    await release(rows.slice(next));
+  };
+
   const pass = async () => {
     while (!state.stopped) {
       const rows = await claim();
       if (rows.length === 0) return;
-      for (const [i, row] of rows.entries()) {
-        if (stopping()) {
-          await release(rows.slice(i));
-          return;
-        }
-        await sendOne(row);
-      }
+      await sendBatch(rows);
     }
   };
 

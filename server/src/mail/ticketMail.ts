@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { isStaff, wantsNotice, type TicketNotice } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
+import { findCommentAttachments } from '../db/queries/attachments.js';
 import { tickets, users } from '../db/schema/index.js';
 import type { BeforeCommit, Emit } from '../db/unitOfWork.js';
 import type { DomainEvents } from '../events/bus.js';
@@ -58,6 +59,15 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
     mail: MailMessage,
     reply?: { commentId: number; agentName: string },
   ): Promise<void> => {
+    // A reply carries its comment's files, read here rather than from the event: a reply filed from a
+    // staff member's mail gets its files later in the same transaction. (A note is never mailed.)
+    const files = reply
+      ? (await findCommentAttachments(tx, [reply.commentId])).map((f) => ({
+          sha256: f.sha256,
+          filename: f.filename,
+          contentType: f.contentType,
+        }))
+      : [];
     const messageId = newMessageId(supportAddress);
     await queueMail(tx, emit, {
       kind: reply ? 'reply' : 'notification',
@@ -71,6 +81,7 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
         replyTo: threadAddress(ticketId, threadKeys),
         ...(await threadHeaders(tx, ticketId)),
         headers: mailHeaders(supportAddress, !reply),
+        ...(files.length > 0 && { attachments: files }),
       },
     });
     if (reply) emit('email.status', { ticketId, commentId: reply.commentId, status: 'queued' });

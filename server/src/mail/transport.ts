@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { OutboxMessage } from '../db/schema/index.js';
 import type { Logger } from '../lib/logger.js';
@@ -28,19 +29,24 @@ export interface MailTransportOptions {
    * mail, so a hung server never makes another process send the same mail meanwhile.
    */
   timeoutMs: number;
+  /** Connections kept open to SMTP_URL: the sender sends this many mails at once. */
+  connections: number;
+  /** A reply's files, by hash (the attachment store). */
+  files: { open(sha256: string): Readable; exists(sha256: string): Promise<boolean> };
 }
 
 /** A file name per outbox row: writing a mail again after a crash replaces its file, never adds one. */
 const emlName = (mail: OutgoingMail) => `${String(mail.id).padStart(8, '0')}-${mail.messageId.replace(/[^\w.-]/g, '_')}.eml`;
 
-export function createMailTransport({ smtpUrl, outboxDir, logger, timeoutMs }: MailTransportOptions): MailTransport {
+export function createMailTransport({ smtpUrl, outboxDir, logger, timeoutMs, connections, files }: MailTransportOptions): MailTransport {
   const log = logger.child({ component: 'mail' });
   const transport: Transporter = smtpUrl
-    ? // Kept connections (what the URL does not set): the sender sends one mail after another.
+    ? // Kept connections (what the URL does not set), one per mail the sender sends at once.
       nodemailer.createTransport({
         url: smtpUrl,
         pool: true,
-        maxConnections: 1,
+        maxConnections: connections,
+        maxMessages: Number.POSITIVE_INFINITY,
         connectionTimeout: timeoutMs,
         greetingTimeout: timeoutMs,
         socketTimeout: timeoutMs,
@@ -49,9 +55,12 @@ export function createMailTransport({ smtpUrl, outboxDir, logger, timeoutMs }: M
 
   return {
     async deliver(mail) {
-      const { message } = mail;
+      const { attachments: kept = [], ...message } = mail.message;
+      // A file removed since (its comment deleted before the mail went) is left out, not retried for ever.
+      const present = (await Promise.all(kept.map(async (f) => ((await files.exists(f.sha256)) ? [f] : [])))).flat();
       const info = await transport.sendMail({
         ...message,
+        attachments: present.map((f) => ({ filename: f.filename, contentType: f.contentType, content: files.open(f.sha256) })),
         messageId: bracketed(mail.messageId),
         references: message.references,
         // One line per header whatever a value holds: nodemailer folds and encodes, never passes CR/LF on.

@@ -59,8 +59,9 @@ function SettingsCard() {
       ) : (
         <Stack gap={6} component="dl" m={0}>
           {settingRows(settings.data.settings).map(([label, value]) => (
-            <Group key={label} gap="xs" wrap="wrap" align="baseline">
-              <Text component="dt" fw={500} size="sm" w={200}>
+            // Side by side on a wide screen; on a phone every label sits above its value, alike for all rows.
+            <Group key={label} gap="xs" style={{ rowGap: 2 }} wrap="wrap" align="baseline">
+              <Text component="dt" fw={500} size="sm" w={{ base: '100%', sm: 200 }}>
                 {label}
               </Text>
               <Text component="dd" m={0} size="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -108,9 +109,10 @@ function MessageActions({ message }: { message: InboundMessage }) {
         leftSection={<IconDownload size={14} />}
         loading={download.isPending}
         onClick={() => download.mutate()}
+        // The visible word begins the name (axe: label-content-name-mismatch); the number says which.
         aria-label={`Download message ${message.id}`}
       >
-        Raw
+        Download
       </Button>
     </Group>
   );

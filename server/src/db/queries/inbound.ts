@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import { INBOUND_LIMITS, type InboundStatus } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
@@ -10,8 +10,6 @@ export type NewInbound = Pick<
   'messageId' | 'envelopeFrom' | 'envelopeTo' | 'size' | 'sha256' | 'source' | 'dedupeKey'
 >;
 
-/** How long a claimed message belongs to its worker; a worker that died gives it back when this passes. */
-const CLAIM_LEASE_SECONDS = 120;
 /** Back-off after a failed attempt, by the number of attempts made so far. */
 const RETRY_DELAYS_SECONDS = [1, 5, 30, 120];
 
@@ -40,22 +38,26 @@ export async function insertInbound(db: Db, values: NewInbound): Promise<Inbound
 
 /**
  * The oldest queued message that is due, claimed for one attempt: several workers (processes) never
- * take the same one (FOR UPDATE SKIP LOCKED), and its lease lets another take it if this one dies.
+ * take the same one (FOR UPDATE SKIP LOCKED), and its lease (`leaseMs`, INBOUND_CLAIM_MS) lets
+ * another take it if this one dies.
  */
-export async function claimInbound(db: Db): Promise<InboundRow | undefined> {
-  const result = await db.execute<{ id: number }>(sql`
-    update ${inboundMessages} set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS})
-    where id = (
-      select id from ${inboundMessages}
-      where status = 'queued' and next_attempt_at <= now()
-      order by next_attempt_at, id limit 1
-      for update skip locked
-    )
-    returning id`);
-  // Both drivers answer { rows }.
-  const id = (result as { rows: Array<{ id: number }> }).rows[0]?.id;
-  if (id === undefined) return undefined;
-  const [row] = await db.select().from(inboundMessages).where(eq(inboundMessages.id, id));
+export async function claimInbound(db: Db, leaseMs: number): Promise<InboundRow | undefined> {
+  const due = db
+    .select({ id: inboundMessages.id })
+    .from(inboundMessages)
+    .where(and(eq(inboundMessages.status, 'queued'), lte(inboundMessages.nextAttemptAt, sql`now()`)))
+    .orderBy(asc(inboundMessages.nextAttemptAt), asc(inboundMessages.id))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  // One statement claims and reads the row.
+  const [row] = await db
+    .update(inboundMessages)
+    .set({
+      attempts: sql`${inboundMessages.attempts} + 1`,
+      nextAttemptAt: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+    })
+    .where(inArray(inboundMessages.id, due))
+    .returning();
   return row;
 }
 

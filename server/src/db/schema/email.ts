@@ -22,6 +22,14 @@ export interface OutboxMessage {
   inReplyTo?: string;
   references?: string[];
   headers?: Record<string, string>;
+  /** A reply's files, read from the attachment store by hash when the mail is sent. */
+  attachments?: OutboxFile[];
+}
+
+export interface OutboxFile {
+  sha256: string;
+  filename: string;
+  contentType: string;
 }
 
 /**

@@ -101,7 +101,7 @@ export function createInboundService(
 
     /** Files the oldest due message; false when none was due. A failure is retried later, never blocks the next. */
     async fileNext(): Promise<boolean> {
-      const claim = await claimInbound(db);
+      const claim = await claimInbound(db, settings.inbound.claimMs);
       if (!claim) return false;
       try {
         await filing.file(claim);

@@ -1,0 +1,189 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { simpleParser } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TicketDetail } from '@helpdesk/protocol';
+import { users } from '../db/schema/index.js';
+import { ADMIN_ENV, createCast, createTicket, sessionOf, uniqueEmail } from '../../test/factories.js';
+import { ifSetUp } from '../../test/hooks.js';
+import { deliver, INBOUND_ENV, SUPPORT } from '../../test/inboundMail.js';
+import { startMailReceiver, type MailReceiver, type ReceivedMail } from '../../test/mailReceiver.js';
+import { startTestServer, type TestServer } from '../../test/server.js';
+import { download, uploadIds } from '../../test/uploads.js';
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+/**
+ * The whole round trip over real SMTP both ways (docs/api.md#threading): a customer mails in, the
+ * agent's reply is caught by a real receiver, and the customer's answer, built from the caught mail's
+ * headers as a mail program would, lands on the same ticket.
+ */
+describe('mail threading driven by the real receiver (docs/api.md#threading)', () => {
+  let t: TestServer;
+  let smtp: MailReceiver;
+  let cast: Awaited<ReturnType<typeof createCast>>;
+
+  beforeAll(async () => {
+    smtp = await startMailReceiver();
+    t = await startTestServer({ ...ADMIN_ENV, ...INBOUND_ENV, SMTP_URL: smtp.url });
+    cast = await createCast(t);
+  });
+  afterAll(async () => {
+    await ifSetUp(t)?.close();
+    await ifSetUp(smtp)?.close();
+  });
+
+  const detail = async (id: number, token: string): Promise<TicketDetail> => {
+    const res = await t.api.get(`/tickets/${id}`, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.ticket;
+  };
+  const comment = async (ticketId: number, body: Record<string, unknown>) => {
+    const res = await t.api.post(`/tickets/${ticketId}/comments`, body, { token: cast.agent.token });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.comment as { id: number; attachments: Array<{ id: number }> };
+  };
+  /** The mails the customer has received so far, once the outbox has sent everything due. */
+  const mailsTo = async (address: string): Promise<ReceivedMail[]> => {
+    await t.server.mailer.idle();
+    return smtp.to(address);
+  };
+
+  it('threads the answer to a caught staff reply by its headers, and by the plus-address alone', async () => {
+    const customer = uniqueEmail('mailer');
+    const opened = await deliver(t, {
+      from: `"Mara Mailer" <${customer}>`,
+      to: SUPPORT,
+      subject: 'VPN drops every hour',
+      text: 'The VPN disconnects at the top of every hour.',
+    });
+    expect(opened.status).toBe('ticket');
+    const ticketId = opened.ticketId!;
+    // An account made from mail gets every staff reply by mail (docs/decisions.md).
+    const [account] = await t.server.database.db.select().from(users).where(eq(users.email, customer));
+    expect(account?.emailNotifications).toBe('all');
+
+    const [fileId] = await uploadIds(t.url, cast.agent.token, [{ name: 'vpn-settings.png', bytes: PNG, type: 'image/png' }]);
+    const staffReply = await comment(ticketId, { content: 'Please try the settings in the picture.', attachmentIds: [fileId] });
+
+    const [caught, ...more] = await mailsTo(customer);
+    expect(more).toHaveLength(0);
+    expect(caught!.subject).toBe(`Re: VPN drops every hour [#${ticketId}]`);
+    expect(caught!.text).toContain('Please try the settings in the picture.');
+    // In the thread the customer started: In-Reply-To their mail, which References names too.
+    expect(caught!.inReplyTo).toBe(`<${opened.messageId}>`);
+    expect(caught!.references).toContain(`<${opened.messageId}>`);
+    expect(caught!.replyTo).toMatch(new RegExp(`^support\\+t${ticketId}-[a-z0-9]{10}@helpdesk\\.test$`));
+    expect(caught!.headers.has('auto-submitted')).toBe(false);
+    expect(caught!.attachments.map((a) => [a.filename, a.contentType])).toEqual([['vpn-settings.png', 'image/png']]);
+    expect(caught!.attachments[0]!.content.equals(PNG)).toBe(true);
+
+    // The customer's mail program answers: to the support address, headers from the caught mail, and a
+    // subject that names no ticket, so only the headers can thread it.
+    const byHeaders = await deliver(t, {
+      from: customer,
+      to: SUPPORT,
+      subject: 'Still dropping',
+      inReplyTo: caught!.messageId!,
+      references: [...caught!.references, caught!.messageId!],
+      text: `It still drops at 14:00.\n\nOn Tue, 24 Nov 2026, Agent Smith via HelpDesk wrote:\n> ${caught!.text.split('\n').join('\n> ')}`,
+    });
+    expect(byHeaders).toMatchObject({ status: 'comment', ticketId });
+
+    // Another answer with nothing but the Reply-To plus-address.
+    const byAddress = await deliver(t, { from: customer, to: caught!.replyTo!, subject: 'One more thing', text: 'And at 15:00.' });
+    expect(byAddress).toMatchObject({ status: 'comment', ticketId });
+
+    const owner = await sessionOf(t, customer, '');
+    const seen = await detail(ticketId, owner.token);
+    expect(seen.comments.map((c) => [c.author.id, c.internal, c.content])).toEqual([
+      [cast.agent.user.id, false, 'Please try the settings in the picture.'],
+      [owner.user.id, false, 'It still drops at 14:00.'],
+      [owner.user.id, false, 'And at 15:00.'],
+    ]);
+    expect(seen.comments[0]!.id).toBe(staffReply.id);
+    // The owner's own answers are not mailed back to them.
+    expect(await mailsTo(customer)).toHaveLength(1);
+  });
+
+  it('passes on the files of a reply a staff member sent by mail', async () => {
+    const customer = uniqueEmail('relayed');
+    const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Label printer', text: 'Labels come out blank.' });
+    const filed = await deliver(t, {
+      from: cast.agent.user.email,
+      to: SUPPORT,
+      subject: 'Re: Label printer',
+      inReplyTo: `<${opened.messageId}>`,
+      text: 'Use the driver in the attachment.',
+      attachments: [{ filename: 'driver-notes.png', content: PNG, contentType: 'image/png' }],
+    });
+    expect(filed).toMatchObject({ status: 'comment', ticketId: opened.ticketId });
+    const [mail, ...more] = await mailsTo(customer);
+    expect(more).toHaveLength(0);
+    expect(mail!.text).toContain('Use the driver in the attachment.');
+    expect(mail!.attachments.map((a) => [a.filename, a.content.equals(PNG)])).toEqual([['driver-notes.png', true]]);
+  });
+
+  it('never mails an internal note or its files to the owner, and the note’s file is 404 for them', async () => {
+    const customer = uniqueEmail('noted');
+    const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Invoice is wrong', text: 'Charged twice in October.' });
+    const ticketId = opened.ticketId!;
+    const [noteFile] = await uploadIds(t.url, cast.agent.token, [
+      { name: 'ledger-extract.txt', bytes: Buffer.from('internal ledger 4711'), type: 'text/plain' },
+    ]);
+    const note = await comment(ticketId, {
+      content: 'Finance says the second charge is a hold.',
+      internal: true,
+      attachmentIds: [noteFile],
+    });
+    expect(note.attachments.map((a) => a.id)).toEqual([noteFile]);
+    // A public reply after the note: the thread's mail goes on, the note stays out of it.
+    await comment(ticketId, { content: 'The second charge is only a hold and will vanish.' });
+
+    const mails = await mailsTo(customer);
+    expect(mails).toHaveLength(1);
+    const everything = mails.map((m) => m.raw).join('\n');
+    expect(everything).not.toContain('Finance says');
+    expect(everything).not.toContain('ledger-extract');
+    expect(mails[0]!.attachments).toHaveLength(0);
+
+    const owner = await sessionOf(t, customer, '');
+    const refused = await download(t.url, owner.token, noteFile!);
+    expect(refused.status).toBe(404);
+    expect(refused.json).toMatchObject({ success: false, message: 'Attachment not found' });
+    expect((await download(t.url, cast.agent.token, noteFile!)).status).toBe(200);
+    // The owner's view of the ticket holds neither the note nor its file.
+    const seen = await detail(ticketId, owner.token);
+    expect(seen.comments.map((c) => c.content)).toEqual(['The second charge is only a hold and will vanish.']);
+  });
+});
+
+describe('a staff reply’s files without SMTP_URL (docs/api.md#email)', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer(ADMIN_ENV);
+  });
+  afterAll(async () => {
+    await ifSetUp(t)?.close();
+  });
+
+  it('are in the .eml the outbox writes', async () => {
+    const cast = await createCast(t);
+    const ticket = await createTicket(t.api, cast.owner.token, { title: 'Offline outbox' });
+    const [fileId] = await uploadIds(t.url, cast.agent.token, [{ name: 'steps.png', bytes: PNG, type: 'image/png' }]);
+    const res = await t.api.post(
+      `/tickets/${ticket.id}/comments`,
+      { content: 'See the picture.', attachmentIds: [fileId] },
+      { token: cast.agent.token },
+    );
+    expect(res.status).toBe(201);
+    await t.server.mailer.idle();
+    const dir = path.join(t.dataDir, 'outbox');
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.eml'));
+    const parsed = await Promise.all(files.map(async (f) => simpleParser(await readFile(path.join(dir, f)))));
+    const reply = parsed.find((m) => m.subject === `Re: Offline outbox [#${ticket.id}]`);
+    expect(reply?.attachments.map((a) => [a.filename, a.content.equals(PNG)])).toEqual([['steps.png', true]]);
+  });
+});
