@@ -123,7 +123,8 @@ export function nextSlaColumns(
   const resolutionDue = keep(computed.resolutionDueAt, row.slaResolutionDueAt, target.resolutionMinutes);
   const responseWarn = keep(computed.firstResponseWarnAt, row.slaResponseWarnAt, target.firstResponseMinutes, true);
   const resolutionWarn = keep(computed.resolutionWarnAt, row.slaResolutionWarnAt, target.resolutionMinutes, true);
-  const stillWarned = (mark: Date | null, warnAt: Date | null) => (mark !== null && warnAt !== null && warnAt.getTime() <= now.getTime() ? mark : null);
+  const stillWarned = (mark: Date | null, warnAt: Date | null) =>
+    mark !== null && warnAt !== null && warnAt.getTime() <= now.getTime() ? mark : null;
   const marks = {
     slaResponseWarnedAt: stillWarned(row.slaResponseWarnedAt, responseWarn),
     slaResolutionWarnedAt: stillWarned(row.slaResolutionWarnedAt, resolutionWarn),
@@ -174,7 +175,9 @@ export const slaColumnsOf = (row: SlaColumns): SlaColumns => ({
 });
 
 /** `Ticket.sla` as staff receive it; null when no policy covers the ticket. */
-export function presentSla(row: Pick<SlaColumns, 'slaPolicyId' | 'slaResponseDueAt' | 'slaResolutionDueAt' | 'slaFirstRespondedAt' | 'slaState'>): TicketSla | null {
+export function presentSla(
+  row: Pick<SlaColumns, 'slaPolicyId' | 'slaResponseDueAt' | 'slaResolutionDueAt' | 'slaFirstRespondedAt' | 'slaState'>,
+): TicketSla | null {
   if (row.slaPolicyId === null || row.slaState === null) return null;
   return {
     policyId: row.slaPolicyId,

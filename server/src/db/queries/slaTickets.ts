@@ -63,7 +63,10 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 export async function writeSlaColumns(db: Db, entries: { id: number; columns: SlaColumns }[]): Promise<void> {
   if (entries.length === 0) return;
   const records = entries.map(({ id, columns }) =>
-    Object.fromEntries([['id', id], ...COLUMNS.map((name) => [snake(name), columns[name] instanceof Date ? columns[name].toISOString() : columns[name]])]),
+    Object.fromEntries([
+      ['id', id],
+      ...COLUMNS.map((name) => [snake(name), columns[name] instanceof Date ? columns[name].toISOString() : columns[name]]),
+    ]),
   );
   const definition = ['id integer', ...COLUMNS.map((name) => `${snake(name)} ${COLUMN_TYPES[name]}`)].join(', ');
   const assignments = COLUMNS.map((name) => `${snake(name)} = v.${snake(name)}`).join(', ');
@@ -74,15 +77,17 @@ export async function writeSlaColumns(db: Db, entries: { id: number; columns: Sl
 
 /** The next tickets still being worked, in id order after `afterId`: what a policy re-applies to. */
 export function activeTicketsAfter(db: Db, afterId: number, limit: number) {
-  return db
-    .select({ ticket: tickets, email: users.email })
-    .from(tickets)
-    .innerJoin(users, eq(users.id, tickets.userId))
-    .where(and(gt(tickets.id, afterId), inArray(tickets.status, [...ACTIVE_STATUSES])))
-    .orderBy(asc(tickets.id))
-    .limit(limit)
-    // Held until the batch's transaction ends: a status change racing the re-apply waits, never lost.
-    .for('update', { of: tickets });
+  return (
+    db
+      .select({ ticket: tickets, email: users.email })
+      .from(tickets)
+      .innerJoin(users, eq(users.id, tickets.userId))
+      .where(and(gt(tickets.id, afterId), inArray(tickets.status, [...ACTIVE_STATUSES])))
+      .orderBy(asc(tickets.id))
+      .limit(limit)
+      // Held until the batch's transaction ends: a status change racing the re-apply waits, never lost.
+      .for('update', { of: tickets })
+  );
 }
 
 /** Admins who can be notified: who hears of a deadline on an unassigned ticket. */
@@ -226,7 +231,9 @@ export interface NewSlaNotification {
 export async function insertSlaNotifications(
   db: Db,
   entries: NewSlaNotification[],
-): Promise<{ id: number; userId: number; ticketId: number; type: 'sla_warning' | 'sla_breached'; byId: number; excerpt: string; createdAt: Date }[]> {
+): Promise<
+  { id: number; userId: number; ticketId: number; type: 'sla_warning' | 'sla_breached'; byId: number; excerpt: string; createdAt: Date }[]
+> {
   if (entries.length === 0) return [];
   const records = entries.map((e) => ({ user_id: e.userId, type: e.type, ticket_id: e.ticketId, by_id: e.byId, excerpt: e.excerpt }));
   const result: unknown = await db.execute(sql`

@@ -57,7 +57,9 @@ export function createSlaScan(withTransaction: UnitOfWork) {
           marks.map(({ target, mark }) => ({ ticketId: ticket.id, actorId: ticket.userId, from: target, to: mark })),
         );
         const history = await insertSlaHistory(tx, entries);
-        const admins = announced.some(({ ticket, marks }) => marks.length > 0 && ticket.assignedAgentId === null) ? await activeAdminIds(tx) : [];
+        const admins = announced.some(({ ticket, marks }) => marks.length > 0 && ticket.assignedAgentId === null)
+          ? await activeAdminIds(tx)
+          : [];
         const requests: NewSlaNotification[] = announced.flatMap(({ ticket, marks }) =>
           marks.flatMap(({ target, mark }) =>
             (ticket.assignedAgentId === null ? admins : [ticket.assignedAgentId]).map((userId) => ({
