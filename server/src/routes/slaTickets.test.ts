@@ -123,8 +123,8 @@ describe('service levels on tickets', () => {
     const ownerSocket = await sockets.listen(t.url, owner.token);
     expect((await comment(ticket.id, 'Here is the log you asked for.', owner)).status).toBe(201);
     const reopened = await ownerSocket.next('ticket-changed', (e) => e.ticket.id === ticket.id);
-    expect(reopened.ticket.status).toBe('open');
     if (reopened.action !== 'updated') throw new Error('expected an update');
+    expect(reopened.ticket.status).toBe('open');
     expect(reopened.history).toEqual([expect.objectContaining({ type: 'status', from: 'pending', to: 'open' })]);
     const after = await detail(ticket.id, agent);
     expect(after.status).toBe('open');

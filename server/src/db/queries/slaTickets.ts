@@ -62,12 +62,14 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
  */
 export async function writeSlaColumns(db: Db, entries: { id: number; columns: SlaColumns }[]): Promise<void> {
   if (entries.length === 0) return;
-  const records = entries.map(({ id, columns }) =>
-    Object.fromEntries([
-      ['id', id],
-      ...COLUMNS.map((name) => [snake(name), columns[name] instanceof Date ? columns[name].toISOString() : columns[name]]),
-    ]),
-  );
+  const records = entries.map(({ id, columns }) => {
+    const record: Record<string, string | number | null> = { id };
+    for (const name of COLUMNS) {
+      const value = columns[name];
+      record[snake(name)] = value instanceof Date ? value.toISOString() : value;
+    }
+    return record;
+  });
   const definition = ['id integer', ...COLUMNS.map((name) => `${snake(name)} ${COLUMN_TYPES[name]}`)].join(', ');
   const assignments = COLUMNS.map((name) => `${snake(name)} = v.${snake(name)}`).join(', ');
   await db.execute(
@@ -171,7 +173,7 @@ export async function markDueTickets(db: Db, now: Date, limit: number): Promise<
   return rows.map((row) => ({
     id: Number(row.id),
     userId: Number(row.user_id),
-    ownerName: String(row.owner_name ?? ''),
+    ownerName: typeof row.owner_name === 'string' ? row.owner_name : '',
     assignedAgentId: row.assigned_agent_id === null ? null : Number(row.assigned_agent_id),
     title: String(row.title),
     status: row.status as TicketStatus,

@@ -56,11 +56,13 @@ export function createSlaReapply(db: Db, withTransaction: UnitOfWork, logger: Lo
     }
   }
 
+  // `again` is set by request() while a pass awaits; read through a call so the loop sees it.
+  const askedAgain = () => again;
   const run = async () => {
     do {
       again = false;
       await pass().catch((error: unknown) => logger.error({ err: error }, 'SLA policies could not be re-applied'));
-    } while (again);
+    } while (askedAgain());
   };
 
   return {

@@ -102,12 +102,12 @@ export function createBulkUpdate({ db, withTransaction }: ServiceContext) {
             lastActivityAt: now,
             lastActivityById: actor.id,
           });
-          const clocked = ids.filter((id) => sla.has(id));
+          const clocked = ids.flatMap((id) => {
+            const columns = sla.get(id);
+            return columns ? [{ id, columns }] : [];
+          });
           if (clocked.length > 0) {
-            await writeSlaColumns(
-              tx,
-              clocked.map((id) => ({ id, columns: sla.get(id)! })),
-            );
+            await writeSlaColumns(tx, clocked);
             rows = await lockTicketRows(tx, ticketsWithIds(ids));
           }
           const after = new Map(rows.map((row) => [row.ticket.id, presentTicket(row)]));
