@@ -23,7 +23,8 @@ export const touchesSla = ({ ticket, after, happening = {}, choose = false }: Sl
   Boolean(happening.start) ||
   after.status !== ticket.status ||
   after.priority !== ticket.priority ||
-  (Boolean(happening.respond) && ticket.slaPolicyId !== null && ticket.slaFirstRespondedAt === null);
+  // Recorded under no policy too: a policy chosen later must not see a first response still owed.
+  (Boolean(happening.respond) && ticket.slaFirstRespondedAt === null);
 
 /**
  * The SLA columns each write leaves, for the writes that touch them (keyed by ticket id). Policies

@@ -37,7 +37,8 @@ async function recordFirstResponse(tx: Db, emit: Emit, ticket: TicketRow['ticket
   const columns = (await slaColumnsAfter(tx, [slaWriteOf(ticket, {}, { respond: true })], at)).get(ticket.id);
   if (!columns) return;
   await writeSlaColumns(tx, [{ id: ticket.id, columns }]);
-  emit('sla.changed', { ticketId: ticket.id, ownerId: ticket.userId, sla: presentSla(columns), version: ticket.version });
+  const sla = presentSla(columns);
+  if (sla !== null) emit('sla.changed', { ticketId: ticket.id, ownerId: ticket.userId, sla, version: ticket.version });
 }
 
 /** A comment as the service takes it: the content, and what the request body may add to it. */
