@@ -248,8 +248,12 @@ describe('service levels on tickets', () => {
     expect((await detail(ticket.id, agent)).sla).toBeNull();
     const fresh = await createTicket(t.api, owner.token);
     expect((await detail(fresh.id, agent)).sla).toBeNull();
+    // Answered while no policy covered it: a policy chosen later finds the first response given.
+    expect((await comment(fresh.id, 'Answered without a policy.', agent)).status).toBe(201);
     await t.api.put(`/sla/policies/${policyId}`, { name: 'Everyone', targets: TARGETS, active: true }, { token: admin.token });
     await t.server.services.slaReapply.idle();
     expect((await detail(ticket.id, agent)).sla?.policyId).toBe(policyId);
+    expect((await detail(fresh.id, agent)).sla).toMatchObject({ policyId, firstResponseDueAt: null });
+    expect((await detail(fresh.id, agent)).sla?.firstRespondedAt).not.toBeNull();
   });
 });
