@@ -66,7 +66,7 @@ const comment = (id: number, ticketId: number): Comment => ({
   createdAt: '2026-01-02T00:00:00.000Z',
 });
 
-const NO_STATS: TicketStats = { total: 0, open: 0, in_progress: 0, resolved: 0, closed: 0, urgent: 0 };
+const NO_STATS: TicketStats = { total: 0, open: 0, in_progress: 0, pending: 0, resolved: 0, closed: 0, urgent: 0 };
 const countOf = (tickets: Ticket[]): TicketStats =>
   tickets.reduce(
     (s, t) => ({ ...s, total: s.total + 1, [t.status]: s[t.status] + 1, urgent: s.urgent + (t.priority === 'urgent' ? 1 : 0) }),
@@ -136,7 +136,7 @@ describe('ticket cache: events', () => {
     ]);
     expect(list?.tickets).toEqual(list?.data);
     expect(list?.total).toBe(5);
-    expect(statsOf(client)).toEqual({ total: 5, open: 4, in_progress: 1, resolved: 0, closed: 0, urgent: 1 });
+    expect(statsOf(client)).toEqual({ total: 5, open: 4, in_progress: 1, pending: 0, resolved: 0, closed: 0, urgent: 1 });
     const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
     expect(detail).toMatchObject({ status: 'in_progress', version: 2 });
     expect(detail?.history.map((h) => h.id)).toEqual([1, 2]);
@@ -404,7 +404,7 @@ describe('ticket cache: events that come late or out of order', () => {
     applyTicketChanged(client, third);
     applyTicketChanged(client, second);
     applyTicketChanged(client, second);
-    expect(statsOf(client)).toEqual({ total: 5, open: 4, in_progress: 0, resolved: 1, closed: 0, urgent: 1 });
+    expect(statsOf(client)).toEqual({ total: 5, open: 4, in_progress: 0, pending: 0, resolved: 1, closed: 0, urgent: 1 });
     expect(listOf(client, PAGE_ONE)?.data[0]).toMatchObject({ status: 'resolved', version: 3 });
     // A created event behind the ticket's first update counts it once too.
     const sixth = ticket(6);
