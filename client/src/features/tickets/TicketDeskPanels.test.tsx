@@ -5,6 +5,7 @@ import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
 import { agent, allowForLazyPages, aComment, aDetail, aTicket, detailBody, owner, verified } from '../../test-utils/ticketFixtures';
 import { draftKey } from '../../components/collaboration/useDraft';
+import { accountAge } from './RequesterPanel';
 
 allowForLazyPages();
 
@@ -145,7 +146,8 @@ describe('requester panel (staff)', () => {
     const panel = await screen.findByRole('region', { name: 'Requester' });
     expect(within(panel).getByTestId('requester-name')).toHaveTextContent(owner.name);
     expect(await within(panel).findByTestId('requester-email')).toHaveTextContent(owner.email);
-    expect(within(panel).getByText(/^Customer for /)).toBeInTheDocument();
+    expect(within(panel).getByText(accountAge('2025-12-01T00:00:00.000Z'))).toBeInTheDocument();
+    expect(accountAge('2025-12-01T00:00:00.000Z', Date.parse('2026-03-02T00:00:00.000Z'))).toBe('Customer for 3 months');
     const links = within(within(panel).getByRole('list', { name: 'Other tickets' })).getAllByRole('link');
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['/ticket/3']);
     expect(within(panel).getByText('Resolved')).toBeInTheDocument();
