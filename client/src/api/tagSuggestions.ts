@@ -1,5 +1,5 @@
 import { TAG_PATTERN } from '@helpdesk/protocol';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { deskApi } from './desk';
 import { queryKeys } from './queryKeys';
 
@@ -18,3 +18,6 @@ export function useTagSuggestions(enabled = true): string[] {
 export const normalTags = (tags: readonly string[]): string[] => [
   ...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter((tag) => TAG_PATTERN.test(tag))),
 ];
+
+/** A write that set tags changes which are in use: the suggestions are read again when next shown. */
+export const tagsChanged = (client: QueryClient): Promise<void> => client.invalidateQueries({ queryKey: queryKeys.desk.tags });

@@ -102,7 +102,8 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, syntax 
   return (
     <Paper withBorder radius="md" p="md">
       <SimpleGrid
-        cols={{ base: 2, lg: 4 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) }}
+        // The search box spans two of the columns at lg.
+        cols={{ base: 2, lg: 5 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) }}
         spacing="sm"
         verticalSpacing="sm"
         style={{ alignItems: 'end' }}

@@ -135,6 +135,8 @@ describe('agent table', () => {
       changes: { addTags: ['vip'], removeTags: ['legacy'] },
     });
     expect(await screen.findByText('2 tickets updated')).toBeInTheDocument();
+    // The tags in use changed: the suggestions are read again.
+    await waitFor(() => expect(server.calls.filter((c) => c.key === 'GET /tags')).toHaveLength(2));
   });
 
   it('filters by a tag from the Tag box, saves it in a view, and opens a tag view', async () => {

@@ -7,7 +7,7 @@ import { deskApi, type DeskTicket } from '../../api/desk';
 import { ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { staffDirectoryQuery } from '../../api/users';
-import { useTagSuggestions } from '../../api/tagSuggestions';
+import { tagsChanged, useTagSuggestions } from '../../api/tagSuggestions';
 import { ConflictReview } from '../../components/collaboration/ConflictReview';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelledOptions } from '../../lib/text';
@@ -52,7 +52,10 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
   const [base, setBase] = useState<Ticket>(ticket);
   const save = useMutation({
     mutationFn: ({ change, on }: { change: Change; on: Ticket }) => send(ticket.id, change, on.version),
-    onSuccess: ({ ticket: saved }) => void ticketSaved(client, saved),
+    onSuccess: ({ ticket: saved }, { change }) => {
+      void ticketSaved(client, saved);
+      if (change.field === 'tags') void tagsChanged(client);
+    },
   });
   const conflict = conflictTicketOf(save.error);
   const change = (next: Change) => {
@@ -129,6 +132,7 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
             description="Only support staff see tags."
             data={suggestions}
             value={ticket.tags ?? []}
+            placeholder={(ticket.tags ?? []).length === 0 ? 'Add a tag' : undefined}
             disabled={busy}
             clearable
             onChange={(tags) => change({ field: 'tags', value: tags.map((tag) => tag.trim().toLowerCase()) })}
