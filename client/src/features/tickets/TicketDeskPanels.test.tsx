@@ -275,7 +275,7 @@ function withMergeLinkText(text: string): string {
       <span data-testid="merge-text">{withMergeLink(text)}</span>
     </MantineProvider>,
   );
-  const shown = getByTestId('merge-text').textContent ?? '';
+  const shown = getByTestId('merge-text').textContent;
   expect(getByTestId('merge-text').querySelector('a')?.getAttribute('href')).toBe('/ticket/9');
   unmount();
   return shown;
