@@ -1,6 +1,6 @@
 import type { Comment, HistoryEntry, TicketResponse } from '@helpdesk/protocol';
 import { describe, expect, it } from 'vitest';
-import { withComment, withHistory, withOlderComments } from './ticketThread';
+import { withComment, withHistory, withOlderComments, withOlderHistory } from './ticketThread';
 
 const at = (minute: number) =>
   `2026-01-01T${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00.000Z`;
@@ -89,7 +89,7 @@ describe('a ticket thread kept like a fresh load', () => {
     expect(note.ticket.commentCount).toBe(3);
   });
 
-  it('keeps a window the reader widened with older comments at its size', () => {
+  it('grows a window the reader widened with older comments: what they paged back to stays', () => {
     const detail = withOlderComments(
       detailWith(60),
       Array.from({ length: 10 }, (_, i) => comment(i + 1)),
@@ -97,8 +97,9 @@ describe('a ticket thread kept like a fresh load', () => {
     );
     expect(detail.ticket.comments).toHaveLength(60);
     const more = withComment(detail, comment(61), 61);
-    expect(more.ticket.comments).toHaveLength(60);
-    expect(ids(more.ticket.comments).slice(0, 2)).toEqual([2, 3]);
-    expect(more.ticket.hasOlderComments).toBe(true);
+    expect(more.ticket.comments).toHaveLength(61);
+    expect(ids(more.ticket.comments).slice(0, 2)).toEqual([1, 2]);
+    expect(more.ticket.hasOlderComments).toBe(false);
+    expect(withHistory(withOlderHistory(detailWith(60), [entry(1)], false), [entry(61)]).ticket.history).toHaveLength(52);
   });
 });
