@@ -167,7 +167,7 @@ describe('the agent desk API', () => {
       const rows = await db.execute(
         sql`insert into users (name, email, password_hash, role) select ${crowd} || ' ' || g, ${crowd.toLowerCase()} || g || '@crowd.test', 'x', 'user' from generate_series(1, ${REQUESTER_WORD_ACCOUNTS}) g returning id`,
       );
-      const first = (rows as unknown as { rows: { id: number }[] }).rows[0]!.id;
+      const first = (rows as { rows: { id: number }[] }).rows[0]!.id;
       const token = await t.server.tokens.sign(first, 0);
       await createTicket(t.api, token, { title: 'Crowded name', description: 'No words of the name here.' });
       // Exactly the bound: the accounts' tickets are found.
