@@ -13,6 +13,7 @@ import {
 } from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
+import { queryKeys } from './queryKeys';
 import { noteReadAt, timed } from './readTimes';
 import {
   applyCommentAdded,
@@ -141,6 +142,23 @@ describe('ticket cache: events', () => {
     expect(detail?.history.map((h) => h.id)).toEqual([1, 2]);
     for (const key of [ticketKeys.list(PAGE_ONE), ticketKeys.statsFor({}), ticketKeys.detail(5)])
       expect(refetching(client, key)).toBe(false);
+  });
+
+  it("reads a requester panel again when one of that person's tickets is created, changed or deleted", () => {
+    const client = cacheWith(five);
+    const panel = (userId: number) => queryKeys.desk.requesterTickets(userId);
+    for (const userId of [7, 8]) client.setQueryData(panel(userId), { success: true, tickets: [] });
+    applyTicketChanged(client, updated(five[0]!, { status: 'resolved' }));
+    expect(refetching(client, panel(7))).toBe(true);
+    expect(refetching(client, panel(8))).toBe(false);
+    client.setQueryData(panel(7), { success: true, tickets: [] });
+    applyTicketChanged(client, {
+      action: 'deleted',
+      ticket: { id: 2 },
+      by: { id: 1, name: 'A' },
+      previous: five[1]!,
+    });
+    expect(refetching(client, panel(7))).toBe(true);
   });
 
   it('also moves the counts for a ticket that is on no cached page', () => {

@@ -20,6 +20,7 @@ import {
 } from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { notificationsOfDeletedTicket } from './notificationCache';
+import { queryKeys } from './queryKeys';
 import { holds } from './readTimes';
 import { answeredBy, withComment, withEmailStatus, withHistory, withOlderComments, withOlderHistory } from './ticketThread';
 
@@ -216,6 +217,10 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
           event.history,
         ),
     });
+  // A requester panel lists that person's newest tickets with their status: a new, changed or deleted
+  // one of theirs is read again there (only a panel on screen refetches; others just go stale).
+  const requester = event.action === 'deleted' ? event.previous.user.id : event.ticket.user.id;
+  void client.invalidateQueries({ queryKey: queryKeys.desk.requesterTickets(requester), exact: true });
   const version = event.action === 'deleted' ? Number.POSITIVE_INFINITY : event.ticket.version;
   const moved = state.moved.get(id) ?? new Set<number>();
   if (moved.has(version)) return;

@@ -64,6 +64,17 @@ describe('a ticket thread kept like a fresh load', () => {
     expect(live.ticket).toMatchObject({ hasOlderComments: true, hasOlderHistory: true, commentCount: 51 });
   });
 
+  it("counts a new note in staff's noteCount once, and never in commentCount", () => {
+    const staffCopy: TicketResponse = { ...detailWith(3), ticket: { ...detailWith(3).ticket, noteCount: 2 } };
+    const note = comment(4, { internal: true });
+    const noted = withComment(staffCopy, note, 3);
+    expect(noted.ticket).toMatchObject({ noteCount: 3, commentCount: 3 });
+    expect(withComment(noted, note, 3)).toBe(noted);
+    // An owner's copy has no noteCount, and a public comment leaves it alone.
+    expect(withComment(detailWith(3), comment(4), 4).ticket.noteCount).toBeUndefined();
+    expect(withComment(noted, comment(5), 4).ticket.noteCount).toBe(3);
+  });
+
   it('grows a thread under 50 in place, in the server order, once', () => {
     const detail = detailWith(3);
     const late = withComment(withComment(detail, comment(5), 4), comment(4), 5);

@@ -55,11 +55,21 @@ export function withComment(detail: TicketResponse, comment: Comment, countAfter
   const held = ticket.comments.some((c) => c.id === comment.id);
   const commentCount =
     countAfter !== undefined ? Math.max(ticket.commentCount, countAfter) : ticket.commentCount + (held || comment.internal ? 0 : 1);
+  // Staff's heading also counts notes (`noteCount`, sent to staff only): a note this copy did not hold is one more.
+  const notes = ticket.noteCount;
+  const noteCount = notes !== undefined && comment.internal && !held ? notes + 1 : notes;
   const next = intoWindow({ items: ticket.comments, hasOlder: ticket.hasOlderComments ?? false }, [comment]);
-  if (!next && commentCount === ticket.commentCount && (ticket.answered || !answeredBy(comment).answered)) return detail;
+  if (!next && commentCount === ticket.commentCount && noteCount === notes && (ticket.answered || !answeredBy(comment).answered))
+    return detail;
   return {
     ...detail,
-    ticket: { ...ticket, commentCount, ...answeredBy(comment), ...(next && { comments: next.items, hasOlderComments: next.hasOlder }) },
+    ticket: {
+      ...ticket,
+      commentCount,
+      ...(noteCount !== undefined && { noteCount }),
+      ...answeredBy(comment),
+      ...(next && { comments: next.items, hasOlderComments: next.hasOlder }),
+    },
   };
 }
 
