@@ -119,6 +119,8 @@ describe('journey: the agent desk (docs/product.md#agent-dashboard)', () => {
     await page.getByRole('option', { name: 'Closed' }).click();
     await expect.poll(() => watcher.page.locator('[data-status]').first().getAttribute('data-status')).toBe('closed');
     await page.getByText('Status changed from Open to Closed').first().waitFor();
+    // The older messages loaded stay loaded through those changes.
+    expect(await page.getByText('Message number 1', { exact: true }).count()).toBe(1);
     await desk.shot('ticket-with-panels');
 
     // A draft survives a reload.

@@ -57,7 +57,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createTokenService } from '../src/lib/tokens.js';
-import { AGENT_IDS, USER_IDS, pglitePlace, postgresPlace, prepare, type Place } from './scaleDataset.js';
+import { AGENT_IDS, USER_IDS, emailOf, pglitePlace, postgresPlace, prepare, type Place } from './scaleDataset.js';
 import { explainSlowest } from './scaleExplain.js';
 import { load, mergeRuns, pgliteIdle, postgresIdle, send, startWriter, target, type IdleWait, type Run, type Target } from './scaleLoad.js';
 import { calls as allCalls, type Call, type Question } from './scaleQuestions.js';
@@ -104,7 +104,7 @@ async function signTokens(): Promise<Map<number, string>> {
 /** Whether GET /api/tickets?requester= filters (an unknown parameter is ignored: the total would not change). */
 async function hasRequesterFilter(to: Target, headers: Record<string, string>, requester: number): Promise<boolean> {
   const all = await send(to, 'GET', '/api/tickets', headers);
-  const filtered = await send(to, 'GET', `/api/tickets?requester=${requester}`, headers);
+  const filtered = await send(to, 'GET', `/api/tickets?requester=${encodeURIComponent(emailOf(requester))}`, headers);
   if (filtered.status !== 200) return false;
   const total = (a: { body: Buffer }) => (JSON.parse(a.body.toString()) as { total: number }).total;
   return total(filtered) < total(all);

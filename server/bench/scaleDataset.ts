@@ -127,6 +127,8 @@ export function heavyTickets(): { id: number; comments: number }[] {
 
 const isDeleted = (id: number) => id > STAFF + 1 && id % 200 === 7;
 export const emailOf = (id: number) => `${id <= ADMINS ? 'admin' : id <= STAFF ? 'agent' : 'user'}${id}@scale.test`;
+/** The account's name as usersSql writes it (SQL arrays count from 1). */
+export const nameOf = (id: number) => `${FIRST[id % FIRST.length]} ${LAST[Math.floor(id / FIRST.length) % LAST.length]}`;
 
 /** The agents the questions are asked by: spread over the staff, from the busiest (low ids) to the quietest. */
 export const AGENT_IDS: number[] = (() => {
@@ -185,12 +187,26 @@ function usersSql(passwordHash: string): string {
  * search may hit 20 % of the tickets or a few hundred; a third name a code; 8 % are printer tickets
  * and 4 % more mention a printer (the ~12 % of earlier data sets), and 0.01 % the rare word.
  */
+/**
+ * The tags of the data set and the share of tickets carrying each: common ones a list finds walking its
+ * order, a rare one (under RARE_TAG_TICKETS at 1M tickets) read off the GIN index. Drawn from a hash of
+ * the ticket id, not from random(), so the rest of the data set is what it was before tags.
+ */
+export const TAGS: readonly { tag: string; share: number }[] = [
+  { tag: 'billing', share: 0.2 },
+  { tag: 'vpn', share: 0.05 },
+  { tag: 'vip', share: 0.01 },
+  { tag: 'legal-hold', share: 0.0005 },
+];
+const tagsOf = (id: string) =>
+  `array_remove(array[${TAGS.map(({ tag, share }, i) => `case when (hashint8(${id}::bigint * ${TAGS.length} + ${i}) & 16383) < ${Math.round(share * 16384)} then ${lit(tag)} end`).join(', ')}]::text[], null)`;
+
 function ticketsSql(): string {
   const recentFrom = Math.floor(TICKETS * 0.98);
   const title = `concat_ws(' ', ${words(3, contentWord)}, ${maybeWords(2, 0.5, contentWord)}, ${maybeWords(2, 0.3, contentWord)})`;
   return `
     insert into tickets (id, title, description, priority, status, resolution_notes, user_id, assigned_agent_id, updated_by_id, version,
-      created_at, updated_at, last_activity_at, last_activity_by_id)
+      created_at, updated_at, last_activity_at, last_activity_by_id, tags)
     overriding system value
     with ${VOCABULARY_CTE}
     select g, title, description, priority::ticket_priority, status::ticket_status,
@@ -198,7 +214,7 @@ function ticketsSql(): string {
       owner, agent, updated_by,
       1 + (agent is not null)::int + (status = 'in_progress' or (status in ('resolved', 'closed') and g % 5 <> 0))::int
         + (status in ('resolved', 'closed'))::int + (status = 'closed')::int,
-      created, updated, updated, coalesce(updated_by, owner)
+      created, updated, updated, coalesce(updated_by, owner), ${tagsOf('g')}
     from (
       select a.*, case when agent is not null then agent when status <> 'open' then owner end as updated_by,
         case when status = 'open' and agent is null then created
@@ -484,8 +500,21 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
   );
   const counts = (agent: string) =>
     `insert into ticket_counts (agent_id, status, priority, n) select ${agent}, status, priority, count(*)::int from tickets group by 1, 2, 3`;
+  // Tags: the totals, and the counts by assignee (0 unassigned), status and priority (migration 0014).
+  const tagCounts = [
+    'delete from tag_counts',
+    'delete from ticket_tag_counts',
+    'insert into tag_counts (tag, n) select t, count(*)::int from tickets, unnest(tags) t group by 1',
+    `insert into ticket_tag_counts (tag, agent_id, status, priority, n)
+     select t, coalesce(assigned_agent_id, 0), status, priority, count(*)::int from tickets, unnest(tags) t group by 1, 2, 3, 4`,
+  ];
   return {
-    tickets: ['delete from ticket_counts', counts('coalesce(assigned_agent_id, 0)'), ...(found?.all_row ? [counts('-1')] : [])],
+    tickets: [
+      'delete from ticket_counts',
+      counts('coalesce(assigned_agent_id, 0)'),
+      ...(found?.all_row ? [counts('-1')] : []),
+      ...tagCounts,
+    ],
     comments: found?.comment_count
       ? [
           `update tickets t set comment_count = c.n

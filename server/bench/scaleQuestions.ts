@@ -5,7 +5,7 @@
  * the same URL with the same token twice in a row.
  */
 import { PRIORITIES, SLA_FILTERS, TICKET_SORT_FIELDS, TICKET_STATUSES } from '@helpdesk/protocol';
-import { AGENT_IDS, USER_IDS, type DatasetFacts } from './scaleDataset.js';
+import { AGENT_IDS, TAGS, USER_IDS, emailOf, nameOf, type DatasetFacts } from './scaleDataset.js';
 import { ADMINS, STAFF, TICKETS } from './scaleSettings.js';
 import { CODES, FUNCTION_WORD_COUNT, RARE_WORD, VOCABULARY, zipfRank } from './scaleVocabulary.js';
 
@@ -33,6 +33,9 @@ function searchWord(random: Random): string {
   const word = VOCABULARY[FUNCTION_WORD_COUNT + zipfRank(content, random()) - 1]!;
   return typed(random, word);
 }
+
+/** How an agent names a customer: their email (any case) mostly, else their whole name as typed. */
+const requesterText = (random: Random, id: number) => (chance(random, 0.7) ? typed(random, emailOf(id)) : typed(random, nameOf(id)));
 
 /** "printer", "Printer" or "PRINTER": people type all three, and each is a question of its own. */
 const typed = (random: Random, word: string) => {
@@ -68,7 +71,7 @@ const shallowPage = (random: Random) => (chance(random, 0.7) ? undefined : 2 + M
 export interface Options {
   facts: DatasetFacts;
   random: Random;
-  /** The list accepts ?requester=<id> (else a requester's own list stands in for it). */
+  /** The list accepts ?requester=<email or name> (else a requester's own list stands in for it). */
   requesterFilter: boolean;
 }
 
@@ -141,8 +144,12 @@ export function calls({ facts, random, requesterFilter }: Options): Call[] {
       next: () => ({ path: `/api/notifications${chance(random, 0.3) ? '?unread=1' : ''}`, userId: chance(random, 0.5) ? agent() : user() }),
     },
     requesterFilter
-      ? staffCall('requester filter', 'other', () =>
-          tickets({ requester: user(), ...(chance(random, 0.3) ? { status: oneOf(random, TICKET_STATUSES) } : {}) }),
+      ? staffCall('requester filter: an email or a whole name', 'other', () =>
+          tickets({
+            requester: requesterText(random, user()),
+            ...(chance(random, 0.3) ? { status: oneOf(random, TICKET_STATUSES) } : {}),
+            sort: chance(random, 0.3) ? sortOf(random) : undefined,
+          }),
         )
       : {
           name: 'user: own list (stands in for the requester filter)',
@@ -152,6 +159,21 @@ export function calls({ facts, random, requesterFilter }: Options): Call[] {
             userId: user(),
           }),
         },
+    staffCall('search: a requester typed as free words', 'search', () =>
+      tickets({ search: requesterText(random, user()), ...(chance(random, 0.3) ? filters(random) : {}) }),
+    ),
+    staffCall(`tag filter: ${TAGS.map((t) => t.tag).join(', ')} ± filters, sort`, 'other', () =>
+      tickets({
+        tag: oneOf(random, TAGS).tag,
+        ...(chance(random, 0.5) ? filters(random) : {}),
+        sort: chance(random, 0.4) ? sortOf(random) : undefined,
+        page: shallowPage(random),
+      }),
+    ),
+    staffCall('stats: a tag ± filters', 'other', () =>
+      stats({ tag: oneOf(random, TAGS).tag, ...(chance(random, 0.5) ? filters(random) : {}) }),
+    ),
+    staffCall('requester panel: a person’s newest tickets', 'other', () => `/api/users/${user()}/tickets?limit=10`),
     { name: 'user: own stats', kind: 'other', next: () => ({ path: stats({}), userId: user() }) },
     {
       name: 'user: own ticket detail',

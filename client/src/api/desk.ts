@@ -1,4 +1,4 @@
-import type { HistoryEntry, Ticket, TicketMessageResponse, User } from '@helpdesk/protocol';
+import type { HistoryEntry, RequesterAccount, Ticket, TicketMessageResponse } from '@helpdesk/protocol';
 import { http } from './http';
 
 /**
@@ -11,8 +11,8 @@ export type DeskTicket = Ticket & { tags?: string[] };
 export interface RequesterTicketsResponse {
   success: true;
   tickets: DeskTicket[];
-  /** The requester's account, when the server sends it: email and account age for the panel. */
-  requester?: Pick<User, 'id' | 'name' | 'email' | 'createdAt'>;
+  /** The requester's account: name, email and account age for the panel. */
+  requester: RequesterAccount;
 }
 export interface TagsResponse {
   success: true;

@@ -218,6 +218,10 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
           event.history,
         ),
     });
+  // A requester panel lists that person's newest tickets with their status: a new, changed or deleted
+  // one of theirs is read again there (only a panel on screen refetches; others just go stale).
+  const requester = event.action === 'deleted' ? event.previous.user.id : event.ticket.user.id;
+  void client.invalidateQueries({ queryKey: queryKeys.desk.requesterTickets(requester), exact: true });
   const version = event.action === 'deleted' ? Number.POSITIVE_INFINITY : event.ticket.version;
   const moved = state.moved.get(id) ?? new Set<number>();
   if (moved.has(version)) return;
@@ -225,10 +229,6 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
   // Older than a version already applied: it arrived late, from a process that was cut off.
   const inOrder = version > (state.newest.get(id) ?? 0);
   if (inOrder) state.newest.set(id, version);
-
-  // The requester panel lists the owner's newest tickets with their status: any change may move it.
-  const ownerId = event.action === 'deleted' ? event.previous.user.id : event.ticket.user.id;
-  void client.invalidateQueries({ queryKey: queryKeys.desk.requesterTickets(ownerId), predicate: (query) => !holds(query, at) });
 
   const change: Change = { at, inOrder, before: undefined, after: undefined };
   if (event.action === 'deleted') {

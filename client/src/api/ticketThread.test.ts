@@ -1,6 +1,6 @@
 import type { Comment, HistoryEntry, TicketResponse } from '@helpdesk/protocol';
 import { describe, expect, it } from 'vitest';
-import { withComment, withHistory, withOlderComments } from './ticketThread';
+import { withComment, withHistory, withOlderComments, withOlderHistory } from './ticketThread';
 
 const at = (minute: number) =>
   `2026-01-01T${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00.000Z`;
@@ -64,6 +64,17 @@ describe('a ticket thread kept like a fresh load', () => {
     expect(live.ticket).toMatchObject({ hasOlderComments: true, hasOlderHistory: true, commentCount: 51 });
   });
 
+  it("counts a new note in staff's noteCount once, and never in commentCount", () => {
+    const staffCopy: TicketResponse = { ...detailWith(3), ticket: { ...detailWith(3).ticket, noteCount: 2 } };
+    const note = comment(4, { internal: true });
+    const noted = withComment(staffCopy, note, 3);
+    expect(noted.ticket).toMatchObject({ noteCount: 3, commentCount: 3 });
+    expect(withComment(noted, note, 3)).toBe(noted);
+    // An owner's copy has no noteCount, and a public comment leaves it alone.
+    expect(withComment(detailWith(3), comment(4), 4).ticket.noteCount).toBeUndefined();
+    expect(withComment(noted, comment(5), 4).ticket.noteCount).toBe(3);
+  });
+
   it('grows a thread under 50 in place, in the server order, once', () => {
     const detail = detailWith(3);
     const late = withComment(withComment(detail, comment(5), 4), comment(4), 5);
@@ -89,7 +100,7 @@ describe('a ticket thread kept like a fresh load', () => {
     expect(note.ticket.commentCount).toBe(3);
   });
 
-  it('keeps a window the reader widened with older comments at its size', () => {
+  it('grows a window the reader widened with older comments: what they paged back to stays', () => {
     const detail = withOlderComments(
       detailWith(60),
       Array.from({ length: 10 }, (_, i) => comment(i + 1)),
@@ -97,8 +108,9 @@ describe('a ticket thread kept like a fresh load', () => {
     );
     expect(detail.ticket.comments).toHaveLength(60);
     const more = withComment(detail, comment(61), 61);
-    expect(more.ticket.comments).toHaveLength(60);
-    expect(ids(more.ticket.comments).slice(0, 2)).toEqual([2, 3]);
-    expect(more.ticket.hasOlderComments).toBe(true);
+    expect(more.ticket.comments).toHaveLength(61);
+    expect(ids(more.ticket.comments).slice(0, 2)).toEqual([1, 2]);
+    expect(more.ticket.hasOlderComments).toBe(false);
+    expect(withHistory(withOlderHistory(detailWith(60), [entry(1)], false), [entry(61)]).ticket.history).toHaveLength(52);
   });
 });

@@ -23,7 +23,9 @@ interface Window<T> {
 /**
  * The window after `incoming` arrives, or undefined when nothing in it changes. An entry already held
  * changes nothing; one older than the oldest held, while older ones exist, falls outside the window.
- * The window holds the server's page, or more once the reader has loaded older entries.
+ * A window of the server's page size stays that size, as a fresh load would show it. One the reader
+ * widened by loading older entries only grows: what they paged back to stays on screen while the
+ * ticket changes under them.
  */
 export function intoWindow<T extends Entry>(held: Window<T>, incoming: T[]): Window<T> | undefined {
   const oldest = held.items[0];
@@ -31,9 +33,9 @@ export function intoWindow<T extends Entry>(held: Window<T>, incoming: T[]): Win
     (entry) => !held.items.some((h) => h.id === entry.id) && !(held.hasOlder && oldest && inServerOrder(entry, oldest) < 0),
   );
   if (inside.length === 0) return undefined;
-  const size = Math.max(LIMITS.ticketThread.page, held.items.length);
   const all = [...held.items, ...inside].sort(inServerOrder);
-  const dropped = Math.max(0, all.length - size);
+  const widened = held.items.length > LIMITS.ticketThread.page;
+  const dropped = widened ? 0 : Math.max(0, all.length - LIMITS.ticketThread.page);
   return { items: all.slice(dropped), hasOlder: held.hasOlder || dropped > 0 };
 }
 
@@ -53,10 +55,11 @@ export function withComment(detail: TicketResponse, comment: Comment, countAfter
   const held = ticket.comments.some((c) => c.id === comment.id);
   const commentCount =
     countAfter !== undefined ? Math.max(ticket.commentCount, countAfter) : ticket.commentCount + (held || comment.internal ? 0 : 1);
-  // Staff's heading counts notes too (noteCount, sent to staff only); no event carries the total.
-  const noteCount = ticket.noteCount !== undefined && comment.internal && !held ? ticket.noteCount + 1 : ticket.noteCount;
+  // Staff's heading also counts notes (`noteCount`, sent to staff only): a note this copy did not hold is one more.
+  const notes = ticket.noteCount;
+  const noteCount = notes !== undefined && comment.internal && !held ? notes + 1 : notes;
   const next = intoWindow({ items: ticket.comments, hasOlder: ticket.hasOlderComments ?? false }, [comment]);
-  if (!next && commentCount === ticket.commentCount && noteCount === ticket.noteCount && (ticket.answered || !answeredBy(comment).answered))
+  if (!next && commentCount === ticket.commentCount && noteCount === notes && (ticket.answered || !answeredBy(comment).answered))
     return detail;
   return {
     ...detail,

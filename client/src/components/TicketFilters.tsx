@@ -55,6 +55,8 @@ interface TicketFiltersProps {
   sorts?: readonly SortChoice[];
   /** Staff lists: an Assignee box (anyone, me, unassigned, a staff member). */
   assignees?: { staff: UserRef[]; meId: number };
+  /** Staff lists: a Tag box offering these tags (the ones in use). */
+  tags?: string[];
   /** The queue's box reads the search syntax (status:, tag:, requester:…) and shows its terms as chips. */
   syntax?: boolean;
 }
@@ -70,7 +72,7 @@ const readAssignee = (value: string | null): TicketAssignee | undefined =>
   !value || value === ASSIGNEE_ANYONE ? undefined : value === 'me' || value === 'none' ? value : Number(value);
 
 /** Search, status, priority, an optional sort and Clear Filters above a ticket list (the agent table, /tickets). */
-export function TicketFilters({ query, onChange, sorts, assignees, syntax = false }: TicketFiltersProps) {
+export function TicketFilters({ query, onChange, sorts, assignees, tags, syntax = false }: TicketFiltersProps) {
   const search = query.search ?? '';
   // The box shows every keystroke; the query takes the text once typing settles.
   const [text, setText] = useState(search);
@@ -101,7 +103,8 @@ export function TicketFilters({ query, onChange, sorts, assignees, syntax = fals
   return (
     <Paper withBorder radius="md" p="md">
       <SimpleGrid
-        cols={{ base: 2, lg: 4 + (sorts ? 1 : 0) + (assignees ? 1 : 0) }}
+        // The search box spans two of the columns at lg.
+        cols={{ base: 2, lg: 5 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) }}
         spacing="sm"
         verticalSpacing="sm"
         style={{ alignItems: 'end' }}
@@ -137,6 +140,18 @@ export function TicketFilters({ query, onChange, sorts, assignees, syntax = fals
             value={query.assignee === undefined ? ASSIGNEE_ANYONE : String(query.assignee)}
             onChange={(value) => onChange({ assignee: readAssignee(value) })}
             allowDeselect={false}
+            searchable
+          />
+        )}
+        {tags && (
+          <Select
+            label="Tag"
+            placeholder="Any tag"
+            // A tag from a link or a view that is no longer in use still shows as chosen.
+            data={query.tag && !tags.includes(query.tag) ? [query.tag, ...tags] : tags}
+            value={query.tag ?? null}
+            onChange={(value) => onChange({ tag: value ?? undefined })}
+            clearable
             searchable
           />
         )}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../entities.js';
 import type { TicketStatus } from '../enums.js';
 import { LIMITS } from '../limits.js';
-import { countMove, foldCase, searchWordsOf, ticketMatchesFilters, ticketStatesOf } from './ticketMatch.js';
+import { countMayMove, countMove, foldCase, searchWordsOf, ticketMatchesFilters, ticketStatesOf } from './ticketMatch.js';
 import type { TicketFilters } from './ticketQuery.js';
 
 const ticket = (fields: Partial<Ticket> = {}): Ticket => ({
@@ -115,6 +115,25 @@ describe('countMove and ticketStatesOf', () => {
     [resolved, resolved, 0],
   ] as const)('open tickets: %j → %j moves by %d', (before, after, move) => {
     expect(countMove({ status: 'open' }, null, before, after)).toBe(move);
+  });
+
+  it('may move a searched view when the words could match the requester instead of the text', () => {
+    // "olive" is in no title or description: by the text alone nothing moves, but the requester is Olive.
+    const words = { search: 'olive status:open' };
+    expect(countMove(words, null, undefined, open)).toBe(0);
+    expect(countMayMove(words, null, undefined, open)).toBe(true);
+    expect(countMayMove(words, null, open, resolved)).toBe(true);
+    expect(countMove(words, null, open, resolved, true)).toBe(-1);
+    // A change the other filters do not see moves nothing either way.
+    expect(countMayMove(words, null, open, ticket({ version: 2, priority: 'low' }))).toBe(false);
+    expect(countMayMove({ search: 'printer' }, null, open, resolved)).toBe(false);
+    // Words that do not start the requester's name cannot name them; an email might be theirs.
+    expect(countMayMove({ search: 'bob status:open' }, null, undefined, open)).toBe(false);
+    expect(countMayMove({ search: 'OL' }, null, undefined, open)).toBe(true);
+    expect(countMayMove({ search: 'olive@example.com' }, null, undefined, open)).toBe(true);
+    expect(countMayMove({ status: 'open' }, null, open, resolved)).toBe(true);
+    expect(ticketMatchesFilters(open, words, null, true)).toBe(true);
+    expect(ticketMatchesFilters(open, words, null)).toBe(false);
   });
 
   it('rebuilds the ticket before an update from its previous fields', () => {

@@ -49,11 +49,20 @@ export function ticketMatchesSearch(ticket: Pick<FilterableTicket, 'title' | 'de
  * tag, SLA state, and for the search's free words every word starting a word of the title or description, the
  * search's `key:value` terms read as the server reads them (effectiveFilters). Server and client
  * both ask it, so a saved view's count moves on the client exactly as the server would count it; a
- * server test checks it against the SQL (server/src/routes/ticketMatch.test.ts). What a ticket does
- * not carry (`requester:`, `assignee:<email>`, `is:unread`) is not judged here: a view with those
- * has a search, and searched views are counted by the server.
+ * server test checks it against the SQL (server/src/routes/ticketMatch.test.ts).
+ *
+ * What a ticket does not carry is not judged here: `requester:`, `assignee:<email>`, `is:unread`,
+ * and, for staff, free words that match the requester's name or email instead of the text (the
+ * server reads that off the users table, and only while the words name a few accounts;
+ * docs/api.md#ticket-search). A view with any of those has a search, and searched views are counted
+ * by the server; `requesterMatches` says the words matched the requester, for countMayMove.
  */
-export function ticketMatchesFilters(ticket: FilterableTicket, filters: TicketFilters, viewerId: number | null): boolean {
+export function ticketMatchesFilters(
+  ticket: FilterableTicket,
+  filters: TicketFilters,
+  viewerId: number | null,
+  requesterMatches = false,
+): boolean {
   const wanted = effectiveFilters(filters);
   const status = normalizeStatus(wanted.status);
   if (status && ticket.status !== status) return false;
@@ -66,22 +75,43 @@ export function ticketMatchesFilters(ticket: FilterableTicket, filters: TicketFi
     const agentId = ticket.assignedAgent?.id ?? null;
     if (assignee === 'none' ? agentId !== null : agentId === null || agentId !== (assignee === 'me' ? viewerId : assignee)) return false;
   }
-  return !wanted.text || ticketMatchesSearch(ticket, wanted.text);
+  return !wanted.text || requesterMatches || ticketMatchesSearch(ticket, wanted.text);
 }
 
 /**
  * How a change moves the count of tickets matching the filters: −1, 0 or +1. `before` is absent for
- * a new ticket, `after` for a deleted one.
+ * a new ticket, `after` for a deleted one. Judged on the ticket's text alone (see ticketMatchesFilters).
  */
 export function countMove(
   filters: TicketFilters,
   viewerId: number | null,
   before: FilterableTicket | undefined,
   after: FilterableTicket | undefined,
+  requesterMatches = false,
 ): -1 | 0 | 1 {
-  const was = before !== undefined && ticketMatchesFilters(before, filters, viewerId);
-  const is = after !== undefined && ticketMatchesFilters(after, filters, viewerId);
+  const was = before !== undefined && ticketMatchesFilters(before, filters, viewerId, requesterMatches);
+  const is = after !== undefined && ticketMatchesFilters(after, filters, viewerId, requesterMatches);
   return was === is ? 0 : is ? 1 : -1;
+}
+
+/**
+ * Whether a change may have moved a staff view's count, free words matching the requester included.
+ * A ticket keeps its requester, so the count moved as the text says, or, when the words may name the
+ * requester, as if they matched: their name starts with the words (the server's reading), or the
+ * words hold an `@` and may be their email, which a ticket does not carry. The server counts such a
+ * view again; a maybe costs one capped count.
+ */
+export function countMayMove(
+  filters: TicketFilters,
+  viewerId: number | null,
+  before: (FilterableTicket & Partial<Pick<Ticket, 'user'>>) | undefined,
+  after: (FilterableTicket & Partial<Pick<Ticket, 'user'>>) | undefined,
+): boolean {
+  if (countMove(filters, viewerId, before, after) !== 0) return true;
+  const words = effectiveFilters(filters).text;
+  const name = (after ?? before)?.user?.name;
+  const mayNameRequester = words !== undefined && (words.includes('@') || name === undefined || foldCase(name).startsWith(foldCase(words)));
+  return mayNameRequester && countMove(filters, viewerId, before, after, true) !== 0;
 }
 
 /** What a change event says about the ticket: a `ticket-changed` event, or the domain event behind it. */

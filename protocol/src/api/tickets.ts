@@ -1,6 +1,6 @@
 import { z } from '../zod.js';
 import { FORM_STATUSES, PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus, type TicketSortField } from '../enums.js';
-import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketStats } from '../entities.js';
+import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketStats, User } from '../entities.js';
 import { boundedText, idParam, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
@@ -184,8 +184,11 @@ export function ticketQueryFromUrl(search: string, pageSizes?: readonly number[]
 export const requesterTicketsQuery = z.object({
   limit: limitQuery(LIMITS.requesterTickets.default, LIMITS.requesterTickets.max, V.limitUpTo(LIMITS.requesterTickets.max)),
 });
+/** Who the requester is, for the panel: name, email and how long they have had an account. */
+export type RequesterAccount = Pick<User, 'id' | 'name' | 'email' | 'createdAt'>;
 export interface RequesterTicketsResponse {
   success: true;
+  requester: RequesterAccount;
   tickets: Ticket[];
 }
 

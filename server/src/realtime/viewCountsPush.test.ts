@@ -97,4 +97,17 @@ describe('view-counts pushes', () => {
     for (const who of [agentA, agentB, admin]) expect((await fresh(who))[team]).toBe(0);
     expect(await fresh(agentA)).toMatchObject({ [teamMine]: 0, [privateA]: 0 });
   });
+
+  it("counts a view again when a ticket of the requester its words name changes, whatever the ticket's text", async () => {
+    const name = `Quill${Date.now()} Penn`;
+    const requester = await insertUser(t, { name });
+    const byName = await makeView(agentB, 'B: Quill', { search: name.split(' ')[0]!.toLowerCase() });
+    const b = await sockets.listen(t.url, agentB.token);
+    const ticket = await createTicket(t.api, requester.token, { title: 'Broken chair', description: 'The left leg.' });
+    await pushed(b, byName, 1);
+    expect((await t.api.put(`/tickets/${ticket.id}`, { status: 'closed' }, { token: agentB.token })).status).toBe(200);
+    expect((await fresh(agentB))[byName]).toBe(1);
+    expect((await t.api.delete(`/tickets/${ticket.id}`, { token: admin.token })).status).toBe(200);
+    await pushed(b, byName, 0);
+  });
 });

@@ -1,5 +1,5 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import { assigneeOf, countMove, ROOMS, ticketStatesOf, type Ticket, type TicketChange } from '@helpdesk/protocol';
+import { assigneeOf, countMayMove, ROOMS, ticketStatesOf, type Ticket, type TicketChange } from '@helpdesk/protocol';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../lib/logger.js';
 import type { LimiterStore } from '../middleware/rateLimit.js';
@@ -83,7 +83,7 @@ export function pushViewCounts(
   function mark(searched: SearchedView[], changes: Change[]): void {
     for (const view of searched)
       for (const audience of audiencesOf(view, changes))
-        if (changes.some(({ before, after }) => countMove(view.filters, audience.viewerId, before, after) !== 0)) {
+        if (changes.some(({ before, after }) => countMayMove(view.filters, audience.viewerId, before, after))) {
           const target = dirty.get(audience.room) ?? { ...audience, viewIds: new Set<number>() };
           target.viewIds.add(view.id);
           dirty.set(audience.room, target);

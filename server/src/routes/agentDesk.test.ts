@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Ticket, type TicketDetail } from '@helpdesk/protocol';
+import { REQUESTER_WORD_ACCOUNTS } from '../db/queries/ticketFilters.js';
 import { insertComment } from '../db/queries/ticketThread.js';
 import { ADMIN_ENV, createCast, createTicket, insertUser, uniqueEmail, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
@@ -37,6 +38,14 @@ describe('the agent desk API', () => {
       const res = await t.api.get(`/users/${requester.user.id}/tickets`, { token: agent.token });
       expect(res.status).toBe(200);
       expect(res.body.success).toBe(true);
+      // Who the requester is, for the panel's name, email and account age.
+      expect(res.body.requester).toEqual({
+        id: requester.user.id,
+        name: 'Panel Person',
+        email: requester.user.email,
+        createdAt: requester.user.createdAt,
+      });
+      expect(Number.isNaN(Date.parse(res.body.requester.createdAt))).toBe(false);
       expect(ids(res.body.tickets)).toEqual(ids(created.slice(2).reverse()));
       expect(res.body.tickets[0].tags).toEqual([]);
       const two = await t.api.get(`/users/${requester.user.id}/tickets?limit=2`, { token: admin.token });
@@ -118,6 +127,60 @@ describe('the agent desk API', () => {
       expect(await unread()).toEqual([annTickets[1]!.id, annabelTicket.id].sort());
       const denied = await t.api.get('/tickets?search=is:unread', { token: ann.token });
       expect(denied.status).toBe(403);
+    });
+
+    it("free words also match the requester's email whole or name by its start; list, stats and a view agree", async () => {
+      const prefix = ann.user.name.split(' ')[0]!;
+      const search = (text: string, by: Account = agent) => list(`search=${encodeURIComponent(text)}`, by);
+      const statsOf = async (text: string) =>
+        (await t.api.get(`/tickets/stats?search=${encodeURIComponent(text)}`, { token: agent.token })).body.stats as { total: number };
+      // A ticket whose text holds the word, from someone else: words still search the text too.
+      const mention = await createTicket(t.api, bob.token, {
+        title: `Call ${prefix.toLowerCase()} back`,
+        description: 'About the invoice.',
+      });
+      const byName = await search(prefix.toUpperCase());
+      expect(ids(byName.tickets).sort()).toEqual([...ids(annTickets), annabelTicket.id, mention.id].sort());
+      expect(byName.total).toBe(4);
+      expect((await statsOf(prefix)).total).toBe(4);
+      // The whole name, the email (whole, any case); part of an email names no one.
+      expect(ids((await search(ann.user.name.toLowerCase())).tickets).sort()).toEqual(ids(annTickets).sort());
+      expect(ids((await search(ann.user.email.toUpperCase())).tickets).sort()).toEqual(ids(annTickets).sort());
+      expect((await search(ann.user.email.slice(0, -3))).tickets).toEqual([]);
+      // A word in the middle of a name is not its start: Ann's tickets stay out.
+      expect(ids((await search(ann.user.name.split(' ')[1]!)).tickets)).not.toContain(annTickets[0]!.id);
+      // With the syntax's filters, and with another word: the words match the requester as a whole.
+      expect(ids((await search(`status:closed ${ann.user.email}`)).tickets)).toEqual([annTickets[1]!.id]);
+      expect((await search(`${ann.user.email} printer`)).tickets).toEqual([]);
+      // A saved view with those words counts what the list lists.
+      const view = await t.api.post('/views', { name: `Zq view ${Date.now()}`, filters: { search: prefix } }, { token: agent.token });
+      expect(view.status, JSON.stringify(view.body)).toBe(201);
+      const counts = await t.api.get('/views/counts', { token: agent.token });
+      expect(counts.body.counts[view.body.view.id]).toBe(4);
+      // An owner's list is their own tickets: their name is searched as text there, nothing else.
+      expect((await search(ann.user.name, ann)).tickets).toEqual([]);
+    });
+
+    it('words naming more than REQUESTER_WORD_ACCOUNTS accounts match no requester, in the list and its count', async () => {
+      const crowd = `Yx${Date.now()}`;
+      const { db } = t.server.database;
+      const rows = await db.execute(
+        sql`insert into users (name, email, password_hash, role) select ${crowd} || ' ' || g, ${crowd.toLowerCase()} || g || '@crowd.test', 'x', 'user' from generate_series(1, ${REQUESTER_WORD_ACCOUNTS}) g returning id`,
+      );
+      const first = (rows as { rows: { id: number }[] }).rows[0]!.id;
+      const token = await t.server.tokens.sign(first, 0);
+      await createTicket(t.api, token, { title: 'Crowded name', description: 'No words of the name here.' });
+      // Exactly the bound: the accounts' tickets are found.
+      expect((await list(`search=${crowd}`)).total).toBe(1);
+      // One more account by that name: the words name no one in particular, and nothing has them in its text.
+      await insertUser(t, { name: `${crowd} extra` });
+      const past = await list(`search=${crowd}`);
+      expect(past.tickets).toEqual([]);
+      expect(past.total).toBe(0);
+      const stats = await t.api.get(`/tickets/stats?search=${crowd}`, { token: agent.token });
+      expect(stats.body.stats.total).toBe(0);
+      // The whole name of one of them still names one account.
+      expect((await list(`search=${encodeURIComponent(`${crowd} 1`)}`)).total).toBe(1);
     });
 
     it('an owner filtering by requester still sees only their own tickets', async () => {

@@ -56,7 +56,7 @@ export function userRoutes({ services, auth, limiters }: RouteDeps) {
   router.get('/users/:id/tickets', auth.allow(isStaff, MESSAGES.http.staffOnly), async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     const { limit } = parseInput(requesterTicketsQuery, ctx.query);
-    ctx.body = { success: true, tickets: await services.tickets.ofRequester(actorOf(ctx), id, limit) } satisfies RequesterTicketsResponse;
+    ctx.body = { success: true, ...(await services.tickets.ofRequester(actorOf(ctx), id, limit)) } satisfies RequesterTicketsResponse;
   });
 
   router.get('/users', admin, async (ctx) => {

@@ -16,6 +16,7 @@ import { IconBookmarkPlus, IconKeyboard, IconMessages, IconPlus, IconRefresh } f
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
+import { useTagSuggestions } from '../../api/tagSuggestions';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { NoPermission } from '../../components/NoPermission';
 import { ShortcutHelp } from '../../components/ShortcutHelp';
@@ -46,6 +47,7 @@ const viewQueryOf = (view: View): Partial<TicketQuery> => ({
   priority: view.filters.priority,
   search: view.filters.search,
   assignee: view.filters.assignee,
+  tag: view.filters.tag,
   sort: parseTicketSort(view.sort),
 });
 const showsView = (query: TicketQuery, view: View) => {
@@ -55,6 +57,7 @@ const showsView = (query: TicketQuery, view: View) => {
     query.priority === wanted.priority &&
     query.search === wanted.search &&
     query.assignee === wanted.assignee &&
+    query.tag === wanted.tag &&
     formatTicketSort(query.sort) === formatTicketSort(wanted.sort ?? query.sort)
   );
 };
@@ -77,6 +80,7 @@ function AgentDashboard({ user }: { user: User }) {
   const assign = useAssign();
   const bulk = useBulkUpdate();
   const staff = useAssignableStaff().data?.staff ?? [];
+  const tagSuggestions = useTagSuggestions();
   const views = useViews();
   const counts = useViewCounts();
   const viewChanges = useViewMutations();
@@ -167,7 +171,13 @@ function AgentDashboard({ user }: { user: User }) {
       {
         name,
         shared,
-        filters: { status: ticketQuery.status, priority: ticketQuery.priority, search: ticketQuery.search, assignee: ticketQuery.assignee },
+        filters: {
+          status: ticketQuery.status,
+          priority: ticketQuery.priority,
+          search: ticketQuery.search,
+          assignee: ticketQuery.assignee,
+          tag: ticketQuery.tag,
+        },
         sort: formatTicketSort(ticketQuery.sort),
       },
       { onSuccess: () => setNaming(null) },
@@ -224,7 +234,7 @@ function AgentDashboard({ user }: { user: User }) {
             }
           />
         </Stack>
-        <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} syntax />
+        <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} tags={tagSuggestions} syntax />
       </QueueControls>
 
       <Stack gap="md">
@@ -235,6 +245,7 @@ function AgentDashboard({ user }: { user: User }) {
             count={selected.size}
             staff={staff}
             meId={user.id}
+            tagSuggestions={tagSuggestions}
             applying={bulk.isPending}
             onApply={applyBulk}
             onClear={() => setSelected(new Set())}

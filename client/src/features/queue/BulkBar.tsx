@@ -7,9 +7,10 @@ import {
   type TicketStatus,
   type UserRef,
 } from '@helpdesk/protocol';
-import { Alert, Button, Group, List, Paper, Select, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Paper, Select, TagsInput, Text } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
+import { normalTags } from '../../api/tagSuggestions';
 import { labelledOptions } from '../../lib/text';
 
 const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
@@ -20,6 +21,8 @@ interface BulkBarProps {
   count: number;
   staff: UserRef[];
   meId: number;
+  /** Tags in use, offered in the add and remove boxes. */
+  tagSuggestions: string[];
   applying: boolean;
   onApply: (changes: BulkChanges) => void;
   onClear: () => void;
@@ -31,11 +34,13 @@ export function bulkResultText(result: Pick<BulkUpdateResponse, 'updated' | 'fai
   return result.failed.length === 0 ? changed : `${changed}, ${result.failed.length} failed`;
 }
 
-/** The bar over the table while tickets are selected: one status, priority and assignee for all of them. */
-export function BulkBar({ count, staff, meId, applying, onApply, onClear }: BulkBarProps) {
+/** The bar over the table while tickets are selected: one status, priority, assignee and tags to add or remove for all of them. */
+export function BulkBar({ count, staff, meId, tagSuggestions, applying, onApply, onClear }: BulkBarProps) {
   const [status, setStatus] = useState<string | null>(null);
   const [priority, setPriority] = useState<string | null>(null);
   const [assignee, setAssignee] = useState<string | null>(null);
+  const [addTags, setAddTags] = useState<string[]>([]);
+  const [removeTags, setRemoveTags] = useState<string[]>([]);
   const assigneeOptions = [
     { value: String(meId), label: 'Me' },
     { value: UNASSIGN, label: 'Unassigned' },
@@ -45,6 +50,8 @@ export function BulkBar({ count, staff, meId, applying, onApply, onClear }: Bulk
     ...(status && { status: status as TicketStatus }),
     ...(priority && { priority: priority as Priority }),
     ...(assignee && { assignedAgentId: assignee === UNASSIGN ? null : Number(assignee) }),
+    ...(addTags.length > 0 && { addTags }),
+    ...(removeTags.length > 0 && { removeTags }),
   };
   const nothing = Object.keys(changes).length === 0;
 
@@ -65,6 +72,24 @@ export function BulkBar({ count, staff, meId, applying, onApply, onClear }: Bulk
           clearable
           searchable
           w={180}
+        />
+        <TagsInput
+          label="Add tags"
+          placeholder={addTags.length === 0 ? 'None' : undefined}
+          data={tagSuggestions}
+          value={addTags}
+          onChange={(tags) => setAddTags(normalTags(tags))}
+          clearable
+          w={200}
+        />
+        <TagsInput
+          label="Remove tags"
+          placeholder={removeTags.length === 0 ? 'None' : undefined}
+          data={tagSuggestions}
+          value={removeTags}
+          onChange={(tags) => setRemoveTags(normalTags(tags))}
+          clearable
+          w={200}
         />
         <Button leftSection={<IconCheck size={16} />} onClick={() => onApply(changes)} disabled={nothing} loading={applying}>
           Apply to {count}

@@ -113,6 +113,71 @@ describe('agent table', () => {
     expect(within(screen.getByRole('region', { name: 'Bulk actions' })).getByText('1 selected')).toBeInTheDocument();
   });
 
+  it('adds and removes tags in bulk, offering the tags in use, lower-cased', async () => {
+    const server = queueServer(() => ({}), {
+      'GET /tags': { body: { success: true, tags: [{ tag: 'legacy', count: 3 }] } },
+      'POST /tickets/bulk': () => ({ body: { success: true, updated: rows.slice(0, 2), failed: [] } }),
+    });
+    renderApp('/agent-dashboard', { user: agent });
+    await waitFor(() => expect(rowOf(2)).toBeTruthy());
+    const user = userEvent.setup();
+    await user.click(within(rowOf(1)).getByRole('checkbox'));
+    await user.click(within(rowOf(2)).getByRole('checkbox'));
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    await user.type(within(bar).getByRole('textbox', { name: 'Add tags' }), 'VIP{Enter}bad tag!{Enter}');
+    const remove = within(bar).getByRole('textbox', { name: 'Remove tags' });
+    await user.click(remove);
+    await user.click(await screen.findByRole('option', { name: 'legacy' }));
+    await user.click(within(bar).getByRole('button', { name: 'Apply to 2' }));
+    await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /tickets/bulk')).toBe(true));
+    expect(server.calls.find((c) => c.key === 'POST /tickets/bulk')?.body).toEqual({
+      ids: [1, 2],
+      changes: { addTags: ['vip'], removeTags: ['legacy'] },
+    });
+    expect(await screen.findByText('2 tickets updated')).toBeInTheDocument();
+    // The tags in use changed: the suggestions are read again.
+    await waitFor(() => expect(server.calls.filter((c) => c.key === 'GET /tags')).toHaveLength(2));
+  });
+
+  it('filters by a tag from the Tag box, saves it in a view, and opens a tag view', async () => {
+    const tagView: View = { id: 6, name: 'VIPs', filters: { tag: 'vip' }, shared: false, owner: { id: agent.id, name: agent.name } };
+    const server = queueServer(() => ({}), {
+      'GET /tags': {
+        body: {
+          success: true,
+          tags: [
+            { tag: 'printer', count: 4 },
+            { tag: 'vip', count: 2 },
+          ],
+        },
+      },
+      'GET /views': { body: { success: true, views: [...VIEWS, tagView] } },
+      'POST /views': ({ body }) => ({
+        status: 201,
+        body: { success: true, view: { id: 7, shared: false, owner: null, ...(body as object) } },
+      }),
+    });
+    renderApp('/agent-dashboard', { user: agent });
+    await waitFor(() => expect(rowOf(1)).toBeTruthy());
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('textbox', { name: 'Tag' }));
+    await user.click(await screen.findByRole('option', { name: 'printer' }));
+    await waitFor(() => expect(listQueries(server).at(-1)?.get('tag')).toBe('printer'));
+    await waitFor(() => expect(window.location.search).toContain('tag=printer'));
+
+    await user.click(screen.getByRole('button', { name: 'Save current view' }));
+    await user.type(await screen.findByRole('textbox', { name: 'View name' }), 'Printers tagged');
+    await user.click(screen.getByRole('button', { name: 'Save view' }));
+    await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /views')).toBe(true));
+    expect(server.calls.find((c) => c.key === 'POST /views')?.body).toMatchObject({ name: 'Printers tagged', filters: { tag: 'printer' } });
+
+    const nav = screen.getByRole('navigation', { name: 'Saved views' });
+    await user.click(within(nav).getByRole('button', { name: /^VIPs/ }));
+    await waitFor(() => expect(listQueries(server).at(-1)?.get('tag')).toBe('vip'));
+    expect(within(nav).getByRole('button', { name: /^VIPs/ })).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('textbox', { name: 'Tag' })).toHaveValue('vip');
+  });
+
   it('phrases bulk results', () => {
     expect(bulkResultText({ updated: [aTicket()], failed: [] })).toBe('1 ticket updated');
     expect(bulkResultText({ updated: [], failed: [{ id: 1, message: 'x' }] })).toBe('0 tickets updated, 1 failed');

@@ -3,6 +3,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { queryKeys } from '../../api/queryKeys';
 import { queueApi } from '../../api/queue';
 import { staffDirectoryQuery } from '../../api/users';
+import { tagsChanged } from '../../api/tagSuggestions';
 import { bulkSaved } from '../../api/ticketCache';
 import { notifyError, notifySuccess } from '../../lib/notify';
 
@@ -46,6 +47,9 @@ export function useBulkUpdate() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ ids, changes }: { ids: number[]; changes: BulkChanges }) => queueApi.bulk(ids, changes),
-    onSuccess: ({ updated }) => void bulkSaved(client, updated),
+    onSuccess: ({ updated }, { changes }) => {
+      void bulkSaved(client, updated);
+      if (changes.addTags || changes.removeTags) void tagsChanged(client);
+    },
   });
 }

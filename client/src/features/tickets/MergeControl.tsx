@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { screenMessage } from '../../api/ApiError';
 import { deskApi } from '../../api/desk';
+import { queryKeys } from '../../api/queryKeys';
 import { ticketSaved } from '../../api/ticketCache';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { notifySuccess } from '../../lib/notify';
@@ -23,6 +24,8 @@ export function MergeControl({ ticketId }: { ticketId: number }) {
     mutationFn: (intoId: number) => deskApi.merge(ticketId, intoId),
     onSuccess: ({ ticket }) => {
       void ticketSaved(client, ticket);
+      // Both tickets are the same requester's: their panel lists the merged one as closed now.
+      void client.invalidateQueries({ queryKey: queryKeys.desk.requesterTickets(ticket.user.id) });
       notifySuccess(`Ticket #${ticketId} merged into #${ticket.id}`);
       navigate(`/ticket/${ticket.id}`);
     },

@@ -27,6 +27,7 @@ import { useDraft } from '../../components/collaboration/useDraft';
 import { hasOlderThread, threadItems } from './thread';
 import { describeHistory } from './timeline';
 import { HistoryIcon } from './historyIcons';
+import { historyTextWithLinks, withMergeLink } from './MergeLinks';
 import classes from './TicketComments.module.css';
 
 const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
@@ -68,7 +69,7 @@ function CommentItem({ comment }: { comment: Comment }) {
           </Text>
         </Group>
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {comment.content}
+          {withMergeLink(comment.content)}
         </Text>
         <AttachmentList files={comment.attachments} />
       </Stack>
@@ -193,7 +194,7 @@ function ChangeItem({ entry }: { entry: HistoryEntry }) {
       </ThemeIcon>
       <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
         <Text span size="sm" fw={500} c="var(--mantine-color-text)">
-          {describeHistory(entry)}
+          {historyTextWithLinks(entry, describeHistory(entry))}
         </Text>{' '}
         · {entry.actor.name} ·{' '}
         <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>

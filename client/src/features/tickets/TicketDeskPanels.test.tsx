@@ -3,8 +3,22 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
-import { agent, allowForLazyPages, aComment, aDetail, aTicket, detailBody, owner, verified } from '../../test-utils/ticketFixtures';
+import {
+  agent,
+  allowForLazyPages,
+  aComment,
+  aDetail,
+  aHistoryEntry,
+  aTicket,
+  detailBody,
+  owner,
+  verified,
+} from '../../test-utils/ticketFixtures';
 import { draftKey } from '../../components/collaboration/useDraft';
+import { accountAge } from './RequesterPanel';
+import { withMergeLink } from './MergeLinks';
+import { render } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
 
 allowForLazyPages();
 
@@ -138,6 +152,42 @@ describe('merge (staff)', () => {
   });
 });
 
+describe('merged tickets', () => {
+  it('links the ticket number of the merge reply, the merge note and the merge change, and no other #number', async () => {
+    fakeServer({
+      ...verified(owner),
+      'GET /tickets/7': detailBody(
+        aDetail({
+          status: 'closed',
+          commentCount: 2,
+          comments: [
+            aComment({ id: 1, content: 'My order #555 is late' }),
+            aComment({ id: 2, content: 'Merged into #3', createdAt: '2026-03-01T11:00:00.000Z' }),
+          ],
+          history: [
+            aHistoryEntry(),
+            aHistoryEntry({
+              id: 2,
+              type: 'merged',
+              from: null,
+              to: '3',
+              actor: { id: agent.id, name: agent.name },
+              createdAt: '2026-03-01T11:00:00.000Z',
+            }),
+          ],
+        }),
+      ),
+    });
+    renderApp('/ticket/7', { user: owner });
+    await screen.findByText('My order #555 is late');
+    const links = screen.getAllByRole('link', { name: '#3' });
+    expect(links).toHaveLength(2);
+    for (const link of links) expect(link).toHaveAttribute('href', '/ticket/3');
+    expect(screen.queryByRole('link', { name: '#555' })).not.toBeInTheDocument();
+    expect(withMergeLinkText('Merged from #9: Printer\n\nIt jams')).toBe('Merged from #9: Printer\n\nIt jams');
+  });
+});
+
 describe('requester panel (staff)', () => {
   it('shows name, email, account age and the other tickets with their status, each a link, without the open one', async () => {
     staffPage();
@@ -145,7 +195,8 @@ describe('requester panel (staff)', () => {
     const panel = await screen.findByRole('region', { name: 'Requester' });
     expect(within(panel).getByTestId('requester-name')).toHaveTextContent(owner.name);
     expect(await within(panel).findByTestId('requester-email')).toHaveTextContent(owner.email);
-    expect(within(panel).getByText(/^Customer for /)).toBeInTheDocument();
+    expect(within(panel).getByText(accountAge('2025-12-01T00:00:00.000Z'))).toBeInTheDocument();
+    expect(accountAge('2025-12-01T00:00:00.000Z', Date.parse('2026-03-02T00:00:00.000Z'))).toBe('Customer for 3 months');
     const links = within(within(panel).getByRole('list', { name: 'Other tickets' })).getAllByRole('link');
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['/ticket/3']);
     expect(within(panel).getByText('Resolved')).toBeInTheDocument();
@@ -216,3 +267,16 @@ describe('thread and drafts', () => {
     expect(await screen.findByText('Replying will reopen this ticket.')).toBeInTheDocument();
   });
 });
+
+/** The text a merge opening renders to, with its link, as the reader sees it. */
+function withMergeLinkText(text: string): string {
+  const { getByTestId, unmount } = render(
+    <MantineProvider>
+      <span data-testid="merge-text">{withMergeLink(text)}</span>
+    </MantineProvider>,
+  );
+  const shown = getByTestId('merge-text').textContent;
+  expect(getByTestId('merge-text').querySelector('a')?.getAttribute('href')).toBe('/ticket/9');
+  unmount();
+  return shown;
+}

@@ -4,10 +4,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { conflictTicketOf } from '../../api/ApiError';
 import { deskApi, type DeskTicket } from '../../api/desk';
-import { queryKeys } from '../../api/queryKeys';
 import { ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { staffDirectoryQuery } from '../../api/users';
+import { tagsChanged, useTagSuggestions } from '../../api/tagSuggestions';
 import { ConflictReview } from '../../components/collaboration/ConflictReview';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelledOptions } from '../../lib/text';
@@ -47,17 +47,15 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
   const client = useQueryClient();
   const staff = useQuery(staffDirectoryQuery).data?.staff ?? [];
   const hasTags = Array.isArray(ticket.tags);
-  const suggestions = useQuery({
-    queryKey: queryKeys.desk.tags,
-    queryFn: ({ signal }) => deskApi.tags(signal),
-    enabled: hasTags,
-    staleTime: 60_000,
-  });
+  const suggestions = useTagSuggestions(hasTags);
   // The ticket the change was made on, for the conflict review's "what they changed".
   const [base, setBase] = useState<Ticket>(ticket);
   const save = useMutation({
     mutationFn: ({ change, on }: { change: Change; on: Ticket }) => send(ticket.id, change, on.version),
-    onSuccess: ({ ticket: saved }) => void ticketSaved(client, saved),
+    onSuccess: ({ ticket: saved }, { change }) => {
+      void ticketSaved(client, saved);
+      if (change.field === 'tags') void tagsChanged(client);
+    },
   });
   const conflict = conflictTicketOf(save.error);
   const change = (next: Change) => {
@@ -132,8 +130,9 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
           <TagsInput
             label="Tags"
             description="Only support staff see tags."
-            data={suggestions.data?.tags.map((t) => t.tag) ?? []}
+            data={suggestions}
             value={ticket.tags ?? []}
+            placeholder={(ticket.tags ?? []).length === 0 ? 'Add a tag' : undefined}
             disabled={busy}
             clearable
             onChange={(tags) => change({ field: 'tags', value: tags.map((tag) => tag.trim().toLowerCase()) })}

@@ -14,6 +14,14 @@ export const findUserRef = (db: Db, id: number) =>
     .where(eq(users.id, id))
     .then((rows) => rows[0]);
 
+/** The requester panel's account line: name, email and since when (deleted accounts too, their tickets stay). */
+export const findRequesterAccount = (db: Db, id: number) =>
+  db
+    .select({ id: users.id, name: users.name, email: users.email, createdAt: users.createdAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .then((rows) => rows[0]);
+
 /** Which of `ids` are staff accounts that still exist. */
 export const findActiveStaffIds = (db: Db, ids: number[]) =>
   db

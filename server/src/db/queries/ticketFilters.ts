@@ -30,15 +30,36 @@ export const countTagged = (db: Db, tag: string): Promise<number> =>
     .where(eq(tagCounts.tag, tag))
     .then((rows) => rows[0]?.n ?? 0);
 
+/** The accounts a requester text names: an email (it has an `@`) whole, a name whole or by its start, case ignored. */
+const accountsNamed = (requester: string): SQL =>
+  requester.includes('@') ? sql`u.email = ${requester.toLowerCase()}` : sql`lower(u.name) like ${`${escapeLike(foldCase(requester))}%`}`;
+
 /**
- * `requester=<email or name>`: an email (it has an `@`) matched whole, a name whole or by its start,
- * case ignored either way. The few matching accounts come off users' indexes, their tickets off
- * (user_id, created_at); deleted accounts count, their tickets stay.
+ * `requester=<email or name>`: the tickets of the accounts the text names. The few matching accounts
+ * come off users' indexes (email; lower(name) text_pattern_ops), their tickets off (user_id,
+ * created_at); deleted accounts count, their tickets stay.
  */
 export const requestedBy = (requester: string): SQL =>
-  requester.includes('@')
-    ? sql`${tickets.userId} in (select u.id from ${users} u where u.email = ${requester.toLowerCase()})`
-    : sql`${tickets.userId} in (select u.id from ${users} u where lower(u.name) like ${`${escapeLike(foldCase(requester))}%`})`;
+  sql`${tickets.userId} in (select u.id from ${users} u where ${accountsNamed(requester)})`;
+
+/** At most this many accounts the free words of a search may name (see requestedByFew). */
+export const REQUESTER_WORD_ACCOUNTS = 100;
+
+/**
+ * The free words of a search read as a requester (docs/api.md#ticket-search): the tickets of the
+ * accounts they name, as `requester=` reads it, when they name at most REQUESTER_WORD_ACCOUNTS;
+ * words that name more (`a`, a common first name) name no one in particular and match no
+ * requester. The ids are read once, off the same indexes, into an array (an InitPlan), so the
+ * planner ORs them with the word index as a bitmap or checks them against each row of an ordered
+ * walk, never joining users per ticket. One SQL condition, so a list, its stats and a saved view's
+ * count agree.
+ */
+export const requestedByFew = (words: string): SQL => {
+  const named = sql`select u.id from ${users} u where ${accountsNamed(words)} limit ${sql.raw(String(REQUESTER_WORD_ACCOUNTS + 1))}`;
+  const few = sql`select case when cardinality(m.ids) <= ${sql.raw(String(REQUESTER_WORD_ACCOUNTS))} then m.ids end from (select array(${named}) as ids) m`;
+  // The cast makes the subquery one array value; `= any (select …)` would compare with each row instead.
+  return sql`${tickets.userId} = any((${few})::integer[])`;
+};
 
 /** The active staff member with this email, for `assignee:<email>`. */
 export const findStaffIdByEmail = (db: Db, email: string): Promise<number | undefined> =>

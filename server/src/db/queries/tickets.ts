@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { searchWordsOf, type Priority, type SlaFilter, type TicketQuery, type TicketStatus } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { isStaffRole } from './staff.js';
-import { requestedBy, taggedWith } from './ticketFilters.js';
+import { requestedBy, requestedByFew, taggedWith } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
 import { ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
 
@@ -85,6 +85,10 @@ const assignedTo = (agentId: number | null | undefined): SQL | undefined => {
 const searchMatches = (search: string): SQL =>
   searchWordsOf(search).length === 0 ? sql`false` : sql`${searchWords} @@ ticket_search_query(${search})`;
 
+/** The free words: the ticket's text, or for staff also its requester (ticketFilters.ts#requestedByFew). */
+const wordsMatch = (search: string, requester = false): SQL | undefined =>
+  requester ? or(searchMatches(search), requestedByFew(search)) : searchMatches(search);
+
 /**
  * A list's filters as the SQL reads them (services/tickets/access.ts#listFilters builds them): `search`
  * holds the free words only, once the search syntax is read; `unreadFor` is a staff reader's id.
@@ -93,6 +97,8 @@ export interface ConditionFilters {
   status?: TicketStatus;
   priority?: Priority;
   search?: string;
+  /** The search's free words also match the requester's name or email (staff lists). */
+  searchRequester?: boolean;
   tag?: string;
   /** The tag is on few tickets (tag_counts): read them off the GIN index, never walk a list order for them. */
   tagIsRare?: boolean;
@@ -108,7 +114,7 @@ export function ticketConditions(scope: TicketScope, filters: ConditionFilters):
     assignedTo(scope.assignedAgentId),
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
-    filters.search ? searchMatches(filters.search) : undefined,
+    filters.search ? wordsMatch(filters.search, filters.searchRequester) : undefined,
     filters.tag ? taggedWith(filters.tag, filters.tagIsRare) : undefined,
     filters.requester ? requestedBy(filters.requester) : undefined,
     filters.sla ? eq(tickets.slaState, filters.sla) : undefined,

@@ -56,6 +56,8 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     status: wanted.status,
     priority: wanted.priority,
     search: wanted.text,
+    // Staff find a customer by typing their name or email; an owner's list holds their own tickets only.
+    searchRequester: isStaff(actor),
     tag: wanted.tag,
     tagIsRare: wanted.tag !== undefined && (await countTagged(db, wanted.tag)) <= RARE_TAG_TICKETS,
     requester: wanted.requester,

@@ -7,6 +7,7 @@ import {
   MESSAGES,
   type TagCount,
   type Comment,
+  type RequesterAccount,
   type HistoryEntry,
   type Ticket,
   type TicketDetail,
@@ -25,7 +26,7 @@ import {
   ticketConditions,
   ticketStats,
 } from '../../db/queries/tickets.js';
-import { findUserRef } from '../../db/queries/staff.js';
+import { findRequesterAccount } from '../../db/queries/staff.js';
 import { findTagCounts } from '../../db/queries/ticketFilters.js';
 import { countNotes, findComments, findHistory } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
@@ -151,12 +152,16 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       return keptStats(callerKey(actor, filters), () => readStats(actor, filters));
     },
 
-    /** The requester panel (staff): a person's newest tickets by creation, off (user_id, created_at). */
-    async ofRequester(actor: Actor, userId: number, limit: number): Promise<Ticket[]> {
+    /**
+     * The requester panel (staff): who the person is (one row by primary key) and their newest
+     * tickets by creation, off (user_id, created_at).
+     */
+    async ofRequester(actor: Actor, userId: number, limit: number): Promise<{ requester: RequesterAccount; tickets: Ticket[] }> {
       if (!isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
-      if (!(await findUserRef(db, userId))) throw new NotFoundError(MESSAGES.users.userNotFound);
+      const account = await findRequesterAccount(db, userId);
+      if (!account) throw new NotFoundError(MESSAGES.users.userNotFound);
       const rows = await findTicketRows(db, ticketConditions({ ownerId: userId }, {}), { page: 1, limit, sort: DEFAULT_TICKET_SORT });
-      return rows.map(presentTicket);
+      return { requester: { ...account, createdAt: account.createdAt.toISOString() }, tickets: rows.map(presentTicket) };
     },
 
     /** The tags in use with how many tickets carry each, for suggestions (staff). */
