@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BusinessCalendar } from './businessTime.js';
-import { nextSlaColumns, presentSla, type AppliedPolicy, type SlaColumns } from './ticketSla.js';
+import { nextSlaColumns, NO_SLA, presentSla, type AppliedPolicy } from './ticketSla.js';
 
 const berlin: BusinessCalendar = {
   timeZone: 'Europe/Berlin',
@@ -22,26 +22,8 @@ const policy = (extra: Partial<AppliedPolicy> = {}): AppliedPolicy => ({
 });
 const at = (iso: string) => new Date(iso);
 const iso = (date: Date | null) => date?.toISOString() ?? null;
-const EMPTY: SlaColumns = {
-  slaPolicyId: null,
-  slaUsedMs: 0,
-  slaRunningSince: null,
-  slaFirstRespondedAt: null,
-  slaResponseUsedMs: null,
-  slaResponseDueAt: null,
-  slaResolutionDueAt: null,
-  slaResponseWarnAt: null,
-  slaResolutionWarnAt: null,
-  slaResponseWarnedAt: null,
-  slaResponseBreachedAt: null,
-  slaResolutionWarnedAt: null,
-  slaResolutionBreachedAt: null,
-  slaNextMarkAt: null,
-  slaDueAt: null,
-  slaState: null,
-};
 const open = { status: 'open', priority: 'medium' } as const;
-const start = (when = '2026-03-02T10:00:00Z', p = policy()) => nextSlaColumns(EMPTY, open, p, { start: true }, at(when));
+const start = (when = '2026-03-02T10:00:00Z', p = policy()) => nextSlaColumns(NO_SLA, open, p, { start: true }, at(when));
 
 describe('a ticket’s SLA columns', () => {
   it('start with the deadlines of the policy and priority, the earliest first in line for the scanner and the sort', () => {
@@ -89,9 +71,9 @@ describe('a ticket’s SLA columns', () => {
   });
 
   it('warn at once for a target shorter than the warning, and never with a warning of 0 minutes', () => {
-    const urgent = nextSlaColumns(EMPTY, { status: 'open', priority: 'urgent' }, policy(), { start: true }, at('2026-03-02T10:00:00Z'));
+    const urgent = nextSlaColumns(NO_SLA, { status: 'open', priority: 'urgent' }, policy(), { start: true }, at('2026-03-02T10:00:00Z'));
     expect(iso(urgent.slaResponseWarnAt)).toBe('2026-03-02T10:00:00.000Z');
-    const quiet = nextSlaColumns(EMPTY, open, policy({ warnBeforeMinutes: 0 }), { start: true }, at('2026-03-02T10:00:00Z'));
+    const quiet = nextSlaColumns(NO_SLA, open, policy({ warnBeforeMinutes: 0 }), { start: true }, at('2026-03-02T10:00:00Z'));
     expect([quiet.slaResponseWarnAt, quiet.slaResolutionWarnAt]).toEqual([null, null]);
     expect(iso(quiet.slaNextMarkAt)).toBe('2026-03-02T11:00:00.000Z');
   });
@@ -111,7 +93,7 @@ describe('a ticket’s SLA columns', () => {
   });
 
   it('are empty without a policy, and the clock keeps running for one chosen later', () => {
-    const columns = nextSlaColumns(EMPTY, open, null, { start: true }, at('2026-03-02T10:00:00Z'));
+    const columns = nextSlaColumns(NO_SLA, open, null, { start: true }, at('2026-03-02T10:00:00Z'));
     expect(presentSla(columns)).toBeNull();
     expect(iso(columns.slaRunningSince)).toBe('2026-03-02T10:00:00.000Z');
     const chosen = nextSlaColumns(columns, open, policy(), {}, at('2026-03-02T10:30:00Z'));

@@ -31,6 +31,26 @@ export interface SlaColumns {
 }
 
 /** What happened to the ticket, besides reaching `status` and `priority`. */
+/** A ticket no policy has applied to yet: no time used, no deadline, no mark. */
+export const NO_SLA: SlaColumns = {
+  slaPolicyId: null,
+  slaUsedMs: 0,
+  slaRunningSince: null,
+  slaFirstRespondedAt: null,
+  slaResponseUsedMs: null,
+  slaResponseDueAt: null,
+  slaResolutionDueAt: null,
+  slaResponseWarnAt: null,
+  slaResolutionWarnAt: null,
+  slaResponseWarnedAt: null,
+  slaResponseBreachedAt: null,
+  slaResolutionWarnedAt: null,
+  slaResolutionBreachedAt: null,
+  slaNextMarkAt: null,
+  slaDueAt: null,
+  slaState: null,
+};
+
 export interface SlaHappening {
   /** A new ticket: its clock starts. */
   start?: boolean;
@@ -93,23 +113,7 @@ export function nextSlaColumns(
     slaFirstRespondedAt: clock.firstRespondedAt,
     slaResponseUsedMs: clock.responseUsedMs === null ? null : Math.round(clock.responseUsedMs),
   };
-  if (policy === null) {
-    return {
-      ...stored,
-      slaPolicyId: null,
-      slaResponseDueAt: null,
-      slaResolutionDueAt: null,
-      slaResponseWarnAt: null,
-      slaResolutionWarnAt: null,
-      slaResponseWarnedAt: null,
-      slaResponseBreachedAt: null,
-      slaResolutionWarnedAt: null,
-      slaResolutionBreachedAt: null,
-      slaNextMarkAt: null,
-      slaDueAt: null,
-      slaState: null,
-    };
-  }
+  if (policy === null) return { ...NO_SLA, ...stored };
   const target = policy.targets[ticket.priority];
   const targets = { ...target, warnBeforeMinutes: policy.warnBeforeMinutes };
   const computed = deadlinesOf(clock, targets, calendar);

@@ -1,7 +1,7 @@
 import type { Priority, TicketStatus } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
 import { loadPolicies, ownerEmails, type LoadedPolicy } from '../../db/queries/slaTickets.js';
-import { nextSlaColumns, slaColumnsOf, type SlaColumns, type SlaHappening } from '../../sla/ticketSla.js';
+import { nextSlaColumns, NO_SLA, slaColumnsOf, type SlaColumns, type SlaHappening } from '../../sla/ticketSla.js';
 import { choosePolicy } from './choosePolicy.js';
 
 /** A ticket row as the clock reads it: its SLA columns, owner, status and priority. */
@@ -58,24 +58,5 @@ export async function slaColumnsOfNewTicket(
   now: Date,
 ): Promise<SlaColumns> {
   const policy: LoadedPolicy | null = choosePolicy(await loadPolicies(db), ownerEmail) ?? null;
-  return nextSlaColumns(EMPTY_CLOCK, ticket, policy, { start: true }, now);
+  return nextSlaColumns(NO_SLA, ticket, policy, { start: true }, now);
 }
-
-const EMPTY_CLOCK: SlaColumns = {
-  slaPolicyId: null,
-  slaUsedMs: 0,
-  slaRunningSince: null,
-  slaFirstRespondedAt: null,
-  slaResponseUsedMs: null,
-  slaResponseDueAt: null,
-  slaResolutionDueAt: null,
-  slaResponseWarnAt: null,
-  slaResolutionWarnAt: null,
-  slaResponseWarnedAt: null,
-  slaResponseBreachedAt: null,
-  slaResolutionWarnedAt: null,
-  slaResolutionBreachedAt: null,
-  slaNextMarkAt: null,
-  slaDueAt: null,
-  slaState: null,
-};
