@@ -12,6 +12,7 @@ import { SortHeader } from './SortHeader';
 import { descriptionOf, ownerName } from './ticketText';
 import { TicketViewers } from '../../components/collaboration/TicketViewers';
 import { TicketRowActions, type RowActionHandlers } from './TicketRowActions';
+import { SlaBadge } from '../../components/sla/SlaBadge';
 
 export const NO_TICKETS = 'No tickets found';
 export const NO_MATCHES = 'No tickets match your filters';
@@ -29,6 +30,7 @@ const COLUMNS: { label: string; sort?: TicketSortField; width?: number }[] = [
   { label: 'Assignee', width: 104 },
   { label: 'Status', sort: 'status', width: 108 },
   { label: 'Priority', sort: 'priority', width: 88 },
+  { label: 'SLA', sort: 'slaDueAt', width: 116 },
   { label: 'Created', sort: 'createdAt', width: 92 },
   { label: 'Updated', sort: 'updatedAt', width: 92 },
   { label: 'Last activity', sort: 'lastActivityAt', width: 104 },
@@ -254,6 +256,7 @@ function TicketRow({ ticket, selection, active, onOpen, ...actions }: RowProps) 
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
         <PriorityChip priority={ticket.priority} size="sm" />
       </Table.Td>
+      <Table.Td data-testid="ticket-sla">{ticket.sla && <SlaBadge sla={ticket.sla} size="sm" />}</Table.Td>
       <Table.Td>
         <When iso={ticket.createdAt} />
       </Table.Td>
@@ -338,6 +341,7 @@ function TicketCard({ ticket, selection, active, onOpen, ...actions }: RowProps)
             <Group gap={6}>
               <PriorityChip priority={ticket.priority} />
               <StatusChip status={ticket.status} />
+              {ticket.sla && <SlaBadge sla={ticket.sla} />}
               {ticket.unread && <NewBadge size="sm" />}
             </Group>
             <Text fw={unreadWeight(ticket)} size="sm" lineClamp={2}>
