@@ -8,6 +8,7 @@ import {
   roleSchema,
   ticketStatusSchema,
 } from './enums.js';
+import { SLA_STATES, type TicketSla } from './api/sla.js';
 
 /** Response shapes of docs/api.md#entities. Timestamps are ISO-8601 strings. */
 const timestamp = z.string();
@@ -24,6 +25,15 @@ export type User = z.infer<typeof userSchema>;
 
 export const userRefSchema = z.object({ id: z.number().int(), name: z.string() });
 export type UserRef = z.infer<typeof userRefSchema>;
+
+/** A ticket's service level as staff see it (docs/api.md#service-levels). */
+export const ticketSlaSchema = z.object({
+  policyId: z.number().int(),
+  firstResponseDueAt: timestamp.nullable(),
+  resolutionDueAt: timestamp.nullable(),
+  firstRespondedAt: timestamp.nullable(),
+  state: z.enum(SLA_STATES),
+}) satisfies z.ZodType<TicketSla>;
 
 export const ticketSchema = z.object({
   id: z.number().int(),
@@ -54,6 +64,12 @@ export const ticketSchema = z.object({
    * receives, over REST and sockets alike (docs/api.md#tags).
    */
   tags: z.array(z.string()).optional(),
+  /**
+   * Staff only: the service level, null when no policy covers the ticket. Absent (not null) in
+   * everything the owner receives, like `tags`. Changed by the ticket's own writes (ticket-changed)
+   * and by the scanner's marks (sla-changed), which do not bump `version`.
+   */
+  sla: ticketSlaSchema.nullable().optional(),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 
@@ -125,13 +141,18 @@ export const ticketStatsSchema = z.object({
   total: z.number().int(),
   open: z.number().int(),
   in_progress: z.number().int(),
+  pending: z.number().int(),
   resolved: z.number().int(),
   closed: z.number().int(),
   urgent: z.number().int(),
 });
 export type TicketStats = z.infer<typeof ticketStatsSchema>;
 
-export const NOTIFICATION_TYPES = ['mention', 'assigned', 'reply'] as const;
+/**
+ * `sla_warning` / `sla_breached`: a deadline of a ticket assigned to you (to every admin when it is
+ * unassigned) is near or missed; `by` is the ticket's owner, the person waiting.
+ */
+export const NOTIFICATION_TYPES = ['mention', 'assigned', 'reply', 'sla_warning', 'sla_breached'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const notificationSchema = z.object({

@@ -1,9 +1,13 @@
 import type { EmailStatus } from './enums.js';
 import type { Comment, HistoryEntry, Notification, PresenceViewer, Ticket, UserRef } from './entities.js';
+import type { TicketSla } from './api/sla.js';
 
 /** The fields a change can touch, as they were before it. */
 export type TicketPrevious = Partial<
-  Pick<Ticket, 'title' | 'description' | 'priority' | 'status' | 'resolutionNotes' | 'assignedAgent' | 'updatedBy' | 'updatedAt' | 'tags'>
+  Pick<
+    Ticket,
+    'title' | 'description' | 'priority' | 'status' | 'resolutionNotes' | 'assignedAgent' | 'updatedBy' | 'updatedAt' | 'tags' | 'sla'
+  >
 >;
 
 /**
@@ -75,6 +79,18 @@ export interface EmailStatusEvent extends Stamped {
   status: EmailStatus;
 }
 
+/**
+ * The scanner marked a warning or a breach, or an edited policy re-targeted the ticket; staff only.
+ * `version` is the ticket's (these marks do not bump it): the event's `sla` is newer than any copy of
+ * that version or older. `history` is the timeline entry a mark added (none for a re-target).
+ */
+export interface SlaChangedEvent extends Stamped {
+  ticketId: number;
+  sla: TicketSla | null;
+  version: number;
+  history?: HistoryEntry[];
+}
+
 export interface ServerToClientEvents {
   'ticket-changed': (event: TicketChangedEvent) => void;
   'comment-added': (event: CommentAddedEvent) => void;
@@ -83,6 +99,7 @@ export interface ServerToClientEvents {
   presence: (event: PresenceEvent) => void;
   'view-counts': (event: ViewCountsEvent) => void;
   'email-status': (event: EmailStatusEvent) => void;
+  'sla-changed': (event: SlaChangedEvent) => void;
 }
 
 export interface TicketViewSignal {

@@ -35,6 +35,10 @@ export const LIMITS = {
     targetMinutes: { min: 1, max: 525_600 },
     warnBeforeMinutes: 30,
     requesterDomains: 50,
+    /** SLA_SCAN_INTERVAL_MS's default: how often the scanner marks warnings and breaches. */
+    scanIntervalMs: 15_000,
+    /** Open tickets an edited policy re-targets per background step. */
+    reapplyBatch: 500,
   },
   perOwner: { views: 50, cannedResponses: 200 },
   defaultPriority: 'medium',

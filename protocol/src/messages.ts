@@ -25,7 +25,7 @@ export const MESSAGES = {
     descriptionTooLong: 'Description must be at most 2000 characters long',
     priorityInvalid: 'Priority must be one of low, medium, high, urgent',
     statusRequired: 'Status is required',
-    statusInvalid: 'Status must be one of open, in_progress, resolved, closed',
+    statusInvalid: 'Status must be one of open, in_progress, pending, resolved, closed',
     resolutionNotesTooLong: 'Resolution notes must be at most 5000 characters long',
     assignedAgentInvalid: 'Assigned agent must be a support agent id or null',
     commentRequired: 'Comment content is required',
@@ -45,7 +45,7 @@ export const MESSAGES = {
     notificationTicketInvalid: 'ticketId must be a ticket id',
     mergeIntoInvalid: 'The ticket to merge into must be a ticket id',
     limitUpTo: (max: number) => `Limit must be a whole number from 1 to ${max}`,
-    sortInvalid: 'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, optionally prefixed with -',
+    sortInvalid: 'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, slaDueAt, optionally prefixed with -',
     assigneeInvalid: 'Assignee must be me, none or a support agent id',
     bulkIdsInvalid: 'Ids must be a list of 1 to 100 ticket ids',
     bulkChangesRequired: 'Choose at least one change: status, priority, assignedAgentId, addTags or removeTags',
@@ -188,6 +188,13 @@ export const MESSAGES = {
     tooManyCalendars: (max: number) => `There can be at most ${max} calendars`,
     tooManyPolicies: (max: number) => `There can be at most ${max} SLA policies`,
     pendingForbidden: 'Only support staff can set a ticket to waiting',
+    filterInvalid: 'SLA must be one of warning, breached, paused, ok',
+    /** What an `sla` history entry says (`from` the target, `to` the mark). */
+    markText: (target: string | null, mark: string | null) =>
+      `${target === 'first_response' ? 'First response' : 'Resolution'} ${mark === 'breached' ? 'overdue' : 'due soon'}`,
+    /** The excerpt of an `sla_warning` / `sla_breached` notification. */
+    notificationExcerpt: (target: string, mark: string, title: string) =>
+      `${target === 'first_response' ? 'First response' : 'Resolution'} ${mark === 'breached' ? 'overdue' : 'due soon'}: ${title}`,
   },
   knowledge: {
     notFound: 'Article not found',

@@ -158,7 +158,7 @@ async function seed(db: Db): Promise<Seeded> {
     const rows = Array.from({ length: Math.min(BATCH, TICKETS - start) }, (_, k) => {
       const n = start + k;
       const createdAt = new Date(now - (TICKETS - n) * 300_000 - Math.floor(random() * 60_000));
-      const status = weighted<TicketStatus>(random, { open: 35, in_progress: 20, resolved: 30, closed: 15 });
+      const status = weighted<TicketStatus>(random, { open: 30, in_progress: 20, pending: 5, resolved: 30, closed: 15 });
       const priority = weighted<Priority>(random, { low: 25, medium: 45, high: 22, urgent: 8 });
       const owner = pick(owners).id;
       const agent = status === 'open' ? (random() < 0.15 ? pick(agents).id : null) : pick(agents).id;

@@ -7,6 +7,7 @@ import type {
   NotificationEvent,
   PresenceEvent,
   ServerToClientEvents,
+  SlaChangedEvent,
   TicketChangedEvent,
   ViewCountsEvent,
 } from '@helpdesk/protocol';
@@ -22,6 +23,7 @@ type Payloads = {
   presence: PresenceEvent;
   'view-counts': ViewCountsEvent;
   'email-status': EmailStatusEvent;
+  'sla-changed': SlaChangedEvent;
 };
 
 /**
@@ -68,6 +70,7 @@ export function socketClients() {
       notification: [],
       presence: [],
       'view-counts': [],
+      'sla-changed': [],
       'email-status': [],
     };
     const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];

@@ -65,7 +65,7 @@ const comment = (id: number, ticketId: number): Comment => ({
   createdAt: '2026-01-02T00:00:00.000Z',
 });
 
-const NO_STATS: TicketStats = { total: 0, open: 0, in_progress: 0, resolved: 0, closed: 0, urgent: 0 };
+const NO_STATS: TicketStats = { total: 0, open: 0, in_progress: 0, pending: 0, resolved: 0, closed: 0, urgent: 0 };
 const countOf = (tickets: Ticket[]): TicketStats =>
   tickets.reduce(
     (s, t) => ({ ...s, total: s.total + 1, [t.status]: s[t.status] + 1, urgent: s.urgent + (t.priority === 'urgent' ? 1 : 0) }),

@@ -3,6 +3,7 @@ import {
   assigneeOf,
   PRIORITIES,
   TICKET_STATUSES,
+  slaDueAtOf,
   type Comment,
   type HistoryEntry,
   type CommentAddedEvent,
@@ -412,6 +413,7 @@ const matchesKnownFilters = (filters: TicketFilters, t: Ticket) =>
 const opaqueFieldsOf = (filters: TicketFilters): (keyof TicketPrevious)[] => [
   ...(filters.search ? (['title', 'description'] as const) : []),
   ...(assigneeOf(filters) !== undefined ? (['assignedAgent'] as const) : []),
+  ...(filters.sla ? (['sla'] as const) : []),
 ];
 const differs = (a: Ticket, b: Ticket, fields: (keyof TicketPrevious)[]) =>
   fields.some((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
@@ -515,6 +517,12 @@ function placeOf(rows: Ticket[], ticket: Ticket, order: (a: Ticket, b: Ticket) =
 function comparatorFor({ field, descending }: TicketSort): (a: Ticket, b: Ticket) => number {
   const direction = descending ? -1 : 1;
   return (a, b) => {
+    if (field === 'slaDueAt') {
+      // Tickets without an open deadline come last whichever the direction.
+      const [dueA, dueB] = [slaDueAtOf(a.sla), slaDueAtOf(b.sla)];
+      if (dueA !== dueB) return dueA === null ? 1 : dueB === null ? -1 : direction * compareText(dueA, dueB);
+      return direction * Math.sign(a.id - b.id);
+    }
     const key =
       field === 'priority'
         ? PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority)
@@ -539,7 +547,7 @@ function comparatorFor({ field, descending }: TicketSort): (a: Ticket, b: Ticket
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-const COUNTED: (keyof TicketStats)[] = ['total', 'open', 'in_progress', 'resolved', 'closed', 'urgent'];
+const COUNTED: (keyof TicketStats)[] = ['total', 'open', 'in_progress', 'pending', 'resolved', 'closed', 'urgent'];
 
 /** The count cards after the change; the previous status and priority say which counts it leaves. */
 export function movedCounts(

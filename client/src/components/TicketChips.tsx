@@ -5,7 +5,13 @@ import classes from './TicketChips.module.css';
 import { useChangeHighlight } from './useChangeHighlight';
 
 /** Open red, in progress warning, resolved success; closed is done and muted (docs/product.md#ticket-lifecycle). */
-export const STATUS_COLORS: Record<TicketStatus, string> = { open: 'red', in_progress: 'orange', resolved: 'green', closed: 'gray' };
+export const STATUS_COLORS: Record<TicketStatus, string> = {
+  open: 'red',
+  in_progress: 'orange',
+  pending: 'grape',
+  resolved: 'green',
+  closed: 'gray',
+};
 /** Low green, medium warning, high and urgent red (docs/product.md#ticket-lifecycle). */
 export const PRIORITY_COLORS: Record<Priority, string> = { low: 'green', medium: 'orange', high: 'red', urgent: 'red' };
 

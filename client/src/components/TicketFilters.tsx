@@ -31,6 +31,7 @@ const NO_FILTERS: Record<keyof Filters, undefined> = {
   mine: undefined,
   tag: undefined,
   requester: undefined,
+  sla: undefined,
 };
 
 export interface SortChoice {

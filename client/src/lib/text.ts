@@ -1,4 +1,4 @@
-import { LIMITS } from '@helpdesk/protocol';
+import { LIMITS, STATUS_LABELS } from '@helpdesk/protocol';
 
 /** Cuts at `length` characters and marks the cut with an ellipsis (excerpts, docs/product.md#limits). */
 export function truncate(text: string, length: number = LIMITS.excerpt.truncate): string {
@@ -14,6 +14,8 @@ export const labelledOptions = <T extends string>(values: readonly T[]) => value
 
 /** Human words for enum values: `in_progress` → `In Progress`. */
 export function labelOf(value: string): string {
+  // Statuses have names of their own (`pending` reads "Waiting on customer").
+  if (Object.hasOwn(STATUS_LABELS, value)) return STATUS_LABELS[value as keyof typeof STATUS_LABELS];
   return value
     .split(/[_-]/)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))

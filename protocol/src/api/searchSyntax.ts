@@ -1,5 +1,6 @@
 import { CATEGORIES, PRIORITIES, TICKET_STATUSES, normalizeStatus, type Category, type Priority, type TicketStatus } from '../enums.js';
 import { assigneeOf, type TicketAssignee, type TicketFilters } from './ticketQuery.js';
+import type { SlaFilter } from './sla.js';
 
 /**
  * The queue's search box: `status:`, `priority:`, `assignee:me|none|<email>`, `requester:<email or
@@ -131,6 +132,8 @@ export interface EffectiveFilters {
   tag?: string;
   requester?: string;
   unread?: true;
+  /** Staff's SLA state filter (`sla=`); the search box has no term for it. */
+  sla?: SlaFilter;
   /** The words searched in title and description; undefined when there are none. */
   text?: string;
 }
@@ -152,6 +155,7 @@ export function effectiveFilters(filters: TicketFilters): EffectiveFilters {
     tag: filters.tag ?? typed.tag,
     requester: filters.requester ?? typed.requester,
     unread: typed.unread,
+    sla: filters.sla,
     text: words || undefined,
   };
   return Object.fromEntries(Object.entries(effective).filter(([, v]) => v !== undefined));

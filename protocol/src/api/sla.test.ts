@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../messages.js';
-import { calendarBody, isTimeZone, policyBody, policyOrderBody } from './sla.js';
+import { calendarBody, isTimeZone, policyBody, policyOrderBody, slaDueAtOf } from './sla.js';
 
 const S = MESSAGES.sla;
 const firstError = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
@@ -126,5 +126,22 @@ describe('isTimeZone', () => {
   it('knows IANA zones and UTC', () => {
     expect(['Europe/Berlin', 'America/Argentina/Buenos_Aires', 'UTC', 'Etc/GMT+5'].every(isTimeZone)).toBe(true);
     expect(['', 'Berlin', 'Europe/Nowhere', '../etc/passwd'].some(isTimeZone)).toBe(false);
+  });
+});
+
+describe('slaDueAtOf', () => {
+  const sla = (firstResponseDueAt: string | null, resolutionDueAt: string | null) => ({
+    policyId: 1,
+    firstResponseDueAt,
+    resolutionDueAt,
+    firstRespondedAt: null,
+    state: 'ok' as const,
+  });
+  it('is the earliest open deadline, null when none runs', () => {
+    expect(slaDueAtOf(sla('2026-01-19T08:30:00.000Z', '2026-01-20T08:30:00.000Z'))).toBe('2026-01-19T08:30:00.000Z');
+    expect(slaDueAtOf(sla(null, '2026-01-20T08:30:00.000Z'))).toBe('2026-01-20T08:30:00.000Z');
+    expect(slaDueAtOf(sla(null, null))).toBeNull();
+    expect(slaDueAtOf(null)).toBeNull();
+    expect(slaDueAtOf(undefined)).toBeNull();
   });
 });

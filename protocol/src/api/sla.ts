@@ -61,6 +61,16 @@ export interface TicketSla {
   state: SlaState;
 }
 
+/**
+ * What `sort=slaDueAt` orders by: the earliest deadline still open (the first response until it is
+ * met, the resolution), null when none runs (no policy, paused, resolved). Tickets without one come
+ * last in either direction; ties go by id (docs/api.md#service-levels).
+ */
+export const slaDueAtOf = (sla: TicketSla | null | undefined): string | null => {
+  const due = [sla?.firstResponseDueAt, sla?.resolutionDueAt].filter((at): at is string => typeof at === 'string').sort();
+  return due[0] ?? null;
+};
+
 /** "HH:MM" as minutes after midnight; `24:00` only where an interval ends. The server's business time reads hours with it too. */
 export const clockMinutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;

@@ -126,3 +126,23 @@ describe('countMove and ticketStatesOf', () => {
     expect(ticketStatesOf({ action: 'deleted', previous: open })).toEqual({ before: open });
   });
 });
+
+describe('the sla filter', () => {
+  const sla = (state: NonNullable<Ticket['sla']>['state']): Ticket['sla'] => ({
+    policyId: 1,
+    firstResponseDueAt: null,
+    resolutionDueAt: null,
+    firstRespondedAt: null,
+    state,
+  });
+  it('matches the state staff see, and no ticket without a service level', () => {
+    expect(ticketMatchesFilters(ticket({ sla: sla('warning') }), { sla: 'warning' }, 5)).toBe(true);
+    expect(ticketMatchesFilters(ticket({ sla: sla('ok') }), { sla: 'warning' }, 5)).toBe(false);
+    expect(ticketMatchesFilters(ticket({ sla: null }), { sla: 'ok' }, 5)).toBe(false);
+    // An owner's copy carries no `sla` at all.
+    expect(ticketMatchesFilters(ticket(), { sla: 'ok' }, 5)).toBe(false);
+  });
+  it('moves a view count when the scanner marks a warning', () => {
+    expect(countMove({ sla: 'warning' }, 5, ticket({ sla: sla('ok') }), ticket({ sla: sla('warning') }))).toBe(1);
+  });
+});

@@ -6,7 +6,7 @@ import { effectiveFilters } from './searchSyntax.js';
 import type { TicketFilters } from './ticketQuery.js';
 
 /** What a filter looks at in a ticket. */
-export type FilterableTicket = Pick<Ticket, 'title' | 'description' | 'status' | 'priority' | 'assignedAgent' | 'tags'>;
+export type FilterableTicket = Pick<Ticket, 'title' | 'description' | 'status' | 'priority' | 'assignedAgent' | 'tags' | 'sla'>;
 
 /**
  * PostgreSQL's lower(), which folds one character at a time: JavaScript's full mapping would turn
@@ -46,7 +46,7 @@ export function ticketMatchesSearch(ticket: Pick<FilterableTicket, 'title' | 'de
 /**
  * Does this ticket match these list filters, as the server's query would answer: the same status
  * (the `in-progress` spelling included), priority, assignee (`me` is `viewerId`, `none` unassigned),
- * tag, and for the search's free words every word starting a word of the title or description, the
+ * tag, SLA state, and for the search's free words every word starting a word of the title or description, the
  * search's `key:value` terms read as the server reads them (effectiveFilters). Server and client
  * both ask it, so a saved view's count moves on the client exactly as the server would count it; a
  * server test checks it against the SQL (server/src/routes/ticketMatch.test.ts). What a ticket does
@@ -59,6 +59,8 @@ export function ticketMatchesFilters(ticket: FilterableTicket, filters: TicketFi
   if (status && ticket.status !== status) return false;
   if (wanted.priority && ticket.priority !== wanted.priority) return false;
   if (wanted.tag && !(ticket.tags ?? []).includes(wanted.tag)) return false;
+  // A ticket without a policy (or an owner's copy, which has none) is in no SLA state.
+  if (wanted.sla && ticket.sla?.state !== wanted.sla) return false;
   const assignee = wanted.assignee;
   if (assignee !== undefined) {
     const agentId = ticket.assignedAgent?.id ?? null;

@@ -1,5 +1,6 @@
 import { TICKET_SORT_FIELDS, type Priority, type TicketSortField, type TicketStatus } from '../enums.js';
 import { LIMITS } from '../limits.js';
+import type { SlaFilter } from './sla.js';
 
 // The shape of a ticket list's query and its URL form, free of zod: the client's first load (the
 // query cache, the socket) needs these, while the schemas that parse them load with the forms.
@@ -20,6 +21,8 @@ export interface TicketFilters {
   tag?: string;
   /** Staff: the requester's email (matched whole) or name (matched whole or by its start), case ignored. */
   requester?: string;
+  /** Staff: tickets whose service level is in this state (docs/api.md#service-levels). */
+  sla?: SlaFilter;
 }
 export type TicketAssignee = 'me' | 'none' | number;
 
@@ -62,6 +65,7 @@ function paramsOf(query: TicketFilters & Partial<TicketQuery>): [string, string]
     ['assignee', assigneeOf(query)?.toString()],
     ['tag', query.tag],
     ['requester', query.requester],
+    ['sla', query.sla],
     ['sort', query.sort && formatTicketSort(query.sort)],
     ['page', query.page?.toString()],
     ['limit', query.limit?.toString()],
@@ -86,4 +90,12 @@ export const changeTicketQuery = (query: TicketQuery, change: Partial<TicketQuer
 });
 
 export const hasTicketFilters = (filters: TicketFilters): boolean =>
-  Boolean(filters.status || filters.priority || filters.search || filters.tag || filters.requester || assigneeOf(filters) !== undefined);
+  Boolean(
+    filters.status ||
+    filters.priority ||
+    filters.search ||
+    filters.tag ||
+    filters.requester ||
+    filters.sla ||
+    assigneeOf(filters) !== undefined,
+  );

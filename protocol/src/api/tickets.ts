@@ -16,6 +16,7 @@ import {
   type TicketSort,
 } from './ticketQuery.js';
 import { attachmentIdsField } from './attachments.js';
+import { SLA_FILTERS } from './sla.js';
 
 const V = MESSAGES.validation;
 
@@ -142,6 +143,9 @@ export const requesterQuery = optionalQuery(
   storableString('Requester', V.requesterTooLong).trim().max(LIMITS.email.max, V.requesterTooLong),
 ).transform((s) => (s ? s : undefined));
 
+/** `sla=warning|breached|paused|ok` (staff). */
+export const slaFilterQuery = optionalQuery(z.enum(SLA_FILTERS, { error: MESSAGES.sla.filterInvalid }));
+
 export const ticketFiltersQuery = z.object({
   status: optionalQuery(status),
   priority: optionalQuery(priority),
@@ -150,6 +154,7 @@ export const ticketFiltersQuery = z.object({
   mine: flagQuery,
   tag: tagQuery,
   requester: requesterQuery,
+  sla: slaFilterQuery,
 }) satisfies z.ZodType<TicketFilters>;
 
 export const ticketListQuery = ticketFiltersQuery.extend({

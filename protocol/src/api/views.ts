@@ -5,7 +5,8 @@ import { boundedText, searchQuery } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 import type { TicketAssignee } from './ticketQuery.js';
-import { assigneeQuery, tagQuery } from './tickets.js';
+import { assigneeQuery, slaFilterQuery, tagQuery } from './tickets.js';
+import type { SlaFilter } from './sla.js';
 
 const V = MESSAGES.validation;
 
@@ -16,6 +17,8 @@ export interface ViewFilters {
   assignee?: TicketAssignee;
   /** Staff's tag (docs/api.md#tags). */
   tag?: string;
+  /** Staff's service-level state (docs/api.md#service-levels). */
+  sla?: SlaFilter;
 }
 
 /**
@@ -38,6 +41,8 @@ export const BUILT_IN_VIEWS: readonly Omit<View, 'owner'>[] = [
   { id: -1, name: 'My open tickets', filters: { status: 'open', assignee: 'me' }, shared: true, builtIn: true },
   { id: -2, name: 'Unassigned', filters: { assignee: 'none' }, shared: true, builtIn: true },
   { id: -3, name: 'Urgent', filters: { priority: 'urgent' }, shared: true, builtIn: true },
+  // Due soon, the nearest deadline first; a breached ticket has its own filter (sla=breached).
+  { id: -4, name: 'SLA at risk', filters: { sla: 'warning' }, sort: 'slaDueAt', shared: true, builtIn: true },
 ];
 
 /** The filters as sent in a body: the same values as the list's query, given as JSON. */
@@ -49,6 +54,7 @@ const viewFilters = z
       search: searchQuery,
       assignee: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), assigneeQuery),
       tag: tagQuery,
+      sla: slaFilterQuery,
     },
     { error: 'Filters must be an object' },
   )

@@ -1,6 +1,13 @@
 import type { NotificationPreference, TicketStatus } from '../enums.js';
 
-export type TicketNotice = { kind: 'status'; to: TicketStatus } | { kind: 'staff-comment' } | { kind: 'mention' } | { kind: 'assigned' };
+export type TicketNotice =
+  | { kind: 'status'; to: TicketStatus }
+  | { kind: 'staff-comment' }
+  | { kind: 'mention' }
+  | { kind: 'assigned' }
+  /** To staff: a deadline of a ticket they hold (or, unassigned, of any: admins) is near or missed. */
+  | { kind: 'sla_warning' }
+  | { kind: 'sla_breached' };
 
 const IMPORTANT_STATUSES: readonly TicketStatus[] = ['resolved', 'closed'];
 
@@ -9,6 +16,7 @@ export function wantsNotice(preference: NotificationPreference, notice: TicketNo
   if (preference === 'all') return true;
   if (preference === 'none') return false;
   // Being named in a note or handed a ticket is work waiting for you: important.
-  if (notice.kind === 'mention' || notice.kind === 'assigned') return true;
+  if (notice.kind === 'mention' || notice.kind === 'assigned' || notice.kind === 'sla_warning' || notice.kind === 'sla_breached')
+    return true;
   return notice.kind === 'status' && IMPORTANT_STATUSES.includes(notice.to);
 }

@@ -1,4 +1,4 @@
-import type { TicketStatus } from '@helpdesk/protocol';
+import { STATUS_LABELS, type TicketStatus } from '@helpdesk/protocol';
 
 export interface MailMessage {
   to: string;
@@ -12,13 +12,6 @@ export interface MailMessage {
  * mail, quoted back) is cut when the answer comes in by mail (docs/api.md#email).
  */
 export const REPLY_MARKER = '-- Reply above this line --';
-
-const STATUS_LABELS: Record<TicketStatus, string> = {
-  open: 'Open',
-  in_progress: 'In Progress',
-  resolved: 'Resolved',
-  closed: 'Closed',
-};
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
@@ -89,12 +82,18 @@ export const staffNoticeMail = ({
   kind,
   by,
   excerpt,
-}: TicketMailInput & { kind: 'mention' | 'assigned'; by: string; excerpt: string }) =>
+}: TicketMailInput & { kind: 'mention' | 'assigned' | 'sla_warning' | 'sla_breached'; by: string; excerpt: string }) =>
   compose(
     to,
-    kind === 'mention' ? `${by} mentioned you on ticket #${ticket.id}` : `Ticket #${ticket.id} was assigned to you`,
+    kind === 'mention'
+      ? `${by} mentioned you on ticket #${ticket.id}`
+      : kind === 'assigned'
+        ? `Ticket #${ticket.id} was assigned to you`
+        : `Ticket #${ticket.id}: ${kind === 'sla_warning' ? 'a service level deadline is near' : 'a service level deadline was missed'}`,
     kind === 'mention'
       ? [`Hello ${name},`, `${by} mentioned you on ticket #${ticket.id} "${ticket.title}":`, excerpt]
-      : [`Hello ${name},`, `${by} assigned ticket #${ticket.id} "${ticket.title}" to you.`],
+      : kind === 'assigned'
+        ? [`Hello ${name},`, `${by} assigned ticket #${ticket.id} "${ticket.title}" to you.`]
+        : [`Hello ${name},`, `Ticket #${ticket.id} "${ticket.title}" from ${by}:`, excerpt],
     { href: ticketUrl, label: 'Open the ticket' },
   );

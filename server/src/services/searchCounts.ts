@@ -33,6 +33,7 @@ async function estimatedStats(db: Db, where: SQL | undefined, cap: number): Prom
     total: cap,
     open: await estimate(eq(tickets.status, 'open')),
     in_progress: await estimate(eq(tickets.status, 'in_progress')),
+    pending: await estimate(eq(tickets.status, 'pending')),
     resolved: await estimate(eq(tickets.status, 'resolved')),
     closed: await estimate(eq(tickets.status, 'closed')),
     urgent: await estimate(eq(tickets.priority, 'urgent')),

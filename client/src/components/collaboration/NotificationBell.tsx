@@ -12,6 +12,8 @@ const WHAT: Record<Notification['type'], (by: string, ticketId: number) => strin
   mention: (by, id) => `${by} mentioned you on #${id}`,
   assigned: (by, id) => `${by} assigned #${id} to you`,
   reply: (by, id) => `${by} replied on #${id}`,
+  sla_warning: (_by, id) => `SLA deadline near on #${id}`,
+  sla_breached: (_by, id) => `SLA deadline missed on #${id}`,
 };
 
 export const bellLabel = (unread: number) => (unread === 0 ? 'Notifications' : `Notifications, ${unread} unread`);

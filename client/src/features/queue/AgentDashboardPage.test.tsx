@@ -12,7 +12,7 @@ import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom, EMPTY_AGENT_FILTERS
 allowForLazyPages();
 
 const agent = testUser({ id: 9, name: 'Agent Smith', role: 'agent' });
-const STATS: TicketStats = { total: 42, open: 17, in_progress: 11, resolved: 9, closed: 5, urgent: 3 };
+const STATS: TicketStats = { total: 42, open: 17, in_progress: 11, pending: 0, resolved: 9, closed: 5, urgent: 3 };
 
 const ticket = (overrides: Partial<Ticket> = {}): Ticket => ({
   id: 1,

@@ -12,7 +12,7 @@ allowForLazyPages();
 
 const agent = testUser({ id: 9, name: 'Agent Smith', role: 'agent' });
 const MILLION = 1_000_000;
-const STATS: TicketStats = { total: MILLION, open: MILLION, in_progress: 0, resolved: 0, closed: 0, urgent: 0 };
+const STATS: TicketStats = { total: MILLION, open: MILLION, in_progress: 0, pending: 0, resolved: 0, closed: 0, urgent: 0 };
 const NARROW = MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth);
 
 /** A million tickets: the server answers any page it serves with one row. */

@@ -11,6 +11,8 @@ export const FIRST_DESCENDING: Record<TicketSortField, boolean> = {
   lastActivityAt: true,
   priority: true,
   status: false,
+  // The nearest deadline first.
+  slaDueAt: false,
 };
 
 /** A clicked sort: the same column flips, another starts at its first direction. */

@@ -3,6 +3,7 @@ import {
   IconArrowBackUp,
   IconArrowMerge,
   IconCirclePlus,
+  IconClockExclamation,
   IconFlag,
   IconMailOff,
   IconMessage,
@@ -27,6 +28,7 @@ const ICONS: Record<HistoryType, ComponentType<{ size?: number }>> = {
   email_bounced: IconMailOff,
   tags: IconTag,
   merged: IconArrowMerge,
+  sla: IconClockExclamation,
 };
 
 /** The change's mark as an element, so no component is picked during a render. */

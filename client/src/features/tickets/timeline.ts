@@ -44,5 +44,7 @@ export function describeHistory(entry: Pick<HistoryEntry, 'type' | 'from' | 'to'
       return to ? `Tags set to ${to.split(',').join(', ')}` : 'Tags cleared';
     case 'merged':
       return to ? `Merged into #${to}` : 'Merged';
+    case 'sla':
+      return MESSAGES.sla.markText(from, to);
   }
 }

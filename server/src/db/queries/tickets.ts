@@ -120,12 +120,18 @@ const SORT_COLUMNS = {
   id: tickets.id,
   status: tickets.status,
   lastActivityAt: tickets.lastActivityAt,
+  slaDueAt: tickets.slaDueAt,
 } as const;
 
 /** Priority and status sort by their enum's rank; each order is served by an index ending in id. */
 function orderOf(sort: TicketQuery['sort']): SQL[] {
   const direction = sort.descending ? desc : asc;
   if (sort.field === 'id') return [direction(tickets.id)];
+  // The earliest open deadline; tickets without one last either way (migration 0016's two indexes).
+  if (sort.field === 'slaDueAt')
+    return sort.descending
+      ? [sql`${tickets.slaDueAt} desc nulls last`, desc(tickets.id)]
+      : [sql`${tickets.slaDueAt} asc nulls last`, asc(tickets.id)];
   const order = [direction(SORT_COLUMNS[sort.field])];
   if (sort.field === 'priority') order.push(desc(tickets.createdAt));
   if (sort.field === 'status') order.push(direction(tickets.createdAt));
@@ -204,6 +210,7 @@ const statColumns = (count: (condition?: SQL) => SQL<number>) => ({
   total: count(),
   open: count(eq(tickets.status, 'open')),
   in_progress: count(eq(tickets.status, 'in_progress')),
+  pending: count(eq(tickets.status, 'pending')),
   resolved: count(eq(tickets.status, 'resolved')),
   closed: count(eq(tickets.status, 'closed')),
   urgent: count(eq(tickets.priority, 'urgent')),
@@ -230,6 +237,7 @@ export async function ticketStatsCapped(db: Db, where: SQL | undefined, cap: num
       total: count(),
       open: count(sql`${matches.status} = 'open'`),
       in_progress: count(sql`${matches.status} = 'in_progress'`),
+      pending: count(sql`${matches.status} = 'pending'`),
       resolved: count(sql`${matches.status} = 'resolved'`),
       closed: count(sql`${matches.status} = 'closed'`),
       urgent: count(sql`${matches.priority} = 'urgent'`),
@@ -275,6 +283,7 @@ export async function countedStats(db: Db, filters: { assignedAgentId?: number |
       total: sum(),
       open: sum(eq(c.status, 'open')),
       in_progress: sum(eq(c.status, 'in_progress')),
+      pending: sum(eq(c.status, 'pending')),
       resolved: sum(eq(c.status, 'resolved')),
       closed: sum(eq(c.status, 'closed')),
       urgent: sum(eq(c.priority, 'urgent')),

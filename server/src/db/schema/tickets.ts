@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { HISTORY_TYPES, PRIORITIES, TICKET_STATUSES } from '@helpdesk/protocol';
+import { bigint, boolean, customType, index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { HISTORY_TYPES, PRIORITIES, SLA_STATES, TICKET_STATUSES, type SlaState } from '@helpdesk/protocol';
 import { timestamps, users } from './users.js';
+import { slaPolicies } from './sla.js';
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
 
 /** A tsvector as its text form; only the database reads it. */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
@@ -43,6 +46,31 @@ export const tickets = pgTable(
     // The latest change or comment and who made it: the queue's "last activity" and unread marks.
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).defaultNow().notNull(),
     lastActivityById: integer('last_activity_by_id').references(() => users.id, { onDelete: 'set null' }),
+
+    // Service level (migration 0016, docs/decisions.md#service-levels); staff only. The clock is
+    // stored (business time used, the running stretch), deadlines are derived from it at each write.
+    slaPolicyId: integer('sla_policy_id').references(() => slaPolicies.id, { onDelete: 'set null' }),
+    slaUsedMs: bigint('sla_used_ms', { mode: 'number' }).notNull().default(0),
+    slaRunningSince: at('sla_running_since'),
+    slaFirstRespondedAt: at('sla_first_responded_at'),
+    slaResponseUsedMs: bigint('sla_response_used_ms', { mode: 'number' }),
+    // Deadlines and warning times. A running clock's come from it; a stopped one keeps only those that
+    // already passed, so the scanner still marks a breach that happened before the stop.
+    slaResponseDueAt: at('sla_response_due_at'),
+    slaResolutionDueAt: at('sla_resolution_due_at'),
+    slaResponseWarnAt: at('sla_response_warn_at'),
+    slaResolutionWarnAt: at('sla_resolution_warn_at'),
+    // Each mark is made once, by the scanner.
+    slaResponseWarnedAt: at('sla_response_warned_at'),
+    slaResponseBreachedAt: at('sla_response_breached_at'),
+    slaResolutionWarnedAt: at('sla_resolution_warned_at'),
+    slaResolutionBreachedAt: at('sla_resolution_breached_at'),
+    /** The earliest warning or deadline not yet marked: what the scanner looks for (indexed, nulls left out). */
+    slaNextMarkAt: at('sla_next_mark_at'),
+    /** The earliest open deadline of a running clock: `sort=slaDueAt`. */
+    slaDueAt: at('sla_due_at'),
+    /** What staff see and `sla=` filters on; null without a policy. */
+    slaState: text('sla_state', { enum: SLA_STATES }).$type<SlaState>(),
   },
   (t) => [
     // Each list order ends in id, so a page is read straight off an index, never sorted.
@@ -67,6 +95,20 @@ export const tickets = pgTable(
       .where(sql`${t.status} in ('open', 'in_progress')`),
     // tag=<tag> is `tags @> array[<tag>]`.
     index('tickets_tags_idx').using('gin', t.tags),
+    // sort=slaDueAt both ways, tickets without a deadline last either way; ties by id.
+    index('tickets_sla_due_idx').on(t.slaDueAt.asc().nullsLast(), t.id),
+    index('tickets_sla_due_desc_idx').on(t.slaDueAt.desc().nullsLast(), t.id.desc()),
+    // sla=<state> pages in the default order (and counts) off this; only tickets under a policy.
+    index('tickets_sla_state_created_idx')
+      .on(t.slaState, t.createdAt, t.id)
+      .where(sql`${t.slaState} is not null`),
+    // The scanner's question: which marks are due.
+    index('tickets_sla_next_mark_idx')
+      .on(t.slaNextMarkAt)
+      .where(sql`${t.slaNextMarkAt} is not null`),
+    index('tickets_sla_policy_idx')
+      .on(t.slaPolicyId)
+      .where(sql`${t.slaPolicyId} is not null`),
   ],
 );
 
