@@ -1,21 +1,16 @@
+import type { SlaState, TicketSla } from '@helpdesk/protocol';
+
 /**
  * What a ticket's service-level badge says, from the deadlines the server stored and the time now.
  * The browser counts down by itself (wall-clock time to the deadline); the server sends only the
  * changes of state (warning, breach, pause, met), never a tick.
  */
 
-export type SlaState = 'ok' | 'warning' | 'breached' | 'paused' | 'met';
-
-/** The ticket's `sla` as staff receive it (docs/api.md#service-levels). */
-export interface SlaClock {
-  firstResponseDueAt: string | null;
-  resolutionDueAt: string | null;
-  firstRespondedAt: string | null;
-  state: SlaState;
-}
+/** What the countdown reads of a ticket's `sla` (docs/api.md#service-levels). */
+export type SlaClock = Pick<TicketSla, 'firstResponseDueAt' | 'resolutionDueAt' | 'firstRespondedAt' | 'state'>;
 
 /** The badge's colour: amber on warning, red on breach, grey while paused. */
-export type SlaTone = 'ok' | 'warning' | 'breached' | 'paused' | 'met';
+export type SlaTone = SlaState;
 
 export interface Countdown {
   tone: SlaTone;
