@@ -4,11 +4,14 @@ import { labelOf } from '../lib/text';
 import classes from './TicketChips.module.css';
 import { useChangeHighlight } from './useChangeHighlight';
 
-/** Open red, in progress warning, resolved success; closed is done and muted (docs/product.md#ticket-lifecycle). */
+/**
+ * Open red, in progress warning, waiting on the customer cyan (the ball is in their court), resolved
+ * success; closed is done and muted (docs/product.md#ticket-lifecycle).
+ */
 export const STATUS_COLORS: Record<TicketStatus, string> = {
   open: 'red',
   in_progress: 'orange',
-  pending: 'grape',
+  pending: 'cyan',
   resolved: 'green',
   closed: 'gray',
 };
