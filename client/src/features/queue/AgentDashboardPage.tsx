@@ -46,6 +46,7 @@ const viewQueryOf = (view: View): Partial<TicketQuery> => ({
   priority: view.filters.priority,
   search: view.filters.search,
   assignee: view.filters.assignee,
+  sla: view.filters.sla,
   sort: parseTicketSort(view.sort),
 });
 const showsView = (query: TicketQuery, view: View) => {
@@ -55,6 +56,7 @@ const showsView = (query: TicketQuery, view: View) => {
     query.priority === wanted.priority &&
     query.search === wanted.search &&
     query.assignee === wanted.assignee &&
+    query.sla === wanted.sla &&
     formatTicketSort(query.sort) === formatTicketSort(wanted.sort ?? query.sort)
   );
 };
@@ -167,7 +169,13 @@ function AgentDashboard({ user }: { user: User }) {
       {
         name,
         shared,
-        filters: { status: ticketQuery.status, priority: ticketQuery.priority, search: ticketQuery.search, assignee: ticketQuery.assignee },
+        filters: {
+          status: ticketQuery.status,
+          priority: ticketQuery.priority,
+          search: ticketQuery.search,
+          assignee: ticketQuery.assignee,
+          sla: ticketQuery.sla,
+        },
         sort: formatTicketSort(ticketQuery.sort),
       },
       { onSuccess: () => setNaming(null) },
@@ -224,7 +232,7 @@ function AgentDashboard({ user }: { user: User }) {
             }
           />
         </Stack>
-        <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} syntax />
+        <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} sla syntax />
       </QueueControls>
 
       <Stack gap="md">
