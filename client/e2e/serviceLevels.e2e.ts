@@ -93,7 +93,10 @@ describe('journey: service levels (docs/product.md#service-levels)', () => {
     await ticketPage.shot('ticket-breached');
 
     // The "SLA at risk" view lists the breached ticket, not the paused one.
-    await admin.page.getByRole('navigation', { name: 'Saved views' }).getByRole('button', { name: /SLA at risk/ }).click();
+    await admin.page
+      .getByRole('navigation', { name: 'Saved views' })
+      .getByRole('button', { name: /SLA at risk/ })
+      .click();
     await admin.page.locator(`tr[data-ticket-id="${running.id}"]`).waitFor();
     expect(await admin.page.locator(`tr[data-ticket-id="${waiting.id}"]`).count()).toBe(0);
 

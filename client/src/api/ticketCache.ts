@@ -289,7 +289,8 @@ const sameSla = (a: Ticket['sla'], b: Ticket['sla']) => JSON.stringify(a ?? null
 export function applySlaChanged(client: QueryClient, event: SlaChangedEvent): void {
   const { ticketId, sla, version, history, at } = event;
   const held = heldTicket(client, ticketId);
-  const withSla = <T extends Ticket>(ticket: T): T => (ticket.version <= version && !sameSla(ticket.sla, sla) ? { ...ticket, sla } : ticket);
+  const withSla = <T extends Ticket>(ticket: T): T =>
+    ticket.version <= version && !sameSla(ticket.sla, sla) ? { ...ticket, sla } : ticket;
   changeCopies(client, {
     ticketId,
     at,
@@ -300,7 +301,8 @@ export function applySlaChanged(client: QueryClient, event: SlaChangedEvent): vo
     },
   });
   if (held) {
-    if (held.version <= version && !sameSla(held.sla, sla)) moveTicket(client, { at, inOrder: true, before: held, after: { ...held, sla } });
+    if (held.version <= version && !sameSla(held.sla, sla))
+      moveTicket(client, { at, inOrder: true, before: held, after: { ...held, sla } });
     return;
   }
   if (!sla) return;

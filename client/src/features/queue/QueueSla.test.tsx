@@ -45,7 +45,15 @@ const rowOf = (id: number) => document.querySelector<HTMLElement>(`tr[data-ticke
 
 beforeEach(() => {
   // The queue's query outlives a page in the app's store: each test starts from the default one.
-  store.set(agentQueryAtom, { ...store.get(agentQueryAtom), status: undefined, priority: undefined, search: undefined, assignee: undefined, sla: undefined, sort: DEFAULT_TICKET_SORT });
+  store.set(agentQueryAtom, {
+    ...store.get(agentQueryAtom),
+    status: undefined,
+    priority: undefined,
+    search: undefined,
+    assignee: undefined,
+    sla: undefined,
+    sort: DEFAULT_TICKET_SORT,
+  });
   store.set(agentPageAtom, 1);
 });
 
