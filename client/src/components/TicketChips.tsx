@@ -18,7 +18,7 @@ export const STATUS_COLORS: Record<TicketStatus, string> = {
 /** Low green, medium warning, high and urgent red (docs/product.md#ticket-lifecycle). */
 export const PRIORITY_COLORS: Record<Priority, string> = { low: 'green', medium: 'orange', high: 'red', urgent: 'red' };
 
-export function StatusChip({ status, ...props }: { status: TicketStatus } & BadgeProps) {
+export function StatusChip({ status, className, ...props }: { status: TicketStatus } & BadgeProps) {
   const changed = useChangeHighlight(status);
   return (
     <Badge
@@ -26,7 +26,7 @@ export function StatusChip({ status, ...props }: { status: TicketStatus } & Badg
       variant="light"
       data-status={status}
       data-changed={changed || undefined}
-      className={changed ? classes.changed : undefined}
+      className={[changed ? classes.changed : undefined, className].filter(Boolean).join(' ') || undefined}
       {...props}
     >
       {labelOf(status)}

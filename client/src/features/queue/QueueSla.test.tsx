@@ -83,7 +83,7 @@ describe('the queue and service levels', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'SLA' }));
     await waitFor(() => expect(lastListQuery(server).get('sort')).toBe('slaDueAt'));
-    expect(screen.getByRole('columnheader', { name: 'SLA' })).toHaveAttribute('aria-sort', 'ascending');
+    expect(screen.getByRole('columnheader', { name: 'Status SLA' })).toHaveAttribute('aria-sort', 'ascending');
     await user.click(screen.getByRole('textbox', { name: 'SLA' }));
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Overdue', 'Due soon', 'Paused', 'On track']);
     await user.click(screen.getByRole('option', { name: 'Overdue' }));
