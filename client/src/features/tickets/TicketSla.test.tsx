@@ -108,3 +108,11 @@ describe('the ticket page and service levels', () => {
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Open', 'Waiting on customer', 'Resolved', 'Closed']);
   });
 });
+
+describe('the update screen and a waiting ticket', () => {
+  it('says the ticket waits on the customer, since its form offers only open, in progress and resolved', async () => {
+    fakeServer({ ...verified(agent), 'GET /tickets/7': detailBody(aDetail({ status: 'pending', sla: sla({ state: 'paused' }) })) });
+    renderApp('/agent/ticket/7/update', { user: agent });
+    expect(await screen.findByText(/its SLA clock stands still/)).toBeInTheDocument();
+  });
+});
