@@ -80,6 +80,8 @@ describe('countdown', () => {
       text: 'Paused',
       description: 'Service level paused while waiting on the customer',
     });
+    // The server holds no running deadline while paused.
+    expect(countdown(sla({ state: 'paused', firstResponseDueAt: null, resolutionDueAt: null }), NOW).text).toBe('Paused');
   });
 
   it('says Met when met, and when nothing is left to count to', () => {

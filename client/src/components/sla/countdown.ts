@@ -54,16 +54,18 @@ const KIND_NAMES = { firstResponse: 'First response', resolution: 'Resolution' }
  */
 export function countdown(sla: SlaClock, now: number): Countdown {
   const deadline = openDeadline(sla);
+  // While paused the server may hold no running deadline at all: the state decides.
+  if (sla.state === 'paused')
+    return {
+      tone: 'paused',
+      text: 'Paused',
+      description: 'Service level paused while waiting on the customer',
+      dueAt: deadline?.dueAt ?? null,
+    };
   // Nothing left to count to (the first response was the only target) is met as well.
   if (sla.state === 'met' || (deadline === null && sla.state !== 'breached'))
     return { tone: 'met', text: 'Met', description: 'Service level met', dueAt: null };
-  if (sla.state === 'paused' || deadline === null)
-    return {
-      tone: sla.state === 'paused' ? 'paused' : 'breached',
-      text: sla.state === 'paused' ? 'Paused' : 'Breached',
-      description: sla.state === 'paused' ? 'Service level paused while waiting on the customer' : 'Service level breached',
-      dueAt: deadline?.dueAt ?? null,
-    };
+  if (deadline === null) return { tone: 'breached', text: 'Breached', description: 'Service level breached', dueAt: null };
   const name = KIND_NAMES[deadline.kind];
   const left = Date.parse(deadline.dueAt) - now;
   if (left <= 0) {
