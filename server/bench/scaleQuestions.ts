@@ -4,7 +4,7 @@
  * from the vocabulary's long tail, letter case), asked by one of many accounts. A call never asks
  * the same URL with the same token twice in a row.
  */
-import { PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES } from '@helpdesk/protocol';
+import { PRIORITIES, SLA_FILTERS, TICKET_SORT_FIELDS, TICKET_STATUSES } from '@helpdesk/protocol';
 import { AGENT_IDS, USER_IDS, type DatasetFacts } from './scaleDataset.js';
 import { ADMINS, STAFF, TICKETS } from './scaleSettings.js';
 import { CODES, FUNCTION_WORD_COUNT, RARE_WORD, VOCABULARY, zipfRank } from './scaleVocabulary.js';
@@ -97,6 +97,13 @@ export function calls({ facts, random, requesterFilter }: Options): Call[] {
       tickets({ sort: chance(random, 0.5) ? sortOf(random) : undefined, page: 100 + Math.floor(random() * 901) }),
     ),
     staffCall('stats: filters', 'other', () => stats(filters(random))),
+    // The service-level filter reads its partial index (counted up to the cap, like a search).
+    staffCall('list: sla=<state> ± sort=slaDueAt', 'other', () =>
+      tickets({ sla: oneOf(random, SLA_FILTERS), sort: chance(random, 0.5) ? 'slaDueAt' : undefined, page: shallowPage(random) }),
+    ),
+    staffCall('stats: sla=<state>', 'other', () =>
+      stats({ sla: oneOf(random, SLA_FILTERS), ...(chance(random, 0.3) ? filters(random) : {}) }),
+    ),
     staffCall('mine + status', 'other', () =>
       tickets({ assignee: 'me', status: oneOf(random, TICKET_STATUSES), sort: chance(random, 0.3) ? sortOf(random) : undefined }),
     ),

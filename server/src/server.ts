@@ -30,6 +30,7 @@ import { redisFanout, singleProcess, type Fanout } from './scaleout/fanout.js';
 import { connectRedis } from './scaleout/redis.js';
 import { sharedVersions } from './scaleout/sharedVersions.js';
 import { createServices, type Services } from './services/index.js';
+import { startSlaScanner, type SlaScanner } from './services/sla/scanner.js';
 import type { Settings } from './settings.js';
 
 export const AGENT_SIGNUP_OPEN_WARNING =
@@ -61,6 +62,8 @@ export interface HelpdeskServer {
   inboundSmtpPort: number | undefined;
   /** The IMAP intake, when IMAP_URL is set. */
   imapIntake: ImapIntake | undefined;
+  /** The SLA scanner: a pass every SLA_SCAN_INTERVAL_MS in whichever process holds its lock. */
+  slaScanner: SlaScanner;
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -192,6 +195,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   );
   // Mail left by a previous run or another process is sent from now on, not only after a new change.
   mailer.start();
+  const slaScanner = startSlaScanner(database, withTransaction, settings.slaScanIntervalMs, logger);
   // Unused uploads older than a day, and files no row names, go hourly (docs/api.md#attachments).
   const sweeping = setInterval(() => {
     attachments.sweep(database.db).then(
@@ -208,6 +212,8 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     stopPushingCounts();
     stopNudging();
     presence.stop();
+    await slaScanner.stop();
+    await services.slaReapply.idle();
     // Mail first: nothing new is accepted, and the message being filed is finished.
     await inboundSmtp?.close();
     await imapIntake?.stop();
@@ -245,6 +251,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     logger,
     inboundSmtpPort: inboundSmtp?.port,
     imapIntake,
+    slaScanner,
     listen(port = settings.port, host = settings.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

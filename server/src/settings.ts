@@ -67,6 +67,8 @@ const env = z
     IMAP_URL: optional(z.url({ protocol: /^imaps?$/ })),
     IMAP_DONE_FOLDER: optional(z.string()).transform((v) => v ?? 'Processed'),
     IMAP_POLL_MS: optional(z.coerce.number().int().min(1000)).transform((v) => v ?? 60_000),
+    // Tests and demos shorten it; a tenth of a second is the floor.
+    SLA_SCAN_INTERVAL_MS: optional(z.coerce.number().int().min(100)).transform((v) => v ?? LIMITS.sla.scanIntervalMs),
   })
 
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
@@ -118,6 +120,8 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     maxAnonymousSocketsPerAddress: e.MAX_ANONYMOUS_SOCKETS_PER_ADDRESS,
     // How long a viewer of a vanished process lingers; tests shorten it (default LIMITS.presence.ttlMs).
     presenceTtlMs: e.PRESENCE_TTL_MS ?? LIMITS.presence.ttlMs,
+    // How often the SLA scanner marks warnings and breaches (one process at a time, services/sla/scanner.ts).
+    slaScanIntervalMs: e.SLA_SCAN_INTERVAL_MS,
     clientDir: e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR,
     // Kept answers (services/readMemo.ts); off only to measure without them (bench:scale).
     readMemo: e.READ_MEMO ?? true,

@@ -92,6 +92,7 @@ export function socketClients() {
     socket.on('presence', record('presence'));
     socket.on('view-counts', record('view-counts'));
     socket.on('email-status', record('email-status'));
+    socket.on('sla-changed', record('sla-changed'));
     socket.on('disconnect', (reason) => {
       disconnectReason = reason;
       disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));

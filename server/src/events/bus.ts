@@ -7,6 +7,7 @@ import type {
   Role,
   Ticket,
   TicketPrevious,
+  TicketSla,
   TicketStatus,
   UserRef,
 } from '@helpdesk/protocol';
@@ -51,6 +52,11 @@ export interface DomainEvents {
   'user.revoked': { userId: number };
   /** A mail was written to the outbox (mail/outbox.ts): the sender starts on it once this commits. */
   'mail.queued': { outboxId: number };
+  /**
+   * A ticket's service level changed without a change of the ticket (a first reply, a scanner's mark, a
+   * re-applied policy); staff only. `history`: the timeline entries a mark added.
+   */
+  'sla.changed': { ticketId: number; ownerId: number; sla: TicketSla | null; version: number; history?: HistoryEntry[] };
   /** A staff reply's mail changed state; staff only. */
   'email.status': { ticketId: number; commentId: number; status: EmailStatus };
 }

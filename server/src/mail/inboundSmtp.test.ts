@@ -108,6 +108,34 @@ describe('mail intake over SMTP (docs/api.md#email-intake)', () => {
     expect(after.comments.at(-1)).toMatchObject({ id: row.commentId, content: 'It broke again.', internal: false });
   });
 
+  it('sets a pending ticket back to open on the owner’s mail; a staff member’s mail is the first response', async () => {
+    const fast = { firstResponseMinutes: 60, resolutionMinutes: 240 };
+    const policy = await t.api.post(
+      '/sla/policies',
+      { name: 'Mail desk', targets: { low: fast, medium: fast, high: fast, urgent: fast } },
+      { token: cast.admin.token },
+    );
+    expect(policy.status).toBe(201);
+    const ticket = await createTicket(t.api, cast.owner.token, { title: 'Scanner jams' });
+    expect((await t.api.put(`/tickets/${ticket.id}`, { status: 'pending' }, { token: cast.agent.token })).status).toBe(200);
+    const answer = await deliver(t, { from: cast.owner.user.email, to: plus(ticket.id), subject: 'Re: Scanner jams', text: 'Here it is.' });
+    expect(answer).toMatchObject({ status: 'comment', ticketId: ticket.id });
+    const reopened = await detail(ticket.id);
+    expect(reopened.status).toBe('open');
+    expect(reopened.history.some((h) => h.type === 'status' && h.from === 'pending' && h.to === 'open')).toBe(true);
+    expect(reopened.sla).toMatchObject({ state: 'ok', firstRespondedAt: null });
+
+    const reply = await deliver(t, {
+      from: cast.agent.user.email,
+      to: plus(ticket.id),
+      subject: 'Re: Scanner jams',
+      text: 'Thanks, fixing it.',
+    });
+    expect(reply).toMatchObject({ status: 'comment', ticketId: ticket.id });
+    expect((await detail(ticket.id)).sla?.firstRespondedAt).not.toBeNull();
+    await t.api.delete(`/sla/policies/${policy.body.policy.id}`, { token: cast.admin.token });
+  });
+
   it('threads by the signed plus-address, and not by a forged one', async () => {
     const ticket = await createTicket(t.api, cast.owner.token, { title: 'Monitor flickers' });
     const row = await deliver(t, {

@@ -113,7 +113,9 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
   // Mentions and assignments reach staff by email too, when their preference is `important` or `all`.
   // Not threaded: an answer by mail to a notice about a note would otherwise become a public reply.
   const staffNotice = async (tx: Db, emit: Emit, { userId, notification }: DomainEvents['notification.created']) => {
-    if (notification.type === 'reply') return;
+    // SLA marks stay in the app: a scan that finds many missed deadlines must not flood mailboxes, nor
+    // write a mail per notification inside its one transaction.
+    if (notification.type === 'reply' || notification.type === 'sla_warning' || notification.type === 'sla_breached') return;
     const kind = notification.type;
     const [row] = await tx
       .select({

@@ -10,6 +10,7 @@ import {
 import type { AttachmentRow } from '../db/queries/attachments.js';
 import type { TicketRow } from '../db/queries/tickets.js';
 import type { CommentRow, HistoryRow } from '../db/queries/ticketThread.js';
+import { presentSla } from '../sla/ticketSla.js';
 
 import { presentAttachment } from './attachments.js';
 
@@ -35,15 +36,16 @@ export const presentTicket = ({ ticket, ownerName, agentName, editorName, commen
   lastActivityAt: ticket.lastActivityAt.toISOString(),
   ...(unread !== undefined && { unread }),
   tags: ticket.tags,
+  sla: presentSla(ticket),
 });
 
 /**
- * A ticket as anyone but staff receives it, over REST and sockets: the staff-only fields left out
- * (absent, not empty, so nothing says there were any; docs/api.md#tags).
+ * A ticket as anyone but staff receives it, over REST and sockets: the staff-only fields (tags, the
+ * service level) left out, absent rather than empty, so nothing says there were any (docs/api.md#tags).
  */
 export function withoutStaffFields<T extends Ticket | TicketPrevious>(ticket: T): T {
-  if (!('tags' in ticket)) return ticket;
-  const { tags: _tags, ...rest } = ticket;
+  if (!('tags' in ticket) && !('sla' in ticket)) return ticket;
+  const { tags: _tags, sla: _sla, ...rest } = ticket;
   return rest as T;
 }
 
@@ -98,6 +100,7 @@ const CHANGEABLE = [
   'updatedBy',
   'updatedAt',
   'tags',
+  'sla',
 ] as const satisfies readonly (keyof TicketPrevious)[];
 
 /** The fields a write changed, with the values they had before it. */

@@ -87,6 +87,10 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
     bus.subscribe('notification.created', ({ userId, notification }) => {
       send([ROOMS.user(userId)], (to, stamp) => to.emit('notification', { notification, ...stamp }));
     }),
+    // The service level is staff's alone: never to the owner's room, whoever the owner is.
+    bus.subscribe('sla.changed', ({ ticketId, sla, version, history }) => {
+      send([ROOMS.staff], (to, stamp) => to.emit('sla-changed', { ticketId, sla, version, ...(history && { history }), ...stamp }));
+    }),
     bus.subscribe('email.status', ({ ticketId, commentId, status }) => {
       send([ROOMS.staff], (to, stamp) => to.emit('email-status', { ticketId, commentId, status, ...stamp }));
     }),

@@ -45,10 +45,10 @@ describe('realtime delivery (Socket.IO)', () => {
   });
 
   describe('ticket-changed', () => {
-    /** The copy of [owner, agent, admin]: staff's carries the tags, the owner's never (docs/api.md#tags). */
+    /** The copy of [owner, agent, admin]: staff's carries the tags and the service level, the owner's never (docs/api.md#tags). */
     const seenBy = (receiver: number, ticket: Ticket): Ticket => {
-      const { tags = [], ...owners } = ticket;
-      return receiver === 0 ? owners : { ...owners, tags };
+      const { tags = [], sla = null, ...owners } = ticket;
+      return receiver === 0 ? owners : { ...owners, tags, sla };
     };
 
     it('announces a created ticket, with the full Ticket, to its owner and staff only', async () => {

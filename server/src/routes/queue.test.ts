@@ -81,7 +81,7 @@ describe('running the queue', () => {
       expect((await order('-lastActivityAt'))[0]).toBe(urgent.id);
       const bad = await t.api.get('/tickets?sort=title', { token: agent.token });
       expect(bad.body.message).toBe(
-        'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, optionally prefixed with -',
+        'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, slaDueAt, optionally prefixed with -',
       );
     });
   });
@@ -205,7 +205,7 @@ describe('running the queue', () => {
         [{ ids: Array.from({ length: 101 }, (_, i) => i + 1), changes: { status: 'open' } }, 'Ids must be a list of 1 to 100 ticket ids'],
         [{ ids: ['x'], changes: { status: 'open' } }, 'Ids must be a list of 1 to 100 ticket ids'],
         [{ ids: [a.id], changes: {} }, 'Choose at least one change: status, priority, assignedAgentId, addTags or removeTags'],
-        [{ ids: [a.id], changes: { status: 'done' } }, 'Status must be one of open, in_progress, resolved, closed'],
+        [{ ids: [a.id], changes: { status: 'done' } }, 'Status must be one of open, in_progress, pending, resolved, closed'],
       ];
       for (const [body, message] of cases) {
         const res = await bulk(body);
@@ -312,11 +312,11 @@ describe('running the queue', () => {
       const cases: [object, string][] = [
         [{ name: '   ' }, 'Name is required'],
         [{ name: 'x'.repeat(81) }, 'Name must be at most 80 characters long'],
-        [{ name: 'ok', filters: { status: 'bogus' } }, 'Status must be one of open, in_progress, resolved, closed'],
+        [{ name: 'ok', filters: { status: 'bogus' } }, 'Status must be one of open, in_progress, pending, resolved, closed'],
         [{ name: 'ok', filters: { assignee: 'who' } }, 'Assignee must be me, none or a support agent id'],
         [
           { name: 'ok', sort: 'title' },
-          'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, optionally prefixed with -',
+          'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, slaDueAt, optionally prefixed with -',
         ],
         [{ name: 'ok', shared: 'yes' }, 'Shared must be true or false'],
       ];

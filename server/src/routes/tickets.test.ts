@@ -241,7 +241,10 @@ describe('tickets API', () => {
 
     it('counts the cards for exactly the tickets the caller may see', async () => {
       const res = await t.api.get('/tickets/stats', { token: viewer.token });
-      expect(res.body).toEqual({ success: true, stats: { total: 5, open: 3, in_progress: 1, resolved: 1, closed: 0, urgent: 2 } });
+      expect(res.body).toEqual({
+        success: true,
+        stats: { total: 5, open: 3, in_progress: 1, pending: 0, resolved: 1, closed: 0, urgent: 2 },
+      });
       const filtered = await t.api.get('/tickets/stats?search=vpn', { token: viewer.token });
       expect(filtered.body.stats).toMatchObject({ total: 2, open: 1, in_progress: 1, urgent: 1 });
     });

@@ -43,7 +43,7 @@ const TEXT = {
   descriptionTooShort: 'Description must be at least 10 characters long',
   descriptionTooLong: 'Description must be at most 2000 characters long',
   priorityInvalid: 'Priority must be one of low, medium, high, urgent',
-  statusInvalid: 'Status must be one of open, in_progress, resolved, closed',
+  statusInvalid: 'Status must be one of open, in_progress, pending, resolved, closed',
   resolutionNotesTooLong: 'Resolution notes must be at most 5000 characters long',
   assignedAgentInvalid: 'Assigned agent must be a support agent id or null',
   agentNotFound: 'Assigned agent must be an existing support agent',
@@ -57,7 +57,7 @@ const TEXT = {
   preferencesUpdated: 'Email preferences updated successfully!',
   limitInvalid: 'Limit must be a whole number from 1 to 100',
   pageInvalid: 'Page must be a whole number of at least 1',
-  sortInvalid: 'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, optionally prefixed with -',
+  sortInvalid: 'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, slaDueAt, optionally prefixed with -',
   searchTooLong: 'Search must be at most 200 characters long',
   idInvalid: 'Id must be a positive whole number',
   emailLocked: 'Email cannot be changed',
@@ -303,7 +303,7 @@ describe('PUT /tickets/:id', () => {
       text: TEXT.descriptionTooLong,
     },
     { case: 'unknown priority', body: { priority: 'critical' }, field: 'priority', text: TEXT.priorityInvalid },
-    { case: 'unknown status', body: { status: 'pending' }, field: 'status', text: TEXT.statusInvalid },
+    { case: 'unknown status', body: { status: 'waiting' }, field: 'status', text: TEXT.statusInvalid },
   ])('owner: $case → 400 $text', async ({ body, field, text }) => {
     expectInvalid(await put(body), field, text);
   });
@@ -494,7 +494,7 @@ describe('GET /tickets query', () => {
     { query: 'page=first', field: 'page', text: TEXT.pageInvalid },
     { query: 'sort=title', field: 'sort', text: TEXT.sortInvalid },
     { query: 'sort=--createdAt', field: 'sort', text: TEXT.sortInvalid },
-    { query: 'status=pending', field: 'status', text: TEXT.statusInvalid },
+    { query: 'status=waiting', field: 'status', text: TEXT.statusInvalid },
     { query: 'priority=critical', field: 'priority', text: TEXT.priorityInvalid },
     { query: `search=${'s'.repeat(201)}`, field: 'search', text: TEXT.searchTooLong },
   ])('?$query → 400 $text', async ({ query, field, text }) => {
@@ -527,7 +527,7 @@ describe('GET /tickets query', () => {
   });
 
   it('stats refuse the same bad filters', async () => {
-    expectInvalid(await t.api.get('/tickets/stats?status=pending', { token: owner.token }), 'status', TEXT.statusInvalid);
+    expectInvalid(await t.api.get('/tickets/stats?status=waiting', { token: owner.token }), 'status', TEXT.statusInvalid);
     expectInvalid(await t.api.get('/tickets/stats?priority=critical', { token: owner.token }), 'priority', TEXT.priorityInvalid);
   });
 });

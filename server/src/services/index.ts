@@ -8,6 +8,8 @@ import { createNotificationService } from './notifications.js';
 import { createPasswordResetService } from './passwordReset.js';
 import { createSearchCounts } from './searchCounts.js';
 import { createSlaSettingsService } from './sla/settings.js';
+import { createSlaReapply } from './sla/reapply.js';
+import { createSlaScan } from './sla/scanner.js';
 import { createTicketService } from './tickets/index.js';
 import { createUserService } from './users.js';
 import { createViewService } from './views.js';
@@ -18,6 +20,7 @@ export function createServices(context: ServiceContext) {
   const accounts = createAccountService(context);
   const searchCounts = createSearchCounts(context);
   const tickets = createTicketService(context, searchCounts);
+  const slaReapply = createSlaReapply(context.db, context.withTransaction, context.logger);
   return {
     accounts,
     passwordReset: createPasswordResetService(context, accounts),
@@ -28,7 +31,11 @@ export function createServices(context: ServiceContext) {
     notifications: createNotificationService(context),
     views: createViewService(context, searchCounts),
     cannedResponses: createCannedResponseService(context),
-    slaSettings: createSlaSettingsService(context),
+    slaSettings: createSlaSettingsService(context, slaReapply),
+    /** Re-applies edited SLA settings to open tickets in the background. */
+    slaReapply,
+    /** One pass of the SLA scanner (server.ts runs it every SLA_SCAN_INTERVAL_MS under its lock). */
+    slaScan: createSlaScan(context.withTransaction),
     attachments: createAttachmentService(context),
   };
 }

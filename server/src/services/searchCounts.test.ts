@@ -60,7 +60,15 @@ describe('search counts', () => {
   it('counts exactly a search the statistics put below the margin, up to the cap', async () => {
     const counts = countsOff();
     expect(await counts.total(where('rare'))).toEqual({ total: 30, capped: false });
-    expect((await counts.stats(where('rare'))).stats).toEqual({ total: 30, open: 0, in_progress: 0, resolved: 30, closed: 0, urgent: 0 });
+    expect((await counts.stats(where('rare'))).stats).toEqual({
+      total: 30,
+      open: 0,
+      in_progress: 0,
+      pending: 0,
+      resolved: 30,
+      closed: 0,
+      urgent: 0,
+    });
     // 1,000 open matches: estimated below 1.5 × the cap, so counted; and one past the cap is capped.
     expect(await counts.total(where('common', 'open'))).toEqual({ total: CAP, capped: false });
     await database.db.execute(sql`update tickets set status = 'open' where title = 'Common closed 1'`);

@@ -99,8 +99,9 @@ export function createViewService({ db }: ServiceContext, searchCounts: SearchCo
       const counted: { id: number; filter: CountedFilter }[] = [];
       const searched: View[] = [];
       for (const view of views) {
-        // ticket_counts knows status, priority and assignee only: a view with a search or a tag is counted alone.
-        if (view.filters.search || view.filters.tag) {
+        // ticket_counts knows status, priority and assignee only: a view with a search, a tag or an SLA
+        // state is counted alone.
+        if (view.filters.search || view.filters.tag || view.filters.sla) {
           searched.push(view);
           continue;
         }

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { searchWordsOf, type Priority, type TicketQuery, type TicketStatus } from '@helpdesk/protocol';
+import { searchWordsOf, type Priority, type SlaFilter, type TicketQuery, type TicketStatus } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { isStaffRole } from './staff.js';
@@ -98,6 +98,8 @@ export interface ConditionFilters {
   tagIsRare?: boolean;
   requester?: string;
   unreadFor?: number;
+  /** Staff: the service-level state (the partial index on sla_state). */
+  sla?: SlaFilter;
 }
 
 export function ticketConditions(scope: TicketScope, filters: ConditionFilters): SQL | undefined {
@@ -109,6 +111,7 @@ export function ticketConditions(scope: TicketScope, filters: ConditionFilters):
     filters.search ? searchMatches(filters.search) : undefined,
     filters.tag ? taggedWith(filters.tag, filters.tagIsRare) : undefined,
     filters.requester ? requestedBy(filters.requester) : undefined,
+    filters.sla ? eq(tickets.slaState, filters.sla) : undefined,
     filters.unreadFor !== undefined ? unreadFor(filters.unreadFor) : undefined,
   );
 }

@@ -3,6 +3,7 @@ import * as queries from '../../db/queries/sla.js';
 import type { CalendarRecord, PolicyRecord } from '../../db/queries/sla.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { ServiceContext } from '../context.js';
+import type { SlaReapply } from './reapply.js';
 
 const S = MESSAGES.sla;
 const L = LIMITS.sla;
@@ -28,8 +29,16 @@ const presentPolicy = ({
   active,
 });
 
-/** Business calendars and SLA policies: admins write them, staff read them (the routes check roles). */
-export function createSlaSettingsService({ db }: Pick<ServiceContext, 'db'>) {
+/**
+ * Business calendars and SLA policies: admins write them, staff read them (the routes check roles).
+ * Every change that can move a ticket's policy or deadlines re-applies them to open tickets, after
+ * the answer, in the background (`reapply`).
+ */
+export function createSlaSettingsService({ db }: Pick<ServiceContext, 'db'>, reapply?: Pick<SlaReapply, 'request'>) {
+  const reapplied = <T>(value: T): T => {
+    reapply?.request();
+    return value;
+  };
   const found = <T>(row: T | undefined, message: string): T => {
     if (row === undefined) throw new NotFoundError(message);
     return row;
@@ -52,7 +61,7 @@ export function createSlaSettingsService({ db }: Pick<ServiceContext, 'db'>) {
       return presentCalendar(row);
     },
     async updateCalendar(id: number, input: CalendarBody): Promise<SlaCalendar> {
-      return presentCalendar(found(await queries.updateCalendar(db, id, input), S.calendarNotFound));
+      return reapplied(presentCalendar(found(await queries.updateCalendar(db, id, input), S.calendarNotFound)));
     },
     async removeCalendar(id: number): Promise<void> {
       const outcome = await queries.deleteCalendar(db, id);
@@ -69,17 +78,18 @@ export function createSlaSettingsService({ db }: Pick<ServiceContext, 'db'>) {
     async createPolicy(input: PolicyBody): Promise<SlaPolicy> {
       const row = calendarKnown(await queries.insertPolicy(db, input, L.policies));
       if (row === 'too-many') throw new ValidationError(S.tooManyPolicies(L.policies));
-      return presentPolicy(row);
+      return reapplied(presentPolicy(row));
     },
     async updatePolicy(id: number, input: PolicyBody): Promise<SlaPolicy> {
-      return presentPolicy(found(calendarKnown(await queries.updatePolicy(db, id, input)), S.policyNotFound));
+      return reapplied(presentPolicy(found(calendarKnown(await queries.updatePolicy(db, id, input)), S.policyNotFound)));
     },
     async removePolicy(id: number): Promise<void> {
       if (!(await queries.deletePolicy(db, id))) throw new NotFoundError(S.policyNotFound);
+      reapply?.request();
     },
     async reorderPolicies(ids: readonly number[]): Promise<SlaPolicy[]> {
       if (!(await queries.reorderPolicies(db, ids))) throw new ValidationError(S.orderInvalid);
-      return (await queries.listPolicies(db)).map(presentPolicy);
+      return reapplied((await queries.listPolicies(db)).map(presentPolicy));
     },
   };
 }

@@ -47,7 +47,9 @@ export interface ListFilters {
  */
 export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, filters: TicketFilters): Promise<ListFilters> {
   const wanted = effectiveFilters(filters);
-  if (!canSeeTags(actor) && (wanted.tag !== undefined || wanted.unread)) throw new ForbiddenError(MESSAGES.http.staffOnly);
+  // The service level is staff's too: filtering by it would tell an owner their ticket's state.
+  if (!canSeeTags(actor) && (wanted.tag !== undefined || wanted.unread || wanted.sla !== undefined))
+    throw new ForbiddenError(MESSAGES.http.staffOnly);
   let assignee: TicketAssignee | undefined = wanted.assignee;
   if (wanted.assigneeEmail !== undefined) assignee = (await findStaffIdByEmail(db, wanted.assigneeEmail)) ?? NO_STAFF_MEMBER;
   const conditions: ConditionFilters = {
@@ -57,9 +59,11 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     tag: wanted.tag,
     tagIsRare: wanted.tag !== undefined && (await countTagged(db, wanted.tag)) <= RARE_TAG_TICKETS,
     requester: wanted.requester,
+    sla: wanted.sla,
     ...(wanted.unread && { unreadFor: actor.id }),
   };
-  const plain = !conditions.search && !conditions.requester && conditions.unreadFor === undefined;
+  // The counters know nothing of SLA states: those are counted off their index, up to the cap.
+  const plain = !conditions.search && !conditions.requester && conditions.unreadFor === undefined && conditions.sla === undefined;
   return { scope: scopeFor(actor, { assignee }), conditions, plain };
 }
 

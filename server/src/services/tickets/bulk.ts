@@ -11,7 +11,9 @@ import { planUpdate, sortedTags, type Plan } from './plan.js';
 /** A ticket's tags after a bulk change: the added ones joined, the removed ones (which win) taken out. */
 const tagsAfter = (current: readonly string[], add: readonly string[] = [], remove: readonly string[] = []): string[] =>
   sortedTags([...current, ...add].filter((tag) => !remove.includes(tag)));
-import { recordUpdates, type Written } from './updates.js';
+import { recordUpdates, slaWriteOf, type Written } from './updates.js';
+import { slaColumnsAfter } from '../sla/ticketClock.js';
+import { writeSlaColumns } from '../../db/queries/slaTickets.js';
 
 /**
  * The same change to many tickets, each under the rules of `update`. Per chunk: one locking read,
@@ -83,14 +85,31 @@ export function createBulkUpdate({ db, withTransaction }: ServiceContext) {
         }
         const now = new Date();
         const written: Written[] = [];
+        // Each ticket's SLA clock follows its own status and priority: its columns differ from the
+        // others', so they are written per ticket, in one statement, after the group's update.
+        const items = [...groups.values()].flatMap((group) => group.items);
+        const sla = await slaColumnsAfter(
+          tx,
+          items.map(({ row, plan }) => slaWriteOf(row.ticket, plan.set)),
+          now,
+        );
         for (const { set, items } of groups.values()) {
-          const rows = await updateTicketRows(tx, ticketsWithIds(items.map(({ row }) => row.ticket.id)), {
+          const ids = items.map(({ row }) => row.ticket.id);
+          let rows = await updateTicketRows(tx, ticketsWithIds(ids), {
             ...set,
             updatedById: actor.id,
             updatedAt: now,
             lastActivityAt: now,
             lastActivityById: actor.id,
           });
+          const clocked = ids.flatMap((id) => {
+            const columns = sla.get(id);
+            return columns ? [{ id, columns }] : [];
+          });
+          if (clocked.length > 0) {
+            await writeSlaColumns(tx, clocked);
+            rows = await lockTicketRows(tx, ticketsWithIds(ids));
+          }
           const after = new Map(rows.map((row) => [row.ticket.id, presentTicket(row)]));
           for (const { row, plan } of items) {
             const ticket = after.get(row.ticket.id);

@@ -23,7 +23,23 @@ import type { ServiceContext } from '../context.js';
 import { excerptOf, writeNotifications } from '../notifications.js';
 import { loadVisible } from './access.js';
 import type { Plan } from './plan.js';
-import { applyUpdate, lockForUpdate, recordUpdates } from './updates.js';
+import { applyUpdate, lockForUpdate, recordUpdates, slaWriteOf } from './updates.js';
+import { slaColumnsAfter } from '../sla/ticketClock.js';
+import { presentSla } from '../../sla/ticketSla.js';
+import { writeSlaColumns } from '../../db/queries/slaTickets.js';
+import type { TicketRow } from '../../db/queries/tickets.js';
+
+/**
+ * A staff member's public reply on a ticket whose first response is still owed: the clock records it
+ * (its columns only, so the version stays) and staff hear the new `sla` (sla-changed).
+ */
+async function recordFirstResponse(tx: Db, emit: Emit, ticket: TicketRow['ticket'], at: Date): Promise<void> {
+  const columns = (await slaColumnsAfter(tx, [slaWriteOf(ticket, {}, { respond: true })], at)).get(ticket.id);
+  if (!columns) return;
+  await writeSlaColumns(tx, [{ id: ticket.id, columns }]);
+  const sla = presentSla(columns);
+  if (sla !== null) emit('sla.changed', { ticketId: ticket.id, ownerId: ticket.userId, sla, version: ticket.version });
+}
 
 /** A comment as the service takes it: the content, and what the request body may add to it. */
 type NewComment = Pick<CommentBody, 'content'> & Partial<Omit<CommentBody, 'content'>>;
@@ -79,14 +95,20 @@ export function createAddComment({ db, withTransaction, attachments, settings }:
           'the comment history insert',
         ),
       );
-      if (byOwner && locked?.ticket.status === 'resolved') {
+      // The customer's answer puts a ticket that waited on them (or was resolved) back in the queue.
+      const reopened = locked?.ticket.status === 'resolved' || locked?.ticket.status === 'pending' ? locked.ticket.status : undefined;
+      // The first public reply by staff (not the owner's own words) meets the first-response target.
+      const responds = !internal && !byOwner && isStaff(actor);
+      if (byOwner && locked && reopened) {
         const plan: Plan = {
           set: { status: 'open' },
-          changes: [{ type: 'status', from: 'resolved', to: 'open' }],
-          statusChange: { from: 'resolved', to: 'open' },
+          changes: [{ type: 'status', from: reopened, to: 'open' }],
+          statusChange: { from: reopened, to: 'open' },
         };
+        const sla = (await slaColumnsAfter(tx, [slaWriteOf(locked.ticket, plan.set)], createdAt)).get(id);
         const rows = await updateTicketRows(tx, ticketWithId(id), {
           ...plan.set,
+          ...sla,
           updatedById: actor.id,
           updatedAt: createdAt,
           lastActivityAt: createdAt,
@@ -96,6 +118,7 @@ export function createAddComment({ db, withTransaction, attachments, settings }:
         await recordUpdates(tx, emit, actorRef(actor), [{ before: presentTicket(locked), after, ownerId: locked.ticket.userId, plan }]);
       } else if (!internal) {
         await touchTicketActivity(tx, id, actor.id, createdAt);
+        if (responds && locked) await recordFirstResponse(tx, emit, locked.ticket, createdAt);
       }
       emit('comment.added', {
         ticketId: id,

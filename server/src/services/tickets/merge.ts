@@ -10,7 +10,8 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors
 import { presentComment, presentHistoryEntry, presentTicket } from '../../presenters/tickets.js';
 import type { ServiceContext } from '../context.js';
 import type { Plan } from './plan.js';
-import { recordUpdates } from './updates.js';
+import { recordUpdates, slaWriteOf } from './updates.js';
+import { slaColumnsAfter } from '../sla/ticketClock.js';
 
 const refused = (message: string) => new ValidationError(message, { intoId: message });
 
@@ -64,8 +65,11 @@ export function createMerge({ withTransaction }: ServiceContext) {
         statusChange: { from: source.ticket.status, to: 'closed' },
       };
       const now = new Date();
+      // Closed by the merge: its SLA clock stops like any close.
+      const sla = (await slaColumnsAfter(tx, [slaWriteOf(source.ticket, plan.set)], now)).get(id);
       const closed = await updateTicketRows(tx, ticketWithId(id), {
         ...plan.set,
+        ...sla,
         updatedById: actor.id,
         updatedAt: now,
         lastActivityAt: now,

@@ -4,6 +4,7 @@ import {
   isStaff,
   isTitleEditAllowed,
   MESSAGES,
+  STAFF_ONLY_STATUSES,
   type HistoryType,
   type TicketStatus,
   type UpdateTicketBody,
@@ -12,6 +13,8 @@ import {
 import type { TicketRow, TicketSet } from '../../db/queries/tickets.js';
 import type { Actor } from '../../lib/actor.js';
 import { ForbiddenError, ValidationError } from '../../lib/errors.js';
+
+const isStaffOnlyStatus = (status: TicketStatus) => (STAFF_ONLY_STATUSES as readonly TicketStatus[]).includes(status);
 
 interface Change {
   type: HistoryType;
@@ -48,6 +51,10 @@ export function planUpdate(actor: Actor, locked: TicketRow, input: UpdateTicketB
   const allowed = editableTicketFields(actor, current);
   const forbidden = provided.filter((field) => !allowed.has(field));
   if (forbidden.length > 0) throw new ForbiddenError(MESSAGES.tickets.fieldForbidden(forbidden.join(', ')));
+  // Waiting on the customer stops the SLA clock: staff's call, never the customer's own.
+  if (input.status && input.status !== current.status && isStaffOnlyStatus(input.status) && !isStaff(actor)) {
+    throw new ForbiddenError(MESSAGES.sla.pendingForbidden);
+  }
   if (input.status && !canSetTicketStatus(actor, current, input.status)) throw new ForbiddenError(MESSAGES.tickets.closeForbidden);
   if (input.title !== undefined && !isTitleEditAllowed(current.title, input.title)) {
     throw new ValidationError(MESSAGES.validation.titleTooLongEdit, { title: MESSAGES.validation.titleTooLongEdit });

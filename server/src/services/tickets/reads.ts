@@ -78,6 +78,8 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
 
   /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
   const readList = async (actor: Actor, query: TicketQuery): Promise<TicketListAnswer> => {
+    // An order by SLA deadline would tell an owner what only staff read.
+    if (query.sort.field === 'slaDueAt' && !isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
     const filters = await listFilters(db, actor, query);
     const { total, capped } = await count(filters);
     const offset = (query.page - 1) * query.limit;

@@ -31,6 +31,14 @@ import type { ServiceContext } from '../context.js';
 import { excerptOf, writeNotifications } from '../notifications.js';
 import { resolveAssignee } from './access.js';
 import { planUpdate, requestedFields, type Plan } from './plan.js';
+import { slaColumnsAfter, slaColumnsOfNewTicket, type SlaWrite } from '../sla/ticketClock.js';
+
+/** A planned change as the SLA clock reads it: the ticket as locked, and the status and priority it ends with. */
+export const slaWriteOf = (ticket: TicketRow['ticket'], set: Plan['set'], happening?: SlaWrite['happening']): SlaWrite => ({
+  ticket,
+  after: { status: set.status ?? ticket.status, priority: set.priority ?? ticket.priority },
+  ...(happening && { happening }),
+});
 
 /** A new ticket as the service takes it: files are optional (seeded and mailed-in tickets may have none). */
 export type NewTicket = Omit<CreateTicketBody, 'attachmentIds'> & { attachmentIds?: number[] };
@@ -125,8 +133,11 @@ export async function applyUpdate(
   if (plan.changes.length === 0) return before;
 
   const now = new Date();
+  // A status or priority change moves the SLA clock and its deadlines in the same write.
+  const sla = (await slaColumnsAfter(tx, [slaWriteOf(current, plan.set)], now)).get(id);
   const rows = await updateTicketRows(tx, ticketWithId(id), {
     ...plan.set,
+    ...sla,
     updatedById: actor.id,
     updatedAt: now,
     lastActivityAt: now,
@@ -145,6 +156,8 @@ export function createTicketWrites({ db, withTransaction, attachments, settings 
       const attachmentIds = input.attachmentIds ?? [];
       if (attachmentIds.length > settings.attachments.maxCount) throw tooManyFiles(settings.attachments.maxCount);
       return withTransaction(async (tx, emit) => {
+        // The clock starts with the ticket, under the policy its owner's address falls under.
+        const sla = await slaColumnsOfNewTicket(tx, actor.email, { status: 'open', priority: input.priority }, new Date());
         const ticket = presentTicket(
           await insertTicketRow(tx, {
             title: input.title,
@@ -152,6 +165,7 @@ export function createTicketWrites({ db, withTransaction, attachments, settings 
             priority: input.priority,
             userId: actor.id,
             lastActivityById: actor.id,
+            ...sla,
           }),
         );
         await insertHistory(tx, actor, [{ ticketId: ticket.id, type: 'created', to: ticket.status }]);

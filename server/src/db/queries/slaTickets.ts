@@ -1,0 +1,257 @@
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { ACTIVE_STATUSES, type SlaState, type TicketStatus } from '@helpdesk/protocol';
+import type { AppliedPolicy, SlaColumns } from '../../sla/ticketSla.js';
+import type { Db } from '../client.js';
+import { slaCalendars, slaPolicies, tickets, users } from '../schema/index.js';
+
+/** A policy with what choosing it needs (order, domains, active) and what its clock needs. */
+export type LoadedPolicy = AppliedPolicy & { position: number; requesterDomains: string[]; active: boolean };
+
+/** Every policy with its calendar: at most LIMITS.sla.policies rows, read when a ticket's clock changes. */
+export async function loadPolicies(db: Db): Promise<LoadedPolicy[]> {
+  const rows = await db
+    .select({ policy: slaPolicies, calendar: slaCalendars })
+    .from(slaPolicies)
+    .leftJoin(slaCalendars, eq(slaCalendars.id, slaPolicies.calendarId))
+    .orderBy(asc(slaPolicies.position), asc(slaPolicies.id));
+  return rows.map(({ policy, calendar }) => ({
+    id: policy.id,
+    position: policy.position,
+    requesterDomains: policy.requesterDomains,
+    active: policy.active,
+    targets: policy.targets,
+    warnBeforeMinutes: policy.warnBeforeMinutes,
+    calendar: calendar && { timeZone: calendar.timeZone, hours: calendar.hours, holidays: calendar.holidays },
+  }));
+}
+
+/** The owners' email addresses, which choose a ticket's policy by domain. */
+export async function ownerEmails(db: Db, userIds: number[]): Promise<Map<number, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(users.id, [...new Set(userIds)]));
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
+
+const COLUMN_TYPES: Record<keyof SlaColumns, string> = {
+  slaPolicyId: 'integer',
+  slaUsedMs: 'bigint',
+  slaRunningSince: 'timestamptz',
+  slaFirstRespondedAt: 'timestamptz',
+  slaResponseUsedMs: 'bigint',
+  slaResponseDueAt: 'timestamptz',
+  slaResolutionDueAt: 'timestamptz',
+  slaResponseWarnAt: 'timestamptz',
+  slaResolutionWarnAt: 'timestamptz',
+  slaResponseWarnedAt: 'timestamptz',
+  slaResponseBreachedAt: 'timestamptz',
+  slaResolutionWarnedAt: 'timestamptz',
+  slaResolutionBreachedAt: 'timestamptz',
+  slaNextMarkAt: 'timestamptz',
+  slaDueAt: 'timestamptz',
+  slaState: 'text',
+};
+const COLUMNS = Object.keys(COLUMN_TYPES) as (keyof SlaColumns)[];
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * Writes the SLA columns of many tickets in one statement (a bulk change, a re-applied policy, a first
+ * reply). Not a change of the ticket as its owner knows it: the version stays.
+ */
+export async function writeSlaColumns(db: Db, entries: { id: number; columns: SlaColumns }[]): Promise<void> {
+  if (entries.length === 0) return;
+  const records = entries.map(({ id, columns }) => {
+    const record: Record<string, string | number | null> = { id };
+    for (const name of COLUMNS) {
+      const value = columns[name];
+      record[snake(name)] = value instanceof Date ? value.toISOString() : value;
+    }
+    return record;
+  });
+  const definition = ['id integer', ...COLUMNS.map((name) => `${snake(name)} ${COLUMN_TYPES[name]}`)].join(', ');
+  const assignments = COLUMNS.map((name) => `${snake(name)} = v.${snake(name)}`).join(', ');
+  await db.execute(
+    sql`update ${tickets} set ${sql.raw(assignments)} from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as v(${sql.raw(definition)}) where ${tickets.id} = v.id`,
+  );
+}
+
+/** The next tickets still being worked, in id order after `afterId`: what a policy re-applies to. */
+export function activeTicketsAfter(db: Db, afterId: number, limit: number) {
+  return (
+    db
+      .select({ ticket: tickets, email: users.email })
+      .from(tickets)
+      .innerJoin(users, eq(users.id, tickets.userId))
+      .where(and(gt(tickets.id, afterId), inArray(tickets.status, [...ACTIVE_STATUSES])))
+      .orderBy(asc(tickets.id))
+      .limit(limit)
+      // Held until the batch's transaction ends: a status change racing the re-apply waits, never lost.
+      .for('update', { of: tickets })
+  );
+}
+
+/** Admins who can be notified: who hears of a deadline on an unassigned ticket. */
+export const activeAdminIds = (db: Db) =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), isNull(users.deletedAt)))
+    .then((rows) => rows.map((row) => row.id));
+
+/** One ticket the scanner marked, with which marks this pass made and the ticket as it is now. */
+export interface MarkedTicket {
+  id: number;
+  userId: number;
+  ownerName: string;
+  assignedAgentId: number | null;
+  title: string;
+  status: TicketStatus;
+  version: number;
+  responseWarned: boolean;
+  responseBreached: boolean;
+  resolutionWarned: boolean;
+  resolutionBreached: boolean;
+  slaPolicyId: number | null;
+  slaResponseDueAt: Date | null;
+  slaResolutionDueAt: Date | null;
+  slaFirstRespondedAt: Date | null;
+  slaState: SlaState | null;
+}
+
+const dateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string));
+
+/**
+ * The scanner's one statement: every ticket with a warning or deadline due by `now` (up to `limit`,
+ * rows another transaction holds skipped) gets its due marks, its next mark and its state, in one
+ * UPDATE off the partial index on sla_next_mark_at. The state rule is sla/ticketSla.ts's slaStateOf.
+ */
+export async function markDueTickets(db: Db, now: Date, limit: number): Promise<MarkedTicket[]> {
+  const at = now.toISOString();
+  const result: unknown = await db.execute(sql`
+    with due as (
+      select t.id,
+        (t.sla_response_warned_at is null and t.sla_response_warn_at <= ${at}::timestamptz) as rw,
+        (t.sla_response_breached_at is null and t.sla_response_due_at <= ${at}::timestamptz) as rb,
+        (t.sla_resolution_warned_at is null and t.sla_resolution_warn_at <= ${at}::timestamptz) as sw,
+        (t.sla_resolution_breached_at is null and t.sla_resolution_due_at <= ${at}::timestamptz) as sb
+      from tickets t
+      where t.sla_next_mark_at <= ${at}::timestamptz
+      order by t.sla_next_mark_at
+      limit ${limit}
+      for update skip locked
+    )
+    update tickets t set
+      sla_response_warned_at = case when due.rw then ${at}::timestamptz else t.sla_response_warned_at end,
+      sla_response_breached_at = case when due.rb then ${at}::timestamptz else t.sla_response_breached_at end,
+      sla_resolution_warned_at = case when due.sw then ${at}::timestamptz else t.sla_resolution_warned_at end,
+      sla_resolution_breached_at = case when due.sb then ${at}::timestamptz else t.sla_resolution_breached_at end,
+      sla_next_mark_at = least(
+        case when not due.rw and t.sla_response_warned_at is null then t.sla_response_warn_at end,
+        case when not due.sw and t.sla_resolution_warned_at is null then t.sla_resolution_warn_at end,
+        case when not due.rb and t.sla_response_breached_at is null then t.sla_response_due_at end,
+        case when not due.sb and t.sla_resolution_breached_at is null then t.sla_resolution_due_at end
+      ),
+      sla_state = case
+        when t.sla_policy_id is null then null
+        when due.rb or due.sb or t.sla_response_breached_at is not null or t.sla_resolution_breached_at is not null then 'breached'
+        when t.status in ('resolved', 'closed') then 'met'
+        when t.status = 'pending' then 'paused'
+        when ((due.rw or t.sla_response_warned_at is not null) and t.sla_first_responded_at is null)
+          or due.sw or t.sla_resolution_warned_at is not null then 'warning'
+        else 'ok'
+      end
+    from due
+    where t.id = due.id
+    returning t.id, t.user_id, t.assigned_agent_id, t.title, t.status, t.version,
+      due.rw, due.rb, due.sw, due.sb,
+      t.sla_policy_id, t.sla_response_due_at, t.sla_resolution_due_at, t.sla_first_responded_at, t.sla_state,
+      (select u.name from users u where u.id = t.user_id) as owner_name
+  `);
+  const { rows } = result as { rows: Record<string, unknown>[] };
+  return rows.map((row) => ({
+    id: Number(row.id),
+    userId: Number(row.user_id),
+    ownerName: typeof row.owner_name === 'string' ? row.owner_name : '',
+    assignedAgentId: row.assigned_agent_id === null ? null : Number(row.assigned_agent_id),
+    title: String(row.title),
+    status: row.status as TicketStatus,
+    version: Number(row.version),
+    responseWarned: row.rw === true,
+    responseBreached: row.rb === true,
+    resolutionWarned: row.sw === true,
+    resolutionBreached: row.sb === true,
+    slaPolicyId: row.sla_policy_id === null ? null : Number(row.sla_policy_id),
+    slaResponseDueAt: dateOf(row.sla_response_due_at),
+    slaResolutionDueAt: dateOf(row.sla_resolution_due_at),
+    slaFirstRespondedAt: dateOf(row.sla_first_responded_at),
+    slaState: (row.sla_state ?? null) as SlaState | null,
+  }));
+}
+
+export interface NewSlaEntry {
+  ticketId: number;
+  actorId: number;
+  from: string;
+  to: string;
+}
+
+/** The scanner's timeline entries in one insert (arrays, not one parameter per value), staff only. */
+export async function insertSlaHistory(
+  db: Db,
+  entries: NewSlaEntry[],
+): Promise<{ id: number; ticketId: number; from: string; to: string; createdAt: Date }[]> {
+  if (entries.length === 0) return [];
+  // One JSON parameter, however many entries: a parameter per value would pass PostgreSQL's limit.
+  const records = entries.map((e) => ({ ticket_id: e.ticketId, from_value: e.from, to_value: e.to, actor_id: e.actorId }));
+  const result: unknown = await db.execute(sql`
+    insert into ticket_history (ticket_id, type, from_value, to_value, actor_id, internal)
+    select e.ticket_id, 'sla', e.from_value, e.to_value, e.actor_id, true
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as e(ticket_id integer, from_value text, to_value text, actor_id integer)
+    returning id, ticket_id, from_value, to_value, created_at
+  `);
+  const { rows } = result as { rows: Record<string, unknown>[] };
+  return rows.map((row) => ({
+    id: Number(row.id),
+    ticketId: Number(row.ticket_id),
+    from: String(row.from_value),
+    to: String(row.to_value),
+    createdAt: new Date(row.created_at as string),
+  }));
+}
+
+export interface NewSlaNotification {
+  userId: number;
+  type: 'sla_warning' | 'sla_breached';
+  ticketId: number;
+  byId: number;
+  excerpt: string;
+}
+
+/** The scanner's notifications in one insert. */
+export async function insertSlaNotifications(
+  db: Db,
+  entries: NewSlaNotification[],
+): Promise<
+  { id: number; userId: number; ticketId: number; type: 'sla_warning' | 'sla_breached'; byId: number; excerpt: string; createdAt: Date }[]
+> {
+  if (entries.length === 0) return [];
+  const records = entries.map((e) => ({ user_id: e.userId, type: e.type, ticket_id: e.ticketId, by_id: e.byId, excerpt: e.excerpt }));
+  const result: unknown = await db.execute(sql`
+    insert into notifications (user_id, type, ticket_id, by_id, excerpt)
+    select e.user_id, e.type::notification_type, e.ticket_id, e.by_id, e.excerpt
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as e(user_id integer, type text, ticket_id integer, by_id integer, excerpt text)
+    returning id, user_id, ticket_id, type, by_id, excerpt, created_at
+  `);
+  const { rows } = result as { rows: Record<string, unknown>[] };
+  return rows.map((row) => ({
+    id: Number(row.id),
+    userId: Number(row.user_id),
+    ticketId: Number(row.ticket_id),
+    type: row.type as 'sla_warning' | 'sla_breached',
+    byId: Number(row.by_id),
+    excerpt: String(row.excerpt),
+    createdAt: new Date(row.created_at as string),
+  }));
+}

@@ -1,0 +1,259 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES, type Ticket, type TicketDetail } from '@helpdesk/protocol';
+import { tickets } from '../db/schema/index.js';
+import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
+import { ifSetUp } from '../../test/hooks.js';
+import { startTestServer, type TestServer } from '../../test/server.js';
+import { sentinel, socketClients } from '../../test/socketClients.js';
+
+const MINUTE = 60_000;
+const none = { firstResponseMinutes: null, resolutionMinutes: null };
+/** Around the clock, so deadlines are plain arithmetic: medium 60/240 minutes, urgent 15/60. */
+const TARGETS = {
+  low: none,
+  medium: { firstResponseMinutes: 60, resolutionMinutes: 240 },
+  high: none,
+  urgent: { firstResponseMinutes: 15, resolutionMinutes: 60 },
+};
+const plus = (iso: string, minutes: number) => new Date(new Date(iso).getTime() + minutes * MINUTE).toISOString();
+/** Within a second of: the deadline counts from the ticket's clock start, taken beside its createdAt. */
+const near = (actual: string | null | undefined, expected: string) =>
+  expect(Math.abs(new Date(actual ?? 0).getTime() - new Date(expected).getTime())).toBeLessThan(1000);
+
+/** docs/api.md#service-levels on tickets over real HTTP and sockets: pending, the clock, the scanner. */
+describe('service levels on tickets', () => {
+  let t: TestServer;
+  let admin: Account, agent: Account, owner: Account;
+  let policyId: number;
+  const sockets = socketClients();
+
+  beforeAll(async () => {
+    t = await startTestServer(ADMIN_ENV);
+    ({ admin, agent, owner } = await createCast(t));
+    const created = await t.api.post('/sla/policies', { name: 'Everyone', targets: TARGETS }, { token: admin.token });
+    expect(created.status).toBe(201);
+    policyId = created.body.policy.id;
+  });
+  afterEach(() => sockets.closeAll());
+  afterAll(() => ifSetUp(t)?.close());
+
+  const detail = async (id: number, who: Account): Promise<TicketDetail> => {
+    const res = await t.api.get(`/tickets/${id}`, { token: who.token });
+    expect(res.status).toBe(200);
+    return res.body.ticket;
+  };
+  const put = (id: number, body: object, who: Account = agent) => t.api.put(`/tickets/${id}`, body, { token: who.token });
+  const comment = (id: number, content: string, who: Account, extra: object = {}) =>
+    t.api.post(`/tickets/${id}/comments`, { content, ...extra }, { token: who.token });
+  /** Moves a ticket's due times into the past, as if its deadline had come: what the scanner looks for. */
+  const dueNow = (id: number, columns: Partial<typeof tickets.$inferInsert>) =>
+    t.server.database.db
+      .update(tickets)
+      .set({ ...columns, slaNextMarkAt: new Date(Date.now() - 1000) })
+      .where(eq(tickets.id, id));
+
+  it('starts the clock at creation: staff see the deadlines, the owner never sees `sla` (REST and socket)', async () => {
+    const ticket = await createTicket(t.api, owner.token);
+    expect(ticket).not.toHaveProperty('sla');
+    const staffView = await detail(ticket.id, agent);
+    expect(staffView.sla).toMatchObject({ policyId, firstRespondedAt: null, state: 'ok' });
+    near(staffView.sla?.firstResponseDueAt, plus(ticket.createdAt, 60));
+    near(staffView.sla?.resolutionDueAt, plus(ticket.createdAt, 240));
+    expect(await detail(ticket.id, owner)).not.toHaveProperty('sla');
+    const ownRows = (await t.api.get('/tickets?limit=100', { token: owner.token })).body.tickets as Ticket[];
+    expect(ownRows.length).toBeGreaterThan(0);
+    expect(ownRows.some((row) => 'sla' in row)).toBe(false);
+    const staffRows = (await t.api.get('/tickets?limit=100', { token: agent.token })).body.tickets as Ticket[];
+    expect(staffRows.find((row) => row.id === ticket.id)?.sla?.policyId).toBe(policyId);
+
+    const ownerSocket = await sockets.listen(t.url, owner.token);
+    const staffSocket = await sockets.listen(t.url, agent.token);
+    expect((await put(ticket.id, { priority: 'urgent' })).status).toBe(200);
+    const toStaff = await staffSocket.next('ticket-changed', (e) => e.ticket.id === ticket.id);
+    const toOwner = await ownerSocket.next('ticket-changed', (e) => e.ticket.id === ticket.id);
+    if (toStaff.action !== 'updated' || toOwner.action !== 'updated') throw new Error('expected updates');
+    // A priority change re-targets: urgent's 15 minutes from the same start.
+    near(toStaff.ticket.sla?.firstResponseDueAt, plus(ticket.createdAt, 15));
+    expect(toStaff.previous.sla?.firstResponseDueAt).toBe(staffView.sla?.firstResponseDueAt);
+    expect(toOwner.ticket).not.toHaveProperty('sla');
+    expect(toOwner.previous).not.toHaveProperty('sla');
+  });
+
+  it('records the first response from a staff member’s public reply only: not a note, a status change or the owner', async () => {
+    const ticket = await createTicket(t.api, owner.token);
+    const ownerSocket = await sockets.listen(t.url, owner.token);
+    const staffSocket = await sockets.listen(t.url, agent.token);
+    expect((await comment(ticket.id, 'Looking into it internally', agent, { internal: true })).status).toBe(201);
+    expect((await put(ticket.id, { status: 'in_progress' })).status).toBe(200);
+    expect((await comment(ticket.id, 'Any news on this?', owner)).status).toBe(201);
+    expect((await detail(ticket.id, agent)).sla?.firstRespondedAt).toBeNull();
+
+    expect((await comment(ticket.id, 'We are on it, sorry for the wait.', agent)).status).toBe(201);
+    const sla = (await detail(ticket.id, agent)).sla;
+    expect(sla?.firstRespondedAt).not.toBeNull();
+    expect(sla?.firstResponseDueAt).toBeNull();
+    const event = await staffSocket.next('sla-changed', (e) => e.ticketId === ticket.id);
+    expect(event.sla).toEqual(sla);
+    await sentinel(t.api, agent.token, [ownerSocket, staffSocket]);
+    expect(ownerSocket.events['sla-changed']).toEqual([]);
+    // A later reply changes nothing.
+    await comment(ticket.id, 'Still on it.', agent);
+    expect((await detail(ticket.id, agent)).sla?.firstRespondedAt).toBe(sla?.firstRespondedAt);
+  });
+
+  it('lets staff set pending (the owner may not), pauses the clock, and the owner’s answer reopens the ticket', async () => {
+    const ticket = await createTicket(t.api, owner.token);
+    const refused = await put(ticket.id, { status: 'pending' }, owner);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(MESSAGES.sla.pendingForbidden);
+
+    expect((await put(ticket.id, { status: 'pending' })).body.ticket.status).toBe('pending');
+    const paused = (await detail(ticket.id, agent)).sla;
+    expect(paused).toMatchObject({ state: 'paused', firstResponseDueAt: null, resolutionDueAt: null });
+    const listed = (await t.api.get('/tickets?status=pending&limit=100', { token: agent.token })).body.tickets as Ticket[];
+    expect(listed.map((row) => row.id)).toContain(ticket.id);
+    expect((await t.api.get('/tickets?sla=paused&limit=100', { token: agent.token })).body.tickets.map((r: Ticket) => r.id)).toContain(
+      ticket.id,
+    );
+    const stats = (await t.api.get('/tickets/stats?status=pending', { token: agent.token })).body.stats;
+    expect(stats.pending).toBe(stats.total);
+    expect(stats.pending).toBeGreaterThan(0);
+
+    const ownerSocket = await sockets.listen(t.url, owner.token);
+    expect((await comment(ticket.id, 'Here is the log you asked for.', owner)).status).toBe(201);
+    const reopened = await ownerSocket.next('ticket-changed', (e) => e.ticket.id === ticket.id);
+    if (reopened.action !== 'updated') throw new Error('expected an update');
+    expect(reopened.ticket.status).toBe('open');
+    expect(reopened.history).toEqual([expect.objectContaining({ type: 'status', from: 'pending', to: 'open' })]);
+    const after = await detail(ticket.id, agent);
+    expect(after.status).toBe('open');
+    expect(after.history.some((h) => h.type === 'status' && h.from === 'pending' && h.to === 'open')).toBe(true);
+    expect(after.sla?.state).toBe('ok');
+    // The time spent waiting did not count: the deadline is no earlier than before the pause.
+    expect(new Date(after.sla?.resolutionDueAt ?? 0).getTime()).toBeGreaterThanOrEqual(new Date(plus(ticket.createdAt, 240)).getTime());
+  });
+
+  it('sets pending in bulk, and stops the clock at resolution; a reopen runs on', async () => {
+    const [a, b] = [await createTicket(t.api, owner.token), await createTicket(t.api, owner.token)];
+    const bulk = await t.api.post('/tickets/bulk', { ids: [a.id, b.id], changes: { status: 'pending' } }, { token: agent.token });
+    expect(bulk.body.failed).toEqual([]);
+    expect(bulk.body.updated.map((row: Ticket) => row.sla?.state)).toEqual(['paused', 'paused']);
+
+    expect((await put(a.id, { status: 'resolved' })).status).toBe(200);
+    expect((await detail(a.id, agent)).sla).toMatchObject({ state: 'met', resolutionDueAt: null });
+    expect((await comment(a.id, 'It broke again.', owner)).status).toBe(201);
+    const reopened = await detail(a.id, agent);
+    expect(reopened.status).toBe('open');
+    expect(reopened.sla?.state).toBe('ok');
+    expect(reopened.sla?.resolutionDueAt).not.toBeNull();
+  });
+
+  it('filters by SLA state and sorts by the earliest open deadline, for staff only', async () => {
+    const later = await createTicket(t.api, owner.token); // medium: first response in 60 minutes
+    const sooner = await createTicket(t.api, owner.token, { priority: 'urgent' }); // 15 minutes
+    const without = await createTicket(t.api, owner.token, { priority: 'low' }); // no targets
+    const ids = new Set([later.id, sooner.id, without.id]);
+    const order = async (sort: string) =>
+      ((await t.api.get(`/tickets?sort=${sort}&limit=100`, { token: agent.token })).body.tickets as Ticket[])
+        .map((row) => row.id)
+        .filter((id) => ids.has(id));
+    expect(await order('slaDueAt')).toEqual([sooner.id, later.id, without.id]);
+    expect(await order('-slaDueAt')).toEqual([later.id, sooner.id, without.id]);
+
+    const ok = (await t.api.get('/tickets?sla=ok&limit=100', { token: agent.token })).body;
+    expect(ok.tickets.every((row: Ticket) => row.sla?.state === 'ok')).toBe(true);
+    expect((await t.api.get('/tickets/stats?sla=ok', { token: agent.token })).body.stats.total).toBe(ok.total);
+
+    for (const path of ['/tickets?sla=ok', '/tickets/stats?sla=ok', '/tickets?sort=slaDueAt']) {
+      const res = await t.api.get(path, { token: owner.token });
+      expect(res.status, path).toBe(403);
+      expect(res.body.message).toBe(MESSAGES.http.staffOnly);
+    }
+    const bad = await t.api.get('/tickets?sla=late', { token: agent.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.sla).toBe(MESSAGES.sla.filterInvalid);
+    const views = (await t.api.get('/views', { token: agent.token })).body.views;
+    expect(views).toContainEqual(expect.objectContaining({ name: 'SLA at risk', filters: { sla: 'warning' }, sort: 'slaDueAt' }));
+  });
+
+  it('the scanner marks a breach once: a staff-only history entry, the assignee notified, sla-changed to staff alone', async () => {
+    const ticket = await createTicket(t.api, owner.token);
+    expect((await put(ticket.id, { assignedAgentId: agent.user.id })).status).toBe(200);
+    await dueNow(ticket.id, { slaResponseDueAt: new Date(Date.now() - 1000), slaResponseWarnedAt: new Date() });
+    const ownerSocket = await sockets.listen(t.url, owner.token);
+    const staffSocket = await sockets.listen(t.url, agent.token);
+
+    expect(await t.server.services.slaScan()).toBeGreaterThanOrEqual(1);
+    const event = await staffSocket.next('sla-changed', (e) => e.ticketId === ticket.id);
+    expect(event.sla?.state).toBe('breached');
+    expect(event.history).toEqual([expect.objectContaining({ type: 'sla', from: 'first_response', to: 'breached' })]);
+    const notice = await staffSocket.next('notification', (e) => e.notification.ticketId === ticket.id);
+    expect(notice.notification).toMatchObject({ type: 'sla_breached', by: { id: owner.user.id } });
+
+    expect(await t.server.services.slaScan()).toBe(0);
+    const staffView = await detail(ticket.id, agent);
+    expect(staffView.sla?.state).toBe('breached');
+    expect(staffView.history.filter((h) => h.type === 'sla')).toHaveLength(1);
+    const ownerView = await detail(ticket.id, owner);
+    expect(ownerView.history.some((h) => h.type === 'sla')).toBe(false);
+    expect((await t.api.get('/tickets?sla=breached&limit=100', { token: agent.token })).body.tickets.map((r: Ticket) => r.id)).toContain(
+      ticket.id,
+    );
+    const notifications = (await t.api.get('/notifications', { token: agent.token })).body.notifications;
+    expect(
+      notifications.filter((n: { ticketId: number; type: string }) => n.ticketId === ticket.id && n.type === 'sla_breached'),
+    ).toHaveLength(1);
+    await sentinel(t.api, agent.token, [ownerSocket, staffSocket]);
+    expect(ownerSocket.events['sla-changed']).toEqual([]);
+    expect(ownerSocket.events.notification).toEqual([]);
+  });
+
+  it('warns at once for a target shorter than the warning, notifying every admin of an unassigned ticket', async () => {
+    const second = await insertUser(t, { role: 'admin', name: 'Second Admin' });
+    const ticket = await createTicket(t.api, owner.token, { priority: 'urgent' }); // 15 < 30 minutes warning
+    const adminSocket = await sockets.listen(t.url, second.token);
+    expect(await t.server.services.slaScan()).toBeGreaterThanOrEqual(1);
+    const notice = await adminSocket.next('notification', (e) => e.notification.ticketId === ticket.id);
+    expect(notice.notification.type).toBe('sla_warning');
+    expect(notice.notification.excerpt).toBe(MESSAGES.sla.notificationExcerpt('first_response', 'warning', ticket.title));
+    const rootNotices = (await t.api.get('/notifications', { token: admin.token })).body.notifications;
+    expect(rootNotices.some((n: { ticketId: number; type: string }) => n.ticketId === ticket.id && n.type === 'sla_warning')).toBe(true);
+    expect((await detail(ticket.id, agent)).sla?.state).toBe('warning');
+    const atRisk = (await t.api.get('/tickets?sla=warning&sort=slaDueAt&limit=100', { token: agent.token })).body.tickets;
+    expect(atRisk.map((r: Ticket) => r.id)).toContain(ticket.id);
+  });
+
+  it('re-applies an edited policy to open tickets in the background', async () => {
+    const ticket = await createTicket(t.api, owner.token);
+    const staffSocket = await sockets.listen(t.url, agent.token);
+    const edited = await t.api.put(
+      `/sla/policies/${policyId}`,
+      { name: 'Everyone', targets: { ...TARGETS, medium: { firstResponseMinutes: 120, resolutionMinutes: 480 } } },
+      { token: admin.token },
+    );
+    expect(edited.status).toBe(200);
+    const event = await staffSocket.next('sla-changed', (e) => e.ticketId === ticket.id);
+    await t.server.services.slaReapply.idle();
+    near(event.sla?.firstResponseDueAt, plus(ticket.createdAt, 120));
+    near((await detail(ticket.id, agent)).sla?.resolutionDueAt, plus(ticket.createdAt, 480));
+    await t.api.put(`/sla/policies/${policyId}`, { name: 'Everyone', targets: TARGETS }, { token: admin.token });
+    await t.server.services.slaReapply.idle();
+  });
+
+  it('leaves a ticket no policy covers without `sla`: null for staff', async () => {
+    const ticket = await createTicket(t.api, owner.token);
+    await t.api.put(`/sla/policies/${policyId}`, { name: 'Everyone', targets: TARGETS, active: false }, { token: admin.token });
+    await t.server.services.slaReapply.idle();
+    expect((await detail(ticket.id, agent)).sla).toBeNull();
+    const fresh = await createTicket(t.api, owner.token);
+    expect((await detail(fresh.id, agent)).sla).toBeNull();
+    // Answered while no policy covered it: a policy chosen later finds the first response given.
+    expect((await comment(fresh.id, 'Answered without a policy.', agent)).status).toBe(201);
+    await t.api.put(`/sla/policies/${policyId}`, { name: 'Everyone', targets: TARGETS, active: true }, { token: admin.token });
+    await t.server.services.slaReapply.idle();
+    expect((await detail(ticket.id, agent)).sla?.policyId).toBe(policyId);
+    expect((await detail(fresh.id, agent)).sla).toMatchObject({ policyId, firstResponseDueAt: null });
+    expect((await detail(fresh.id, agent)).sla?.firstRespondedAt).not.toBeNull();
+  });
+});

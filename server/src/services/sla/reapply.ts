@@ -1,0 +1,80 @@
+import { LIMITS } from '@helpdesk/protocol';
+import type { Db } from '../../db/client.js';
+import { activeTicketsAfter, loadPolicies, writeSlaColumns } from '../../db/queries/slaTickets.js';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import type { Logger } from '../../lib/logger.js';
+import { nextSlaColumns, presentSla, slaColumnsOf } from '../../sla/ticketSla.js';
+import { choosePolicy } from './choosePolicy.js';
+
+export interface SlaReapply {
+  /** Asks for a pass over the open tickets; one asked for while a pass runs starts once it ends. */
+  request(): void;
+  /** Resolves once no pass runs or waits (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+/**
+ * After an edit of the SLA settings, every ticket still being worked gets the policy it now falls
+ * under and deadlines from it, in the background: batches of LIMITS.sla.reapplyBatch in id order,
+ * one short transaction each, so requests are never held up behind it. Staff hear each ticket whose
+ * `sla` changed (sla-changed). Two passes at once (two admins on two processes) agree: each computes
+ * from the settings as committed.
+ */
+export function createSlaReapply(db: Db, withTransaction: UnitOfWork, logger: Logger): SlaReapply {
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  async function pass(): Promise<void> {
+    const policies = await loadPolicies(db);
+    let afterId = 0;
+    for (;;) {
+      const last = await withTransaction(async (tx, emit) => {
+        const rows = await activeTicketsAfter(tx, afterId, LIMITS.sla.reapplyBatch);
+        const now = new Date();
+        const changed = rows.flatMap(({ ticket, email }) => {
+          const policy = choosePolicy(policies, email) ?? null;
+          const columns = nextSlaColumns(slaColumnsOf(ticket), ticket, policy, {}, now);
+          const before = JSON.stringify(presentSla(ticket));
+          const after = presentSla(columns);
+          return before === JSON.stringify(after) && ticket.slaNextMarkAt?.getTime() === columns.slaNextMarkAt?.getTime()
+            ? []
+            : [{ ticket, columns, after }];
+        });
+        await writeSlaColumns(
+          tx,
+          changed.map(({ ticket, columns }) => ({ id: ticket.id, columns })),
+        );
+        for (const { ticket, after } of changed) {
+          emit('sla.changed', { ticketId: ticket.id, ownerId: ticket.userId, sla: after, version: ticket.version });
+        }
+        return rows.at(-1)?.ticket.id;
+      });
+      if (last === undefined) return;
+      afterId = last;
+      // Let the requests waiting on this process go first.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  // `again` is set by request() while a pass awaits; read through a call so the loop sees it.
+  const askedAgain = () => again;
+  const run = async () => {
+    do {
+      again = false;
+      await pass().catch((error: unknown) => logger.error({ err: error }, 'SLA policies could not be re-applied'));
+    } while (askedAgain());
+  };
+
+  return {
+    request() {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = run().finally(() => (running = undefined));
+    },
+    idle: async () => {
+      while (running) await running;
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import { MESSAGES, type HistoryEntry, type SlaMark, type SlaTargetKind } from '@helpdesk/protocol';
+import type { Database } from '../../db/client.js';
+import {
+  activeAdminIds,
+  insertSlaHistory,
+  insertSlaNotifications,
+  markDueTickets,
+  type MarkedTicket,
+  type NewSlaEntry,
+  type NewSlaNotification,
+} from '../../db/queries/slaTickets.js';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import type { Logger } from '../../lib/logger.js';
+import { excerptOf } from '../notifications.js';
+import { presentSla } from '../../sla/ticketSla.js';
+
+/** The advisory lock that lets one process at a time scan (the IMAP intake holds 727_002). */
+const SLA_SCAN_LOCK_KEY = 727_003;
+/**
+ * Tickets marked per transaction; a pass goes on until none is left due. Each statement must stay
+ * under the server's one-second statement timeout on a loaded machine: an update of a tickets row
+ * costs ~50 µs here (bench:sla), so 10,000 in one statement did not.
+ */
+const SCAN_BATCH = 2_500;
+
+export interface SlaScanner {
+  /** One pass now, whoever holds the lock: how many tickets it marked (tests and the bench call it). */
+  scanOnce(now?: Date): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** What one marked ticket's pass says, per target: the mark to announce, if any. */
+function marksOf(ticket: MarkedTicket): { target: SlaTargetKind; mark: SlaMark }[] {
+  const done = ticket.status === 'resolved' || ticket.status === 'closed';
+  const marks: { target: SlaTargetKind; mark: SlaMark }[] = [];
+  // A breach found in the same pass as its warning is announced alone: the warning came too late to help.
+  // A warning for a target already met (a reply, a resolution before the scan) is recorded silently.
+  if (ticket.responseBreached) marks.push({ target: 'first_response', mark: 'breached' });
+  else if (ticket.responseWarned && ticket.slaFirstRespondedAt === null) marks.push({ target: 'first_response', mark: 'warning' });
+  if (ticket.resolutionBreached) marks.push({ target: 'resolution', mark: 'breached' });
+  else if (ticket.resolutionWarned && !done) marks.push({ target: 'resolution', mark: 'warning' });
+  return marks;
+}
+
+/**
+ * Marks the warnings and breaches that came due, in one transaction per batch: the marks and states
+ * (one UPDATE), the `sla` timeline entries (one insert), the notifications to the assignee or, for an
+ * unassigned ticket, to every admin (one insert); then, after the commit, `sla-changed` to staff and
+ * each notification to its recipient. A mark is made once: the UPDATE only takes unmarked due times,
+ * and rows another scan holds are skipped.
+ */
+export function createSlaScan(withTransaction: UnitOfWork) {
+  return async function scanOnce(now: Date = new Date()): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const marked = await withTransaction(async (tx, emit) => {
+        const tickets = await markDueTickets(tx, now, SCAN_BATCH);
+        if (tickets.length === 0) return 0;
+        const announced = tickets.map((ticket) => ({ ticket, marks: marksOf(ticket) }));
+        const entries: NewSlaEntry[] = announced.flatMap(({ ticket, marks }) =>
+          marks.map(({ target, mark }) => ({ ticketId: ticket.id, actorId: ticket.userId, from: target, to: mark })),
+        );
+        const history = await insertSlaHistory(tx, entries);
+        const admins = announced.some(({ ticket, marks }) => marks.length > 0 && ticket.assignedAgentId === null)
+          ? await activeAdminIds(tx)
+          : [];
+        const requests: NewSlaNotification[] = announced.flatMap(({ ticket, marks }) =>
+          marks.flatMap(({ target, mark }) =>
+            (ticket.assignedAgentId === null ? admins : [ticket.assignedAgentId]).map((userId) => ({
+              userId,
+              type: mark === 'breached' ? ('sla_breached' as const) : ('sla_warning' as const),
+              ticketId: ticket.id,
+              // The person waiting is who the notice is about.
+              byId: ticket.userId,
+              excerpt: excerptOf(MESSAGES.sla.notificationExcerpt(target, mark, ticket.title)),
+            })),
+          ),
+        );
+        const notifications = await insertSlaNotifications(tx, requests);
+
+        const byTicket = new Map(tickets.map((ticket) => [ticket.id, ticket]));
+        const entriesOf = new Map<number, HistoryEntry[]>();
+        for (const row of history) {
+          const ticket = byTicket.get(row.ticketId);
+          if (!ticket) continue;
+          const list = entriesOf.get(row.ticketId) ?? [];
+          list.push({
+            id: row.id,
+            ticketId: row.ticketId,
+            type: 'sla',
+            from: row.from,
+            to: row.to,
+            actor: { id: ticket.userId, name: ticket.ownerName },
+            createdAt: row.createdAt.toISOString(),
+          });
+          entriesOf.set(row.ticketId, list);
+        }
+        for (const ticket of tickets) {
+          emit('sla.changed', {
+            ticketId: ticket.id,
+            ownerId: ticket.userId,
+            sla: presentSla(ticket),
+            version: ticket.version,
+            history: entriesOf.get(ticket.id) ?? [],
+          });
+        }
+        for (const row of notifications) {
+          const owner = byTicket.get(row.ticketId);
+          emit('notification.created', {
+            userId: row.userId,
+            notification: {
+              id: row.id,
+              type: row.type,
+              ticketId: row.ticketId,
+              by: { id: row.byId, name: owner?.ownerName ?? '' },
+              excerpt: row.excerpt,
+              createdAt: row.createdAt.toISOString(),
+              readAt: null,
+            },
+          });
+        }
+        return tickets.length;
+      });
+      total += marked;
+      if (marked < SCAN_BATCH) return total;
+    }
+  };
+}
+
+/**
+ * The scanner (docs/decisions.md#service-levels): every `intervalMs` the process holding the scan's
+ * advisory lock runs a pass; the others keep asking for the lock, so one takes over within an interval
+ * of the holder's end. A failing pass is logged and tried again at the next tick.
+ */
+export function startSlaScanner(
+  database: Pick<Database, 'tryExclusive'>,
+  withTransaction: UnitOfWork,
+  intervalMs: number,
+  logger: Logger,
+): SlaScanner {
+  const scanOnce = createSlaScan(withTransaction);
+  let lock: { release(): Promise<void> } | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const tick = async () => {
+    if (!lock) lock = await database.tryExclusive(SLA_SCAN_LOCK_KEY);
+    if (!lock || stopped) return;
+    const marked = await scanOnce();
+    if (marked > 0) logger.info({ marked }, 'SLA scan marked tickets');
+  };
+  const timer = setInterval(() => {
+    if (running || stopped) return;
+    running = tick()
+      .catch((error: unknown) => logger.warn({ err: error }, 'SLA scan failed'))
+      .finally(() => (running = undefined));
+  }, intervalMs);
+  timer.unref();
+
+  return {
+    scanOnce,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      await lock?.release();
+      lock = undefined;
+    },
+  };
+}
