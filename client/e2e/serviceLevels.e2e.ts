@@ -65,7 +65,7 @@ describe('journey: service levels (docs/product.md#service-levels)', () => {
     const badgeOf = (id: number) => admin.page.locator(`tr[data-ticket-id="${id}"] [data-testid="sla-badge"]`);
     await badgeOf(running.id).waitFor();
     // Warned at once by the scanner: amber, with the minute still counting.
-    await expect.poll(() => stateOf(badgeOf(running.id)), { timeout: 10_000 }).toBe('warning');
+    await expect.poll(() => stateOf(badgeOf(running.id)), { timeout: 30_000 }).toBe('warning');
     expect(await shownOn(badgeOf(running.id))).toBe('1 m');
     expect(await badgeOf(running.id).getAttribute('title')).toMatch(/^First response due in 1 m/);
 
