@@ -8,7 +8,7 @@ import {
   roleSchema,
   ticketStatusSchema,
 } from './enums.js';
-import { SLA_STATES, type TicketSla } from './api/sla.js';
+import { SLA_STATES, type TicketSla } from './api/slaState.js';
 
 /** Response shapes of docs/api.md#entities. Timestamps are ISO-8601 strings. */
 const timestamp = z.string();

@@ -18,6 +18,7 @@ import { noteReadAt, timed } from './readTimes';
 import {
   applyCommentAdded,
   applyEmailStatus,
+  applySlaChanged,
   applyTicketChanged,
   commentSaved,
   setLiveEchoes,
@@ -102,7 +103,8 @@ function cacheWith(all: Ticket[], params: TicketQuery = PAGE_ONE, statsParams: T
   });
   return client;
 }
-const matches = (t: Ticket, f: TicketFilters) => (!f.status || t.status === f.status) && (!f.priority || t.priority === f.priority);
+const matches = (t: Ticket, f: TicketFilters) =>
+  (!f.status || t.status === f.status) && (!f.priority || t.priority === f.priority) && (!f.sla || t.sla?.state === f.sla);
 /** What GET /tickets answers for these tickets (only createdAt sorting, as the tests use), with `spare` rows after the page. */
 function serverPage(all: Ticket[], params: TicketQuery, spare = 0): TicketListResponse {
   const sorted = all.filter((t) => matches(t, params)).sort((a, b) => (params.sort.descending ? b.id - a.id : a.id - b.id));
@@ -577,5 +579,80 @@ describe('ticket cache: this tab\u2019s own answers', () => {
     expect(detail?.history).toHaveLength(1);
     expect(listOf(client, PAGE_ONE)?.data[0]?.commentCount).toBe(1);
     expect(refetching(client, ticketKeys.detail(5))).toBe(false);
+  });
+});
+
+describe('ticket cache: sla-changed', () => {
+  const sla = (state: NonNullable<Ticket['sla']>['state']): NonNullable<Ticket['sla']> => ({
+    policyId: 1,
+    firstResponseDueAt: '2026-01-02T09:30:00.000Z',
+    resolutionDueAt: '2026-01-03T09:30:00.000Z',
+    firstRespondedAt: null,
+    state,
+  });
+  const five = [1, 2, 3, 4, 5].map((id) => ticket(id, { sla: sla('ok') }));
+  const slaEntry = entry(7, 5, { type: 'sla', from: 'first_response', to: 'warning' });
+
+  it('changes the row and the open ticket, adds the timeline entry, and applies once', () => {
+    const client = cacheWith(five);
+    client.setQueryData<TicketResponse>(ticketKeys.detail(5), {
+      success: true,
+      ticket: { ...five[4]!, comments: [], attachments: [], history: [] },
+    });
+    const event = { ticketId: 5, sla: sla('warning'), version: 1, history: [slaEntry] };
+    applySlaChanged(client, event);
+    applySlaChanged(client, event);
+    expect(listOf(client, PAGE_ONE)?.data[0]?.sla?.state).toBe('warning');
+    const detail = client.getQueryData<TicketResponse>(ticketKeys.detail(5))?.ticket;
+    expect(detail?.sla?.state).toBe('warning');
+    expect(detail?.history.map((h) => h.id)).toEqual([7]);
+  });
+
+  it('leaves a newer copy alone: a later write carried its own sla', () => {
+    const client = cacheWith([...five.slice(0, 4), ticket(5, { version: 3, sla: sla('paused') })]);
+    applySlaChanged(client, { ticketId: 5, sla: sla('breached'), version: 2 });
+    expect(listOf(client, PAGE_ONE)?.data[0]?.sla?.state).toBe('paused');
+  });
+
+  it('moves the ticket into a page filtered by its new state and out of the old one, counts included, without asking', () => {
+    const atRisk = listQuery({ limit: 3, sla: 'warning' });
+    const client = cacheWith(five, PAGE_ONE, { sla: 'warning' });
+    client.setQueryData(ticketKeys.list(atRisk), serverPage([], atRisk));
+    applySlaChanged(client, { ticketId: 4, sla: sla('warning'), version: 1 });
+    expect(ids(listOf(client, atRisk))).toEqual([4]);
+    expect(statsOf(client, { sla: 'warning' })?.total).toBe(1);
+    applySlaChanged(client, { ticketId: 4, sla: sla('breached'), version: 1 });
+    expect(ids(listOf(client, atRisk))).toEqual([]);
+    expect(statsOf(client, { sla: 'warning' })?.total).toBe(0);
+    expect(refetching(client, ticketKeys.list(atRisk))).toBe(false);
+  });
+
+  it('re-reads a page filtered by the new state when it holds no copy of the ticket', () => {
+    const atRisk = listQuery({ limit: 3, sla: 'warning' });
+    const client = new QueryClient();
+    client.setQueryData(ticketKeys.list(atRisk), serverPage([], atRisk));
+    const overdue = listQuery({ limit: 3, sla: 'breached' });
+    client.setQueryData(ticketKeys.list(overdue), serverPage([], overdue));
+    applySlaChanged(client, { ticketId: 40, sla: sla('warning'), version: 1 });
+    expect(refetching(client, ticketKeys.list(atRisk))).toBe(true);
+    expect(refetching(client, ticketKeys.list(overdue))).toBe(false);
+  });
+
+  it('reorders a page sorted by deadline when a policy moved one', () => {
+    const byDeadline = listQuery({ limit: 3, sort: { field: 'slaDueAt', descending: false } });
+    const due = (id: number, at: string) => ticket(id, { sla: { ...sla('ok'), firstResponseDueAt: at } });
+    const client = new QueryClient();
+    const rows = [due(1, '2026-01-02T01:00:00.000Z'), due(2, '2026-01-02T02:00:00.000Z'), due(3, '2026-01-02T03:00:00.000Z')];
+    client.setQueryData<TicketListResponse>(ticketKeys.list(byDeadline), {
+      success: true,
+      tickets: rows,
+      data: rows,
+      total: 3,
+      page: 1,
+      limit: 3,
+      next: [],
+    });
+    applySlaChanged(client, { ticketId: 1, sla: { ...sla('ok'), firstResponseDueAt: '2026-01-02T04:00:00.000Z' }, version: 1 });
+    expect(ids(listOf(client, byDeadline))).toEqual([2, 3, 1]);
   });
 });

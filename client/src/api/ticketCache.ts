@@ -8,6 +8,7 @@ import {
   type HistoryEntry,
   type CommentAddedEvent,
   type EmailStatusEvent,
+  type SlaChangedEvent,
   type Ticket,
   type TicketChangedEvent,
   type TicketFilters,
@@ -269,6 +270,52 @@ export function applyCommentAdded(client: QueryClient, event: CommentAddedEvent)
     });
 }
 
+/** The copy of a ticket this cache holds, the open ticket's or a row's, the newest version of them. */
+export function heldTicket(client: QueryClient, id: number): Ticket | undefined {
+  let held: Ticket | undefined = client.getQueryData<TicketResponse>(ticketKeys.detail(id))?.ticket;
+  for (const query of client.getQueryCache().findAll({ queryKey: ticketKeys.lists })) {
+    const list = query.state.data as TicketListResponse | undefined;
+    const row = list && rowsOf(list).find((t) => t.id === id);
+    if (row && (!held || row.version > held.version)) held = row;
+  }
+  return held;
+}
+
+const sameSla = (a: Ticket['sla'], b: Ticket['sla']) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * `sla-changed` (staff): the scanner marked a warning or a breach, or an edited policy moved the
+ * deadlines. Marks leave the version alone, so the event's `sla` replaces that of every copy of its
+ * version or older; a newer copy came from a later write, which carried its own. The ticket then moves
+ * in the lists filtered by SLA state or sorted by deadline, and in the counts under an SLA filter, as
+ * for any changed field, from the copy held (the event carries only the `sla`). A ticket held nowhere
+ * can only enter a page filtered by its new state: those pages and counts are read again.
+ */
+export function applySlaChanged(client: QueryClient, event: SlaChangedEvent): void {
+  const { ticketId, sla, version, history, at } = event;
+  const held = heldTicket(client, ticketId);
+  const withSla = <T extends Ticket>(ticket: T): T =>
+    ticket.version <= version && !sameSla(ticket.sla, sla) ? { ...ticket, sla } : ticket;
+  changeCopies(client, {
+    ticketId,
+    at,
+    row: withSla,
+    detail: (detail) => {
+      const ticket = withSla(detail.ticket);
+      return withHistory(ticket === detail.ticket ? detail : { ...detail, ticket }, history ?? []);
+    },
+  });
+  if (held) {
+    if (held.version <= version && !sameSla(held.sla, sla))
+      moveTicket(client, { at, inOrder: true, before: held, after: { ...held, sla } });
+    return;
+  }
+  if (!sla) return;
+  const enters = (query: Query) => ((query.queryKey[2] ?? {}) as TicketFilters).sla === sla.state && !holds(query, at);
+  void client.invalidateQueries({ queryKey: ticketKeys.lists, predicate: enters });
+  void client.invalidateQueries({ queryKey: ticketKeys.stats, predicate: enters });
+}
+
 /** A staff reply's mail changed state: only the open ticket shows it (rows carry no comments). */
 export function applyEmailStatus(client: QueryClient, event: EmailStatusEvent): void {
   const { ticketId, commentId, status, at } = event;
@@ -412,13 +459,17 @@ function update<T>(client: QueryClient, query: Query, at: number | undefined, mo
   else if (moved !== data) client.setQueryData(query.queryKey, moved);
 }
 
-/** Filters this cache can evaluate itself; a search (server-side matching) and an assignee (who am I) it cannot. */
+/**
+ * Filters this cache can evaluate itself; a search (server-side matching) and an assignee (who am I) it
+ * cannot. The SLA state is on every staff copy.
+ */
 const matchesKnownFilters = (filters: TicketFilters, t: Ticket) =>
-  (!filters.status || t.status === filters.status) && (!filters.priority || t.priority === filters.priority);
+  (!filters.status || t.status === filters.status) &&
+  (!filters.priority || t.priority === filters.priority) &&
+  (!filters.sla || t.sla?.state === filters.sla);
 const opaqueFieldsOf = (filters: TicketFilters): (keyof TicketPrevious)[] => [
   ...(filters.search ? (['title', 'description'] as const) : []),
   ...(assigneeOf(filters) !== undefined ? (['assignedAgent'] as const) : []),
-  ...(filters.sla ? (['sla'] as const) : []),
 ];
 const differs = (a: Ticket, b: Ticket, fields: (keyof TicketPrevious)[]) =>
   fields.some((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));

@@ -3,7 +3,7 @@ import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { aTicket } from '../test-utils/ticketFixtures';
 import { queryKeys } from './queryKeys';
-import { applyPushedViewCounts, moveViewCounts } from './viewCountCache';
+import { applyPushedViewCounts, moveSlaViewCounts, moveViewCounts } from './viewCountCache';
 
 const ME = 2;
 const view = (id: number, filters: View['filters']): View => ({ id, name: `View ${id}`, filters, shared: true, owner: null });
@@ -119,5 +119,44 @@ describe('pushed view counts', () => {
     applyPushedViewCounts(client, { counts: { '5': 1 } });
     moveViewCounts(client, created(ticket()), ME);
     expect(client.getQueryData(queryKeys.queue.viewCounts)).toBeUndefined();
+  });
+});
+
+describe('view counts from sla-changed', () => {
+  const sla = (state: NonNullable<Ticket['sla']>['state']): NonNullable<Ticket['sla']> => ({
+    policyId: 1,
+    firstResponseDueAt: '2026-01-02T09:30:00.000Z',
+    resolutionDueAt: null,
+    firstRespondedAt: null,
+    state,
+  });
+  const AT_RISK = view(-4, { sla: 'warning' });
+  const OVERDUE_MINE = view(6, { sla: 'breached', assignee: 'me' });
+  function slaCache() {
+    const client = new QueryClient();
+    client.setQueryData<ViewsResponse>(queryKeys.queue.views, { success: true, views: [...VIEWS, AT_RISK, OVERDUE_MINE] });
+    client.setQueryData<ViewCountsResponse>(queryKeys.queue.viewCounts, { success: true, counts: { '-4': 2, '6': 0, '4': 2 } });
+    return { client, counts: () => client.getQueryData<ViewCountsResponse>(queryKeys.queue.viewCounts)?.counts };
+  }
+
+  it('moves the SLA views by the copy held before the event, once', () => {
+    const { client, counts } = slaCache();
+    const held = ticket({ id: 7, assignedAgent: { id: ME, name: 'Me' }, sla: sla('ok') });
+    const warned = { ticketId: 7, sla: sla('warning'), version: held.version };
+    moveSlaViewCounts(client, warned, ME, held);
+    expect(counts()).toEqual({ '-4': 3, '6': 0, '4': 2 });
+    // The same event again finds the copy already changed.
+    moveSlaViewCounts(client, warned, ME, { ...held, sla: sla('warning') });
+    expect(counts()).toEqual({ '-4': 3, '6': 0, '4': 2 });
+    moveSlaViewCounts(client, { ticketId: 7, sla: sla('breached'), version: held.version }, ME, { ...held, sla: sla('warning') });
+    expect(counts()).toEqual({ '-4': 2, '6': 1, '4': 2 });
+  });
+
+  it('leaves the counts to a newer copy, and reads them again when no copy is held', () => {
+    const { client, counts } = slaCache();
+    moveSlaViewCounts(client, { ticketId: 7, sla: sla('warning'), version: 1 }, ME, ticket({ id: 7, version: 2, sla: sla('paused') }));
+    expect(counts()).toEqual({ '-4': 2, '6': 0, '4': 2 });
+    moveSlaViewCounts(client, { ticketId: 8, sla: sla('warning'), version: 1 }, ME, undefined);
+    expect(client.getQueryState(queryKeys.queue.viewCounts)?.isInvalidated).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 import {
   countMove,
   ticketStatesOf,
+  type SlaChangedEvent,
+  type Ticket,
   type TicketChangedEvent,
   type ViewCountsEvent,
   type ViewCountsResponse,
@@ -86,6 +88,34 @@ export function moveViewCounts(client: QueryClient, event: TicketChangedEvent, v
       const count = counts[view.id];
       if (view.filters.search || count === undefined) continue;
       const move = countMove(view.filters, viewerId, before, after);
+      if (move !== 0) moved = { ...moved, [view.id]: count + move };
+    }
+    return moved;
+  });
+}
+
+/**
+ * `sla-changed`: the views filtered by SLA state (the built-in "SLA at risk" among them) follow the
+ * ticket, judged on the copy this tab held before the event (`held`, api/ticketCache.ts heldTicket),
+ * which the event changes only in its `sla`. A copy already holding that `sla`, or newer than the
+ * event, has moved the counts. Without a copy the views' filters cannot be judged: the counts are read again.
+ */
+export function moveSlaViewCounts(client: QueryClient, event: SlaChangedEvent, viewerId: number | null, held: Ticket | undefined): void {
+  const views = client.getQueryData<ViewsResponse>(queryKeys.queue.views)?.views;
+  const query = countsQuery(client);
+  if (!views?.some((view) => view.filters.sla) || !query) return;
+  if (held && (held.version > event.version || JSON.stringify(held.sla ?? null) === JSON.stringify(event.sla))) return;
+  if (!held || reading(query)) {
+    void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });
+    return;
+  }
+  const after = { ...held, sla: event.sla };
+  withCounts(client, (counts) => {
+    let moved = counts;
+    for (const view of views) {
+      const count = counts[view.id];
+      if (view.filters.search || count === undefined) continue;
+      const move = countMove(view.filters, viewerId, held, after);
       if (move !== 0) moved = { ...moved, [view.id]: count + move };
     }
     return moved;

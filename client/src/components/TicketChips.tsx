@@ -4,18 +4,21 @@ import { labelOf } from '../lib/text';
 import classes from './TicketChips.module.css';
 import { useChangeHighlight } from './useChangeHighlight';
 
-/** Open red, in progress warning, resolved success; closed is done and muted (docs/product.md#ticket-lifecycle). */
+/**
+ * Open red, in progress warning, waiting on the customer cyan (the ball is in their court), resolved
+ * success; closed is done and muted (docs/product.md#ticket-lifecycle).
+ */
 export const STATUS_COLORS: Record<TicketStatus, string> = {
   open: 'red',
   in_progress: 'orange',
-  pending: 'grape',
+  pending: 'cyan',
   resolved: 'green',
   closed: 'gray',
 };
 /** Low green, medium warning, high and urgent red (docs/product.md#ticket-lifecycle). */
 export const PRIORITY_COLORS: Record<Priority, string> = { low: 'green', medium: 'orange', high: 'red', urgent: 'red' };
 
-export function StatusChip({ status, ...props }: { status: TicketStatus } & BadgeProps) {
+export function StatusChip({ status, className, ...props }: { status: TicketStatus } & BadgeProps) {
   const changed = useChangeHighlight(status);
   return (
     <Badge
@@ -23,7 +26,7 @@ export function StatusChip({ status, ...props }: { status: TicketStatus } & Badg
       variant="light"
       data-status={status}
       data-changed={changed || undefined}
-      className={changed ? classes.changed : undefined}
+      className={[changed ? classes.changed : undefined, className].filter(Boolean).join(' ') || undefined}
       {...props}
     >
       {labelOf(status)}

@@ -9,6 +9,7 @@ import {
   type TicketQuery,
   type TicketSort,
   type TicketAssignee,
+  type SlaFilter,
   type TicketStatus,
   type UserRef,
 } from '@helpdesk/protocol';
@@ -19,6 +20,7 @@ import { useEffect, useRef, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../lib/paging';
 import { labelledOptions } from '../lib/text';
 import { SearchChips } from './SearchChips';
+import { SLA_FILTER_OPTIONS } from './sla/slaFilter';
 import classes from './TicketFilters.module.css';
 
 const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
@@ -57,6 +59,8 @@ interface TicketFiltersProps {
   assignees?: { staff: UserRef[]; meId: number };
   /** Staff lists: a Tag box offering these tags (the ones in use). */
   tags?: string[];
+  /** Staff lists: an SLA box (due soon, overdue, paused, on track). */
+  sla?: boolean;
   /** The queue's box reads the search syntax (status:, tag:, requester:…) and shows its terms as chips. */
   syntax?: boolean;
 }
@@ -72,7 +76,7 @@ const readAssignee = (value: string | null): TicketAssignee | undefined =>
   !value || value === ASSIGNEE_ANYONE ? undefined : value === 'me' || value === 'none' ? value : Number(value);
 
 /** Search, status, priority, an optional sort and Clear Filters above a ticket list (the agent table, /tickets). */
-export function TicketFilters({ query, onChange, sorts, assignees, tags, syntax = false }: TicketFiltersProps) {
+export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = false, syntax = false }: TicketFiltersProps) {
   const search = query.search ?? '';
   // The box shows every keystroke; the query takes the text once typing settles.
   const [text, setText] = useState(search);
@@ -104,7 +108,7 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, syntax 
     <Paper withBorder radius="md" p="md">
       <SimpleGrid
         // The search box spans two of the columns at lg.
-        cols={{ base: 2, lg: 5 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) }}
+        cols={{ base: 2, lg: 5 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) + (sla ? 1 : 0) }}
         spacing="sm"
         verticalSpacing="sm"
         style={{ alignItems: 'end' }}
@@ -153,6 +157,16 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, syntax 
             onChange={(value) => onChange({ tag: value ?? undefined })}
             clearable
             searchable
+          />
+        )}
+        {sla && (
+          <Select
+            label="SLA"
+            placeholder="Any service level"
+            data={SLA_FILTER_OPTIONS}
+            value={query.sla ?? null}
+            onChange={(value) => onChange({ sla: (value ?? undefined) as SlaFilter | undefined })}
+            clearable
           />
         )}
         {sorts && (

@@ -9,8 +9,16 @@ import { tokenAtom, userAtom } from '../state/session';
 import { announceLive } from './announceLive';
 import { commentNotice, ticketNotice } from './liveNotices';
 import { useSessionCheck } from '../state/useSessionCheck';
-import { applyCommentAdded, applyEmailStatus, applyTicketChanged, setLiveEchoes, setUnreadReader } from '../api/ticketCache';
-import { applyPushedViewCounts, moveViewCounts } from '../api/viewCountCache';
+import {
+  applyCommentAdded,
+  applyEmailStatus,
+  applySlaChanged,
+  applyTicketChanged,
+  heldTicket,
+  setLiveEchoes,
+  setUnreadReader,
+} from '../api/ticketCache';
+import { applyPushedViewCounts, moveSlaViewCounts, moveViewCounts } from '../api/viewCountCache';
 import { applyHelpfulCount } from './applyEvents';
 import { applyNotification } from '../api/notificationCache';
 import { presenceAtom, socketAtom, withPresence } from './collaboration';
@@ -118,6 +126,12 @@ export function useRealtime(enabled = true): void {
         announceLive(commentNotice(event, me()), pathRef.current);
       });
       socket.on('email-status', (event) => applyEmailStatus(client, event));
+      socket.on('sla-changed', (event) => {
+        // The copy before the event says which SLA-filtered views the ticket leaves.
+        const held = heldTicket(client, event.ticketId);
+        applySlaChanged(client, event);
+        moveSlaViewCounts(client, event, me() ?? null, held);
+      });
       socket.on('helpful-count', (event) => applyHelpfulCount(client, event));
       socket.on('view-counts', (event) => applyPushedViewCounts(client, event));
       socket.on('presence', (event) => setPresence((current) => withPresence(current, event)));

@@ -65,7 +65,7 @@ export const listBody = (tickets: Ticket[], total = tickets.length, page = 1, li
 });
 
 export const statsBody = (stats: Partial<TicketStats> = {}) => ({
-  body: { success: true, stats: { total: 0, open: 0, in_progress: 0, resolved: 0, closed: 0, urgent: 0, ...stats } },
+  body: { success: true, stats: { total: 0, open: 0, in_progress: 0, pending: 0, resolved: 0, closed: 0, urgent: 0, ...stats } },
 });
 
 export const failure = (status: number, message = 'Something went wrong on our side. Please try again later.') => ({

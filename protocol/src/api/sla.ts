@@ -46,30 +46,9 @@ export interface SlaPolicy {
   active: boolean;
 }
 
-export const SLA_STATES = ['ok', 'warning', 'breached', 'paused', 'met'] as const;
-export type SlaState = (typeof SLA_STATES)[number];
-/** What the `sla=` filter takes. */
-export const SLA_FILTERS = ['warning', 'breached', 'paused', 'ok'] as const;
-export type SlaFilter = (typeof SLA_FILTERS)[number];
-
-/** A staff member's view of a ticket's service level; owners never receive it. */
-export interface TicketSla {
-  policyId: number;
-  firstResponseDueAt: string | null;
-  resolutionDueAt: string | null;
-  firstRespondedAt: string | null;
-  state: SlaState;
-}
-
-/**
- * What `sort=slaDueAt` orders by: the earliest deadline still open (the first response until it is
- * met, the resolution), null when none runs (no policy, paused, resolved). Tickets without one come
- * last in either direction; ties go by id (docs/api.md#service-levels).
- */
-export const slaDueAtOf = (sla: TicketSla | null | undefined): string | null => {
-  const due = [sla?.firstResponseDueAt, sla?.resolutionDueAt].filter((at): at is string => typeof at === 'string').sort();
-  return due[0] ?? null;
-};
+// The ticket's SLA shapes live apart from the schemas, so the client's first load (its ticket cache)
+// takes them without zod.
+export * from './slaState.js';
 
 /** "HH:MM" as minutes after midnight; `24:00` only where an interval ends. The server's business time reads hours with it too. */
 export const clockMinutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));

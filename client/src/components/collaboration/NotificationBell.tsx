@@ -95,7 +95,7 @@ export function NotificationBell() {
         </Group>
         {notifications.length === 0 ? (
           <Text size="sm" c="dimmed">
-            Nothing yet. Mentions, assignments and replies on your tickets show up here.
+            Nothing yet. Mentions, assignments, replies and SLA deadlines on your tickets show up here.
           </Text>
         ) : (
           <ScrollArea.Autosize mah={380}>

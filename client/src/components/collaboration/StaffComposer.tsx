@@ -1,6 +1,6 @@
 import { LIMITS, type Ticket, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
 import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
-import { IconCircleCheck, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
+import { IconCircleCheck, IconHourglass, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
@@ -194,6 +194,17 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
             disabled={send.isPending}
           >
             Send and mark In Progress
+          </Button>
+        )}
+        {/* A question to the customer stops the SLA clock until they answer (their reply reopens the ticket). */}
+        {!note && ticket.status !== 'pending' && (
+          <Button
+            variant="default"
+            leftSection={<IconHourglass size={16} color="var(--mantine-color-cyan-8)" />}
+            onClick={() => void submit('pending')}
+            disabled={send.isPending}
+          >
+            Send and wait on customer
           </Button>
         )}
         {ticket.status !== 'resolved' && (

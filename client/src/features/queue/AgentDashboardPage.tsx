@@ -48,6 +48,7 @@ const viewQueryOf = (view: View): Partial<TicketQuery> => ({
   search: view.filters.search,
   assignee: view.filters.assignee,
   tag: view.filters.tag,
+  sla: view.filters.sla,
   sort: parseTicketSort(view.sort),
 });
 const showsView = (query: TicketQuery, view: View) => {
@@ -58,6 +59,7 @@ const showsView = (query: TicketQuery, view: View) => {
     query.search === wanted.search &&
     query.assignee === wanted.assignee &&
     query.tag === wanted.tag &&
+    query.sla === wanted.sla &&
     formatTicketSort(query.sort) === formatTicketSort(wanted.sort ?? query.sort)
   );
 };
@@ -177,6 +179,7 @@ function AgentDashboard({ user }: { user: User }) {
           search: ticketQuery.search,
           assignee: ticketQuery.assignee,
           tag: ticketQuery.tag,
+          sla: ticketQuery.sla,
         },
         sort: formatTicketSort(ticketQuery.sort),
       },
@@ -234,7 +237,7 @@ function AgentDashboard({ user }: { user: User }) {
             }
           />
         </Stack>
-        <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} tags={tagSuggestions} syntax />
+        <TicketFilters query={ticketQuery} onChange={change} assignees={{ staff, meId: user.id }} tags={tagSuggestions} sla syntax />
       </QueueControls>
 
       <Stack gap="md">

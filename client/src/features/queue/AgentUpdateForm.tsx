@@ -1,7 +1,7 @@
 import { agentUpdateForm, FORM_STATUSES, isFormStatus, LIMITS, type FormStatus, type Ticket, type TicketDetail } from '@helpdesk/protocol';
 import { Alert, Button, Card, Group, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconCircleCheck, IconDeviceFloppy, IconLock } from '@tabler/icons-react';
+import { IconCircleCheck, IconDeviceFloppy, IconHourglass, IconLock } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
@@ -90,6 +90,12 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
           {ticket.status === 'closed' && (
             <Alert color="gray" variant="light" icon={<IconLock />} title="This ticket is closed">
               Closed is set by support and cannot be chosen here. Pick a status below only to reopen the ticket.
+            </Alert>
+          )}
+          {ticket.status === 'pending' && (
+            <Alert color="cyan" variant="light" icon={<IconHourglass />} title="Waiting on customer">
+              The ticket waits for the customer's answer, and its SLA clock stands still. Pick a status below only to move it on; the ticket
+              page's Status sets it back to waiting.
             </Alert>
           )}
           <Select

@@ -25,18 +25,38 @@ interface SortHeaderProps {
   sort: TicketSort;
   onSort: (sort: TicketSort) => void;
   width?: number;
+  /** A second field the same column sorts by. */
+  also?: { label: string; field: TicketSortField };
 }
 
-/** A column header that sorts the list; screen readers hear the order through aria-sort. */
-export function SortHeader({ label, field, sort, onSort, width }: SortHeaderProps) {
+/** The button that sorts by one field, its arrow showing the order. */
+function SortButton({ label, field, sort, onSort }: Omit<SortHeaderProps, 'width' | 'also'>) {
   const active = sort.field === field;
   const Icon = !active ? IconArrowsSort : sort.descending ? IconArrowDown : IconArrowUp;
   return (
+    <UnstyledButton className={classes.sortButton} onClick={() => onSort(nextSort(sort, field))} data-active={active || undefined}>
+      {label}
+      <Icon size={14} aria-hidden />
+    </UnstyledButton>
+  );
+}
+
+/**
+ * A column header that sorts the list; screen readers hear the order through aria-sort. A column
+ * showing two things (status over the SLA countdown) sorts by either, one button each.
+ */
+export function SortHeader({ label, field, sort, onSort, width, also }: SortHeaderProps) {
+  const fields = [field, ...(also ? [also.field] : [])];
+  const active = fields.includes(sort.field);
+  return (
     <Table.Th w={width} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
-      <UnstyledButton className={classes.sortButton} onClick={() => onSort(nextSort(sort, field))} data-active={active || undefined}>
-        {label}
-        <Icon size={14} aria-hidden />
-      </UnstyledButton>
+      <SortButton label={label} field={field} sort={sort} onSort={onSort} />
+      {also && (
+        <>
+          <br />
+          <SortButton label={also.label} field={also.field} sort={sort} onSort={onSort} />
+        </>
+      )}
     </Table.Th>
   );
 }

@@ -1,11 +1,15 @@
-import type { FormStatus } from '@helpdesk/protocol';
+import type { TicketStatus } from '@helpdesk/protocol';
 import { Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { StatusChip } from '../../components/TicketChips';
 
-const GUIDELINES: { status: FormStatus; text: string }[] = [
+const GUIDELINES: { status: TicketStatus; text: string }[] = [
   { status: 'open', text: 'The ticket is waiting for an agent. Nobody has started on it yet.' },
   { status: 'in_progress', text: 'An agent is working on it: investigating, waiting on a fix, or in contact with the user.' },
+  {
+    status: 'pending',
+    text: 'Support asked the customer something and waits for the answer; the SLA clock stops. Their reply reopens it.',
+  },
   { status: 'resolved', text: 'The issue is fixed. Say what was done in the resolution notes so the user can check it.' },
 ];
 
@@ -24,7 +28,7 @@ export function StatusGuidelines() {
       <Stack gap="sm">
         {GUIDELINES.map(({ status, text }) => (
           <Group key={status} gap="sm" wrap="nowrap" align="flex-start">
-            <StatusChip status={status} w={110} style={{ flexShrink: 0 }} />
+            <StatusChip status={status} w={150} style={{ flexShrink: 0 }} />
             <Text size="sm">{text}</Text>
           </Group>
         ))}

@@ -9,10 +9,14 @@ export const STATUS_CHANGE_FAILED = 'Failed to update ticket status';
 export const REPLY_FAILED = 'Failed to add comment';
 export const REPLY_SENT = 'Reply sent';
 
-/** Start on open tickets, Resolve on tickets in progress; nothing on resolved or closed (docs/product.md#ticket-lifecycle). */
+/**
+ * Start on open tickets, Resolve on tickets in progress or waiting on the customer; nothing on resolved
+ * or closed (docs/product.md#ticket-lifecycle).
+ */
 export const quickStatusFor = (status: TicketStatus): TicketStatus | null =>
-  status === 'open' ? 'in_progress' : status === 'in_progress' ? 'resolved' : null;
-export const canReply = (status: TicketStatus): boolean => status === 'open' || status === 'in_progress';
+  status === 'open' ? 'in_progress' : status === 'in_progress' || status === 'pending' ? 'resolved' : null;
+/** A ticket still being worked takes replies: one waiting on the customer too (a nudge, a follow-up question). */
+export const canReply = (status: TicketStatus): boolean => status === 'open' || status === 'in_progress' || status === 'pending';
 
 /**
  * The quick status change shows once the server has accepted it (docs/product.md#agent-dashboard), in every cached page that

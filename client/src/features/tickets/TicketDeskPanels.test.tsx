@@ -71,7 +71,13 @@ describe('ticket side panel (staff)', () => {
     const user = userEvent.setup();
     await user.click(within(panel).getByRole('textbox', { name: 'Status' }));
     // Every status is offered, closed too.
-    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Open', 'In Progress', 'Resolved', 'Closed']);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Open',
+      'In Progress',
+      'Waiting on customer',
+      'Resolved',
+      'Closed',
+    ]);
     await user.click(screen.getByRole('option', { name: 'Closed' }));
     await waitFor(() =>
       expect(server.calls.find((c) => c.key === 'PUT /tickets/7')?.body).toEqual({ status: 'closed', expectedVersion: 1 }),

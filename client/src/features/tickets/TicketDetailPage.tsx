@@ -22,6 +22,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageLoader } from '../../components/PageLoader';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
+import { SlaBadge } from '../../components/sla/SlaBadge';
 import { homePath } from '../../state/home';
 import { userAtom } from '../../state/session';
 import { StaffComposer } from '../../components/collaboration/StaffComposer';
@@ -116,6 +117,8 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
           <Group gap="xs">
             <StatusChip status={ticket.status} size="lg" />
             <PriorityChip priority={ticket.priority} size="lg" />
+            {/* Also here, not only in the side panel, which a phone shows below the conversation. */}
+            {staff && ticket.sla && <SlaBadge sla={ticket.sla} size="lg" />}
             {staff && <TicketViewers ticketId={ticket.id} size="md" />}
           </Group>
         </Stack>

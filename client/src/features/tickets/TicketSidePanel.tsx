@@ -12,6 +12,7 @@ import { ConflictReview } from '../../components/collaboration/ConflictReview';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelledOptions } from '../../lib/text';
 import { MergeControl } from './MergeControl';
+import { SlaDetails } from '../../components/sla/SlaDetails';
 
 export const PANEL_TEXT = {
   title: 'Ticket details',
@@ -98,6 +99,7 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
         ) : (
           save.isError && <ErrorAlert message={PANEL_TEXT.saveFailed} error={save.error} />
         )}
+        {ticket.sla !== undefined && <SlaDetails sla={ticket.sla} />}
         <Select
           label="Status"
           data={STATUS_OPTIONS}

@@ -85,15 +85,15 @@ export function PrioritySelect(props: Omit<SelectProps, 'data'>) {
   return <Select label="Priority" data={priorityOptions} allowDeselect={false} withCheckIcon={false} {...props} />;
 }
 
-/** What an owner may pick: open, resolved, or closed to withdraw the request; in progress is support's. */
+/** What an owner may pick: open, resolved, or closed to withdraw the request; in progress and waiting are support's. */
 export const OWNER_STATUSES = ['open', 'resolved', 'closed'] as const satisfies readonly TicketStatus[];
 
 /**
  * The statuses an owner may pick (docs/product.md#ticket-lifecycle). A ticket support set in
- * progress shows that status, not to be chosen again.
+ * progress or waiting on the customer shows that status, not to be chosen again.
  */
 export function StatusSelect({ current, ...props }: Omit<SelectProps, 'data'> & { current?: string }) {
   const data: ComboboxItem[] = labelledOptions(OWNER_STATUSES);
-  if (current === 'in_progress') data.splice(1, 0, { value: 'in_progress', label: labelOf('in_progress'), disabled: true });
+  if (current === 'in_progress' || current === 'pending') data.splice(1, 0, { value: current, label: labelOf(current), disabled: true });
   return <Select label="Status" data={data} allowDeselect={false} withCheckIcon={false} {...props} />;
 }
