@@ -243,7 +243,12 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     // What is not sent by then stays queued for the next run or another process.
     await Promise.race([mailer.stop(), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
     transport.close();
-    await database.close();
+    // A connection lost in an outage can keep the pool from ending; shutdown still ends in time.
+    const closed = await Promise.race([
+      database.close().then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), settings.shutdownTimeoutMs).unref()),
+    ]);
+    if (!closed) logger.warn('database connections did not close in time; leaving them to the process exit');
     // Only once no write can end any more: each one bumps through this connection.
     await database.versions().stop?.();
     memoRedis?.disconnect();

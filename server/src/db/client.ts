@@ -19,6 +19,13 @@ export type Schema = typeof schema;
 /** Both drivers share this type, so services never know which one runs. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** A lock taken by tryExclusive. */
+export interface ExclusiveLock {
+  /** The lock's connection failed, so the database has let the lock go: take it again before relying on it. */
+  readonly lost: boolean;
+  release(): Promise<void>;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
@@ -29,7 +36,7 @@ export interface Database {
    * Takes a cluster-wide lock held until `release` (or the process's end), or answers undefined at
    * once when another process holds it: a job only one process may run (the IMAP intake).
    */
-  tryExclusive(key: number): Promise<{ release(): Promise<void> } | undefined>;
+  tryExclusive(key: number): Promise<ExclusiveLock | undefined>;
   close(): Promise<void>;
   /**
    * Where the driver bumps table versions when writes end (db/writeCounter.ts), and kept answers
@@ -165,21 +172,32 @@ function openPostgres(url: string, writes: Watch): Database {
     async tryExclusive(key) {
       // A session-level lock lives with its connection, so that connection stays out of the pool.
       const client = await pool.connect();
+      let lost = false;
+      const onError = () => (lost = true);
+      client.on('error', onError);
+      const giveBack = (broken: boolean) => {
+        client.off('error', onError);
+        // A failed connection is destroyed, never pooled again: ending it later would wait forever.
+        client.release(broken || undefined);
+      };
       try {
         const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key]);
         if (rows[0]?.locked) {
           return {
+            get lost() {
+              return lost;
+            },
             async release() {
-              await client.query('select pg_advisory_unlock($1)', [key]).catch(() => undefined);
-              client.release();
+              if (!lost) await client.query('select pg_advisory_unlock($1)', [key]).catch(() => (lost = true));
+              giveBack(lost);
             },
           };
         }
       } catch (error) {
-        client.release();
+        giveBack(true);
         throw error;
       }
-      client.release();
+      giveBack(lost);
       return undefined;
     },
     close: once(() => pool.end()),
@@ -201,7 +219,7 @@ async function openPglite(dataDir: string, writes: Watch): Promise<Database> {
     shareVersions: (shared) => writes.shareVersions(shared),
     // PGlite lives inside this one process; nothing else can race it.
     withStartupLock: (fn) => fn(),
-    tryExclusive: () => Promise.resolve({ release: () => Promise.resolve() }),
+    tryExclusive: () => Promise.resolve({ lost: false, release: () => Promise.resolve() }),
     async ping() {
       await db.execute(sql`select 1`);
     },

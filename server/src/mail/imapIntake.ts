@@ -155,7 +155,8 @@ export function startImapIntake(
         continue;
       }
       try {
-        while (isRunning()) {
+        // A lock whose connection failed is no longer held: take it again before reading on.
+        while (isRunning() && !lock.lost) {
           try {
             await session();
           } catch (error) {

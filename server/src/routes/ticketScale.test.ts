@@ -28,7 +28,7 @@ describe('maintained counts, bounded lists and paged threads', () => {
     const result = await t.server.database.db.execute(
       sql.raw(`select count(*)::int as total,
         count(*) filter (where status = 'open')::int as open, count(*) filter (where status = 'in_progress')::int as in_progress,
-        count(*) filter (where status = 'resolved')::int as resolved, count(*) filter (where status = 'closed')::int as closed,
+        count(*) filter (where status = 'pending')::int as pending, count(*) filter (where status = 'resolved')::int as resolved, count(*) filter (where status = 'closed')::int as closed,
         count(*) filter (where priority = 'urgent')::int as urgent from tickets where ${where}`),
     );
     const [row] = (result as { rows: TicketStats[] }).rows;
@@ -38,7 +38,8 @@ describe('maintained counts, bounded lists and paged threads', () => {
 
   async function expectCountsExact(agents: Account[], users: Account[]) {
     const cases: [Account, string, string][] = [[admin, '', 'true']];
-    for (const status of ['open', 'in_progress', 'resolved', 'closed']) cases.push([admin, `status=${status}`, `status = '${status}'`]);
+    for (const status of ['open', 'in_progress', 'pending', 'resolved', 'closed'])
+      cases.push([admin, `status=${status}`, `status = '${status}'`]);
     for (const priority of ['low', 'urgent']) cases.push([admin, `priority=${priority}`, `priority = '${priority}'`]);
     cases.push([admin, 'status=open&priority=high', `status = 'open' and priority = 'high'`]);
     cases.push([admin, 'search=PRINTER', `search_words @@ 'printer:*'::tsquery`]);
@@ -81,7 +82,10 @@ describe('maintained counts, bounded lists and paged threads', () => {
         ids.push((await createTicket(t.api, u.token, { priority: pick(['low', 'medium', 'high', 'urgent']) })).id);
       } else if (action === 5) {
         const chosen = [...new Set([pick(ids), pick(ids), pick(ids)])];
-        const changes = pick([{ status: pick(['open', 'in_progress', 'resolved', 'closed']) }, { priority: pick(['low', 'urgent']) }]);
+        const changes = pick([
+          { status: pick(['open', 'in_progress', 'pending', 'resolved', 'closed']) },
+          { priority: pick(['low', 'urgent']) },
+        ]);
         const bulk = await t.api.post('/tickets/bulk', { ids: chosen, changes }, { token: pick(agents.slice(0, 2)).token });
         expect(bulk.status).toBe(200);
       } else if (action === 4) {
@@ -89,7 +93,7 @@ describe('maintained counts, bounded lists and paged threads', () => {
         expect((await t.api.delete(`/tickets/${id}`, { token: admin.token })).status).toBe(200);
       } else {
         const body = [
-          { status: pick(['open', 'in_progress', 'resolved', 'closed']) },
+          { status: pick(['open', 'in_progress', 'pending', 'resolved', 'closed']) },
           { priority: pick(['low', 'medium', 'high', 'urgent']) },
           { assignedAgentId: pick([...agents.map((a) => a.user.id), null]) },
         ][action - 1];

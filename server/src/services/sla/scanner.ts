@@ -1,5 +1,5 @@
 import { MESSAGES, type HistoryEntry, type SlaMark, type SlaTargetKind } from '@helpdesk/protocol';
-import type { Database } from '../../db/client.js';
+import type { Database, ExclusiveLock } from '../../db/client.js';
 import {
   activeAdminIds,
   insertSlaHistory,
@@ -139,11 +139,16 @@ export function startSlaScanner(
   logger: Logger,
 ): SlaScanner {
   const scanOnce = createSlaScan(withTransaction);
-  let lock: { release(): Promise<void> } | undefined;
+  let lock: ExclusiveLock | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
 
   const tick = async () => {
+    // The database let the lock go with its connection: another process may scan now, or this one again.
+    if (lock?.lost) {
+      await lock.release();
+      lock = undefined;
+    }
     if (!lock) lock = await database.tryExclusive(SLA_SCAN_LOCK_KEY);
     if (!lock || stopped) return;
     const marked = await scanOnce();
