@@ -90,3 +90,18 @@ export async function createTicket(
   if (res.status !== 201) throw new Error(`create ticket failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.ticket;
 }
+
+/** Notification mails for direct insertion into email_outbox: `<tag>-<i>@support.test`, to `<to><i>@example.test`. */
+export const queuedMails = (tag: string, count: number, { to = 'reader', subject = 'Mail' } = {}) =>
+  Array.from({ length: count }, (_, i) => ({
+    kind: 'notification' as const,
+    messageId: `${tag}-${i}@support.test`,
+    recipient: `${to}${i}@example.test`,
+    message: {
+      from: 'HelpDesk <no-reply@support.test>',
+      to: `${to}${i}@example.test`,
+      subject: `${subject} ${i}`,
+      text: `Body ${i}`,
+      html: '',
+    },
+  }));

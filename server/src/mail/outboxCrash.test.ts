@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queuedMails } from '../../test/factories.js';
 import { openDatabase, type DatabaseTarget } from '../db/client.js';
 import { emailOutbox } from '../db/schema/index.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
@@ -67,22 +68,7 @@ describe.each([1, 4])('the outbox across a kill -9, %i mails at a time (docs/api
   };
 
   it('sends every mail when the server is killed mid-batch and started again, resending only the ones in flight', async () => {
-    await withDb((database) =>
-      database.db.insert(emailOutbox).values(
-        Array.from({ length: MAILS }, (_, i) => ({
-          kind: 'notification' as const,
-          messageId: `crash-${i}@support.test`,
-          recipient: `reader${i}@example.test`,
-          message: {
-            from: 'HelpDesk <no-reply@support.test>',
-            to: `reader${i}@example.test`,
-            subject: `Mail ${i}`,
-            text: `Body ${i}`,
-            html: '',
-          },
-        })),
-      ),
-    );
+    await withDb((database) => database.db.insert(emailOutbox).values(queuedMails('crash', MAILS)));
     const env = {
       DATA_DIR: dataDir,
       PORT: '0',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queuedMails } from '../../test/factories.js';
 import { createAttachmentStore } from '../attachments/store.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { emailOutbox } from '../db/schema/index.js';
@@ -38,20 +39,7 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
 
   it('sends every mail exactly once, each claimed by one sender (FOR UPDATE SKIP LOCKED)', async () => {
     const [db] = databases as [Database];
-    await db.db.insert(emailOutbox).values(
-      Array.from({ length: MAILS }, (_, i) => ({
-        kind: 'notification' as const,
-        messageId: `skip-locked-${i}@support.test`,
-        recipient: `reader${i}@example.test`,
-        message: {
-          from: 'HelpDesk <no-reply@support.test>',
-          to: `reader${i}@example.test`,
-          subject: `Mail ${i}`,
-          text: `Body ${i}`,
-          html: '',
-        },
-      })),
-    );
+    await db.db.insert(emailOutbox).values(queuedMails('skip-locked', MAILS));
     const sentBy = [0, 0];
     const senders = databases.map((database, index) => {
       const transport = createMailTransport({
@@ -96,20 +84,7 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
   it('on stop, finishes the mail in hand and gives the rest of its batch back at once', async () => {
     const [db] = databases as [Database];
     await db.db.delete(emailOutbox);
-    await db.db.insert(emailOutbox).values(
-      Array.from({ length: 10 }, (_, i) => ({
-        kind: 'notification' as const,
-        messageId: `stop-${i}@support.test`,
-        recipient: `stop${i}@example.test`,
-        message: {
-          from: 'HelpDesk <no-reply@support.test>',
-          to: `stop${i}@example.test`,
-          subject: `Stop ${i}`,
-          text: `Body ${i}`,
-          html: '',
-        },
-      })),
-    );
+    await db.db.insert(emailOutbox).values(queuedMails('stop', 10, { to: 'stop', subject: 'Stop' }));
     const transport = createMailTransport({
       smtpUrl: smtp.url,
       outboxDir: '/nonexistent',
