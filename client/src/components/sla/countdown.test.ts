@@ -66,6 +66,14 @@ describe('countdown', () => {
     });
   });
 
+  it('believes the server’s breach over a browser clock still short of the deadline', () => {
+    expect(countdown(sla({ state: 'breached', firstResponseDueAt: at(0, 1) }), NOW)).toMatchObject({
+      tone: 'breached',
+      text: 'Overdue < 1 m',
+      description: 'First response overdue by < 1 m',
+    });
+  });
+
   it('stays red for a breached first response while the resolution clock still runs', () => {
     expect(countdown(sla({ state: 'breached', firstRespondedAt: at(-1), firstResponseDueAt: at(-30) }), NOW)).toMatchObject({
       tone: 'breached',

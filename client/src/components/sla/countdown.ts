@@ -45,6 +45,10 @@ export function openDeadline(sla: SlaClock): { kind: 'firstResponse' | 'resoluti
   return null;
 }
 
+/** The first response came after its deadline: that alone explains a breach. */
+const firstResponseLate = (sla: SlaClock): boolean =>
+  sla.firstRespondedAt !== null && sla.firstResponseDueAt !== null && Date.parse(sla.firstRespondedAt) > Date.parse(sla.firstResponseDueAt);
+
 const KIND_NAMES = { firstResponse: 'First response', resolution: 'Resolution' } as const;
 
 /**
@@ -68,8 +72,10 @@ export function countdown(sla: SlaClock, now: number): Countdown {
   if (deadline === null) return { tone: 'breached', text: 'Breached', description: 'Service level breached', dueAt: null };
   const name = KIND_NAMES[deadline.kind];
   const left = Date.parse(deadline.dueAt) - now;
-  if (left <= 0) {
-    const over = formatSpan(-left, 'down');
+  // The server's breach wins over a browser clock that is behind it (by a tick, or a skewed clock),
+  // unless the breach was the first response's, answered late, while the resolution still runs.
+  if (left <= 0 || (sla.state === 'breached' && !firstResponseLate(sla))) {
+    const over = formatSpan(Math.max(0, -left), 'down');
     return { tone: 'breached', text: `Overdue ${over}`, description: `${name} overdue by ${over}`, dueAt: deadline.dueAt };
   }
   const span = formatSpan(left, 'up');
