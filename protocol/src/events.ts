@@ -100,6 +100,16 @@ export interface ServerToClientEvents {
   'view-counts': (event: ViewCountsEvent) => void;
   'email-status': (event: EmailStatusEvent) => void;
   'sla-changed': (event: SlaChangedEvent) => void;
+  'last-change': (event: LastChangeEvent) => void;
+}
+
+/**
+ * Sent once a socket has joined its rooms: when the latest change before that was sent to them (`at`,
+ * the server's clock; null if none ever was). A read the server began after it holds every change the
+ * socket could not hear of; an earlier read is read again.
+ */
+export interface LastChangeEvent {
+  at: number | null;
 }
 
 export interface TicketViewSignal {

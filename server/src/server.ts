@@ -146,7 +146,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
         presence: connectRedis(settings.redisUrl, 'presence', logger),
       }
     : undefined;
-  const fanout = redis ? redisFanout(redis.events, settings.redisKeyPrefix) : singleProcess;
+  const fanout = redis ? redisFanout(redis.events, redis.presence, settings.redisKeyPrefix) : singleProcess();
   // Budgets shared by every process: the rate limits, and the slots of the view-count pushes.
   const budgets = redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore;
   const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, budgets);

@@ -4,6 +4,7 @@ import type {
   CommentAddedEvent,
   EmailStatusEvent,
   HelpfulCountEvent,
+  LastChangeEvent,
   NotificationEvent,
   PresenceEvent,
   ServerToClientEvents,
@@ -24,6 +25,7 @@ type Payloads = {
   'view-counts': ViewCountsEvent;
   'email-status': EmailStatusEvent;
   'sla-changed': SlaChangedEvent;
+  'last-change': LastChangeEvent;
 };
 
 /**
@@ -72,6 +74,7 @@ export function socketClients() {
       'view-counts': [],
       'sla-changed': [],
       'email-status': [],
+      'last-change': [],
     };
     const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
     let disconnectReason: string | undefined;
@@ -93,6 +96,7 @@ export function socketClients() {
     socket.on('view-counts', record('view-counts'));
     socket.on('email-status', record('email-status'));
     socket.on('sla-changed', record('sla-changed'));
+    socket.on('last-change', record('last-change'));
     socket.on('disconnect', (reason) => {
       disconnectReason = reason;
       disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));

@@ -3,6 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { http } from './http';
 import { withChangesSince } from './notificationCache';
 import { queryKeys } from './queryKeys';
+import { timed } from './readTimes';
 
 export const notificationsApi = {
   list: (signal?: AbortSignal) => http.get<NotificationListResponse>('/notifications', { signal }),
@@ -14,5 +15,5 @@ export const notificationsApi = {
 export const notificationQuery = () =>
   queryOptions({
     queryKey: queryKeys.notifications,
-    queryFn: async ({ client, signal }) => withChangesSince(client, await notificationsApi.list(signal)),
+    queryFn: timed(({ signal }) => notificationsApi.list(signal), withChangesSince),
   });

@@ -40,3 +40,28 @@ export function timed<T, K extends QueryKey>(
 /** The query's data comes from a read the server began after the change was announced at `at`. */
 export const holds = (query: Query, at: number | undefined): boolean =>
   at !== undefined && (queryReadAt.get(query) ?? Number.NEGATIVE_INFINITY) > at;
+
+/**
+ * Once the socket is in its rooms (its `last-change`): re-reads each shown query read before the last
+ * change sent to them, which the socket was not there to hear. A read still on its way is judged when
+ * it lands. Queries without a known read time (none of them live) are left alone.
+ */
+export function refreshReadsBefore(client: QueryClient, at: number): void {
+  const readBefore = (query: Query) => {
+    // Most answers are stored as they came, and remember their read time themselves.
+    const read = queryReadAt.get(query) ?? readAtOf(query.state.data);
+    return read !== undefined && read <= at;
+  };
+  const cache = client.getQueryCache();
+  const landing = new Set(cache.findAll({ type: 'active', fetchStatus: 'fetching' }));
+  void client.refetchQueries({ type: 'active', predicate: (query) => !landing.has(query) && readBefore(query) });
+  if (landing.size === 0) return;
+  const stop = cache.subscribe((event) => {
+    // The cache's events type their query loosely (any).
+    const query = event.query as Query;
+    if (event.type !== 'updated' || !landing.has(query) || query.state.fetchStatus === 'fetching') return;
+    landing.delete(query);
+    if (event.action.type === 'success' && readBefore(query)) void client.refetchQueries({ queryKey: query.queryKey, exact: true });
+    if (landing.size === 0) stop();
+  });
+}

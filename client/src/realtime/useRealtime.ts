@@ -21,6 +21,7 @@ import {
 import { applyPushedViewCounts, moveSlaViewCounts, moveViewCounts } from '../api/viewCountCache';
 import { applyHelpfulCount } from './applyEvents';
 import { applyNotification } from '../api/notificationCache';
+import { refreshReadsBefore } from '../api/readTimes';
 import { presenceAtom, socketAtom, withPresence } from './collaboration';
 import { liveRefusalAtom, liveRetryAtom, liveStatusAtom } from './liveStatus';
 import type { HelpdeskSocket } from './socket';
@@ -134,6 +135,9 @@ export function useRealtime(enabled = true): void {
       });
       socket.on('helpful-count', (event) => applyHelpfulCount(client, event));
       socket.on('view-counts', (event) => applyPushedViewCounts(client, event));
+      socket.on('last-change', ({ at }) => {
+        if (at !== null) refreshReadsBefore(client, at);
+      });
       socket.on('presence', (event) => setPresence((current) => withPresence(current, event)));
       socket.on('notification', (event) => applyNotification(client, event));
     });

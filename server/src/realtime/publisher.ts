@@ -33,6 +33,7 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
   // `except`: rooms whose sockets get this message another way (a staff owner gets staff's copy).
   const send = (rooms: string[], deliver: Delivery, except: string[] = []) => {
     const stamp = { at: Date.now() };
+    fanout.lastSent.note(rooms, stamp.at);
     if (fanout.crossProcess()) {
       deliver(io.to(rooms).except(except), stamp);
       return;

@@ -44,6 +44,23 @@ describe('realtime delivery (Socket.IO)', () => {
     await ifSetUp(t)?.close();
   });
 
+  describe('last-change', () => {
+    it('tells a socket once it joined when its rooms were last sent a change, and nothing of other rooms', async () => {
+      const [owner, admin] = await Promise.all([listen(cast.owner.token), listen(cast.admin.token)]);
+      const created = await createTicket(t.api, cast.owner.token, { title: 'Changed before the page listened' });
+      const isIt = (e: TicketChangedEvent) => e.ticket.id === created.id;
+      const [toOwner, toStaff] = await Promise.all([owner.next('ticket-changed', isIt), admin.next('ticket-changed', isIt)]);
+
+      const late = await listenAll();
+      expect((await late.owner.next('last-change')).at).toBe(toOwner.at);
+      expect((await late.agent.next('last-change')).at).toBe(toStaff.at);
+      expect((await late.admin.next('last-change')).at).toBe(toStaff.at);
+      const other = (await late.other.next('last-change')).at;
+      expect(other === null || other < toOwner.at!).toBe(true);
+      expect((await late.anonymous.next('last-change')).at).toBeNull();
+    });
+  });
+
   describe('ticket-changed', () => {
     /** The copy of [owner, agent, admin]: staff's carries the tags and the service level, the owner's never (docs/api.md#tags). */
     const seenBy = (receiver: number, ticket: Ticket): Ticket => {

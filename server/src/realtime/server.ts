@@ -110,6 +110,9 @@ export function attachRealtime(
     const { actor } = socket.data;
     void socket.join([ROOMS.public, fanout.localRoom]);
     if (actor && isStaff(actor)) void socket.join(ROOMS.staff);
+    // From here on the socket hears every change; what came before it joined, its client may lack.
+    const heard = actor ? [ROOMS.user(actor.id), ...(isStaff(actor) ? [ROOMS.staff] : [])] : [];
+    void fanout.lastSent.latest(heard).then((at) => socket.emit('last-change', { at }));
   });
   io.on('resync', (userId) => resyncLocalSockets(io, userId));
 

@@ -123,6 +123,7 @@ export function pushViewCounts(
         const counts: Record<string, number> = {};
         shown.forEach((view, i) => (counts[view.id] = totals[i] ?? 0));
         if (stopped) return undefined;
+        fanout.lastSent.note([target.room], Date.now());
         out().to(target.room).emit('view-counts', { counts });
       }
       dirty.delete(target.room);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type { Redis } from 'ioredis';
+import { memoryLastSent, redisLastSent, type LastSent } from './lastSent.js';
 import { isRedisReady } from './redis.js';
 
 /**
@@ -24,17 +25,21 @@ export interface Fanout {
    * arrives late, and this says when it all has. Gives up after `timeoutMs`.
    */
   caughtUp(timeoutMs: number): Promise<void>;
+  /** When each room was last sent a change, on every process. */
+  lastSent: LastSent;
 }
 
-export const singleProcess: Fanout = {
+export const singleProcess = (): Fanout => ({
   shared: false,
   localRoom: `process:${randomUUID()}`,
   crossProcess: () => false,
   onResume: () => undefined,
   caughtUp: () => Promise.resolve(),
-};
+  lastSent: memoryLastSent(),
+});
 
-export function redisFanout(redis: Redis, keyPrefix: string): Fanout {
+/** `quick`: a connection whose commands fail fast, for what must not wait on an outage. */
+export function redisFanout(redis: Redis, quick: Redis, keyPrefix: string): Fanout {
   // ioredis says "reconnecting" after every failed or lost connection, including failed first tries.
   let missed = false;
   const listeners: Array<() => void> = [];
@@ -58,6 +63,7 @@ export function redisFanout(redis: Redis, keyPrefix: string): Fanout {
     shared: true,
     localRoom: `process:${randomUUID()}`,
     crossProcess: () => isRedisReady(redis),
+    lastSent: redisLastSent(quick, keyPrefix),
     onResume: (listener) => listeners.push(listener),
     async caughtUp(timeoutMs) {
       const reads = main;

@@ -53,6 +53,23 @@ describe('two server processes behind one Redis', () => {
     }
   });
 
+  it('tells a socket joining on B when its rooms were last sent a change made through A', async () => {
+    const [ownerOnA, adminOnA] = await Promise.all([sockets.listen(a.url, owner.token), sockets.listen(a.url, admin.token)]);
+    const created = await createTicket(a.api, owner.token, { title: 'Changed before the socket came' });
+    const isIt = (e: TicketChangedEvent) => e.ticket.id === created.id;
+    const [toOwner, toStaff] = await Promise.all([ownerOnA.next('ticket-changed', isIt), adminOnA.next('ticket-changed', isIt)]);
+    // Sockets that were not there: each hears of the latest change to its own rooms, through Redis.
+    const [ownerOnB, agentOnB, otherOnB] = await Promise.all([
+      sockets.listen(b.url, owner.token),
+      sockets.listen(b.url, agent.token),
+      sockets.listen(b.url, other.token),
+    ]);
+    expect((await ownerOnB.next('last-change')).at).toBe(toOwner.at);
+    expect((await agentOnB.next('last-change')).at).toBe(toStaff.at);
+    const otherLast = (await otherOnB.next('last-change')).at;
+    expect(otherLast === null || otherLast < toOwner.at!).toBe(true);
+  });
+
   it('accepts a token issued by one process on the other', async () => {
     const profile = await b.api.get('/users/profile', { token: other.token });
     expect(profile.status).toBe(200);

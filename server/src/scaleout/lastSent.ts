@@ -1,0 +1,60 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * When each room was last sent a change (the event's `at`, milliseconds on the sender's clock). A
+ * socket that joins its rooms tells its client the latest of them (`last-change`), so a page whose
+ * reads began before a change it never heard of, because the socket was not there yet, reads again;
+ * a page whose reads began later keeps them (docs/decisions.md#a-fresh-load-misses-nothing).
+ */
+export interface LastSent {
+  note(rooms: readonly string[], at: number): void;
+  /** The latest time any of the rooms was sent a change; null if never. When unknown, now: every earlier read is doubted. */
+  latest(rooms: readonly string[]): Promise<number | null>;
+}
+
+/** One process: a map in memory, one entry per room that was ever sent to. */
+export function memoryLastSent(): LastSent {
+  const times = new Map<string, number>();
+  return {
+    note(rooms, at) {
+      for (const room of rooms) times.set(room, Math.max(times.get(room) ?? 0, at));
+    },
+    latest: (rooms) => Promise.resolve(latestOf(rooms.map((room) => times.get(room)))),
+  };
+}
+
+/** Keeps the larger of the stored time and the new one: processes may note out of order. */
+const NOTE_LATEST = `
+for i, room in ipairs(KEYS) do
+  if i > 1 then
+    local held = tonumber(redis.call('HGET', KEYS[1], room) or '0')
+    if tonumber(ARGV[1]) > held then redis.call('HSET', KEYS[1], room, ARGV[1]) end
+  end
+end`;
+
+/**
+ * Several processes: one Redis hash for all, on a connection that fails fast. A note lost while
+ * Redis is away costs nothing extra: the clients reconnect and re-read everything when it returns.
+ */
+export function redisLastSent(redis: Redis, keyPrefix: string): LastSent {
+  const key = `${keyPrefix}:last-sent`;
+  return {
+    note(rooms, at) {
+      // The hash is passed as the first "key", the rooms after it, so the script needs no string building.
+      redis.eval(NOTE_LATEST, rooms.length + 1, key, ...rooms, String(at)).catch(() => undefined);
+    },
+    async latest(rooms) {
+      if (rooms.length === 0) return null;
+      try {
+        return latestOf((await redis.hmget(key, ...rooms)).map((value) => (value === null ? undefined : Number(value))));
+      } catch {
+        return Date.now();
+      }
+    },
+  };
+}
+
+const latestOf = (times: (number | undefined)[]): number | null => {
+  const known = times.filter((time): time is number => time !== undefined && Number.isFinite(time));
+  return known.length === 0 ? null : Math.max(...known);
+};
