@@ -126,6 +126,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     threadKeys: mailKeys,
     logger,
     settings,
+    singleConnection: database.kind === 'pglite',
   });
 
   await database.withStartupLock(async () => {

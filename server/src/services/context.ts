@@ -28,4 +28,6 @@ export interface ServiceContext {
   >;
   /** Files by content under ATTACHMENT_DIR, and their rows (attachments/store.ts). */
   attachments: AttachmentStore;
+  /** One query at a time (PGlite): background work pauses between its batches so requests get a turn. */
+  singleConnection?: boolean;
 }

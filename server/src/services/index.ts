@@ -20,7 +20,7 @@ export function createServices(context: ServiceContext) {
   const accounts = createAccountService(context);
   const searchCounts = createSearchCounts(context);
   const tickets = createTicketService(context, searchCounts);
-  const slaReapply = createSlaReapply(context.db, context.withTransaction, context.logger);
+  const slaReapply = createSlaReapply(context.db, context.withTransaction, context.logger, { singleConnection: context.singleConnection });
   return {
     accounts,
     passwordReset: createPasswordResetService(context, accounts),
