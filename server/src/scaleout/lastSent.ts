@@ -38,10 +38,13 @@ end`;
  */
 export function redisLastSent(redis: Redis, keyPrefix: string): LastSent {
   const key = `${keyPrefix}:last-sent`;
+  // Sent once and then called by its hash (EVALSHA): a note goes out with every event.
+  const noted = redis as Redis & { noteLatest(...args: string[]): Promise<unknown> };
+  if (!('noteLatest' in redis)) redis.defineCommand('noteLatest', { lua: NOTE_LATEST });
   return {
     note(rooms, at) {
       // The hash is passed as the first "key", the rooms after it, so the script needs no string building.
-      redis.eval(NOTE_LATEST, rooms.length + 1, key, ...rooms, String(at)).catch(() => undefined);
+      noted.noteLatest(String(rooms.length + 1), key, ...rooms, String(at)).catch(() => undefined);
     },
     async latest(rooms) {
       if (rooms.length === 0) return null;
