@@ -80,6 +80,17 @@ export interface Visitor {
 /** How long a page must stay quiet after a navigation before axe checks it. */
 const SETTLE_MS = 400;
 
+/**
+ * Waits until the screen has loaded and rendered its heading (or a while without one, which axe
+ * reports). After an in-app navigation the document's network went idle long ago, so the loader of a
+ * lazily loaded screen is waited out too; the previous screen's heading may still be up, so it goes first.
+ */
+async function screenSettled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
+  await page.waitForSelector('[data-page-loader]', { state: 'detached', timeout: 10_000 }).catch(() => {});
+  await page.waitForSelector('h1', { state: 'visible', timeout: 5_000 }).catch(() => {});
+}
+
 /** A fresh browser profile (its own localStorage) on the product, sized like a laptop unless told. */
 export async function openVisitor(
   browser: Browser,
@@ -113,11 +124,7 @@ export async function openVisitor(
   const checkVisited = async (url: string, visit: number) => {
     const current = () => !page.isClosed() && page.url() === url && visits === visit;
     try {
-      await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
-      // A screen is checked once it has loaded and rendered its heading (or after a while without one,
-      // which axe reports). The previous screen's heading may still be up, so the loader goes first.
-      await page.waitForSelector('[data-page-loader]', { state: 'detached', timeout: 10_000 }).catch(() => {});
-      await page.waitForSelector('h1', { state: 'visible', timeout: 5_000 }).catch(() => {});
+      await screenSettled(page);
       await page.waitForTimeout(SETTLE_MS);
       if (!current()) return; // moved on: the next page is checked instead
       const violations = await exclusive(() => axeViolations(page));
@@ -146,7 +153,7 @@ export async function openVisitor(
     page,
     shot: async (name) => {
       count += 1;
-      await page.waitForLoadState('networkidle').catch(() => {});
+      await screenSettled(page);
       await exclusive(() => expectAccessible(page, `${journeyName} (${name}): ${page.url()}`));
       await page.screenshot({ path: path.join(dir, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: true });
     },

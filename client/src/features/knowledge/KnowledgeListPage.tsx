@@ -1,3 +1,4 @@
+import { Refreshing } from '../../components/Refreshing';
 import { canManageArticles, type Article } from '@helpdesk/protocol';
 import { Button, Card, Center, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { PAGINATION_LABELS } from '../../lib/paging';
@@ -64,24 +65,26 @@ export default function KnowledgeListPage() {
           />
         </Card>
       ) : (
-        <Stack gap="md" style={{ opacity: articles.isPlaceholderData ? 0.6 : 1 }} aria-busy={articles.isFetching}>
-          <Text size="sm" c="dimmed">
-            {total} {total === 1 ? 'article' : 'articles'}
-            {filters.search && <> matching “{filters.search}”</>}
-          </Text>
-          <ArticleGrid articles={shown.data.articles} />
-          {pages > 1 && (
-            <Center>
-              <Pagination
-                total={pages}
-                value={Math.min(filters.page, pages)}
-                onChange={(page) => apply({ ...filters, page })}
-                aria-label="Pages"
-                {...PAGINATION_LABELS}
-              />
-            </Center>
-          )}
-        </Stack>
+        <Refreshing active={articles.isPlaceholderData}>
+          <Stack gap="md">
+            <Text size="sm" c="dimmed">
+              {total} {total === 1 ? 'article' : 'articles'}
+              {filters.search && <> matching “{filters.search}”</>}
+            </Text>
+            <ArticleGrid articles={shown.data.articles} />
+            {pages > 1 && (
+              <Center>
+                <Pagination
+                  total={pages}
+                  value={Math.min(filters.page, pages)}
+                  onChange={(page) => apply({ ...filters, page })}
+                  aria-label="Pages"
+                  {...PAGINATION_LABELS}
+                />
+              </Center>
+            )}
+          </Stack>
+        </Refreshing>
       )}
 
       <CreateTicketCallout title={T.cantFind} description="Our support team is happy to help. Open a ticket and we will get back to you." />

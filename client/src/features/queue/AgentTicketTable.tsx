@@ -1,3 +1,4 @@
+import { Refreshing } from '../../components/Refreshing';
 import { LIMITS, type Ticket, type TicketSort, type TicketSortField } from '@helpdesk/protocol';
 import { Badge, Card, Checkbox, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -67,35 +68,16 @@ export const usePhone = () => useMediaQuery('(max-width: 48em)', false, { getIni
  */
 export function AgentTicketTable(props: AgentTicketTableProps) {
   const phone = usePhone();
-  return phone ? <TicketCards {...props} /> : <TicketTable {...props} />;
+  return <Refreshing active={props.stale}>{phone ? <TicketCards {...props} /> : <TicketTable {...props} />}</Refreshing>;
 }
 
-function TicketTable({
-  rows,
-  stale,
-  filtered,
-  skeletonRows,
-  sort,
-  onSort,
-  selection,
-  activeId,
-  onOpen,
-  ...actions
-}: AgentTicketTableProps) {
+function TicketTable({ rows, filtered, skeletonRows, sort, onSort, selection, activeId, onOpen, ...actions }: AgentTicketTableProps) {
   const pageIds = rows?.map((t) => t.id) ?? [];
   const selectedOnPage = pageIds.filter((id) => selection?.selected.has(id)).length;
   const columnCount = COLUMNS.length + (selection ? 1 : 0);
   return (
     <Table.ScrollContainer minWidth={0} type="native" data-testid="queue-scroll">
-      <Table
-        layout="fixed"
-        verticalSpacing="sm"
-        horizontalSpacing="xs"
-        highlightOnHover
-        style={{ opacity: stale ? 0.6 : 1 }}
-        aria-label="Tickets"
-        aria-busy={stale}
-      >
+      <Table layout="fixed" verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover aria-label="Tickets">
         <Table.Thead>
           <Table.Tr>
             {selection && (
@@ -283,11 +265,11 @@ function TicketRow({ ticket, selection, active, onOpen, ...actions }: RowProps) 
   );
 }
 
-function TicketCards({ rows, stale, filtered, skeletonRows, selection, activeId, onOpen, ...actions }: AgentTicketTableProps) {
+function TicketCards({ rows, filtered, skeletonRows, selection, activeId, onOpen, ...actions }: AgentTicketTableProps) {
   const pageIds = rows?.map((t) => t.id) ?? [];
   const selectedOnPage = pageIds.filter((id) => selection?.selected.has(id)).length;
   return (
-    <Stack gap="xs" p="xs" aria-busy={stale} style={{ opacity: stale ? 0.6 : 1 }}>
+    <Stack gap="xs" p="xs">
       {selection && pageIds.length > 0 && (
         <Checkbox
           px="xs"

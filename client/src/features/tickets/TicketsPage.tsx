@@ -1,3 +1,4 @@
+import { Refreshing } from '../../components/Refreshing';
 import { formatTotal } from '../../lib/text';
 import { hasTicketFilters, isStaff, LIMITS, type Ticket, type TicketQuery } from '@helpdesk/protocol';
 import { Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core';
@@ -148,8 +149,8 @@ function TicketsList() {
         }
       />
       <TicketFilters query={state} onChange={update} sorts={LIST_SORTS} />
-      <Card withBorder radius="md" padding={0} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
-        {content}
+      <Card withBorder radius="md" padding={0}>
+        <Refreshing active={list.isPlaceholderData}>{content}</Refreshing>
       </Card>
     </Stack>
   );
