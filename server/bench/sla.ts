@@ -8,8 +8,9 @@
  * admin; the tickets are inserted directly, half assigned to the agent, half unassigned (so each of
  * those notifies both admins). Each round arms every ticket's breach again and times one pass of the
  * scanner (services/sla/scanner.ts): the marks, the history entries, the notifications and the
- * events, committed. BENCH_SLA_ROUNDS (3) rounds; the figure is each round's time and how many
- * tickets it marked. BENCH_DATABASE_URL as in bench:mail.
+ * events, committed. BENCH_SLA_ROUNDS (6) rounds; the figure is each round's time and how many
+ * tickets it marked. On PostgreSQL the odd rounds scan with one worker and the even ones with the
+ * server's two, so the two are compared in the same run. BENCH_DATABASE_URL as in bench:mail.
  *
  * Then, on a fresh server per database, the re-apply of an edited policy: BENCH_SLA_REAPPLY_TICKETS
  * (100000) open tickets under one policy, the policy's targets edited over the API, and while the
@@ -28,7 +29,7 @@ import { DEFAULT_POSTGRES_URL, machine, markdownTable, percentile, positiveInt, 
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
 const TICKETS = positiveInt('BENCH_SLA_TICKETS', 10_000);
-const ROUNDS = positiveInt('BENCH_SLA_ROUNDS', 3);
+const ROUNDS = positiveInt('BENCH_SLA_ROUNDS', 6);
 const REAPPLY_TICKETS = positiveInt('BENCH_SLA_REAPPLY_TICKETS', 100_000);
 const LIST_CONNECTIONS = positiveInt('BENCH_SLA_LIST_CONNECTIONS', 10);
 const IDLE_S = positiveInt('BENCH_SLA_IDLE_S', 5);
@@ -42,6 +43,7 @@ const LIST_PATHS = [
 interface Round {
   marked: number;
   ms: number;
+  workers: number;
 }
 
 async function scanRounds(database: 'pglite' | 'postgres'): Promise<Round[]> {
@@ -80,9 +82,11 @@ async function scanRounds(database: 'pglite' | 'postgres'): Promise<Round[]> {
           where id in (select id from tickets where sla_policy_id = ${policyId} order by id offset ${from} limit 1000)
         `);
       }
+      // Odd rounds with one worker, even ones as the server scans: the two compared in the same run.
+      const workers = database === 'postgres' && round % 2 === 0 ? 1 : undefined;
       const started = performance.now();
-      const marked = await t.server.services.slaScan();
-      rounds.push({ marked, ms: performance.now() - started });
+      const marked = await t.server.services.slaScan(undefined, { workers });
+      rounds.push({ marked, ms: performance.now() - started, workers: workers ?? (database === 'postgres' ? 2 : 1) });
     }
     return rounds;
   } finally {
@@ -193,9 +197,9 @@ async function main() {
   const rows: string[][] = [];
   for (const database of databases) {
     const rounds = await scanRounds(database);
-    rounds.forEach((round, i) => rows.push([database, String(i + 1), String(round.marked), round.ms.toFixed(0)]));
+    rounds.forEach((round, i) => rows.push([database, String(i + 1), String(round.workers), String(round.marked), round.ms.toFixed(0)]));
   }
-  console.log(markdownTable(['database', 'round', 'tickets marked', 'pass ms'], rows));
+  console.log(markdownTable(['database', 'round', 'workers', 'tickets marked', 'pass ms'], rows));
 
   console.log(
     `\nRe-apply of an edited policy to ${REAPPLY_TICKETS} open tickets; GET /api/tickets page 1 on ${LIST_CONNECTIONS} connections (${LIST_PATHS.length} queries in turn)`,

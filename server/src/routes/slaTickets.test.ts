@@ -209,6 +209,27 @@ describe('service levels on tickets', () => {
     expect(ownerSocket.events.notification).toEqual([]);
   });
 
+  it('marks each due ticket once when workers scan side by side, batch after batch', async () => {
+    const due = [];
+    for (let i = 0; i < 7; i += 1) {
+      const ticket = await createTicket(t.api, owner.token, { title: `Side by side ${i}` });
+      expect((await put(ticket.id, { assignedAgentId: agent.user.id })).status).toBe(200);
+      await dueNow(ticket.id, { slaResponseDueAt: new Date(Date.now() - 1000), slaResponseWarnedAt: new Date() });
+      due.push(ticket.id);
+    }
+    // Two workers, two tickets a batch: each takes rows the other has not locked, until none is left.
+    expect(await t.server.services.slaScan(undefined, { workers: 2, batch: 2 })).toBe(7);
+    expect(await t.server.services.slaScan(undefined, { workers: 2, batch: 2 })).toBe(0);
+    const notifications = (await t.api.get('/notifications?limit=100', { token: agent.token })).body.notifications as {
+      ticketId: number;
+      type: string;
+    }[];
+    for (const id of due) {
+      expect((await detail(id, agent)).history.filter((h) => h.type === 'sla')).toHaveLength(1);
+      expect(notifications.filter((n) => n.ticketId === id && n.type === 'sla_breached')).toHaveLength(1);
+    }
+  });
+
   it('warns at once for a target shorter than the warning, notifying every admin of an unassigned ticket', async () => {
     const second = await insertUser(t, { role: 'admin', name: 'Second Admin' });
     const ticket = await createTicket(t.api, owner.token, { priority: 'urgent' }); // 15 < 30 minutes warning
