@@ -257,6 +257,61 @@ function ticketsSql(): string {
       ) a
     ) t`;
 }
+/**
+ * Service levels as a team using them for years would have them: one round-the-clock policy on every
+ * ticket; a sixth of the tickets in progress waiting on the customer (clock paused); the running
+ * ones' deadline spread from two days overdue to three days ahead, so about a third is breached and
+ * some are in their warning half hour; the done ones met, or breached for one in eight. The next mark
+ * of a running ticket is its warning or its deadline, as the clock sets it; every one passed is marked,
+ * so the scanner finds only what comes due while the bench runs.
+ */
+function slaSql(): string[] {
+  const targets = JSON.stringify(
+    Object.fromEntries(
+      ['low', 'medium', 'high', 'urgent'].map((p, i) => [
+        p,
+        { firstResponseMinutes: [480, 240, 60, 30][i], resolutionMinutes: [4320, 2880, 1440, 480][i] },
+      ]),
+    ),
+  );
+  const fraction = (k: number) => `((hashint8(id::bigint * 7 + ${k}) & 65535)::float8 / 65536)`;
+  return [
+    `insert into sla_policies (id, name, position, calendar_id, requester_domains, targets, warn_before_minutes, active)
+     overriding system value values (1, 'Everyone', 1, null, '{}', ${lit(targets)}::jsonb, 30, true)`,
+    `update tickets set status = 'pending' where status = 'in_progress' and ${fraction(1)} < 1.0 / 6`,
+    `update tickets t set
+       sla_policy_id = 1,
+       sla_first_responded_at = case when s.running and t.status = 'open' then null else t.created_at + interval '40 minutes' end,
+       sla_running_since = case when s.running then t.created_at end,
+       sla_response_due_at = case when s.running and t.status = 'open' then s.due end,
+       sla_resolution_due_at = case when s.running and t.status <> 'open' then s.due end,
+       sla_response_warn_at = case when s.running and t.status = 'open' then s.due - interval '30 minutes' end,
+       sla_resolution_warn_at = case when s.running and t.status <> 'open' then s.due - interval '30 minutes' end,
+       sla_response_warned_at = case when s.running and t.status = 'open' and s.due - interval '30 minutes' <= now() then s.due - interval '30 minutes' end,
+       sla_resolution_warned_at = case when s.running and t.status <> 'open' and s.due - interval '30 minutes' <= now() then s.due - interval '30 minutes' end,
+       sla_response_breached_at = case when s.running and t.status = 'open' and s.due <= now() then s.due end,
+       sla_resolution_breached_at = case
+         when s.running and t.status <> 'open' and s.due <= now() then s.due
+         when t.status in ('resolved', 'closed') and s.late then t.updated_at end,
+       sla_next_mark_at = case when s.running and s.due > now() then
+         case when s.due - interval '30 minutes' > now() then s.due - interval '30 minutes' else s.due end end,
+       sla_due_at = case when s.running then s.due end,
+       sla_state = case
+         when t.status in ('resolved', 'closed') then case when s.late then 'breached' else 'met' end
+         when t.status = 'pending' then 'paused'
+         when s.due <= now() then 'breached'
+         when s.due - interval '30 minutes' <= now() then 'warning'
+         else 'ok' end
+     from (
+       select id, status in ('open', 'in_progress') as running,
+         now() - interval '2 days' + ${fraction(2)} * interval '5 days' as due,
+         ${fraction(3)} < 0.125 as late
+       from tickets
+     ) s
+     where s.id = t.id`,
+  ];
+}
+
 function commentsSql(): string {
   const heavy = heavyTickets();
   const heavyTotal = heavy.reduce((sum, h) => sum + h.comments, 0);
@@ -453,6 +508,7 @@ async function seed(db: Db): Promise<void> {
   );
   await step(db, `${USERS} users`, [usersSql(passwordHash)], superuser);
   await step(db, `${TICKETS} tickets`, [ticketsSql()], superuser);
+  await step(db, 'service levels', slaSql(), superuser);
   // The load runs as a replica when it can, which skips the counting triggers: count once here.
   await step(db, 'ticket counts', [...(await countersSql(db)).tickets], superuser);
   await step(db, `${COMMENTS} comments`, [commentsSql()], superuser);
@@ -470,7 +526,9 @@ async function seed(db: Db): Promise<void> {
   await step(
     db,
     'sequences',
-    ['users', 'tickets'].map((t) => `select setval(pg_get_serial_sequence('${t}', 'id'), (select coalesce(max(id), 1) from ${t}))`),
+    ['users', 'tickets', 'sla_policies'].map(
+      (t) => `select setval(pg_get_serial_sequence('${t}', 'id'), (select coalesce(max(id), 1) from ${t}))`,
+    ),
     superuser,
   );
   for (const index of indexes) await step(db, `index ${index.name}`, [index.def], superuser);

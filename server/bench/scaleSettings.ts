@@ -53,9 +53,12 @@ export const PASSWORD = 'Scale-Bench-Passw0rd!';
  * Bumped whenever the generator changes, so an older kept data set is rebuilt, not reused. Version 2:
  * ticket text drawn from a vocabulary of thousands of words, saved views, notifications, reads. Its
  * database is named apart from version 1's, which may be kept for other runs. Version 3: tickets carry
- * tags (scaleDataset.ts#TAGS), counted as the triggers count them.
+ * tags (scaleDataset.ts#TAGS), counted as the triggers count them. Version 4: service levels
+ * (scaleDataset.ts#slaSql): one policy on every ticket, a sixth of the tickets in progress waiting on
+ * the customer, the active ones' deadlines spread around now (ok, warning, breached), the done ones met
+ * or breached.
  */
-export const SEED_VERSION = 3;
+export const SEED_VERSION = 4;
 export const SPEC = JSON.stringify({ v: SEED_VERSION, tickets: TICKETS, users: USERS, comments: COMMENTS, articles: ARTICLES });
 const DEFAULT_SIZES = USERS === 20_000 && COMMENTS === 2 * TICKETS && ARTICLES === 200;
 export const DATASET_NAME = `helpdesk_scale_v${SEED_VERSION}_${TICKETS}${DEFAULT_SIZES ? '' : `_u${USERS}_c${COMMENTS}_a${ARTICLES}`}`;
