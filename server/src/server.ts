@@ -68,6 +68,9 @@ export interface HelpdeskServer {
   close(): Promise<void>;
 }
 
+/** How long a start waits for Redis to count this process in before going on without it. */
+const JOIN_TIMEOUT_MS = 3_000;
+
 /** Everything main.ts starts, minus process signals: database, services, HTTP, realtime, mail. */
 export async function createServer(settings: Settings, options: ServerOptions = {}): Promise<HelpdeskServer> {
   const logger = options.logger ?? createLogger(settings.logLevel);
@@ -85,7 +88,13 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   // by every process's memo (scaleout/sharedVersions.ts); set before any service reads or writes.
   // With READ_MEMO=off nothing is kept here, but writes still bump, for the processes that keep.
   const memoRedis = settings.redisUrl ? connectRedis(settings.redisUrl, 'memo', logger) : undefined;
-  if (memoRedis) database.shareVersions(sharedVersions(memoRedis, settings.redisKeyPrefix));
+  if (memoRedis) {
+    const versions = sharedVersions(memoRedis, settings.redisKeyPrefix);
+    database.shareVersions(versions);
+    // Joining bumps every table: were it to land after this process's first answers, the others
+    // would drop answers kept across no write of theirs. Redis away at start: go on without it.
+    await versions.joined?.(JOIN_TIMEOUT_MS);
+  }
   const jwtSecret = settings.jwtSecret ?? loadOrCreateJwtSecret(settings.dataDir);
   const tokens = createTokenService(jwtSecret, settings.jwtTtlSeconds);
   const mailKeys = threadKeys(settings.supportAddress, settings.emailThreadSecret, jwtSecret);

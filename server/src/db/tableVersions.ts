@@ -24,6 +24,11 @@ export interface TableVersions {
   current(): Versions | undefined | Promise<Versions | undefined>;
   /** Stops any timers (process shutdown). */
   stop?(): Promise<void>;
+  /**
+   * Resolves once this process takes part (a shared store has counted it in), or after `timeoutMs`
+   * without the store: joining bumps every table, which must happen before the process answers.
+   */
+  joined?(timeoutMs: number): Promise<void>;
 }
 
 /** Whether nothing a read of `tables` depends on has changed between `then` and `now`. */

@@ -87,6 +87,8 @@ export function sharedVersions(redis: Redis, keyPrefix: string, options: SharedV
   /** Local time by which this process's lease has surely lapsed in Redis. */
   let leaseUntil = 0;
   let renewing: Promise<void> | undefined;
+  let markJoined: () => void = () => undefined;
+  const joinedOnce = new Promise<void>((resolve) => (markJoined = resolve));
   const renew = () =>
     (renewing ??= (async () => {
       const carries = failed;
@@ -94,6 +96,7 @@ export function sharedVersions(redis: Redis, keyPrefix: string, options: SharedV
         await run(RENEW, [versionsKey, membersKey], [id, options.leaseMs, carries > covered ? 1 : 0]);
         leaseUntil = Date.now() + options.leaseMs + CLOCK_MARGIN_MS;
         covered = Math.max(covered, carries);
+        markJoined();
       } catch {
         // Redis is away: the lease lapses on its own, and the next renewal tries again.
       } finally {
@@ -102,6 +105,8 @@ export function sharedVersions(redis: Redis, keyPrefix: string, options: SharedV
     })());
   const timer = setInterval(() => void renew(), options.renewEveryMs);
   timer.unref();
+  // Commands fail until the connection is up (no offline queue): join the moment it is, not a tick later.
+  redis.on('ready', () => void renew());
   void renew();
 
   return {
@@ -139,6 +144,8 @@ export function sharedVersions(redis: Redis, keyPrefix: string, options: SharedV
         return undefined;
       }
     },
+
+    joined: (timeoutMs) => Promise.race([joinedOnce, sleep(timeoutMs, undefined, { ref: false })]),
 
     async stop() {
       clearInterval(timer);
