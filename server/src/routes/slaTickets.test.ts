@@ -161,6 +161,15 @@ describe('service levels on tickets', () => {
     expect(await order('slaDueAt')).toEqual([sooner.id, later.id, without.id]);
     expect(await order('-slaDueAt')).toEqual([later.id, sooner.id, without.id]);
 
+    // Under a filter that leaves no clock running, every deadline is null: the order is the id's.
+    for (const id of [later.id, sooner.id]) expect((await put(id, { status: 'resolved' })).status).toBe(200);
+    const resolved = async (sort: string) =>
+      ((await t.api.get(`/tickets?status=resolved&sort=${sort}&limit=100`, { token: agent.token })).body.tickets as Ticket[])
+        .map((row) => row.id)
+        .filter((id) => ids.has(id));
+    expect(await resolved('slaDueAt')).toEqual([later.id, sooner.id]);
+    expect(await resolved('-slaDueAt')).toEqual([sooner.id, later.id]);
+
     const ok = (await t.api.get('/tickets?sla=ok&limit=100', { token: agent.token })).body;
     expect(ok.tickets.every((row: Ticket) => row.sla?.state === 'ok')).toBe(true);
     expect((await t.api.get('/tickets/stats?sla=ok', { token: agent.token })).body.stats.total).toBe(ok.total);

@@ -132,6 +132,19 @@ const SORT_COLUMNS = {
   slaDueAt: tickets.slaDueAt,
 } as const;
 
+/**
+ * The order a list is read in. A ticket has an open deadline only while its clock runs (open or in
+ * progress), so under a filter that leaves none running, `slaDueAt` (tickets without one last, then
+ * by id) is plain id order: the primary key serves it, where the deadline index would first be walked
+ * past every running ticket, each row fetched to be filtered out.
+ */
+export function listSort(sort: TicketQuery['sort'], filters: Pick<ConditionFilters, 'status' | 'sla'>): TicketQuery['sort'] {
+  if (sort.field !== 'slaDueAt') return sort;
+  const noneRunning = (filters.status !== undefined && !RUNNING_STATUSES.has(filters.status)) || filters.sla === 'paused';
+  return noneRunning ? { field: 'id', descending: sort.descending } : sort;
+}
+const RUNNING_STATUSES: ReadonlySet<TicketStatus> = new Set(['open', 'in_progress']);
+
 /** Priority and status sort by their enum's rank; each order is served by an index ending in id. */
 function orderOf(sort: TicketQuery['sort']): SQL[] {
   const direction = sort.descending ? desc : asc;

@@ -22,6 +22,7 @@ import {
   countTickets,
   findTicketRow,
   findTicketRows,
+  listSort,
   markTicketRead,
   ticketConditions,
   ticketStats,
@@ -92,7 +93,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     const rows = await findTicketRows(
       db,
       ticketConditions(filters.scope, filters.conditions),
-      { ...query, spare: LIMITS.ticketList.spare },
+      { ...query, sort: listSort(query.sort, filters.conditions), spare: LIMITS.ticketList.spare },
       isStaff(actor) ? actor.id : undefined,
     );
     const presented = rows.map((row) => ticketFor(isStaff(actor), presentTicket(row)));
