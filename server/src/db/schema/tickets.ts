@@ -101,6 +101,7 @@ export const tickets = pgTable(
     index('tickets_sla_due_idx').on(t.slaDueAt.asc().nullsLast(), t.id),
     index('tickets_sla_due_desc_idx').on(t.slaDueAt.desc().nullsLast(), t.id.desc()),
     // sla=<state> pages in the default order (and counts) off this; only tickets under a policy.
+    // Migration 0017 adds INCLUDE (status, priority, assigned_agent_id) for the filters beside it.
     index('tickets_sla_state_created_idx')
       .on(t.slaState, t.createdAt, t.id)
       .where(sql`${t.slaState} is not null`),
