@@ -185,7 +185,10 @@ function ShowOlder({ ticket }: { ticket: TicketDetail }) {
   );
 }
 
-/** A change standing between the messages: what changed, who, when. */
+/**
+ * A change standing between the messages: what changed, who, when. A service-level mark is the
+ * scanner's, made when a deadline came: it names nobody (the entry's actor is the customer waiting).
+ */
 function ChangeItem({ entry }: { entry: HistoryEntry }) {
   return (
     <Group gap="xs" wrap="nowrap" pl={6} data-testid="thread-change" data-history-type={entry.type}>
@@ -196,7 +199,7 @@ function ChangeItem({ entry }: { entry: HistoryEntry }) {
         <Text span size="sm" fw={500} c="var(--mantine-color-text)">
           {historyTextWithLinks(entry, describeHistory(entry))}
         </Text>{' '}
-        · {entry.actor.name} ·{' '}
+        · {entry.type === 'sla' ? null : <>{entry.actor.name} · </>}
         <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
           {fromNow(entry.createdAt)}
         </time>

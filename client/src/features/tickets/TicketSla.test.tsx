@@ -82,12 +82,16 @@ describe('the ticket page and service levels', () => {
         sla: sla(),
         history: [
           aHistoryEntry(),
-          aHistoryEntry({ id: 2, type: 'sla', from: 'resolution', to: 'warning', actor: { id: 0, name: 'System' } }),
+          aHistoryEntry({ id: 2, type: 'sla', from: 'resolution', to: 'warning', actor: { id: 3, name: 'Olive Owner' } }),
         ],
       }),
     );
     renderApp('/ticket/7', { user: agent });
     expect(await screen.findByText('Resolution due soon')).toBeInTheDocument();
+    // The scanner made the mark: the customer it concerns is not named as if they had.
+    const mark = screen.getAllByTestId('thread-change').find((item) => item.getAttribute('data-history-type') === 'sla');
+    expect(mark).toBeDefined();
+    expect(mark).not.toHaveTextContent('Olive Owner');
   });
 
   it('shows the owner Waiting on customer, without a badge, and never offers it in their status choices', async () => {
