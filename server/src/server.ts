@@ -216,9 +216,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   );
   // Mail left by a previous run or another process is sent from now on, not only after a new change.
   mailer.start();
-  const slaScanner = startSlaScanner(database, withTransaction, settings.slaScanIntervalMs, logger, {
-    singleConnection: database.kind === 'pglite',
-  });
+  const slaScanner = startSlaScanner(database, services.slaScan, settings.slaScanIntervalMs, logger);
   // Unused uploads older than a day, and files no row names, go hourly (docs/api.md#attachments).
   const sweeping = setInterval(() => {
     attachments.sweep(database.db).then(

@@ -59,7 +59,8 @@ export interface SlaHappening {
 }
 
 /** Running while the team owes the next step; pending waits on the customer; resolved and closed are done. */
-const phaseOf = (status: TicketStatus): 'running' | 'pending' | 'done' =>
+/** Where a ticket's clock stands in this status: only a running clock has open deadlines. */
+export const phaseOf = (status: TicketStatus): 'running' | 'pending' | 'done' =>
   status === 'pending' ? 'pending' : status === 'resolved' || status === 'closed' ? 'done' : 'running';
 
 const earliest = (...times: (Date | null)[]): Date | null =>

@@ -1,4 +1,3 @@
-import { Refreshing } from '../../components/Refreshing';
 import { canManageArticles, type Article } from '@helpdesk/protocol';
 import { Button, Card, Center, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { PAGINATION_LABELS } from '../../lib/paging';
@@ -6,6 +5,7 @@ import { IconBooks, IconPlus, IconSearchOff } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { memo, useDeferredValue } from 'react';
 import { Link } from 'wouter';
+import { Refreshing } from '../../components/Refreshing';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ArticleCard } from './ArticleCard';

@@ -1,9 +1,9 @@
-import { Refreshing } from '../../components/Refreshing';
 import { LIMITS, type Ticket, type TicketSort, type TicketSortField } from '@helpdesk/protocol';
 import { Badge, Card, Checkbox, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconFilterSearch, IconInbox } from '@tabler/icons-react';
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { Refreshing } from '../../components/Refreshing';
 import { EmptyState } from '../../components/EmptyState';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { formatDateTime, formatWhen } from '../../lib/dates';

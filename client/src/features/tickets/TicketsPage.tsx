@@ -1,4 +1,3 @@
-import { Refreshing } from '../../components/Refreshing';
 import { formatTotal } from '../../lib/text';
 import { hasTicketFilters, isStaff, LIMITS, type Ticket, type TicketQuery } from '@helpdesk/protocol';
 import { Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core';
@@ -9,6 +8,7 @@ import { useCallback } from 'react';
 import { Link, Redirect } from 'wouter';
 import { ticketKeys } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
+import { Refreshing } from '../../components/Refreshing';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LIST_SORTS, TicketFilters } from '../../components/TicketFilters';

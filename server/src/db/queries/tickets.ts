@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { searchWordsOf, type Priority, type SlaFilter, type TicketQuery, type TicketStatus } from '@helpdesk/protocol';
+import { phaseOf } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { isStaffRole } from './staff.js';
@@ -140,10 +141,9 @@ const SORT_COLUMNS = {
  */
 export function listSort(sort: TicketQuery['sort'], filters: Pick<ConditionFilters, 'status' | 'sla'>): TicketQuery['sort'] {
   if (sort.field !== 'slaDueAt') return sort;
-  const noneRunning = (filters.status !== undefined && !RUNNING_STATUSES.has(filters.status)) || filters.sla === 'paused';
+  const noneRunning = (filters.status !== undefined && phaseOf(filters.status) !== 'running') || filters.sla === 'paused';
   return noneRunning ? { field: 'id', descending: sort.descending } : sort;
 }
-const RUNNING_STATUSES: ReadonlySet<TicketStatus> = new Set(['open', 'in_progress']);
 
 /** Priority and status sort by their enum's rank; each order is served by an index ending in id. */
 function orderOf(sort: TicketQuery['sort']): SQL[] {

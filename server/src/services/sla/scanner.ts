@@ -157,12 +157,10 @@ export function createSlaScan(withTransaction: UnitOfWork, { singleConnection = 
  */
 export function startSlaScanner(
   database: Pick<Database, 'tryExclusive'>,
-  withTransaction: UnitOfWork,
+  scanOnce: SlaScanner['scanOnce'],
   intervalMs: number,
   logger: Logger,
-  options: { singleConnection?: boolean } = {},
 ): SlaScanner {
-  const scanOnce = createSlaScan(withTransaction, options);
   let lock: ExclusiveLock | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
