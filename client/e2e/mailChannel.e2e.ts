@@ -24,6 +24,8 @@ const row = (page: Page, id: number) => page.locator(`tr[data-ticket-id="${id}"]
  */
 async function shotAt(visitor: Visitor, size: { width: number; height: number }, name: string) {
   await visitor.page.setViewportSize(size);
+  // The drawer slides to its place for the new width: a capture during the slide shows its edge.
+  await visitor.page.waitForFunction(() => (document.querySelector('#mobile-navigation')?.getBoundingClientRect().right ?? 0) <= 0);
   await visitor.page.mouse.move(1, 1);
   const height = await visitor.page.evaluate(() => document.documentElement.scrollHeight);
   await visitor.page.setViewportSize({ width: size.width, height: Math.max(size.height, height) });
