@@ -9,7 +9,7 @@ const SHOWN = 5;
 /** The latest comments of a ticket, notes tinted, for answering it without opening it (Quick Reply). */
 export function Conversation({ ticketId }: { ticketId: number }) {
   const { ticket, isPending } = useTicket(ticketId);
-  if (isPending) return <Loader size="sm" aria-label="Loading the conversation" />;
+  if (isPending) return <Loader size="sm" role="status" aria-label="Loading the conversation" />;
   if (!ticket) return null;
   const latest = ticket.comments.slice(-SHOWN);
   return (
