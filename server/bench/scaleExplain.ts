@@ -60,6 +60,7 @@ async function openExplainer(place: Place): Promise<Explainer> {
     db,
     withTransaction: () => Promise.reject(new Error('the scale bench only reads')),
     memoVersions: memoOff,
+    sessionVersions: memoOff,
     tokens: createTokenService(BENCH_JWT_SECRET, 3600),
     mailer: undefined as unknown as OutboxSender,
     threadKeys: { supportAddress: 'support@helpdesk.local', secret: BENCH_JWT_SECRET },

@@ -130,6 +130,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     db: database.db,
     withTransaction,
     memoVersions: settings.readMemo ? database.versions() : memoOff,
+    sessionVersions: database.versions(),
     tokens,
     mailer,
     threadKeys: mailKeys,

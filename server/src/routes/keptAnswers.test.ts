@@ -59,4 +59,23 @@ describe.each(CELLS)('answers kept on one process, READ_MEMO $memo', ({ memo, en
     const res = await list();
     expect(res.body.tickets.find((x: { id: number }) => x.id === ticketId)?.priority).toBe('urgent');
   });
+  it('reads a list page in one statement: the session row is kept and the count comes with the page', async () => {
+    const open = () => t.api.get('/tickets?limit=10&status=open', { token: agent.token });
+    const requested = () => t.api.get(`/tickets?requester=${encodeURIComponent(owner.user.email)}`, { token: agent.token });
+    for (const page of [open, requested]) {
+      await ran(page);
+      // With the memo on, the page itself is kept too.
+      expect(await ran(page)).toBe(memo === 'on' ? 0 : 1);
+    }
+    expect((await requested()).body).toMatchObject({ total: 1, tickets: [{ id: ticketId }] });
+  });
+
+  it('refuses a session on its next request once its account is deleted, though the row was kept', async () => {
+    const leaving = await insertUser(t, { role: 'agent', name: 'Agent Leaving' });
+    expect((await t.api.get('/tickets', { token: leaving.token })).status).toBe(200);
+    const removed = await t.api.delete(`/users/${leaving.user.id}`, { token: admin.token });
+    expect(removed.status).toBe(200);
+    const after = await t.api.get('/tickets', { token: leaving.token });
+    expect(after.status).toBe(401);
+  });
 });

@@ -46,7 +46,10 @@ export function createAccountService(context: ServiceContext) {
    * the users table, on any process: every revocation (password, role, deletion) is such a write, so
    * it still takes effect on the very next request (services/readMemo.ts).
    */
-  const sessionMemo = createReadMemo<Awaited<ReturnType<typeof readSessionUser>>>(context, SESSION_MEMO_ENTRIES);
+  const sessionMemo = createReadMemo<Awaited<ReturnType<typeof readSessionUser>>>(
+    { memoVersions: context.sessionVersions },
+    SESSION_MEMO_ENTRIES,
+  );
   const keptProfiles = createReadMemo<User>(context, SESSION_MEMO_ENTRIES);
   const sessionUser = (id: number) => sessionMemo(String(id), () => readSessionUser(id));
 

@@ -16,6 +16,12 @@ export interface ServiceContext {
   withTransaction: UnitOfWork;
   /** The table versions that answers kept by services/readMemo.ts are compared by (this process's, or Redis's). */
   memoVersions: TableVersions;
+  /**
+   * The versions a signed-in account's session row is kept by: the database's always, even with
+   * READ_MEMO=off. That switch measures questions answered anew; the session row is no answer, and
+   * every revocation is a write to users, which drops it at once (docs/decisions.md#round-trips-cost-more-than-the-queries).
+   */
+  sessionVersions: TableVersions;
   tokens: TokenService;
   /** Background work that queues mail after the answer (mail/outboxSender.ts). */
   mailer: Pick<OutboxSender, 'later'>;

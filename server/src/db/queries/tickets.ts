@@ -175,9 +175,25 @@ const unreadFor = (readerId: number) =>
 export async function findTicketRows(
   db: Db,
   where: SQL | undefined,
-  { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
+  page: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
   unreadReaderId?: number,
 ): Promise<TicketRow[]> {
+  return (await findTicketPage(db, where, page, unreadReaderId)).rows;
+}
+
+/**
+ * A page of tickets and, when `total` is given, that count read in the same statement (an
+ * uncorrelated subquery, run once): one round trip where a count then a page took two, and on this
+ * kind of deployment each round trip costs more than either query (docs/decisions.md#round-trips-cost-more-than-the-queries).
+ * An empty page carries no row to read the count from, so `total` is then undefined.
+ */
+export async function findTicketPage(
+  db: Db,
+  where: SQL | undefined,
+  { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
+  unreadReaderId?: number,
+  total?: SQL<number>,
+): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const order = orderOf(sort);
   const pageIds = db
     .select({ id: tickets.id })
@@ -186,13 +202,27 @@ export async function findTicketRows(
     .orderBy(...order)
     .limit(limit + spare)
     .offset((page - 1) * limit);
-  const selection = unreadReaderId === undefined ? ticketSelection : { ...ticketSelection, unread: unreadFor(unreadReaderId) };
-  return db
+  const selection = {
+    ...ticketSelection,
+    ...(unreadReaderId !== undefined && { unread: unreadFor(unreadReaderId) }),
+    ...(total && { pageTotal: sql<number>`${total}` }),
+  };
+  const found = await db
     .select(selection)
     .from(tickets)
     .where(inArray(tickets.id, pageIds))
     .orderBy(...order);
+  const rows = found.map(({ pageTotal: _total, ...row }: TicketRow & { pageTotal?: number }) => row);
+  return { rows, total: (found[0] as { pageTotal?: number } | undefined)?.pageTotal };
 }
+
+/** How many tickets match, as a scalar subquery for findTicketPage. */
+export const ticketTotal = (where: SQL | undefined): SQL<number> =>
+  sql<number>`(select count(*)::int from ${tickets} where ${where ?? sql`true`})`;
+
+/** How many match up to cap + 1 (more than cap means "over the cap"), for findTicketPage. */
+export const cappedTicketTotal = (where: SQL | undefined, cap: number): SQL<number> =>
+  sql<number>`(select count(*)::int from (select 1 from ${tickets} where ${where ?? sql`true`} limit ${cap + 1}) matched)`;
 
 /** The staff member has now seen the ticket as it is. */
 export async function markTicketRead(db: Db, userId: number, ticketId: number): Promise<void> {
@@ -292,13 +322,32 @@ export async function estimateTicketRows(db: Db, where: SQL | undefined): Promis
 export const countsAgentId = (assignedAgentId: number | null | undefined): number =>
   assignedAgentId === undefined ? -1 : (assignedAgentId ?? 0);
 
+/** The counter rows that hold a list's filters (see countedStats). */
+type CountedFilters = { assignedAgentId?: number | null; status?: string; priority?: string; tag?: string };
+
+function countedRows(filters: CountedFilters) {
+  const c = filters.tag === undefined ? ticketCounts : ticketTagCounts;
+  const where = and(
+    filters.tag === undefined
+      ? eq(c.agentId, countsAgentId(filters.assignedAgentId))
+      : and(
+          sql`${ticketTagCounts.tag} = ${filters.tag}`,
+          // agent_id 0 holds the unassigned tickets.
+          filters.assignedAgentId !== undefined ? eq(c.agentId, filters.assignedAgentId ?? 0) : undefined,
+        ),
+    filters.status ? sql`${c.status} = ${filters.status}` : undefined,
+    filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
+  );
+  return { c, where };
+}
+
 /**
  * The maintained counters for staff lists without a search, never the tickets: ticket_counts
  * (migrations 0004, 0010; 16 rows at most), or under a tag that tag's rows of ticket_tag_counts
  * (migration 0014), which has no every-ticket rows and is summed over assignees.
  */
-export async function countedStats(db: Db, filters: { assignedAgentId?: number | null; status?: string; priority?: string; tag?: string }) {
-  const c = filters.tag === undefined ? ticketCounts : ticketTagCounts;
+export async function countedStats(db: Db, filters: CountedFilters) {
+  const { c, where } = countedRows(filters);
   const sum = (condition?: SQL) => sql<number>`coalesce(sum(${c.n}) ${condition ? sql`filter (where ${condition})` : sql``}, 0)::int`;
   const rows = await db
     .select({
@@ -311,20 +360,14 @@ export async function countedStats(db: Db, filters: { assignedAgentId?: number |
       urgent: sum(eq(c.priority, 'urgent')),
     })
     .from(c)
-    .where(
-      and(
-        filters.tag === undefined
-          ? eq(c.agentId, countsAgentId(filters.assignedAgentId))
-          : and(
-              sql`${ticketTagCounts.tag} = ${filters.tag}`,
-              // agent_id 0 holds the unassigned tickets.
-              filters.assignedAgentId !== undefined ? eq(c.agentId, filters.assignedAgentId ?? 0) : undefined,
-            ),
-        filters.status ? sql`${c.status} = ${filters.status}` : undefined,
-        filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
-      ),
-    );
+    .where(where);
   return returnedRow(rows, 'the maintained ticket counts');
+}
+
+/** countedStats' total as a scalar subquery, for findTicketPage. */
+export function countedTotal(filters: CountedFilters): SQL<number> {
+  const { c, where } = countedRows(filters);
+  return sql<number>`(select coalesce(sum(${c.n}), 0)::int from ${c} where ${where})`;
 }
 
 /** `lock` holds the row (FOR UPDATE) until the transaction ends, so what was read is what gets changed. */

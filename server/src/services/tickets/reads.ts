@@ -15,17 +15,23 @@ import {
   type TicketQuery,
   type TicketStats,
 } from '@helpdesk/protocol';
+import type { SQL } from 'drizzle-orm';
 import { isForeignKeyViolation } from '../../db/errors.js';
 import { findTicketAttachments } from '../../db/queries/attachments.js';
 import {
+  cappedTicketTotal,
   countedStats,
+  countedTotal,
   countTickets,
+  findTicketPage,
   findTicketRow,
   findTicketRows,
   listSort,
   markTicketRead,
   ticketConditions,
   ticketStats,
+  ticketTotal,
+  type TicketRow,
 } from '../../db/queries/tickets.js';
 import { findRequesterAccount } from '../../db/queries/staff.js';
 import { findTagCounts } from '../../db/queries/ticketFilters.js';
@@ -78,26 +84,52 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     return { total: await countTickets(db, ticketConditions(scope, conditions)), capped: false };
   };
 
+  /**
+   * The count a list can read in its page's own statement (findTicketPage): the counters, an owner's
+   * own tickets, or the tickets of named requesters up to the cap. A search (its count may be
+   * estimated far past the cap, and is shared with its cards and views), an SLA state (a common
+   * one is estimated, not counted) and unread marks are counted apart, as before.
+   */
+  const inlineTotal = ({ scope, conditions, plain }: ListFilters, where: SQL | undefined) => {
+    if (plain && scope.ownerId === undefined)
+      return {
+        sql: countedTotal({ assignedAgentId: scope.assignedAgentId, ...conditions }),
+        read: (n: number) => ({ total: n, capped: false }),
+      };
+    if (plain) return { sql: ticketTotal(where), read: (n: number) => ({ total: n, capped: false }) };
+    if (conditions.search || conditions.sla !== undefined || conditions.unreadFor !== undefined) return undefined;
+    const cap = LIMITS.ticketList.countCap;
+    return { sql: cappedTicketTotal(where, cap), read: (n: number) => ({ total: Math.min(n, cap), capped: n > cap }) };
+  };
+
   /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
   const readList = async (actor: Actor, query: TicketQuery): Promise<TicketListAnswer> => {
     // An order by SLA deadline would tell an owner what only staff read.
     if (query.sort.field === 'slaDueAt' && !isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
     const filters = await listFilters(db, actor, query);
-    const { total, capped } = await count(filters);
+    const where = ticketConditions(filters.scope, filters.conditions);
     const offset = (query.page - 1) * query.limit;
-    if (!capped && offset >= total) return { tickets: [], next: [], total, totalCapped: false };
+    const page = { ...query, sort: listSort(query.sort, filters.conditions), spare: LIMITS.ticketList.spare };
+    const reader = isStaff(actor) ? actor.id : undefined;
+    const answer = (rows: TicketRow[], { total, capped }: { total: number; capped: boolean }): TicketListAnswer => {
+      const presented = rows.map((row) => ticketFor(isStaff(actor), presentTicket(row)));
+      return { tickets: presented.slice(0, query.limit), next: presented.slice(query.limit), total, totalCapped: capped };
+    };
+
+    const inline = offset < LIMITS.ticketList.depth ? inlineTotal(filters, where) : undefined;
+    if (inline) {
+      const { rows, total } = await findTicketPage(db, where, page, reader, inline.sql);
+      // An empty page holds no row to carry the count: it is counted alone below.
+      if (total !== undefined) return answer(rows, inline.read(total));
+    }
+    const counted = await count(filters);
+    if (!counted.capped && offset >= counted.total) return answer([], counted);
     if (offset >= LIMITS.ticketList.depth)
       throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), {
         page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth),
       });
-    const rows = await findTicketRows(
-      db,
-      ticketConditions(filters.scope, filters.conditions),
-      { ...query, sort: listSort(query.sort, filters.conditions), spare: LIMITS.ticketList.spare },
-      isStaff(actor) ? actor.id : undefined,
-    );
-    const presented = rows.map((row) => ticketFor(isStaff(actor), presentTicket(row)));
-    return { tickets: presented.slice(0, query.limit), next: presented.slice(query.limit), total, totalCapped: capped };
+    if (inline) return answer([], counted);
+    return answer(await findTicketRows(db, where, page, reader), counted);
   };
 
   const readStats = async (actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> => {
