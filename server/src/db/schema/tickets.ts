@@ -84,6 +84,9 @@ export const tickets = pgTable(
     // sort=priority is urgency ascending, newest first within it: a second direction. NULLS FIRST is
     // what ORDER BY ... DESC means; an index on DESC NULLS LAST would not serve it.
     index('tickets_priority_created_desc_idx').on(t.priority, t.createdAt.desc().nullsFirst(), t.id),
+    // Migration 0018 adds INCLUDE of the list filters (status, priority, assignee, tags) to the list
+    // orders' indexes above and below, which drizzle cannot declare: a filtered list in that order
+    // checks its filter on the index entry instead of fetching each row it drops.
     index('tickets_created_idx').on(t.createdAt, t.id),
     index('tickets_updated_idx').on(t.updatedAt, t.id),
     index('tickets_last_activity_idx').on(t.lastActivityAt, t.id),

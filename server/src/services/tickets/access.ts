@@ -17,6 +17,7 @@ import { findUserRef } from '../../db/queries/staff.js';
 import { findTicketRow, type ConditionFilters, type TicketRow, type TicketScope } from '../../db/queries/tickets.js';
 import type { ThreadAudience } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
+import { createRecentlyUsed } from '../../lib/recentlyUsed.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 
 /** Staff read internal notes and their timeline entries; an owner's reads never include them. */
@@ -28,6 +29,25 @@ export const scopeFor = (actor: Pick<Actor, 'id' | 'role'>, filters: TicketFilte
   if (!isStaff(actor) || assignee === undefined) return visibleTicketScope(actor);
   return { ...visibleTicketScope(actor), assignedAgentId: assignee === 'me' ? actor.id : assignee === 'none' ? null : assignee };
 };
+
+/**
+ * Whether a tag is rare only chooses the plan (db/queries/ticketFilters.ts#taggedWith): both read the
+ * same rows. So its count is trusted for a few seconds, even with READ_MEMO=off, and a stale one
+ * costs speed, never a wrong answer; it saves a round trip on every tag filter.
+ */
+const TAG_HINT_MS = 10_000;
+const TAG_HINTS = 1_000;
+const tagHints = new WeakMap<Db, ReturnType<typeof createRecentlyUsed<string, { n: number; at: number }>>>();
+
+async function taggedCount(db: Db, tag: string): Promise<number> {
+  let hints = tagHints.get(db);
+  if (!hints) tagHints.set(db, (hints = createRecentlyUsed(TAG_HINTS)));
+  const hint = hints.get(tag);
+  if (hint && performance.now() - hint.at < TAG_HINT_MS) return hint.n;
+  const n = await countTagged(db, tag);
+  hints.set(tag, { n, at: performance.now() });
+  return n;
+}
 
 /** An `assignee:<email>` that names no staff member: an id no ticket is assigned to, so the list is empty. */
 const NO_STAFF_MEMBER = -1;
@@ -59,7 +79,7 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     // Staff find a customer by typing their name or email; an owner's list holds their own tickets only.
     searchRequester: isStaff(actor),
     tag: wanted.tag,
-    tagIsRare: wanted.tag !== undefined && (await countTagged(db, wanted.tag)) <= RARE_TAG_TICKETS,
+    tagIsRare: wanted.tag !== undefined && (await taggedCount(db, wanted.tag)) <= RARE_TAG_TICKETS,
     requester: wanted.requester,
     sla: wanted.sla,
     ...(wanted.unread && { unreadFor: actor.id }),
