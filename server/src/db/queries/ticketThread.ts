@@ -3,8 +3,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { EmailStatus, Role, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
-import { emailOutbox, ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
-import { findCommentAttachments, type AttachmentRow } from './attachments.js';
+import { attachments, emailOutbox, ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
+import type { AttachmentRow } from './attachments.js';
 import { isStaffRole } from './staff.js';
 
 /** A ticket's conversation and timeline: comments and history entries, each with who wrote it. */
@@ -67,15 +67,6 @@ export async function countConversation(db: Db, ticketId: number): Promise<numbe
   return row?.n ?? 0;
 }
 
-/** A ticket's internal notes, for staff's count of the thread (the owner's is countConversation). */
-export async function countNotes(db: Db, ticketId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(ticketComments)
-    .where(and(eq(ticketComments.ticketId, ticketId), eq(ticketComments.internal, true)));
-  return row?.n ?? 0;
-}
-
 /**
  * Whether a staff member has written an entry on the ticket `ticketId` names (a reply, a note or a
  * change; its creation aside): what ends the owner's right to delete it. `internal: false` leaves out
@@ -98,13 +89,29 @@ const author = alias(users, 'author');
 /** The newest outbox row of a reply (a reply sends at most one mail). */
 const emailStatusOf = sql<EmailStatus | null>`(select o.status from ${emailOutbox} o where o.comment_id = ${ticketComments.id} order by o.id desc limit 1)`;
 
-const selectComments = (db: Db, audience: ThreadAudience = { internal: false }) =>
+/**
+ * A comment's files, oldest first, read in the comment's own row: the page and its files in one
+ * round trip (docs/decisions.md#round-trips-cost-more-than-the-queries).
+ */
+const filesOf = sql<
+  FileJson[]
+>`(select coalesce(json_agg(json_build_object('id', a.id, 'uploaderId', a.uploader_id, 'ticketId', a.ticket_id, 'commentId', a.comment_id, 'filename', a.filename, 'size', a.size, 'contentType', a.content_type, 'sha256', a.sha256, 'createdAt', a.created_at) order by a.id), '[]'::json) from ${attachments} a where a.comment_id = ${ticketComments.id})`;
+type FileJson = Omit<AttachmentRow, 'createdAt'> & { createdAt: string };
+const fileRow = (file: FileJson): AttachmentRow => ({ ...file, createdAt: new Date(file.createdAt) });
+
+/** The ticket's internal notes, counted in a comments statement (see findComments). */
+const notesOf = (ticketId: number) =>
+  sql<number>`(select count(*)::int from ${ticketComments} n where n.ticket_id = ${ticketId} and n.internal)`;
+
+const selectComments = (db: Db, audience: ThreadAudience = { internal: false }, notesOfTicket?: number) =>
   db
     .select({
       comment: ticketComments,
       author: { id: author.id, name: author.name, role: author.role },
+      files: filesOf,
       // Staff only: how a reply's mail went is not the owner's to see.
       ...(audience.internal && { emailStatus: emailStatusOf }),
+      ...(notesOfTicket !== undefined && { noteCount: notesOf(notesOfTicket) }),
     })
     .from(ticketComments)
     .innerJoin(author, eq(author.id, ticketComments.authorId));
@@ -134,35 +141,33 @@ export interface ThreadAudience {
   internal: boolean;
 }
 
-/** The rows with their files, read in one statement for the page. */
-async function withAttachments(db: Db, rows: CommentRow[]): Promise<CommentRow[]> {
-  const files = await findCommentAttachments(
-    db,
-    rows.map((r) => r.comment.id),
-  );
-  return rows.map((row) => ({ ...row, attachments: files.filter((f) => f.commentId === row.comment.id) }));
-}
-
-export const findComments = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) => {
-  const page = newestPage(
-    await selectComments(db, audience)
-      .where(
-        and(
-          eq(ticketComments.ticketId, ticketId),
-          audience.internal ? undefined : eq(ticketComments.internal, false),
-          beforeRow(ticketComments, ticketId, audience, before),
-        ),
-      )
-      .orderBy(desc(ticketComments.createdAt), desc(ticketComments.id))
-      .limit(limit + 1),
-    limit,
-  );
-  return { ...page, rows: await withAttachments(db, page.rows) };
-};
-
-export const findComment = async (db: Db, commentId: number): Promise<CommentRow | undefined> => {
-  const rows = await selectComments(db).where(eq(ticketComments.id, commentId));
-  return (await withAttachments(db, rows))[0];
+/**
+ * A page of comments with their files, read newest first off the index and returned oldest first.
+ * `countNotes` (staff's first page) counts the ticket's internal notes in the same statement: a page
+ * without rows is a ticket without comments, so without notes.
+ */
+export const findComments = async (
+  db: Db,
+  ticketId: number,
+  limit: number,
+  audience: ThreadAudience,
+  { before, countNotes = false }: { before?: number; countNotes?: boolean } = {},
+): Promise<{ rows: CommentRow[]; hasMore: boolean; noteCount: number }> => {
+  const found = await selectComments(db, audience, countNotes ? ticketId : undefined)
+    .where(
+      and(
+        eq(ticketComments.ticketId, ticketId),
+        audience.internal ? undefined : eq(ticketComments.internal, false),
+        beforeRow(ticketComments, ticketId, audience, before),
+      ),
+    )
+    .orderBy(desc(ticketComments.createdAt), desc(ticketComments.id))
+    .limit(limit + 1);
+  const rows = found.map(({ files, noteCount: _notes, ...row }: (typeof found)[number] & { noteCount?: number }) => ({
+    ...row,
+    attachments: files.map(fileRow),
+  }));
+  return { ...newestPage(rows, limit), noteCount: (found[0] as { noteCount?: number } | undefined)?.noteCount ?? 0 };
 };
 
 const historyActor = alias(users, 'actor');

@@ -35,7 +35,7 @@ import {
 } from '../../db/queries/tickets.js';
 import { findRequesterAccount } from '../../db/queries/staff.js';
 import { findTagCounts } from '../../db/queries/ticketFilters.js';
-import { countNotes, findComments, findHistory } from '../../db/queries/ticketThread.js';
+import { findComments, findHistory } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { presentComment, presentHistoryEntry, presentTicket, presentTicketDetail, ticketFor } from '../../presenters/tickets.js';
@@ -162,12 +162,12 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
   const readDetail = async (actor: Actor, id: number): Promise<TicketDetail> => {
     const row = await loadVisible(db, actor, id);
     const audience = audienceOf(actor);
-    const [comments, history, files, noteCount] = await Promise.all([
-      findComments(db, id, THREAD_PAGE, audience),
+    const [comments, history, files] = await Promise.all([
+      findComments(db, id, THREAD_PAGE, audience, { countNotes: audience.internal }),
       findHistory(db, id, THREAD_PAGE, audience),
       findTicketAttachments(db, id),
-      audience.internal ? countNotes(db, id) : undefined,
     ]);
+    const noteCount = audience.internal ? comments.noteCount : undefined;
     return ticketFor(isStaff(actor), {
       ...presentTicketDetail(row, comments.rows, history.rows, files),
       hasOlderComments: comments.hasMore,
@@ -222,7 +222,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     /** Older comments of a ticket the actor may see, before the comment `before`. */
     async olderComments(actor: Actor, id: number, before: number): Promise<{ comments: Comment[]; hasMore: boolean }> {
       await loadVisible(db, actor, id);
-      const { rows, hasMore } = await findComments(db, id, THREAD_PAGE, audienceOf(actor), before);
+      const { rows, hasMore } = await findComments(db, id, THREAD_PAGE, audienceOf(actor), { before });
       return { comments: rows.map(presentComment), hasMore };
     },
 
