@@ -12,6 +12,13 @@
  * tickets it marked. On PostgreSQL the odd rounds scan with one worker and the even ones with the
  * server's two, so the two are compared in the same run. BENCH_DATABASE_URL as in bench:mail.
  *
+ * Then at a million tickets, when bench:scale's kept PostgreSQL data set is there (BENCH_KEEP=1 npm
+ * run bench:scale builds it): the set is copied (CREATE DATABASE ... TEMPLATE, so the marks never
+ * change it), a server started on the copy, and BENCH_SLA_TICKETS of its running tickets (newest
+ * first, as the data set assigned them: about half unassigned, each of those notifying every admin)
+ * have their first response come due; BENCH_SLA_SCALE_ROUNDS (4) passes, one and two workers in
+ * turn. BENCH_SLA_SCALE=off skips it.
+ *
  * Then, on a fresh server per database, the re-apply of an edited policy: BENCH_SLA_REAPPLY_TICKETS
  * (100000) open tickets under one policy, the policy's targets edited over the API, and while the
  * background re-apply (services/sla/reapply.ts) runs, BENCH_SLA_LIST_CONNECTIONS (10) connections
@@ -22,9 +29,18 @@
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createServer } from '../src/server.js';
+import { createLogger } from '../src/lib/logger.js';
+import { parseSettings } from '../src/settings.js';
 import { ADMIN_ENV, createCast, insertUser } from '../test/factories.js';
 import { startTestServer } from '../test/server.js';
 import { send, target } from './scaleLoad.js';
+import { DATASET_NAME } from './scaleSettings.js';
 import { DEFAULT_POSTGRES_URL, machine, markdownTable, percentile, positiveInt, requirePostgres } from './support.js';
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
@@ -33,6 +49,8 @@ const ROUNDS = positiveInt('BENCH_SLA_ROUNDS', 6);
 const REAPPLY_TICKETS = positiveInt('BENCH_SLA_REAPPLY_TICKETS', 100_000);
 const LIST_CONNECTIONS = positiveInt('BENCH_SLA_LIST_CONNECTIONS', 10);
 const IDLE_S = positiveInt('BENCH_SLA_IDLE_S', 5);
+const SCALE_ROUNDS = positiveInt('BENCH_SLA_SCALE_ROUNDS', 4);
+const SCALE = !['off', '0', 'false'].includes((process.env.BENCH_SLA_SCALE ?? '').toLowerCase());
 const LIST_PATHS = [
   '/api/tickets?page=1',
   '/api/tickets?page=1&status=open',
@@ -91,6 +109,70 @@ async function scanRounds(database: 'pglite' | 'postgres'): Promise<Round[]> {
     return rounds;
   } finally {
     await t.close();
+  }
+}
+
+/** An admin connection to the server of POSTGRES_URL, for fn. */
+async function onServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The passes over the kept 1M data set's copy, or why there are none. */
+async function scanAtScale(): Promise<(Round & { notified: number })[] | string> {
+  const kept = await onServer((c) => c.query('select 1 from pg_database where datname = $1', [DATASET_NAME]));
+  if (kept.rowCount === 0) return `no kept data set ${DATASET_NAME} (BENCH_KEEP=1 npm run bench:scale builds it)`;
+  const name = `helpdesk_sla_scale_${randomBytes(4).toString('hex')}`;
+  // A template may have no other connection while it is copied: a server still on it fails this.
+  await onServer((c) => c.query(`create database ${name} template ${DATASET_NAME}`));
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-sla-scale-'));
+  try {
+    const settings = parseSettings({
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: 'bench-sla-secret-long-enough-for-hs256',
+    });
+    const server = await createServer(settings, { database: { kind: 'postgres', url: url.toString() }, logger: createLogger('warn') });
+    try {
+      await server.slaScanner.stop();
+      const db = server.database.db;
+      const rounds: (Round & { notified: number })[] = [];
+      for (let round = 0; round < SCALE_ROUNDS; round += 1) {
+        // Only the first response comes due: its resolution stays a day away, already warned of nothing.
+        for (let from = 0; from < TICKETS; from += 1000) {
+          await db.execute(sql`
+            update tickets set sla_first_responded_at = null, sla_response_due_at = now() - interval '1 hour',
+              sla_response_warned_at = now(), sla_response_breached_at = null, sla_resolution_due_at = now() + interval '1 day',
+              sla_resolution_warn_at = now() + interval '12 hours', sla_resolution_warned_at = null,
+              sla_resolution_breached_at = null, sla_next_mark_at = now() - interval '1 hour', sla_state = 'ok'
+            where id in (select id from tickets where status in ('open', 'in_progress') and sla_policy_id is not null
+              order by id desc offset ${from} limit 1000)
+          `);
+        }
+        const before: unknown = await db.execute(sql`select count(*)::int as n from notifications`);
+        const workers = round % 2 === 0 ? 1 : 2;
+        const started = performance.now();
+        const marked = await server.services.slaScan(undefined, { workers });
+        const ms = performance.now() - started;
+        const after: unknown = await db.execute(sql`select count(*)::int as n from notifications`);
+        const count = (result: unknown) => (result as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+        rounds.push({ marked, ms, workers, notified: count(after) - count(before) });
+      }
+      return rounds;
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+    await onServer((c) => c.query(`drop database if exists ${name} with (force)`));
   }
 }
 
@@ -200,6 +282,19 @@ async function main() {
     rounds.forEach((round, i) => rows.push([database, String(i + 1), String(round.workers), String(round.marked), round.ms.toFixed(0)]));
   }
   console.log(markdownTable(['database', 'round', 'workers', 'tickets marked', 'pass ms'], rows));
+
+  if (databases.includes('postgres') && SCALE) {
+    console.log(`\nThe same at ${DATASET_NAME} (bench:scale's kept data set, copied): ${TICKETS} running tickets' first response due`);
+    const scaled = await scanAtScale();
+    if (typeof scaled === 'string') console.log(`skipped: ${scaled}`);
+    else
+      console.log(
+        markdownTable(
+          ['round', 'workers', 'tickets marked', 'notifications', 'pass ms'],
+          scaled.map((r, i) => [String(i + 1), String(r.workers), String(r.marked), String(r.notified), r.ms.toFixed(0)]),
+        ),
+      );
+  }
 
   console.log(
     `\nRe-apply of an edited policy to ${REAPPLY_TICKETS} open tickets; GET /api/tickets page 1 on ${LIST_CONNECTIONS} connections (${LIST_PATHS.length} queries in turn)`,

@@ -18,10 +18,12 @@ import { presentSla } from '../../sla/ticketSla.js';
 const SLA_SCAN_LOCK_KEY = 727_003;
 /**
  * Tickets marked per transaction; a pass goes on until none is left due. Each statement must stay
- * under the server's one-second statement timeout on a loaded machine: an update of a tickets row
- * costs ~50 µs here (bench:sla), so 10,000 in one statement did not.
+ * under the server's one-second statement timeout on a loaded machine. At a million tickets a
+ * statement updating 1,000 rows took 0.35-0.6 s (each of the table's indexes takes a new entry per
+ * row), so the batch of 2,500 this once was ran past the timeout with two workers and every pass
+ * failed on it (bench:sla at scale). Batches of 500 mark as fast there, and leave room for load.
  */
-const SCAN_BATCH = 2_500;
+const SCAN_BATCH = 500;
 /**
  * Batches marked at once on a database with a connection pool. `skip locked` hands each its own rows,
  * so two overlap the statement work of one with the round trips and commit of the other: a pass over
