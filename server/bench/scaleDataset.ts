@@ -62,7 +62,8 @@ export interface Place {
   remove(): Promise<void>;
 }
 
-async function adminQuery(query: string, params: unknown[] = []): Promise<pg.QueryResult> {
+/** One statement on the data sets' server (BENCH_DATABASE_URL), outside any data set. */
+export async function adminQuery(query: string, params: unknown[] = []): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
   await client.connect();
   try {

@@ -33,14 +33,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { createServer } from '../src/server.js';
 import { createLogger } from '../src/lib/logger.js';
 import { parseSettings } from '../src/settings.js';
 import { ADMIN_ENV, createCast, insertUser } from '../test/factories.js';
 import { startTestServer } from '../test/server.js';
 import { send, target } from './scaleLoad.js';
-import { DATASET_NAME } from './scaleSettings.js';
+import { adminQuery, postgresPlace, rowsOf } from './scaleDataset.js';
+import { ADMIN_URL, DATASET_NAME } from './scaleSettings.js';
+import { BENCH_JWT_SECRET } from './servers.js';
 import { DEFAULT_POSTGRES_URL, machine, markdownTable, percentile, positiveInt, requirePostgres } from './support.js';
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
@@ -112,25 +113,13 @@ async function scanRounds(database: 'pglite' | 'postgres'): Promise<Round[]> {
   }
 }
 
-/** An admin connection to the server of POSTGRES_URL, for fn. */
-async function onServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** The passes over the kept 1M data set's copy, or why there are none. */
 async function scanAtScale(): Promise<(Round & { notified: number })[] | string> {
-  const kept = await onServer((c) => c.query('select 1 from pg_database where datname = $1', [DATASET_NAME]));
-  if (kept.rowCount === 0) return `no kept data set ${DATASET_NAME} (BENCH_KEEP=1 npm run bench:scale builds it)`;
+  if (!(await postgresPlace().exists())) return `no kept data set ${DATASET_NAME} (BENCH_KEEP=1 npm run bench:scale builds it)`;
   const name = `helpdesk_sla_scale_${randomBytes(4).toString('hex')}`;
   // A template may have no other connection while it is copied: a server still on it fails this.
-  await onServer((c) => c.query(`create database ${name} template ${DATASET_NAME}`));
-  const url = new URL(POSTGRES_URL);
+  await adminQuery(`create database ${name} template ${DATASET_NAME}`);
+  const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-sla-scale-'));
   try {
@@ -138,7 +127,7 @@ async function scanAtScale(): Promise<(Round & { notified: number })[] | string>
       DATA_DIR: dataDir,
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
-      JWT_SECRET: 'bench-sla-secret-long-enough-for-hs256',
+      JWT_SECRET: BENCH_JWT_SECRET,
     });
     const server = await createServer(settings, { database: { kind: 'postgres', url: url.toString() }, logger: createLogger('warn') });
     try {
@@ -157,14 +146,13 @@ async function scanAtScale(): Promise<(Round & { notified: number })[] | string>
               order by id desc offset ${from} limit 1000)
           `);
         }
-        const before: unknown = await db.execute(sql`select count(*)::int as n from notifications`);
+        const notifications = async () => (await rowsOf<{ n: number }>(db, 'select count(*)::int as n from notifications'))[0]?.n ?? 0;
+        const before = await notifications();
         const workers = round % 2 === 0 ? 1 : 2;
         const started = performance.now();
         const marked = await server.services.slaScan(undefined, { workers });
         const ms = performance.now() - started;
-        const after: unknown = await db.execute(sql`select count(*)::int as n from notifications`);
-        const count = (result: unknown) => (result as { rows: { n: number }[] }).rows[0]?.n ?? 0;
-        rounds.push({ marked, ms, workers, notified: count(after) - count(before) });
+        rounds.push({ marked, ms, workers, notified: (await notifications()) - before });
       }
       return rounds;
     } finally {
@@ -172,7 +160,7 @@ async function scanAtScale(): Promise<(Round & { notified: number })[] | string>
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });
-    await onServer((c) => c.query(`drop database if exists ${name} with (force)`));
+    await adminQuery(`drop database if exists ${name} with (force)`);
   }
 }
 

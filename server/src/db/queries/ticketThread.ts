@@ -133,6 +133,21 @@ const beforeRow = (
   return or(lt(table.createdAt, cursor), and(eq(table.createdAt, cursor), lt(table.id, before)));
 };
 
+/** A ticket's rows of a thread table this reader may see, before the cursor if any, newest first. */
+const threadPage = (
+  table: typeof ticketComments | typeof ticketHistory,
+  ticketId: number,
+  audience: ThreadAudience,
+  before: number | undefined,
+) => ({
+  where: and(
+    eq(table.ticketId, ticketId),
+    audience.internal ? undefined : eq(table.internal, false),
+    beforeRow(table, ticketId, audience, before),
+  ),
+  order: [desc(table.createdAt), desc(table.id)],
+});
+
 /** Up to `limit` newest rows (read newest first off the index), returned oldest first with whether older remain. */
 const newestPage = <T>(rows: T[], limit: number) => ({ rows: rows.slice(0, limit).reverse(), hasMore: rows.length > limit });
 
@@ -153,15 +168,10 @@ export const findComments = async (
   audience: ThreadAudience,
   { before, countNotes = false }: { before?: number; countNotes?: boolean } = {},
 ): Promise<{ rows: CommentRow[]; hasMore: boolean; noteCount: number }> => {
+  const { where, order } = threadPage(ticketComments, ticketId, audience, before);
   const found = await selectComments(db, audience, countNotes ? ticketId : undefined)
-    .where(
-      and(
-        eq(ticketComments.ticketId, ticketId),
-        audience.internal ? undefined : eq(ticketComments.internal, false),
-        beforeRow(ticketComments, ticketId, audience, before),
-      ),
-    )
-    .orderBy(desc(ticketComments.createdAt), desc(ticketComments.id))
+    .where(where)
+    .orderBy(...order)
     .limit(limit + 1);
   const rows = found.map(({ files, noteCount: _notes, ...row }: (typeof found)[number] & { noteCount?: number }) => ({
     ...row,
@@ -172,20 +182,16 @@ export const findComments = async (
 
 const historyActor = alias(users, 'actor');
 
-export const findHistory = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) =>
-  newestPage<HistoryRow>(
+export const findHistory = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) => {
+  const { where, order } = threadPage(ticketHistory, ticketId, audience, before);
+  return newestPage<HistoryRow>(
     await db
       .select({ entry: ticketHistory, actor: { id: historyActor.id, name: historyActor.name } })
       .from(ticketHistory)
       .innerJoin(historyActor, eq(historyActor.id, ticketHistory.actorId))
-      .where(
-        and(
-          eq(ticketHistory.ticketId, ticketId),
-          audience.internal ? undefined : eq(ticketHistory.internal, false),
-          beforeRow(ticketHistory, ticketId, audience, before),
-        ),
-      )
-      .orderBy(desc(ticketHistory.createdAt), desc(ticketHistory.id))
+      .where(where)
+      .orderBy(...order)
       .limit(limit + 1),
     limit,
   );
+};

@@ -250,11 +250,9 @@ export async function touchTicketActivity(db: Db, ticketId: number, actorId: num
     .where(eq(tickets.id, ticketId));
 }
 
-export async function countTickets(db: Db, where: SQL | undefined): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(tickets)
-    .where(where);
+/** A count built for findTicketPage, read on its own (the page it would ride on was empty or not read). */
+export async function readTotal(db: Db, total: SQL<number>): Promise<number> {
+  const [row] = await db.select({ n: total }).from(sql`(select 1) as one`);
   return row?.n ?? 0;
 }
 

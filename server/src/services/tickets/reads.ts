@@ -22,11 +22,11 @@ import {
   cappedTicketTotal,
   countedStats,
   countedTotal,
-  countTickets,
   findTicketPage,
   findTicketRow,
   findTicketRows,
   listSort,
+  readTotal,
   markTicketRead,
   ticketConditions,
   ticketStats,
@@ -70,33 +70,17 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
   const callerKey = (actor: Actor, question: unknown) => JSON.stringify([actor.id, actor.role, question]);
 
   /**
-   * Staff with plain filters (a tag included) read the maintained counters; a user's own tickets an
-   * index; anything the counters cannot answer (words, a requester, unread) counts up to the cap.
+   * A list's total as SQL that can ride in its page's statement (findTicketPage): staff with plain
+   * filters (a tag included) read the maintained counters, an owner's own tickets an index, named
+   * requesters are counted up to the cap. A search (its count may be estimated far past the cap, and
+   * is shared with its cards and views), an SLA state (a common one is estimated, not counted) and
+   * unread marks are counted apart by searchCounts: undefined.
    */
-  const count = async ({ scope, conditions, plain }: ListFilters): Promise<{ total: number; capped: boolean }> => {
-    if (!plain) {
-      return searchCounts.total(ticketConditions(scope, conditions));
-    }
-    if (scope.ownerId === undefined) {
-      const stats = await countedStats(db, { assignedAgentId: scope.assignedAgentId, ...conditions });
-      return { total: stats.total, capped: false };
-    }
-    return { total: await countTickets(db, ticketConditions(scope, conditions)), capped: false };
-  };
-
-  /**
-   * The count a list can read in its page's own statement (findTicketPage): the counters, an owner's
-   * own tickets, or the tickets of named requesters up to the cap. A search (its count may be
-   * estimated far past the cap, and is shared with its cards and views), an SLA state (a common
-   * one is estimated, not counted) and unread marks are counted apart, as before.
-   */
-  const inlineTotal = ({ scope, conditions, plain }: ListFilters, where: SQL | undefined) => {
+  const totalOf = ({ scope, conditions, plain }: ListFilters, where: SQL | undefined) => {
+    const exact = (n: number) => ({ total: n, capped: false });
     if (plain && scope.ownerId === undefined)
-      return {
-        sql: countedTotal({ assignedAgentId: scope.assignedAgentId, ...conditions }),
-        read: (n: number) => ({ total: n, capped: false }),
-      };
-    if (plain) return { sql: ticketTotal(where), read: (n: number) => ({ total: n, capped: false }) };
+      return { sql: countedTotal({ assignedAgentId: scope.assignedAgentId, ...conditions }), read: exact };
+    if (plain) return { sql: ticketTotal(where), read: exact };
     if (conditions.search || conditions.sla !== undefined || conditions.unreadFor !== undefined) return undefined;
     const cap = LIMITS.ticketList.countCap;
     return { sql: cappedTicketTotal(where, cap), read: (n: number) => ({ total: Math.min(n, cap), capped: n > cap }) };
@@ -116,19 +100,20 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       return { tickets: presented.slice(0, query.limit), next: presented.slice(query.limit), total, totalCapped: capped };
     };
 
-    const inline = offset < LIMITS.ticketList.depth ? inlineTotal(filters, where) : undefined;
-    if (inline) {
-      const { rows, total } = await findTicketPage(db, where, page, reader, inline.sql);
+    const total = totalOf(filters, where);
+    if (total && offset < LIMITS.ticketList.depth) {
+      const { rows, total: n } = await findTicketPage(db, where, page, reader, total.sql);
       // An empty page holds no row to carry the count: it is counted alone below.
-      if (total !== undefined) return answer(rows, inline.read(total));
+      if (n !== undefined) return answer(rows, total.read(n));
     }
-    const counted = await count(filters);
+    const counted = total ? total.read(await readTotal(db, total.sql)) : await searchCounts.total(where);
     if (!counted.capped && offset >= counted.total) return answer([], counted);
     if (offset >= LIMITS.ticketList.depth)
       throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), {
         page: MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth),
       });
-    if (inline) return answer([], counted);
+    // The page was read above and was empty.
+    if (total) return answer([], counted);
     return answer(await findTicketRows(db, where, page, reader), counted);
   };
 
