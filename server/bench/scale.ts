@@ -36,7 +36,8 @@
  * 2); the machine is shared, so each call's share is of the floor measured just before it. A
  * BENCH_WARMUP (default 2 s) of mixed questions follows each server start. The run's length is
  * about cells × calls × (floor + seconds + ~1 s); BENCH_MEMO, BENCH_PROCESSES, BENCH_WRITES and
- * BENCH_ONLY shrink the matrix.
+ * BENCH_ONLY shrink the matrix. BENCH_PREPARED (default on; `on,off` adds cells with
+ * PREPARED_STATEMENTS=off) compares reads planned once per connection with reads planned every time.
  *
  * Load (scaleLoad.ts): autocannon, each request built anew by the call's generator, every response
  * time kept. A 0.5 s slice sizes the call, then exactly that many requests are sent and every
@@ -76,6 +77,7 @@ import {
   KEEP,
   KIND,
   MEMO,
+  PREPARED,
   ms,
   ONLY,
   phase,
@@ -152,10 +154,10 @@ async function main(): Promise<number> {
   const cpuBefore = cpuWaitMicros();
   try {
     let list: Call[] | undefined;
-    for (const memo of MEMO) {
+    for (const [memo, prepared] of MEMO.flatMap((m) => PREPARED.map((p) => [m, p] as const))) {
       for (const processes of PROCESSES) {
-        const env = cellEnv({ memo, processes }, `bench-scale-${process.pid}-${memo}-${processes}:`);
-        const group = `memo ${memo}, ${processes} process${processes > 1 ? 'es' : ''}`;
+        const env = cellEnv({ memo, processes, prepared }, `bench-scale-${process.pid}-${memo}-${prepared}-${processes}:`);
+        const group = `memo ${memo}${prepared === 'off' ? ', unprepared' : ''}, ${processes} process${processes > 1 ? 'es' : ''}`;
         if (typeof env === 'string') {
           skipped.push(`${group}: ${env}`);
           console.log(`\n! skipped ${group}: ${env}`);

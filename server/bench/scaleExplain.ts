@@ -30,6 +30,8 @@ import { markdownTable } from './support.js';
 interface Captured {
   query: string;
   params: unknown[];
+  /** Sent through plannedDb: explained with the generic plan it runs with. */
+  planned: boolean;
 }
 
 interface Explainer {
@@ -41,23 +43,33 @@ interface Explainer {
 
 async function openExplainer(place: Place): Promise<Explainer> {
   const captured: Captured[] = [];
-  const logger = { logQuery: (query: string, params: unknown[]) => void captured.push({ query, params }) };
+  const logger = (planned: boolean) => ({
+    logQuery: (query: string, params: unknown[]) => void captured.push({ query, params, planned }),
+  });
   let db: Db;
-  let run: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+  let plannedDb: Db;
+  let run: (statement: Captured) => Promise<Record<string, unknown>[]>;
   let close: () => Promise<void>;
   if (place.target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: place.target.url, max: 2 });
-    db = drizzlePg({ client: pool, schema, logger });
-    run = async (text, params) => (await pool.query(text, params)).rows;
-    close = () => pool.end();
+    // An unnamed statement is planned generically too under this setting, as the named ones run.
+    const generic = new pg.Pool({ connectionString: place.target.url, max: 2, options: '-c plan_cache_mode=force_generic_plan' });
+    db = drizzlePg({ client: pool, schema, logger: logger(false) });
+    plannedDb = drizzlePg({ client: generic, schema, logger: logger(true) });
+    run = async ({ query, params, planned }) => (await (planned ? generic : pool).query(query, params)).rows;
+    close = async () => {
+      await Promise.all([pool.end(), generic.end()]);
+    };
   } else {
     const client = await PGlite.create(place.target.dataDir, { extensions: { pg_trgm } });
-    db = drizzlePglite({ client, schema, logger });
-    run = async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows;
+    db = drizzlePglite({ client, schema, logger: logger(false) });
+    plannedDb = db;
+    run = async ({ query, params }) => (await client.query<Record<string, unknown>>(query, params)).rows;
     close = () => client.close();
   }
   const services = createServices({
     db,
+    plannedDb,
     withTransaction: () => Promise.reject(new Error('the scale bench only reads')),
     memoVersions: memoOff,
     sessionVersions: memoOff,
@@ -78,8 +90,8 @@ async function openExplainer(place: Place): Promise<Explainer> {
   return {
     services,
     captured,
-    async explain({ query, params }) {
-      const rows = await run(`explain (analyze, buffers) ${query}`, params);
+    async explain(statement) {
+      const rows = await run({ ...statement, query: `explain (analyze, buffers) ${statement.query}` });
       return rows.map((r) => String(Object.values(r)[0])).join('\n');
     },
     close,
@@ -122,7 +134,11 @@ export async function explainSlowest(
       out.push(`\n=== ${name}: its slowest question, ${ms(took)} ms under load — GET ${question.path} as user #${question.userId ?? '-'}`);
       for (const [i, statement] of statements.entries()) {
         const plan = await explainer.explain(statement);
-        summary.push([name, `#${i + 1} ${statement.query.replace(/\s+/g, ' ').slice(0, 70)}`, ms(executionMs(plan))]);
+        summary.push([
+          name,
+          `#${i + 1}${statement.planned ? ' (planned)' : ''} ${statement.query.replace(/\s+/g, ' ').slice(0, 70)}`,
+          ms(executionMs(plan)),
+        ]);
         out.push(`\n-- statement ${i + 1} of ${statements.length}`);
         out.push(`-- ${statement.query}`);
         out.push(`-- params: ${JSON.stringify(statement.params).slice(0, 400)}`);

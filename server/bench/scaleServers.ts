@@ -19,6 +19,7 @@ const serverDir = path.resolve(here, '..');
 export interface Cell {
   memo: 'on' | 'off';
   processes: number;
+  prepared: 'on' | 'off';
 }
 
 /**
@@ -28,6 +29,11 @@ export interface Cell {
  * processes with the memo on, so that cell is not run there.
  */
 export function cellEnv(cell: Cell, redisKeyPrefix: string): Record<string, string> | string {
+  const env = memoEnv(cell, redisKeyPrefix);
+  return typeof env === 'string' || cell.prepared === 'on' ? env : { ...env, PREPARED_STATEMENTS: 'off' };
+}
+
+function memoEnv(cell: Cell, redisKeyPrefix: string): Record<string, string> | string {
   const settings = readFileSync(path.join(serverDir, 'src/settings.ts'), 'utf8');
   const memoSwitch = settings.includes('READ_MEMO');
   const sharedMemo = existsSync(path.join(serverDir, 'src/scaleout/sharedVersions.ts'));

@@ -33,6 +33,8 @@ const words = (name: string, fallback: string[], allowed: readonly string[]): st
   return values;
 };
 export const MEMO = words('BENCH_MEMO', ['off', 'on'], ['off', 'on']) as ('off' | 'on')[];
+/** Reads planned once per connection (PREPARED_STATEMENTS); `on,off` measures both in one run. */
+export const PREPARED = words('BENCH_PREPARED', ['on'], ['on', 'off']) as ('on' | 'off')[];
 /** PGlite is embedded in one process: two processes need PostgreSQL. */
 export const PROCESSES = positiveInts('BENCH_PROCESSES', KIND === 'pglite' ? [1] : [1, 2]);
 export const WRITE_RATES = positiveInts('BENCH_WRITES', [2, 10]);

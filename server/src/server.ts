@@ -77,7 +77,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const target: DatabaseTarget =
     options.database ??
     (settings.databaseUrl
-      ? { kind: 'postgres', url: settings.databaseUrl }
+      ? { kind: 'postgres', url: settings.databaseUrl, preparedStatements: settings.preparedStatements }
       : { kind: 'pglite', dataDir: path.join(settings.dataDir, 'pglite') });
   const database = await openDatabase(target);
   logger.info({ database: database.kind }, 'database ready');
@@ -128,6 +128,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const services = createServices({
     attachments,
     db: database.db,
+    plannedDb: database.planned,
     withTransaction,
     memoVersions: settings.readMemo ? database.versions() : memoOff,
     sessionVersions: database.versions(),

@@ -55,6 +55,7 @@ const env = z
     ),
     PRESENCE_TTL_MS: optional(z.coerce.number().int().min(1000)),
     READ_MEMO: optional(flag),
+    PREPARED_STATEMENTS: optional(flag),
     ATTACHMENT_MAX_BYTES: optional(z.coerce.number().int().positive().max(2_147_483_647)).transform(
       (v) => v ?? LIMITS.attachments.maxBytes,
     ),
@@ -129,6 +130,8 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     clientDir: e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR,
     // Kept answers (services/readMemo.ts); off only to measure without them (bench:scale).
     readMemo: e.READ_MEMO ?? true,
+    // Reads planned once per connection (db/plannedStatements.ts); off behind a pooler that cannot keep them.
+    preparedStatements: e.PREPARED_STATEMENTS ?? true,
     attachments: {
       maxBytes: e.ATTACHMENT_MAX_BYTES,
       maxCount: e.ATTACHMENT_MAX_COUNT,

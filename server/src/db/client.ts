@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { CATALOG_QUERIES, tableDependencies, unknownDependencies, type Catalog, type TableDependencies } from './tableDependencies.js';
+import { nameStatements } from './plannedStatements.js';
 import { localVersions, type TableVersions } from './tableVersions.js';
 import { createWriteWatch } from './writeCounter.js';
 import * as schema from './schema/index.js';
@@ -28,6 +29,12 @@ export interface ExclusiveLock {
 
 export interface Database {
   db: Db;
+  /**
+   * Reads whose best plan does not depend on their values (a ticket by id, a thread's page, a list
+   * page in an index's order), each planned once per connection (db/plannedStatements.ts). On
+   * PGlite, `db` itself: it plans in-process, with no round trip to save.
+   */
+  planned: Db;
   kind: 'pglite' | 'postgres';
   /** Runs fn while holding a cluster-wide lock, so concurrent processes migrate and seed one at a time. */
   withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
@@ -47,7 +54,8 @@ export interface Database {
 }
 
 /** A PGlite `dataDir` is a directory, or the string 'memory' for a database that lives only in this process. */
-export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
+/** `preparedStatements: false` sends every statement unnamed (behind a pooler that cannot keep named ones). */
+export type DatabaseTarget = { kind: 'postgres'; url: string; preparedStatements?: boolean } | { kind: 'pglite'; dataDir: string };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -64,7 +72,7 @@ const once = (fn: () => Promise<void>) => {
 
 export async function openDatabase(target: DatabaseTarget, migrationsDir = resolveMigrationsDir()): Promise<Database> {
   const watch = watchStatements();
-  const database = target.kind === 'postgres' ? openPostgres(target.url, watch) : await openPglite(target.dataDir, watch);
+  const database = target.kind === 'postgres' ? openPostgres(target, watch) : await openPglite(target.dataDir, watch);
   await database.withStartupLock(async () => {
     if (target.kind === 'postgres') await migratePostgres(target.url, migrationsDir);
     else await migratePglite(database.db as never, { migrationsFolder: migrationsDir });
@@ -126,14 +134,14 @@ function resolveMigrationsDir(): string {
   return found;
 }
 
-function openPostgres(url: string, writes: Watch): Database {
+function openPool(url: string, writes: Watch, { planOnce = false } = {}): pg.Pool {
   // JIT compiles big plans for ~200 ms that the bounded queries never earn back; the timeout is the
   // safety net for a plan gone wrong (migrations use their own connection, without it).
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
     connectionTimeoutMillis: 5000,
-    options: `-c jit=off -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+    options: `-c jit=off -c statement_timeout=${STATEMENT_TIMEOUT_MS}${planOnce ? ' -c plan_cache_mode=force_generic_plan' : ''}`,
   });
   // A dropped connection must not crash the process: the pool reports idle ones here, and a client
   // checked out for a transaction emits on itself (pg-pool removes its listener while lent). The
@@ -144,11 +152,19 @@ function openPostgres(url: string, writes: Watch): Database {
   writes.watchStatements(pool, 'query');
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
+    if (planOnce) nameStatements(client);
     writes.watchStatements(client, 'query', { transactions: true });
   });
+  return pool;
+}
+
+function openPostgres({ url, preparedStatements = true }: { url: string; preparedStatements?: boolean }, writes: Watch): Database {
+  const pool = openPool(url, writes);
+  const plannedPool = preparedStatements ? openPool(url, writes, { planOnce: true }) : undefined;
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     db,
+    planned: plannedPool ? drizzlePg({ client: plannedPool, schema }) : db,
     kind: 'postgres',
     versions: () => writes.versions(),
     shareVersions: (shared) => writes.shareVersions(shared),
@@ -200,7 +216,9 @@ function openPostgres(url: string, writes: Watch): Database {
       giveBack(lost);
       return undefined;
     },
-    close: once(() => pool.end()),
+    close: once(async () => {
+      await Promise.all([pool.end(), plannedPool?.end()]);
+    }),
   };
 }
 
@@ -214,6 +232,7 @@ async function openPglite(dataDir: string, writes: Watch): Promise<Database> {
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
+    planned: db,
     kind: 'pglite',
     versions: () => writes.versions(),
     shareVersions: (shared) => writes.shareVersions(shared),

@@ -19,10 +19,15 @@ describe.each(CELLS)('answers kept on one process, READ_MEMO $memo', ({ memo, en
 
   beforeAll(async () => {
     t = await startTestServer({ ...ADMIN_ENV, ...env });
-    // Counts what drizzle sends to the driver, outside transactions: every read of these requests.
-    const client = (t.server.database.db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
-    const query = client.query!.bind(client);
-    client.query = (...args: unknown[]) => ((statements += 1), query(...args));
+    // Counts what drizzle sends to the driver, outside transactions: every read of these requests,
+    // planned once per connection or not (on PGlite both are one client).
+    const { db, planned } = t.server.database;
+    for (const client of new Set(
+      [db, planned].map((d) => (d as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client),
+    )) {
+      const query = client.query!.bind(client);
+      client.query = (...args: unknown[]) => ((statements += 1), query(...args));
+    }
     admin = await sessionOf(t, TEST_ADMIN.email, TEST_ADMIN.password);
     agent = await insertUser(t, { role: 'agent', name: 'Agent Kept' });
     owner = await insertUser(t, { name: 'Owner Kept' });

@@ -12,6 +12,11 @@ import type { Settings } from '../settings.js';
 export interface ServiceContext {
   /** Reads, and writes that announce nothing. */
   db: Db;
+  /**
+   * The same database for reads whose best plan does not depend on their values, each statement
+   * planned once per connection (db/plannedStatements.ts); its LIMITs go in the text (literalLimit).
+   */
+  plannedDb: Db;
   /** The only way to announce a change: events are published after the commit. There is no bus here on purpose. */
   withTransaction: UnitOfWork;
   /** The table versions that answers kept by services/readMemo.ts are compared by (this process's, or Redis's). */

@@ -6,6 +6,7 @@ import { returnedRow } from '../rows.js';
 import { attachments, emailOutbox, ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
 import type { AttachmentRow } from './attachments.js';
 import { isStaffRole } from './staff.js';
+import { literalLimit } from '../plannedStatements.js';
 
 /** A ticket's conversation and timeline: comments and history entries, each with who wrote it. */
 export interface CommentRow {
@@ -172,7 +173,7 @@ export const findComments = async (
   const found = await selectComments(db, audience, countNotes ? ticketId : undefined)
     .where(where)
     .orderBy(...order)
-    .limit(limit + 1);
+    .limit(literalLimit(limit + 1));
   const rows = found.map(({ files, noteCount: _notes, ...row }: (typeof found)[number] & { noteCount?: number }) => ({
     ...row,
     attachments: files.map(fileRow),
@@ -191,7 +192,7 @@ export const findHistory = async (db: Db, ticketId: number, limit: number, audie
       .innerJoin(historyActor, eq(historyActor.id, ticketHistory.actorId))
       .where(where)
       .orderBy(...order)
-      .limit(limit + 1),
+      .limit(literalLimit(limit + 1)),
     limit,
   );
 };

@@ -7,6 +7,7 @@ import { isStaffRole } from './staff.js';
 import { requestedBy, requestedByFew, taggedWith } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
 import { ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
+import { literalLimit } from '../plannedStatements.js';
 
 /** A ticket as every read and write here returns it: the row, and the names and count shown with it. */
 export interface TicketRow {
@@ -200,7 +201,7 @@ export async function findTicketPage(
     .from(tickets)
     .where(where)
     .orderBy(...order)
-    .limit(limit + spare)
+    .limit(literalLimit(limit + spare))
     .offset((page - 1) * limit);
   const selection = {
     ...ticketSelection,
@@ -222,7 +223,7 @@ export const ticketTotal = (where: SQL | undefined): SQL<number> =>
 
 /** How many match up to cap + 1 (more than cap means "over the cap"), for findTicketPage. */
 export const cappedTicketTotal = (where: SQL | undefined, cap: number): SQL<number> =>
-  sql<number>`(select count(*)::int from (select 1 from ${tickets} where ${where ?? sql`true`} limit ${cap + 1}) matched)`;
+  sql<number>`(select count(*)::int from (select 1 from ${tickets} where ${where ?? sql`true`} limit ${literalLimit(cap + 1)}) matched)`;
 
 /** The staff member has now seen the ticket as it is. */
 export async function markTicketRead(db: Db, userId: number, ticketId: number): Promise<void> {

@@ -58,7 +58,7 @@ const KEPT = { lists: 1_000, stats: 1_000, details: 200, readMarks: 10_000 };
 
 /** Lists, count cards, a ticket with its latest thread, and older pages of that thread. */
 export function createTicketReads(context: ServiceContext, searchCounts: SearchCounts) {
-  const { db } = context;
+  const { db, plannedDb } = context;
   // Until a write to a table the answer read, every caller asking the same question gets the same
   // answer (services/readMemo.ts). Keys start with the caller: scope, unread marks and `me` are theirs.
   const keptLists = createReadMemo<TicketListAnswer>(context, KEPT.lists);
@@ -86,6 +86,16 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     return { sql: cappedTicketTotal(where, cap), read: (n: number) => ({ total: Math.min(n, cap), capped: n > cap }) };
   };
 
+  /**
+   * A list with no filter reads its order's index whoever asks and whatever the page, so its
+   * statement is planned once per connection (plannedDb). A filter's best plan depends on how common
+   * its value is (a rare status, a busy agent), so a filtered list is planned for its values.
+   */
+  const unfiltered = ({ scope, conditions: c }: ListFilters) =>
+    scope.assignedAgentId === undefined &&
+    !c.search &&
+    [c.status, c.priority, c.tag, c.requester, c.unreadFor, c.sla].every((v) => v === undefined);
+
   /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
   const readList = async (actor: Actor, query: TicketQuery): Promise<TicketListAnswer> => {
     // An order by SLA deadline would tell an owner what only staff read.
@@ -102,7 +112,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
 
     const total = totalOf(filters, where);
     if (total && offset < LIMITS.ticketList.depth) {
-      const { rows, total: n } = await findTicketPage(db, where, page, reader, total.sql);
+      const { rows, total: n } = await findTicketPage(unfiltered(filters) ? plannedDb : db, where, page, reader, total.sql);
       // An empty page holds no row to carry the count: it is counted alone below.
       if (n !== undefined) return answer(rows, total.read(n));
     }
@@ -145,12 +155,12 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     );
 
   const readDetail = async (actor: Actor, id: number): Promise<TicketDetail> => {
-    const row = await loadVisible(db, actor, id);
+    const row = await loadVisible(plannedDb, actor, id);
     const audience = audienceOf(actor);
     const [comments, history, files] = await Promise.all([
-      findComments(db, id, THREAD_PAGE, audience, { countNotes: audience.internal }),
-      findHistory(db, id, THREAD_PAGE, audience),
-      findTicketAttachments(db, id),
+      findComments(plannedDb, id, THREAD_PAGE, audience, { countNotes: audience.internal }),
+      findHistory(plannedDb, id, THREAD_PAGE, audience),
+      findTicketAttachments(plannedDb, id),
     ]);
     const noteCount = audience.internal ? comments.noteCount : undefined;
     return ticketFor(isStaff(actor), {
@@ -176,9 +186,13 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
      */
     async ofRequester(actor: Actor, userId: number, limit: number): Promise<{ requester: RequesterAccount; tickets: Ticket[] }> {
       if (!isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
-      const account = await findRequesterAccount(db, userId);
+      const account = await findRequesterAccount(plannedDb, userId);
       if (!account) throw new NotFoundError(MESSAGES.users.userNotFound);
-      const rows = await findTicketRows(db, ticketConditions({ ownerId: userId }, {}), { page: 1, limit, sort: DEFAULT_TICKET_SORT });
+      const rows = await findTicketRows(plannedDb, ticketConditions({ ownerId: userId }, {}), {
+        page: 1,
+        limit,
+        sort: DEFAULT_TICKET_SORT,
+      });
       return { requester: { ...account, createdAt: account.createdAt.toISOString() }, tickets: rows.map(presentTicket) };
     },
 

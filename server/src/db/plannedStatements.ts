@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+
+/**
+ * Statements planned once per connection (docs/decisions.md#statements-planned-once).
+ *
+ * A node-postgres statement without a name is parsed and planned anew on every call, and at a
+ * million tickets planning a list's statement costs PostgreSQL twice what running it does. On the
+ * connections of `plannedDb` (plan_cache_mode=force_generic_plan) each statement is sent under a
+ * name derived from its text, so the connection parses and plans it once and only binds values
+ * after that. Only reads whose best plan does not depend on their values are sent there.
+ */
+
+/** Past this many names a connection runs further statements unnamed (still with a generic plan): its memory stays bounded. */
+export const NAMES_PER_CONNECTION = 200;
+
+/**
+ * A generic plan never sees the values, so a LIMIT sent as one is planned as a tenth of the table:
+ * at a million tickets that is a sort of every row. A planned statement's LIMIT is part of its text.
+ */
+const VALUED_LIMIT = /\blimit \$\d/i;
+
+interface QueryConfig {
+  text: string;
+  name?: string;
+  values?: unknown[];
+}
+
+type Query = (config: unknown, ...rest: unknown[]) => unknown;
+
+const nameOf = (text: string) => `p${createHash('sha1').update(text).digest('base64url')}`;
+
+/** Wraps a connection's `query` so each statement with values goes under its text's name. */
+export function nameStatements(client: { query: Query }): void {
+  const named = new Set<string>();
+  const query = client.query.bind(client);
+  client.query = (config: unknown, ...rest: unknown[]) => {
+    if (!config || typeof config !== 'object' || !('text' in config)) return query(config, ...rest);
+    const statement = config as QueryConfig;
+    if (VALUED_LIMIT.test(statement.text)) {
+      throw new Error(`A statement planned once must write its LIMIT into its text (literalLimit): ${statement.text.slice(0, 200)}`);
+    }
+    const values = statement.values ?? rest[0];
+    if (statement.name || !Array.isArray(values) || values.length === 0) return query(config, ...rest);
+    const name = nameOf(statement.text);
+    if (!named.has(name)) {
+      if (named.size >= NAMES_PER_CONNECTION) return query(config, ...rest);
+      named.add(name);
+    }
+    return query({ ...statement, name }, ...rest);
+  };
+}
+
+/**
+ * A LIMIT written into the statement's text rather than sent as a value, for statements planned
+ * once (see VALUED_LIMIT). Drizzle writes an SQL chunk given to `.limit()` as it is.
+ */
+export const literalLimit = (rows: number): number => {
+  if (!Number.isSafeInteger(rows) || rows < 0) throw new RangeError(`Not a row count: ${rows}`);
+  return sql.raw(String(rows)) as unknown as number;
+};
