@@ -53,6 +53,11 @@ describe('statements planned once per connection', () => {
     expect(sent.at(-1)!.name).toBe(sent[0]!.name);
   });
 
+  it('refuses an OFFSET sent as a value too', () => {
+    const { client } = recordingClient();
+    expect(() => client.query({ text: 'select id from tickets order by id limit 16 offset $1' }, [15])).toThrow(/literalLimit/);
+  });
+
   it('refuses a literal LIMIT that is not a row count', () => {
     expect(() => literalLimit(-1)).toThrow(RangeError);
     expect(() => literalLimit(1.5)).toThrow(RangeError);

@@ -15,10 +15,10 @@ import { sql } from 'drizzle-orm';
 export const NAMES_PER_CONNECTION = 200;
 
 /**
- * A generic plan never sees the values, so a LIMIT sent as one is planned as a tenth of the table:
- * at a million tickets that is a sort of every row. A planned statement's LIMIT is part of its text.
+ * A generic plan never sees the values, so a LIMIT or OFFSET sent as one is planned as a tenth of the
+ * table: at a million tickets that is a sort of every row. A planned statement's are part of its text.
  */
-const VALUED_LIMIT = /\blimit \$\d/i;
+const VALUED_LIMIT = /\b(?:limit|offset) \$\d/i;
 
 interface QueryConfig {
   text: string;
@@ -38,7 +38,9 @@ export function nameStatements(client: { query: Query }): void {
     if (!config || typeof config !== 'object' || !('text' in config)) return query(config, ...rest);
     const statement = config as QueryConfig;
     if (VALUED_LIMIT.test(statement.text)) {
-      throw new Error(`A statement planned once must write its LIMIT into its text (literalLimit): ${statement.text.slice(0, 200)}`);
+      throw new Error(
+        `A statement planned once must write its LIMIT and OFFSET into its text (literalLimit): ${statement.text.slice(0, 200)}`,
+      );
     }
     const values = statement.values ?? rest[0];
     if (statement.name || !Array.isArray(values) || values.length === 0) return query(config, ...rest);
@@ -52,8 +54,9 @@ export function nameStatements(client: { query: Query }): void {
 }
 
 /**
- * A LIMIT written into the statement's text rather than sent as a value, for statements planned
- * once (see VALUED_LIMIT). Drizzle writes an SQL chunk given to `.limit()` as it is.
+ * A LIMIT or OFFSET written into the statement's text rather than sent as a value, for statements
+ * planned once (see VALUED_LIMIT; an OFFSET sent as a value is planned as a tenth of the rows too).
+ * Drizzle writes an SQL chunk given to `.limit()` or `.offset()` as it is.
  */
 export const literalLimit = (rows: number): number => {
   if (!Number.isSafeInteger(rows) || rows < 0) throw new RangeError(`Not a row count: ${rows}`);

@@ -202,7 +202,7 @@ export async function findTicketPage(
     .where(where)
     .orderBy(...order)
     .limit(literalLimit(limit + spare))
-    .offset((page - 1) * limit);
+    .offset(literalLimit((page - 1) * limit));
   const selection = {
     ...ticketSelection,
     ...(unreadReaderId !== undefined && { unread: unreadFor(unreadReaderId) }),

@@ -55,6 +55,8 @@ type TicketStatsAnswer = { stats: TicketStats; totalCapped: boolean };
  * characters ~500 kB, so details keep fewer.
  */
 const KEPT = { lists: 1_000, stats: 1_000, details: 200, readMarks: 10_000 };
+/** The list pages planned once per connection (plannable below): the first few, as agents page. */
+const PLANNED_PAGES = 5;
 
 /** Lists, count cards, a ticket with its latest thread, and older pages of that thread. */
 export function createTicketReads(context: ServiceContext, searchCounts: SearchCounts) {
@@ -87,11 +89,14 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
   };
 
   /**
-   * A list with no filter reads its order's index whoever asks and whatever the page, so its
-   * statement is planned once per connection (plannedDb). A filter's best plan depends on how common
-   * its value is (a rare status, a busy agent), so a filtered list is planned for its values.
+   * Which lists are planned once per connection (plannedDb): the first few pages of a list with no
+   * filter, which read their order's index whoever asks. The page's LIMIT and OFFSET are written into
+   * the text, so each (order, page) is a statement of its own: a filter would multiply them past what a
+   * connection keeps, and its value's frequency picks the plan (a rare status, a busy agent, a tag on
+   * a fifth of the tickets), so a filtered list is planned for its values.
    */
-  const unfiltered = ({ scope, conditions: c }: ListFilters) =>
+  const plannable = ({ scope, conditions: c }: ListFilters, page: number) =>
+    page <= PLANNED_PAGES &&
     scope.assignedAgentId === undefined &&
     !c.search &&
     [c.status, c.priority, c.tag, c.requester, c.unreadFor, c.sla].every((v) => v === undefined);
@@ -105,6 +110,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     const offset = (query.page - 1) * query.limit;
     const page = { ...query, sort: listSort(query.sort, filters.conditions), spare: LIMITS.ticketList.spare };
     const reader = isStaff(actor) ? actor.id : undefined;
+    const reads = plannable(filters, query.page) ? plannedDb : db;
     const answer = (rows: TicketRow[], { total, capped }: { total: number; capped: boolean }): TicketListAnswer => {
       const presented = rows.map((row) => ticketFor(isStaff(actor), presentTicket(row)));
       return { tickets: presented.slice(0, query.limit), next: presented.slice(query.limit), total, totalCapped: capped };
@@ -112,7 +118,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
 
     const total = totalOf(filters, where);
     if (total && offset < LIMITS.ticketList.depth) {
-      const { rows, total: n } = await findTicketPage(unfiltered(filters) ? plannedDb : db, where, page, reader, total.sql);
+      const { rows, total: n } = await findTicketPage(reads, where, page, reader, total.sql);
       // An empty page holds no row to carry the count: it is counted alone below.
       if (n !== undefined) return answer(rows, total.read(n));
     }
@@ -124,7 +130,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       });
     // The page was read above and was empty.
     if (total) return answer([], counted);
-    return answer(await findTicketRows(db, where, page, reader), counted);
+    return answer(await findTicketRows(reads, where, page, reader), counted);
   };
 
   const readStats = async (actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> => {
