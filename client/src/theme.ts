@@ -1,5 +1,9 @@
 import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 
+/** The page's main landmark (components/layout/AppLayout.tsx); the skip link leads there. */
+export const MAIN_CONTENT_ID = 'main-content';
+const MAIN_PORTAL = { target: `#${MAIN_CONTENT_ID}` };
+
 export const theme = createTheme({
   primaryColor: 'blue',
   defaultRadius: 'md',
@@ -21,8 +25,11 @@ export const theme = createTheme({
     Tooltip: { defaultProps: { withinPortal: false } },
     // Option lists render when opened: kept mounted, every Select positioned its hidden list on load.
     Combobox: { defaultProps: { withinPortal: false, keepMounted: false } },
-    Popover: { defaultProps: { withinPortal: false } },
-    Menu: { defaultProps: { withinPortal: false } },
+    // One that must escape a clipping container (a queue row's menus, the canned reply picker) opens
+    // in a portal inside the main landmark, not at the end of <body>.
+    Popover: { defaultProps: { withinPortal: false, portalProps: MAIN_PORTAL } },
+    // Without Mantine's focus placeholder a menu holds only its items (axe: aria-required-children).
+    Menu: { defaultProps: { withinPortal: false, portalProps: MAIN_PORTAL, withInitialFocusPlaceholder: false } },
   },
 });
 

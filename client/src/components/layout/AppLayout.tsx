@@ -14,6 +14,7 @@ import { useDocumentTitle } from './useDocumentTitle';
 import { useRouteFocus } from './useRouteFocus';
 import { navItems, type NavItem } from './navigation';
 import classes from './AppLayout.module.css';
+import { MAIN_CONTENT_ID } from '../../theme';
 
 // Signed-in only, and its menu pulls in the popover code: kept out of the first visit to /login.
 const AccountMenu = lazy(() => import('./AccountMenu'));
@@ -35,7 +36,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { desktop: true, mobile: !opened } }} padding="md">
-      <a href="#main-content" className={classes.skipLink}>
+      <a href={`#${MAIN_CONTENT_ID}`} className={classes.skipLink}>
         Skip to main content
       </a>
       <AppShell.Header className={classes.header}>
@@ -119,7 +120,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         )}
       </AppShell.Navbar>
 
-      <AppShell.Main className={classes.main} id="main-content" ref={main} tabIndex={-1}>
+      <AppShell.Main className={classes.main} id={MAIN_CONTENT_ID} ref={main} tabIndex={-1}>
         <Container size="xl" py="md">
           <OfflineBanner />
           {children}
