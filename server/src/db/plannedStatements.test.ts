@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
-import { openDatabase, type Database } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { useOpenedDatabase } from '../../test/openedDatabase.js';
+import { openDatabase } from './client.js';
 import { literalLimit, nameStatements, NAMES_PER_CONNECTION } from './plannedStatements.js';
 import { users } from './schema/index.js';
 
@@ -65,31 +65,21 @@ describe('statements planned once per connection', () => {
 });
 
 describe('the database handle for planned reads', () => {
-  let testDb: TestDatabase;
-  let database: Database;
-
-  beforeAll(async () => {
-    testDb = await createTestDatabase();
-    database = await openDatabase(testDb.target);
-  });
-  afterAll(async () => {
-    await database.close();
-    await testDb.drop();
-  });
+  const opened = useOpenedDatabase();
 
   it('writes a literal LIMIT into the text of a query built with it', () => {
-    const query = database.planned.select({ id: users.id }).from(users).where(eq(users.id, 4)).limit(literalLimit(7)).toSQL();
+    const query = opened.database.planned.select({ id: users.id }).from(users).where(eq(users.id, 4)).limit(literalLimit(7)).toSQL();
     expect(query.sql).toMatch(/ limit 7$/);
     expect(query.params).toEqual([4]);
   });
 
   it('plans a read once per PostgreSQL connection and runs that generic plan; PGlite, planning in-process, uses itself', async () => {
-    if (database.kind === 'pglite') {
-      expect(database.planned).toBe(database.db);
+    if (opened.database.kind === 'pglite') {
+      expect(opened.database.planned).toBe(opened.database.db);
       return;
     }
-    expect(database.planned).not.toBe(database.db);
-    const pool = (database.planned as unknown as { $client: pg.Pool }).$client;
+    expect(opened.database.planned).not.toBe(opened.database.db);
+    const pool = (opened.database.planned as unknown as { $client: pg.Pool }).$client;
     const client = await pool.connect();
     try {
       const text = 'select id from users where id = $1 limit 1';
@@ -102,7 +92,7 @@ describe('the database handle for planned reads', () => {
       client.release();
     }
     // Behind a pooler that cannot keep named statements, every read goes unnamed through the one pool.
-    const unprepared = await openDatabase({ ...(testDb.target as { kind: 'postgres'; url: string }), preparedStatements: false });
+    const unprepared = await openDatabase({ ...(opened.target as { kind: 'postgres'; url: string }), preparedStatements: false });
     try {
       expect(unprepared.planned).toBe(unprepared.db);
     } finally {

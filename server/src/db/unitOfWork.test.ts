@@ -1,26 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { describe, expect, it } from 'vitest';
+import { useOpenedDatabase } from '../../test/openedDatabase.js';
 import { uniqueEmail } from '../../test/factories.js';
 import type { DomainEvents, EventBus, EventName } from '../events/bus.js';
-import { openDatabase, type Database } from './client.js';
+import type { Database } from './client.js';
 import { users } from './schema/index.js';
 import { createUnitOfWork } from './unitOfWork.js';
 
 type Published = { name: EventName; payload: DomainEvents[EventName]; visible: Promise<boolean> };
 
 describe('unit of work', () => {
-  let testDb: TestDatabase;
-  let database: Database;
-
-  beforeAll(async () => {
-    testDb = await createTestDatabase();
-    database = await openDatabase(testDb.target);
-  });
-  afterAll(async () => {
-    await database.close();
-    await testDb.drop();
-  });
+  const opened = useOpenedDatabase();
 
   /** A bus that records each event and whether the user it names can be read, outside the transaction, at that moment. */
   const recordingBus = () => {
@@ -28,7 +18,7 @@ describe('unit of work', () => {
     const bus: Pick<EventBus, 'publish'> = {
       publish(name, payload) {
         const userId = (payload as { userId?: number }).userId;
-        const visible = database.db
+        const visible = opened.database.db
           .select({ id: users.id })
           .from(users)
           .where(eq(users.id, userId ?? -1))
@@ -48,7 +38,7 @@ describe('unit of work', () => {
 
   it('publishes what was emitted once the transaction has committed, in order, and not before', async () => {
     const { bus, published } = recordingBus();
-    const withTransaction = createUnitOfWork(database.db, bus);
+    const withTransaction = createUnitOfWork(opened.database.db, bus);
     let seenDuringWork = -1;
     const id = await withTransaction(async (tx, emit) => {
       const userId = await insertUser(tx);
@@ -66,7 +56,7 @@ describe('unit of work', () => {
 
   it('never publishes what was emitted in a transaction that rolled back', async () => {
     const { bus, published } = recordingBus();
-    const withTransaction = createUnitOfWork(database.db, bus);
+    const withTransaction = createUnitOfWork(opened.database.db, bus);
     let userId = -1;
     await expect(
       withTransaction(async (tx, emit) => {
@@ -77,12 +67,12 @@ describe('unit of work', () => {
     ).rejects.toThrow('refused after the event was emitted');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(published).toEqual([]);
-    expect(await database.db.select().from(users).where(eq(users.id, userId))).toEqual([]);
+    expect(await opened.database.db.select().from(users).where(eq(users.id, userId))).toEqual([]);
   });
 
   it('refuses an emit after the unit of work has ended, rather than losing it silently', async () => {
     const { bus, published } = recordingBus();
-    const withTransaction = createUnitOfWork(database.db, bus);
+    const withTransaction = createUnitOfWork(opened.database.db, bus);
     let late: (() => void) | undefined;
     await withTransaction((_tx, emit) => {
       late = () => {
@@ -95,8 +85,8 @@ describe('unit of work', () => {
   });
 
   it('bumps the tables a transaction wrote when it ends, committed or rolled back', async () => {
-    const withTransaction = createUnitOfWork(database.db, recordingBus().bus);
-    const usersVersion = async () => (await database.versions().current())!.of('users');
+    const withTransaction = createUnitOfWork(opened.database.db, recordingBus().bus);
+    const usersVersion = async () => (await opened.database.versions().current())!.of('users');
     let before = await usersVersion();
     await withTransaction((tx) => insertUser(tx));
     expect(await usersVersion()).toBeGreaterThan(before);

@@ -1,25 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useOpenedDatabase } from '../../test/openedDatabase.js';
 import { uniqueEmail } from '../../test/factories.js';
-import { openDatabase, type Database } from './client.js';
+import type { Database } from './client.js';
 import { articles, ticketComments, tickets, users } from './schema/index.js';
 import { collectTablesRead, type Versions } from './tableVersions.js';
 
 /** The driver's watch on a real database: which tables each statement reads or bumps. */
 describe('statements seen at the driver', () => {
-  let testDb: TestDatabase;
-  let database: Database;
+  const opened = useOpenedDatabase();
   let ownerId: number;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase();
-    database = await openDatabase(testDb.target);
-    ownerId = await insertUser(database.db);
-  });
-  afterAll(async () => {
-    await database.close();
-    await testDb.drop();
+    ownerId = await insertUser(opened.database.db);
   });
 
   const insertUser = (db: Database['db']) =>
@@ -29,7 +22,7 @@ describe('statements seen at the driver', () => {
       .returning({ id: users.id })
       .then((rows) => rows[0]!.id);
 
-  const now = async () => (await database.versions().current())!;
+  const now = async () => (await opened.database.versions().current())!;
   /** The tables among `tables` whose version moved from `before` to now. */
   const bumped = async (before: Versions, tables: string[]) => {
     const after = await now();
@@ -40,28 +33,28 @@ describe('statements seen at the driver', () => {
   it('tells a read the tables its statements named', async () => {
     const named = new Set<string>();
     await collectTablesRead(named, () =>
-      database.db.select({ id: tickets.id }).from(tickets).leftJoin(users, eq(users.id, tickets.userId)).limit(1),
+      opened.database.db.select({ id: tickets.id }).from(tickets).leftJoin(users, eq(users.id, tickets.userId)).limit(1),
     );
     expect([...named].sort()).toEqual(['tickets', 'users']);
 
     // A write run as a kept read (a read mark) depends on what it names too.
     const upsert = new Set<string>();
-    await collectTablesRead(upsert, () => database.db.update(articles).set({ title: 'x' }).where(eq(articles.id, -1)));
+    await collectTablesRead(upsert, () => opened.database.db.update(articles).set({ title: 'x' }).where(eq(articles.id, -1)));
     expect([...upsert]).toEqual(['articles']);
   });
 
   it('bumps the table a write names and what its triggers write, and nothing else', async () => {
     const before = await now();
-    await database.db.insert(tickets).values({ title: 'Watched', description: 'd', userId: ownerId });
+    await opened.database.db.insert(tickets).values({ title: 'Watched', description: 'd', userId: ownerId });
     // ticket_counts is kept by a trigger on tickets (migrations/0004_ticket_counts_triggers.sql).
     expect(await bumped(before, ALL)).toEqual(['tickets', 'ticket_counts']);
   });
 
   it('bumps the tables a delete cascades into', async () => {
-    const [ticket] = await database.db.insert(tickets).values({ title: 'Gone', description: 'd', userId: ownerId }).returning();
-    await database.db.insert(ticketComments).values({ ticketId: ticket!.id, authorId: ownerId, content: 'c' });
+    const [ticket] = await opened.database.db.insert(tickets).values({ title: 'Gone', description: 'd', userId: ownerId }).returning();
+    await opened.database.db.insert(ticketComments).values({ ticketId: ticket!.id, authorId: ownerId, content: 'c' });
     const before = await now();
-    await database.db.delete(tickets).where(eq(tickets.id, ticket!.id));
+    await opened.database.db.delete(tickets).where(eq(tickets.id, ticket!.id));
     expect(await bumped(before, ALL)).toEqual([
       'tickets',
       'ticket_counts',
@@ -74,26 +67,26 @@ describe('statements seen at the driver', () => {
 
   it('bumps nothing for a read, a plan or a change that matched no row', async () => {
     const before = await now();
-    await database.db.select().from(articles);
-    await database.db.update(users).set({ name: 'x' }).where(eq(users.id, -1));
+    await opened.database.db.select().from(articles);
+    await opened.database.db.update(users).set({ name: 'x' }).where(eq(users.id, -1));
     // Planning a statement runs nothing (a search's row estimate).
-    await database.db.execute(sql`explain (format json) select 1 from ${tickets}`);
+    await opened.database.db.execute(sql`explain (format json) select 1 from ${tickets}`);
     expect((await now()).stamp).toBe(before.stamp);
     // EXPLAIN ANALYZE runs it.
-    await database.db.execute(sql`explain analyze update ${users} set name = 'y' where id = ${ownerId}`);
+    await opened.database.db.execute(sql`explain analyze update ${users} set name = 'y' where id = ${ownerId}`);
     expect(await bumped(before, ['users'])).toEqual(['users']);
   });
 
   it('bumps every table for a write naming none it knows', async () => {
     const before = await now();
-    await database.db.execute(sql`create temporary table watch_probe (x int)`);
+    await opened.database.db.execute(sql`create temporary table watch_probe (x int)`);
     expect(await bumped(before, ['*'])).toEqual(['*']);
   });
 
   it('bumps a transaction’s tables when it commits, not before', async () => {
     const before = await now();
     let during: string[] = [];
-    await database.db.transaction(async (tx) => {
+    await opened.database.db.transaction(async (tx) => {
       await insertUser(tx);
       during = await bumped(before, ALL);
     });

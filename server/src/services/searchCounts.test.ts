@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
-import { openDatabase, type Database } from '../db/client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useOpenedDatabase } from '../../test/openedDatabase.js';
 import { estimateTicketRows, ticketConditions } from '../db/queries/tickets.js';
 import { createSearchCounts } from './searchCounts.js';
 import { memoOff } from '../db/tableVersions.js';
@@ -12,13 +11,10 @@ import { memoOff } from '../db/tableVersions.js';
  */
 describe('search counts', () => {
   const CAP = 1_000;
-  let testDb: TestDatabase;
-  let database: Database;
+  const opened = useOpenedDatabase();
 
   beforeAll(async () => {
-    testDb = await createTestDatabase();
-    database = await openDatabase(testDb.target);
-    const { db } = database;
+    const { db } = opened.database;
     await db.execute(sql`insert into users (name, email, password_hash, role) values ('Owner', 'owner@counts.test', 'x', 'user')`);
     const insert = (from: number, to: number, title: string, status: string) =>
       db.execute(
@@ -30,19 +26,15 @@ describe('search counts', () => {
     await insert(1, 30, 'Rare', 'resolved');
     await db.execute(sql`analyze tickets`);
   });
-  afterAll(async () => {
-    await database.close();
-    await testDb.drop();
-  });
 
   const where = (search: string, status?: 'open' | 'closed') => ticketConditions({}, { search, status });
-  const countsOff = () => createSearchCounts({ db: database.db, memoVersions: memoOff }, CAP);
+  const countsOff = () => createSearchCounts({ db: opened.database.db, memoVersions: memoOff }, CAP);
 
   it("reads the planner's estimate of a search from the statistics", async () => {
-    const common = await estimateTicketRows(database.db, where('COMM'));
+    const common = await estimateTicketRows(opened.database.db, where('COMM'));
     expect(common).toBeGreaterThan(2_500);
     expect(common).toBeLessThan(3_500);
-    expect(await estimateTicketRows(database.db, where('rare'))).toBeLessThan(100);
+    expect(await estimateTicketRows(opened.database.db, where('rare'))).toBeLessThan(100);
   });
 
   it('answers a search far past the cap from estimates: the cap as total, each card estimated', async () => {
@@ -71,7 +63,7 @@ describe('search counts', () => {
     });
     // 1,000 open matches: estimated below 1.5 × the cap, so counted; and one past the cap is capped.
     expect(await counts.total(where('common', 'open'))).toEqual({ total: CAP, capped: false });
-    await database.db.execute(sql`update tickets set status = 'open' where title = 'Common closed 1'`);
+    await opened.database.db.execute(sql`update tickets set status = 'open' where title = 'Common closed 1'`);
     expect(await counts.total(where('common', 'open'))).toEqual({ total: CAP, capped: true });
   });
 });
