@@ -28,6 +28,10 @@ export const ACTIVE_STATUSES = ['open', 'in_progress', 'pending'] as const satis
 export const FORM_STATUSES = ['open', 'in_progress', 'resolved'] as const satisfies readonly TicketStatus[];
 export type FormStatus = (typeof FORM_STATUSES)[number];
 export const isFormStatus = (status: string): status is FormStatus => (FORM_STATUSES as readonly string[]).includes(status);
+/** What the agent update screen offers: the form's statuses and the staff-only wait on the customer. */
+export const STAFF_FORM_STATUSES = ['open', 'in_progress', 'pending', 'resolved'] as const satisfies readonly TicketStatus[];
+export type StaffFormStatus = (typeof STAFF_FORM_STATUSES)[number];
+export const isStaffFormStatus = (status: string): status is StaffFormStatus => (STAFF_FORM_STATUSES as readonly string[]).includes(status);
 /** The spelling `in-progress` is accepted on input and means `in_progress` (docs/api.md#conventions). */
 export const STATUS_ALIASES: Readonly<Record<string, TicketStatus>> = { 'in-progress': 'in_progress' };
 export const normalizeStatus = (value: unknown): unknown =>

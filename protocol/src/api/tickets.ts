@@ -1,5 +1,13 @@
 import { z } from '../zod.js';
-import { FORM_STATUSES, PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus, type TicketSortField } from '../enums.js';
+import {
+  FORM_STATUSES,
+  PRIORITIES,
+  STAFF_FORM_STATUSES,
+  TICKET_SORT_FIELDS,
+  TICKET_STATUSES,
+  normalizeStatus,
+  type TicketSortField,
+} from '../enums.js';
 import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketStats, User } from '../entities.js';
 import { boundedText, idParam, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
@@ -120,7 +128,7 @@ export const editTicketForm = (currentTitle: string) =>
 
 /** The agent update form (docs/product.md#agent-update-screen): status required, notes free text. */
 export const agentUpdateForm = z.object({
-  status: z.preprocess(normalizeStatus, z.enum(FORM_STATUSES, { error: V.statusRequired })),
+  status: z.preprocess(normalizeStatus, z.enum(STAFF_FORM_STATUSES, { error: V.statusRequired })),
   resolutionNotes: z.string().max(LIMITS.resolutionNotes.max, V.resolutionNotesTooLong),
 });
 

@@ -154,6 +154,19 @@ describe('/agent-dashboard', () => {
     expect(screen.getByRole('menuitem', { name: 'Update ticket #1' })).toHaveAttribute('href', '/agent/ticket/1/update');
   });
 
+  it('hides the Assign tip while its menu is open, so the tip never covers the menu', async () => {
+    agentServer([ticket({ id: 1, status: 'open' })]);
+    renderApp('/agent-dashboard', { user: agent });
+    const user = userEvent.setup();
+    const assign = await waitFor(() => within(rowOf(1)).getByRole('button', { name: 'Assign ticket #1' }));
+    const tip = () => document.querySelector('.mantine-Tooltip-tooltip');
+    await user.hover(assign);
+    await waitFor(() => expect(tip()).toHaveTextContent('Assign'));
+    await user.click(assign);
+    expect(await screen.findByRole('menuitem', { name: 'Assign to me' })).toBeInTheDocument();
+    await waitFor(() => expect(tip()).toBeNull());
+  });
+
   it('goes back to page 1 on any filter change', async () => {
     const rows = Array.from({ length: 10 }, (_, i) => ticket({ id: i + 1, title: `Ticket number ${i + 1}` }));
     const server = agentServer(() => page(rows, 35));

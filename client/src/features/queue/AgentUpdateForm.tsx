@@ -1,7 +1,15 @@
-import { agentUpdateForm, FORM_STATUSES, isFormStatus, LIMITS, type FormStatus, type Ticket, type TicketDetail } from '@helpdesk/protocol';
+import {
+  agentUpdateForm,
+  isStaffFormStatus,
+  LIMITS,
+  STAFF_FORM_STATUSES,
+  type StaffFormStatus,
+  type Ticket,
+  type TicketDetail,
+} from '@helpdesk/protocol';
 import { Alert, Button, Card, Group, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconCircleCheck, IconDeviceFloppy, IconHourglass, IconLock } from '@tabler/icons-react';
+import { IconCircleCheck, IconDeviceFloppy, IconLock } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
@@ -18,12 +26,12 @@ import { useDelayedNavigate } from '../../lib/useDelayedNavigate';
 export const UPDATED = 'Ticket updated successfully!';
 export const UPDATE_FAILED = 'Failed to update ticket';
 
-const STATUS_OPTIONS = labelledOptions(FORM_STATUSES);
+const STATUS_OPTIONS = labelledOptions(STAFF_FORM_STATUSES);
 
 type UpdateValues = { status: string; resolutionNotes: string };
 
 /**
- * Status (closed is not offered) and resolution notes (docs/product.md#agent-update-screen); this form sends only
+ * Status (closed is not offered; waiting on the customer is) and resolution notes (docs/product.md#agent-update-screen); this form sends only
  * those two fields (docs/api.md#ticket-endpoints). After saving, the agent goes back to the dashboard, as the
  * owner's edit form returns to its ticket, after the same pause.
  */
@@ -34,7 +42,7 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
   const form = useForm<UpdateValues>({
     mode: 'controlled',
     // A closed ticket starts with no status chosen: closed cannot be picked, so saving needs a real choice.
-    initialValues: { status: isFormStatus(ticket.status) ? ticket.status : '', resolutionNotes: ticket.resolutionNotes ?? '' },
+    initialValues: { status: isStaffFormStatus(ticket.status) ? ticket.status : '', resolutionNotes: ticket.resolutionNotes ?? '' },
     validate: schemaResolver(agentUpdateForm),
   });
 
@@ -42,7 +50,7 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
   const [base, setBase] = useState<Ticket>(ticket);
   const save = useMutation({
     mutationFn: ({ values: { status, resolutionNotes }, on }: { values: UpdateValues; on: Ticket }) =>
-      ticketsApi.update(ticket.id, { status: status as FormStatus, resolutionNotes, expectedVersion: on.version }),
+      ticketsApi.update(ticket.id, { status: status as StaffFormStatus, resolutionNotes, expectedVersion: on.version }),
     onSuccess: ({ ticket: saved }) => {
       void ticketSaved(client, saved);
       redirect('/agent-dashboard', LIMITS.redirectAfterTicketSaveMs);
@@ -78,7 +86,7 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
               onDiscard={() => {
                 setBase(conflict);
                 form.setValues({
-                  status: isFormStatus(conflict.status) ? conflict.status : '',
+                  status: isStaffFormStatus(conflict.status) ? conflict.status : '',
                   resolutionNotes: conflict.resolutionNotes ?? '',
                 });
                 save.reset();
@@ -90,12 +98,6 @@ export function AgentUpdateForm({ ticket }: { ticket: TicketDetail }) {
           {ticket.status === 'closed' && (
             <Alert color="gray" variant="light" icon={<IconLock />} title="This ticket is closed">
               Closed is set by support and cannot be chosen here. Pick a status below only to reopen the ticket.
-            </Alert>
-          )}
-          {ticket.status === 'pending' && (
-            <Alert color="cyan" variant="light" icon={<IconHourglass />} title="Waiting on customer">
-              The ticket waits for the customer's answer, and its SLA clock stands still. Pick a status below only to move it on; the ticket
-              page's Status sets it back to waiting.
             </Alert>
           )}
           <Select

@@ -75,12 +75,27 @@ describe('/agent/ticket/:id/update', () => {
     for (const status of ['open', 'in_progress', 'resolved']) expect(guidelines.querySelector(`[data-status="${status}"]`)).not.toBeNull();
   });
 
-  it('offers Open, In Progress and Resolved, never Closed', async () => {
+  it('offers Open, In Progress, Waiting on customer and Resolved, never Closed', async () => {
     updateServer(detail());
     renderApp('/agent/ticket/7/update', { user: agent });
     await userEvent.setup().click(await screen.findByRole('textbox', { name: 'Status' }));
     const options = await screen.findAllByRole('option');
-    expect(options.map((o) => o.textContent)).toEqual(['Open', 'In Progress', 'Resolved']);
+    expect(options.map((o) => o.textContent)).toEqual(['Open', 'In Progress', 'Waiting on customer', 'Resolved']);
+  });
+
+  it('starts a waiting ticket on Waiting on customer, and puts a ticket on hold', async () => {
+    const server = updateServer(detail({ status: 'pending' }), {
+      'PUT /tickets/7': ({ body }) => ({
+        body: { success: true, ticket: { ...detail(), ...(body as object) }, message: 'Ticket updated successfully!' },
+      }),
+    });
+    renderApp('/agent/ticket/7/update', { user: agent });
+    expect(await screen.findByRole('textbox', { name: 'Status' })).toHaveValue('Waiting on customer');
+    await chooseStatus('In Progress');
+    await chooseStatus('Waiting on customer');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Update Ticket' }));
+    expect(await screen.findByText('Ticket updated successfully!')).toBeInTheDocument();
+    expect(server.calls.find((c) => c.key === 'PUT /tickets/7')?.body).toMatchObject({ status: 'pending' });
   });
 
   it("sends only status and resolution notes, says 'Ticket updated successfully!' and returns to the dashboard", async () => {

@@ -11,6 +11,8 @@ interface ActionProps {
   withText: boolean;
   loading?: boolean;
   onClick?: () => void;
+  /** Set by a menu this action opens (Menu.Target): its tip would cover the open menu. */
+  'aria-expanded'?: boolean;
 }
 
 /** One row action: an icon with a tip in the table, a labelled button on a phone card. */
@@ -36,7 +38,7 @@ export const RowAction = forwardRef<HTMLButtonElement, ActionProps>(function Row
     );
   }
   return (
-    <Tooltip label={label}>
+    <Tooltip label={label} disabled={rest['aria-expanded'] === true}>
       <ActionIcon ref={ref} size="md" variant={variant} color={color} aria-label={ariaLabel} loading={loading} onClick={onClick} {...rest}>
         {icon}
       </ActionIcon>

@@ -114,9 +114,10 @@ describe('the ticket page and service levels', () => {
 });
 
 describe('the update screen and a waiting ticket', () => {
-  it('says the ticket waits on the customer, since its form offers only open, in progress and resolved', async () => {
+  it('keeps a waiting ticket on Waiting on customer, and its guideline says the clock stops', async () => {
     fakeServer({ ...verified(agent), 'GET /tickets/7': detailBody(aDetail({ status: 'pending', sla: sla({ state: 'paused' }) })) });
     renderApp('/agent/ticket/7/update', { user: agent });
-    expect(await screen.findByText(/its SLA clock stands still/)).toBeInTheDocument();
+    expect(await screen.findByRole('textbox', { name: 'Status' })).toHaveValue('Waiting on customer');
+    expect(within(screen.getByRole('region', { name: 'Status Guidelines' })).getByText(/the SLA clock stops/)).toBeInTheDocument();
   });
 });
