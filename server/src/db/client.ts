@@ -53,9 +53,14 @@ export interface Database {
   shareVersions(shared: TableVersions): void;
 }
 
-/** A PGlite `dataDir` is a directory, or the string 'memory' for a database that lives only in this process. */
-/** `preparedStatements: false` sends every statement unnamed (behind a pooler that cannot keep named ones). */
-export type DatabaseTarget = { kind: 'postgres'; url: string; preparedStatements?: boolean } | { kind: 'pglite'; dataDir: string };
+/**
+ * A PGlite `dataDir` is a directory, or the string 'memory' for a database that lives only in this
+ * process; `template` is a dump (`dumpDataDir`) to start it from, which the tests use to skip
+ * migrating each fresh database. `preparedStatements: false` sends every statement unnamed (behind a
+ * pooler that cannot keep named ones).
+ */
+export type DatabaseTarget =
+  { kind: 'postgres'; url: string; preparedStatements?: boolean } | { kind: 'pglite'; dataDir: string; template?: Blob };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -72,7 +77,7 @@ const once = (fn: () => Promise<void>) => {
 
 export async function openDatabase(target: DatabaseTarget, migrationsDir = resolveMigrationsDir()): Promise<Database> {
   const watch = watchStatements();
-  const database = target.kind === 'postgres' ? openPostgres(target, watch) : await openPglite(target.dataDir, watch);
+  const database = target.kind === 'postgres' ? openPostgres(target, watch) : await openPglite(target, watch);
   await database.withStartupLock(async () => {
     if (target.kind === 'postgres') await migratePostgres(target.url, migrationsDir);
     else await migratePglite(database.db as never, { migrationsFolder: migrationsDir });
@@ -222,9 +227,9 @@ function openPostgres({ url, preparedStatements = true }: { url: string; prepare
   };
 }
 
-async function openPglite(dataDir: string, writes: Watch): Promise<Database> {
+async function openPglite({ dataDir, template }: { dataDir: string; template?: Blob }, writes: Watch): Promise<Database> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { pg_trgm }, loadDataDir: template });
   // A transaction's statements go through its own handle, watched for the transaction's end.
   writes.watchStatements(client, 'query');
   writes.watchStatements(client, 'exec');
