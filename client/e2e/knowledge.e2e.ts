@@ -69,8 +69,8 @@ describe('journey: knowledge base', () => {
     await box.fill('invoice');
     await box.press('Enter');
     await page.waitForURL('**/knowledge?search=invoice');
-    await page.waitForFunction(() => document.querySelectorAll('article').length === 1);
-    expect(await cardTitles(page)).toEqual(['Understanding your invoice']);
+    // Until the answer lands the previous list may still show (one card after a search), so the titles are polled.
+    await expect.poll(() => cardTitles(page), { timeout: 15_000 }).toEqual(['Understanding your invoice']);
     await shot('search-enter');
 
     // So does the button.
@@ -87,8 +87,7 @@ describe('journey: knowledge base', () => {
     expect(await box.inputValue()).toBe('');
     await page.getByLabel('Category').selectOption('account');
     await page.waitForURL('**/knowledge?category=account');
-    await page.waitForFunction(() => document.querySelectorAll('article').length === 1);
-    expect(await cardTitles(page)).toEqual(['Resetting your password']);
+    await expect.poll(() => cardTitles(page), { timeout: 15_000 }).toEqual(['Resetting your password']);
     await shot('category-account');
 
     // A search with no results.
