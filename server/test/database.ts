@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import type { DatabaseTarget } from '../src/db/client.js';
-
-const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+import { migratedPgliteTemplate, type DatabaseTarget } from '../src/db/client.js';
 
 export interface TestDatabase {
   target: DatabaseTarget;
@@ -33,15 +25,7 @@ let migrated: Promise<Blob> | undefined;
  * openDatabase still runs the migrations over it, which finds nothing left to do.
  */
 function migratedPglite(): Promise<Blob> {
-  migrated ??= (async () => {
-    const client = await PGlite.create({ extensions: { pg_trgm } });
-    try {
-      await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS });
-      return await client.dumpDataDir('none');
-    } finally {
-      await client.close();
-    }
-  })();
+  migrated ??= migratedPgliteTemplate();
   return migrated;
 }
 

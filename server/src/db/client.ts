@@ -227,9 +227,25 @@ function openPostgres({ url, preparedStatements = true }: { url: string; prepare
   };
 }
 
-async function openPglite({ dataDir, template }: { dataDir: string; template?: Blob }, writes: Watch): Promise<Database> {
+/** A PGlite with the extensions the migrations need, empty or started from `template`. */
+function createPglite(dataDir: string, template?: Blob): Promise<PGlite> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { pg_trgm }, loadDataDir: template });
+  return PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { pg_trgm }, loadDataDir: template });
+}
+
+/** A dump of an in-memory PGlite with every migration applied: a `template` for fresh databases. */
+export async function migratedPgliteTemplate(migrationsDir = resolveMigrationsDir()): Promise<Blob> {
+  const client = await createPglite('memory');
+  try {
+    await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: migrationsDir });
+    return await client.dumpDataDir('none');
+  } finally {
+    await client.close();
+  }
+}
+
+async function openPglite({ dataDir, template }: { dataDir: string; template?: Blob }, writes: Watch): Promise<Database> {
+  const client = await createPglite(dataDir, template);
   // A transaction's statements go through its own handle, watched for the transaction's end.
   writes.watchStatements(client, 'query');
   writes.watchStatements(client, 'exec');
