@@ -90,11 +90,12 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = f
     if (debounced !== search) onChange({ search: debounced || undefined });
   }, [debounced, search, onChange]);
 
-  // Back/forward or Clear Filters changed the search: the box shows it.
+  // Back/forward or Clear Filters changed the search: the box shows it. The box's own settled text
+  // coming back is no such change: a key pressed or a chip removed as it was sent must not be undone.
   const [shown, setShown] = useState(search);
   if (shown !== search) {
     setShown(search);
-    if (text.trim() !== search) setText(search);
+    if (text.trim() !== search && search !== debounced) setText(search);
   }
 
   const sortValue = formatTicketSort(query.sort);
