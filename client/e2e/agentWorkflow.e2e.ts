@@ -148,6 +148,15 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     await page.getByRole('option', { name: 'Resolved' }).click();
     await page.getByRole('textbox', { name: /Resolution Notes/ }).fill('Replaced the toner cartridge and cleaned the drum.');
     await shot('update-form');
+    // Each guideline's status is named whole, the longest ("Waiting on customer") too, on a phone as well.
+    const waitingName = page.locator('[aria-labelledby="status-guidelines-title"] [data-status="pending"] .mantine-Badge-label');
+    const wholeName = () => waitingName.evaluate((el) => el.scrollWidth <= el.clientWidth);
+    expect(await wholeName()).toBe(true);
+    const desktop = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(wholeName).toBe(true);
+    await shot('update-form-390');
+    if (desktop) await page.setViewportSize(desktop);
     await page.getByRole('button', { name: 'Update Ticket' }).click();
     await page.getByText('Ticket updated successfully!').waitFor();
     await shot('update-saved');

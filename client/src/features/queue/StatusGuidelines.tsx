@@ -1,7 +1,9 @@
 import type { TicketStatus } from '@helpdesk/protocol';
-import { Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Fragment } from 'react';
+import { Group, Paper, Text, ThemeIcon } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { StatusChip } from '../../components/TicketChips';
+import classes from './StatusGuidelines.module.css';
 
 const GUIDELINES: { status: TicketStatus; text: string }[] = [
   { status: 'open', text: 'The ticket is waiting for an agent. Nobody has started on it yet.' },
@@ -25,14 +27,14 @@ export function StatusGuidelines() {
           Status Guidelines
         </Text>
       </Group>
-      <Stack gap="sm">
+      <div className={classes.list}>
         {GUIDELINES.map(({ status, text }) => (
-          <Group key={status} gap="sm" wrap="nowrap" align="flex-start">
-            <StatusChip status={status} w={150} style={{ flexShrink: 0 }} />
+          <Fragment key={status}>
+            <StatusChip status={status} fullWidth />
             <Text size="sm">{text}</Text>
-          </Group>
+          </Fragment>
         ))}
-      </Stack>
+      </div>
     </Paper>
   );
 }
