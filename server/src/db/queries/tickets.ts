@@ -8,6 +8,7 @@ import { requestedBy, requestedByFew, taggedWith } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
 import { ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
 import { literalLimit } from '../plannedStatements.js';
+import { renderSelection } from '../renderedSelection.js';
 
 /** A ticket as every read and write here returns it: the row, and the names and count shown with it. */
 export interface TicketRow {
@@ -49,6 +50,8 @@ const { searchWords, commentCount: _commentCount, ...ticketColumns } = getTableC
 const ticketSelection = { ticket: ticketColumns, ...derived };
 
 const selectTickets = (db: Db) => db.select(ticketSelection).from(tickets);
+/** The same selection as text, for the reads that run most (a list's page, a ticket by id). */
+const TICKET_ROW = renderSelection<TicketRow>(ticketSelection);
 
 /** The same row as a RETURNING list (flat: RETURNING takes no nested objects), so a write needs no read after it. */
 const returnedTicket = { ...ticketColumns, ...derived };
@@ -195,26 +198,22 @@ export async function findTicketPage(
   unreadReaderId?: number,
   total?: SQL<number>,
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
-  const order = orderOf(sort);
-  const pageIds = db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .where(where)
-    .orderBy(...order)
-    .limit(literalLimit(limit + spare))
-    .offset(literalLimit((page - 1) * limit));
-  const selection = {
-    ...ticketSelection,
-    ...(unreadReaderId !== undefined && { unread: unreadFor(unreadReaderId) }),
-    ...(total && { pageTotal: sql<number>`${total}` }),
-  };
-  const found = await db
-    .select(selection)
-    .from(tickets)
-    .where(inArray(tickets.id, pageIds))
-    .orderBy(...order);
-  const rows = found.map(({ pageTotal: _total, ...row }: TicketRow & { pageTotal?: number }) => row);
-  return { rows, total: (found[0] as { pageTotal?: number } | undefined)?.pageTotal };
+  const order = sql.join(orderOf(sort), sql`, `);
+  const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
+  const count = total ? sql`, ${total} as "pageTotal"` : sql``;
+  const result: unknown = await db.execute(sql`
+    select ${sql.raw(TICKET_ROW.text)}${unread}${count} from ${tickets}
+    where ${tickets.id} in (
+      select ${tickets.id} from ${tickets} where ${where ?? sql`true`} order by ${order}
+      limit ${literalLimit(limit + spare)} offset ${literalLimit((page - 1) * limit)}
+    )
+    order by ${order}`);
+  const found = (result as { rows: Record<string, unknown>[] }).rows;
+  const rows = found.map((raw) => {
+    const row = TICKET_ROW.rowOf(raw);
+    return unreadReaderId !== undefined ? { ...row, unread: raw.unread === true } : row;
+  });
+  return { rows, total: found[0]?.pageTotal as number | undefined };
 }
 
 /** How many tickets match, as a scalar subquery for findTicketPage. */
@@ -371,9 +370,13 @@ export function countedTotal(filters: CountedFilters): SQL<number> {
 
 /** `lock` holds the row (FOR UPDATE) until the transaction ends, so what was read is what gets changed. */
 export async function findTicketRow(db: Db, id: number, lock = false): Promise<TicketRow | undefined> {
-  const query = selectTickets(db).where(eq(tickets.id, id));
-  const [row] = await (lock ? query.for('update', { of: tickets }) : query);
-  return row;
+  if (lock) {
+    const [row] = await selectTickets(db).where(eq(tickets.id, id)).for('update', { of: tickets });
+    return row;
+  }
+  const result: unknown = await db.execute(sql`select ${sql.raw(TICKET_ROW.text)} from ${tickets} where ${tickets.id} = ${id}`);
+  const [raw] = (result as { rows: Record<string, unknown>[] }).rows;
+  return raw && TICKET_ROW.rowOf(raw);
 }
 
 /** The ticket with this id, or the tickets with these ids, as the `where` of the writes below. */

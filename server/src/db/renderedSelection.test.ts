@@ -1,0 +1,67 @@
+import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { useOpenedDatabase } from '../../test/openedDatabase.js';
+import { renderSelection } from './renderedSelection.js';
+import { tickets, users } from './schema/index.js';
+
+describe('a selection rendered once', () => {
+  const opened = useOpenedDatabase();
+
+  const { searchWords: _words, ...ticketColumns } = getTableColumns(tickets);
+  // Columns of every kind the ticket row holds (timestamps, a bigint, an array, enums, nulls), an
+  // expression with parameters of its own, and one decoded by mapWith.
+  const fields = {
+    ticket: ticketColumns,
+    ownerName: sql<string | null>`(select u.name from ${users} u where u.id = "tickets"."user_id")`,
+    ownerIsStaff: sql<boolean>`exists (select 1 from ${users} u where u.id = "tickets"."user_id" and ${inArray(sql`u.role`, ['agent', 'admin'])})`,
+    titleLength: sql`length("tickets"."title")::text`.mapWith(Number),
+  };
+
+  it('reads the rows the query builder reads, value for value', async () => {
+    const { db } = opened.database;
+    const [owner] = await db
+      .insert(users)
+      .values({ name: 'Rendered O’Brien', email: 'rendered@example.com', passwordHash: 'x', role: 'agent' })
+      .returning({ id: users.id });
+    const [plain] = await db
+      .insert(tickets)
+      .values({ title: 'Plain', description: 'Nothing set', userId: owner!.id })
+      .returning({ id: tickets.id });
+    const [full] = await db
+      .insert(tickets)
+      .values({
+        title: 'Everything set',
+        description: 'Tags, a clock and deadlines',
+        userId: owner!.id,
+        assignedAgentId: owner!.id,
+        priority: 'urgent',
+        status: 'pending',
+        tags: ['billing', 'vip'],
+        slaUsedMs: 9_007_199_254,
+        slaResponseDueAt: new Date('2026-01-19T08:30:00.123Z'),
+        slaState: 'paused',
+      })
+      .returning({ id: tickets.id });
+
+    const rendered = renderSelection<Record<string, unknown>>(fields);
+    expect(rendered.text).not.toMatch(/\$\d/);
+    const built = await db
+      .select(fields)
+      .from(tickets)
+      .where(inArray(tickets.id, [plain!.id, full!.id]))
+      .orderBy(tickets.id);
+    const result: unknown = await db.execute(
+      sql`select ${sql.raw(rendered.text)} from ${tickets} where ${inArray(tickets.id, [plain!.id, full!.id])} order by ${tickets.id}`,
+    );
+    const read = (result as { rows: Record<string, unknown>[] }).rows.map((raw) => rendered.rowOf(raw));
+    expect(read).toEqual(built);
+    const [, everything] = read as { ticket: typeof tickets.$inferSelect; ownerIsStaff: boolean; titleLength: number }[];
+    expect(everything!.ticket.tags).toEqual(['billing', 'vip']);
+    expect(everything!.ticket.slaUsedMs).toBe(9_007_199_254);
+    expect(everything!.ticket.slaResponseDueAt).toEqual(new Date('2026-01-19T08:30:00.123Z'));
+    expect(everything!.ownerIsStaff).toBe(true);
+    expect(everything!.titleLength).toBe(14);
+    const [row] = await db.select({ id: tickets.id }).from(tickets).where(eq(tickets.id, full!.id));
+    expect(row?.id).toBe(full!.id);
+  });
+});
