@@ -1,4 +1,5 @@
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
+import { isDatabaseUnavailable } from '../db/errors.js';
 
 export type { Logger };
 
@@ -24,6 +25,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
  */
 export function serializeError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
+  // An outage (a connection refused or cut) is no bug: its stack only says where the connection was
+  // tried, and every loop that retries would repeat it. What failed and why is enough.
+  if (isDatabaseUnavailable(error)) return { type: error.name, message: withoutParams(error.message), reason: rootCause(error) };
   const { params: _params, ...serialized } = stdSerializers.err(error) as ReturnType<typeof stdSerializers.err> & { params?: unknown };
   serialized.message = withoutParams(error.message);
   serialized.stack = [withoutParams(error.stack ?? ''), ...causeStacks(error.cause)].join('\ncaused by: ');
@@ -34,6 +38,19 @@ function causeStacks(cause: unknown, depth = 0): string[] {
   if (!(cause instanceof Error) || depth > 5) return [];
   return [withoutParams(cause.stack ?? cause.message), ...causeStacks(cause.cause, depth + 1)];
 }
+
+/** The innermost cause's message: for a failed query, what the driver said (`connect ECONNREFUSED …`). */
+function rootCause(error: Error): string {
+  let current = error;
+  for (let depth = 0; current.cause instanceof Error && depth < 5; depth++) current = current.cause;
+  return withoutParams(current.message);
+}
+
+/**
+ * How loudly a background loop's failed pass is logged: an outage is a warning (the next pass retries
+ * once the database is back), anything else an error.
+ */
+export const failureLevel = (error: unknown): 'warn' | 'error' => (isDatabaseUnavailable(error) ? 'warn' : 'error');
 
 /** Drops a `params: …` section up to the stack frames that follow it (or the end). */
 const withoutParams = (text: string) => text.replace(/\nparams: [\s\S]*?(?=\n\s+at |$)/, '\nparams: [not logged]');

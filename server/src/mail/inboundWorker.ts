@@ -1,4 +1,4 @@
-import type { Logger } from '../lib/logger.js';
+import { failureLevel, type Logger } from '../lib/logger.js';
 import type { InboundService } from '../services/inbound/index.js';
 
 /** How often an idle worker looks for due messages another process queued or a back-off released. */
@@ -46,7 +46,7 @@ export function startInboundWorker(inbound: InboundService, logger: Logger, loop
         if (await inbound.fileNext()) continue;
         await sleep(IDLE_POLL_MS);
       } catch (error) {
-        logger.error({ err: error }, 'inbound mail worker: the queue could not be read');
+        logger[failureLevel(error)]({ err: error }, 'inbound mail worker: the queue could not be read');
         await sleep(ERROR_PAUSE_MS);
       }
     }

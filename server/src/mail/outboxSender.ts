@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { emailOutbox } from '../db/schema/index.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
-import type { Logger } from '../lib/logger.js';
+import { failureLevel, type Logger } from '../lib/logger.js';
 import { redactTokens } from './outbox.js';
 import type { MailTransport } from './transport.js';
 
@@ -167,7 +167,7 @@ export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
     state.running = (async () => {
       do {
         state.again = false;
-        await pass().catch((error: unknown) => log.error({ err: error }, 'outbox pass failed'));
+        await pass().catch((error: unknown) => log[failureLevel(error)]({ err: error }, 'outbox pass failed'));
       } while (nudgedMeanwhile() && !stopping());
     })().finally(() => {
       state.running = undefined;

@@ -2,7 +2,7 @@ import { LIMITS } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
 import { activeTicketsAfter, loadPolicies, writeSlaColumns } from '../../db/queries/slaTickets.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
-import type { Logger } from '../../lib/logger.js';
+import { failureLevel, type Logger } from '../../lib/logger.js';
 import { nextSlaColumns, presentSla, slaColumnsOf } from '../../sla/ticketSla.js';
 import { choosePolicy } from './choosePolicy.js';
 
@@ -71,7 +71,7 @@ export function createSlaReapply(
   const run = async () => {
     do {
       again = false;
-      await pass().catch((error: unknown) => logger.error({ err: error }, 'SLA policies could not be re-applied'));
+      await pass().catch((error: unknown) => logger[failureLevel(error)]({ err: error }, 'SLA policies could not be re-applied'));
     } while (askedAgain());
   };
 
