@@ -146,6 +146,10 @@ describe('journey: a customer writes by mail and the agent answers from the brow
     await admin.page.getByText(TITLE, { exact: true }).first().waitFor();
     await expect.poll(() => admin.page.getByText(`Re: ${TITLE} [#${ticketId}]`).count()).toBeGreaterThan(0);
     await shotBothSizes(admin, 'email-admin');
+    // On a phone each message is a card: no table to scroll, nothing past the screen's edge.
+    await admin.page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => admin.page.getByRole('table').count()).toBe(0);
+    expect(await admin.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     await admin.context.close();
   });
 });

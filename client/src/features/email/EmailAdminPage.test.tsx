@@ -2,7 +2,7 @@ import type { InboundMessage, User } from '@helpdesk/protocol';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp, testUser } from '../../test-utils/renderApp';
 
@@ -79,6 +79,34 @@ describe('/admin/email', () => {
     const filed = screen.getByTestId('inbound-row-1');
     expect(within(filed).getByRole('link', { name: '#7' })).toHaveAttribute('href', '/tickets/7');
     expect(within(filed).queryByRole('button', { name: 'Retry message 1' })).not.toBeInTheDocument();
+  });
+
+  it('stacks each message as a card on a phone, with its status, ticket and actions', async () => {
+    const desktop = window.matchMedia.bind(window);
+    const phone = vi
+      .spyOn(window, 'matchMedia')
+      .mockImplementation((query) => Object.assign(desktop(query), { matches: query.includes('max-width') }));
+    try {
+      fakeServer({
+        ...verify(admin),
+        ...SETTINGS,
+        'GET /email/inbound': {
+          body: {
+            success: true,
+            hasMore: false,
+            messages: [message({ id: 3, status: 'failed', reason: 'could not parse', ticketId: null })],
+          },
+        },
+      });
+      renderApp('/admin/email', { user: admin });
+      const card = await screen.findByTestId('inbound-row-3');
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+      expect(within(card).getByText('failed')).toBeInTheDocument();
+      expect(within(card).getByText('could not parse')).toBeInTheDocument();
+      expect(within(card).getByRole('button', { name: 'Retry message 3' })).toBeEnabled();
+    } finally {
+      phone.mockRestore();
+    }
   });
 
   it('retries a failed message and reads the list again', async () => {

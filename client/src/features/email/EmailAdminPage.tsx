@@ -1,7 +1,8 @@
 import { canManageUsers, formatBytes, type EmailSettings, type InboundMessage, type InboundStatus } from '@helpdesk/protocol';
-import { Anchor, Badge, Button, Card, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload, IconMailOpened, IconRefresh } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMediaQuery } from '@mantine/hooks';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
 import { ApiError } from '../../api/ApiError';
@@ -118,7 +119,63 @@ function MessageActions({ message }: { message: InboundMessage }) {
   );
 }
 
+const Received = ({ message }: { message: InboundMessage }) => (
+  <time dateTime={message.receivedAt}>{formatDateTime(message.receivedAt)}</time>
+);
+
+function MessageStatus({ message }: { message: InboundMessage }) {
+  return (
+    <>
+      <Badge variant="light" color={STATUS_COLORS[message.status]}>
+        {message.status}
+      </Badge>
+      {message.reason && (
+        <Text size="xs" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+          {message.reason}
+        </Text>
+      )}
+    </>
+  );
+}
+
+const TicketLink = ({ message }: { message: InboundMessage }) =>
+  message.ticketId === null ? (
+    '—'
+  ) : (
+    <Anchor component={Link} href={`/tickets/${message.ticketId}`} size="sm">
+      #{message.ticketId}
+    </Anchor>
+  );
+
+/** A phone's row: the same fields stacked, so nothing hides past the screen's edge. */
+function MessageCard({ message }: { message: InboundMessage }) {
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid={`inbound-row-${message.id}`}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <Text size="sm" fw={600} lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+          {message.subject ?? '—'}
+        </Text>
+        <Stack gap={2} align="flex-end" style={{ flexShrink: 0 }}>
+          <MessageStatus message={message} />
+        </Stack>
+      </Group>
+      <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        {message.from ?? '—'}
+      </Text>
+      <Group justify="space-between" mt={6} gap="xs">
+        <Text size="xs" c="dimmed">
+          <Received message={message} />
+          {' · '}
+          <TicketLink message={message} />
+        </Text>
+        <MessageActions message={message} />
+      </Group>
+    </Paper>
+  );
+}
+
 function MessagesCard() {
+  const phone = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
   const messages = useInfiniteQuery({
     queryKey: queryKeys.email.inbound,
     queryFn: ({ pageParam, signal }) => emailApi.inbound(pageParam, signal),
@@ -143,63 +200,58 @@ function MessagesCard() {
         <EmptyState title={EMAIL_TEXT.empty} description={EMAIL_TEXT.emptyHint} icon={<IconMailOpened size={30} />} />
       ) : (
         <Stack gap="md">
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="xs" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Received</Table.Th>
-                  <Table.Th>From</Table.Th>
-                  <Table.Th>Subject</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Ticket</Table.Th>
-                  <Table.Th ta="right">Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((message) => (
-                  <Table.Tr key={message.id} data-testid={`inbound-row-${message.id}`}>
-                    <Table.Td>
-                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                        <time dateTime={message.receivedAt}>{formatDateTime(message.receivedAt)}</time>
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                        {message.from ?? '—'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
-                        {message.subject ?? '—'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={STATUS_COLORS[message.status]}>
-                        {message.status}
-                      </Badge>
-                      {message.reason && (
-                        <Text size="xs" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
-                          {message.reason}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {message.ticketId === null ? (
-                        '—'
-                      ) : (
-                        <Anchor component={Link} href={`/tickets/${message.ticketId}`} size="sm">
-                          #{message.ticketId}
-                        </Anchor>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <MessageActions message={message} />
-                    </Table.Td>
+          {phone ? (
+            <Stack gap="sm">
+              {rows.map((message) => (
+                <MessageCard key={message.id} message={message} />
+              ))}
+            </Stack>
+          ) : (
+            <Table.ScrollContainer minWidth={760}>
+              <Table verticalSpacing="xs" highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Received</Table.Th>
+                    <Table.Th>From</Table.Th>
+                    <Table.Th>Subject</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>Ticket</Table.Th>
+                    <Table.Th ta="right">Actions</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((message) => (
+                    <Table.Tr key={message.id} data-testid={`inbound-row-${message.id}`}>
+                      <Table.Td>
+                        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                          <Received message={message} />
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                          {message.from ?? '—'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+                          {message.subject ?? '—'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <MessageStatus message={message} />
+                      </Table.Td>
+                      <Table.Td>
+                        <TicketLink message={message} />
+                      </Table.Td>
+                      <Table.Td>
+                        <MessageActions message={message} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
           {messages.hasNextPage && (
             <Group justify="center">
               <Button variant="default" loading={messages.isFetchingNextPage} onClick={() => void messages.fetchNextPage()}>
