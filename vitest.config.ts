@@ -40,6 +40,8 @@ const PGLITE_OR_PURE = [
   'src/docAnchors.test.ts',
   'src/sla/businessTime.test.ts',
   'src/sla/clock.test.ts',
+  'src/lib/logger.test.ts',
+  'src/middleware/requestLog.test.ts',
 ];
 
 export default defineConfig({

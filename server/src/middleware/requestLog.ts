@@ -9,6 +9,13 @@ import type { AppState } from './state.js';
  * client's pages and assets) are logged at debug: one page view fetches dozens of them, which at info
  * would bury the API calls and the start-up banner.
  */
+/**
+ * A failed request is an error, but for a 503: the database is away (an outage the error handler
+ * has logged as a warning, and clients retry), or the health check says so.
+ */
+export const requestLevel = (status: number, path: string): 'error' | 'warn' | 'info' | 'debug' =>
+  status === 503 ? 'warn' : status >= 500 ? 'error' : isServerPath(path) ? 'info' : 'debug';
+
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
@@ -21,8 +28,7 @@ export function requestLog(logger: Logger): Middleware<AppState> {
       await next();
     } finally {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      const level = ctx.status >= 500 ? 'error' : isServerPath(ctx.path) ? 'info' : 'debug';
-      ctx.state.log[level](
+      ctx.state.log[requestLevel(ctx.status, ctx.path)](
         { method: ctx.method, url: loggableUrl(ctx.originalUrl), status: ctx.status, ms, userId: ctx.state.actor?.id },
         'request',
       );
