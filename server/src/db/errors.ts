@@ -6,6 +6,13 @@ const causes = function* (error: unknown): Generator<Error & { code?: unknown }>
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) yield current;
 };
 
+/** The innermost error of the chain: for a failed query, what the driver said (`connect ECONNREFUSED …`). */
+export function innermostCause(error: Error): Error {
+  let last = error;
+  for (const e of causes(error)) last = e;
+  return last;
+}
+
 const sqlState = (error: unknown, test: (code: string) => boolean): boolean => {
   for (const e of causes(error)) if (typeof e.code === 'string' && test(e.code)) return true;
   return false;

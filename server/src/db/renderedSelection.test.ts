@@ -2,6 +2,7 @@ import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useOpenedDatabase } from '../../test/openedDatabase.js';
 import { renderSelection } from './renderedSelection.js';
+import { executedRows } from './rows.js';
 import { tickets, users } from './schema/index.js';
 
 describe('a selection rendered once', () => {
@@ -50,10 +51,11 @@ describe('a selection rendered once', () => {
       .from(tickets)
       .where(inArray(tickets.id, [plain!.id, full!.id]))
       .orderBy(tickets.id);
-    const result: unknown = await db.execute(
+    const raws = await executedRows(
+      db,
       sql`select ${sql.raw(rendered.text)} from ${tickets} where ${inArray(tickets.id, [plain!.id, full!.id])} order by ${tickets.id}`,
     );
-    const read = (result as { rows: Record<string, unknown>[] }).rows.map((raw) => rendered.rowOf(raw));
+    const read = raws.map((raw) => rendered.rowOf(raw));
     expect(read).toEqual(built);
     const [, everything] = read as { ticket: typeof tickets.$inferSelect; ownerIsStaff: boolean; titleLength: number }[];
     expect(everything!.ticket.tags).toEqual(['billing', 'vip']);

@@ -22,7 +22,7 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 interface Leaf {
   path: [string] | [string, string];
   alias: string;
-  decode: (value: unknown) => unknown;
+  decoder: Decoder;
 }
 
 /**
@@ -38,13 +38,12 @@ export function renderSelection<T>(fields: Fields): RenderedSelection<T> {
   const parts: string[] = [];
   const add = (path: Leaf['path'], field: Column | SQL) => {
     const alias = path.join('.');
-    const expression = is(field, Column)
-      ? `${quoted(getTableName(field.table))}.${quoted(field.name)}`
-      : dialect.sqlToQuery(sql`${field}`.inlineParams()).sql;
     // An expression's decoder is what its mapWith set (drizzle keeps it on the SQL, undeclared in its types).
-    const decoder: Decoder = is(field, Column) ? field : ((field as unknown as { decoder?: Decoder }).decoder ?? IDENTITY);
+    const [expression, decoder]: [string, Decoder] = is(field, Column)
+      ? [`${quoted(getTableName(field.table))}.${quoted(field.name)}`, field]
+      : [dialect.sqlToQuery(sql`${field}`.inlineParams()).sql, (field as unknown as { decoder?: Decoder }).decoder ?? IDENTITY];
     parts.push(`${expression} as ${quoted(alias)}`);
-    leaves.push({ path, alias, decode: (value) => decoder.mapFromDriverValue(value) });
+    leaves.push({ path, alias, decoder });
   };
   for (const [key, field] of Object.entries(fields)) {
     if (is(field, Column) || is(field, SQL)) add([key], field);
@@ -54,9 +53,9 @@ export function renderSelection<T>(fields: Fields): RenderedSelection<T> {
     text: parts.join(', '),
     rowOf(raw) {
       const row: Record<string, unknown> = {};
-      for (const { path, alias, decode } of leaves) {
+      for (const { path, alias, decoder } of leaves) {
         const value = raw[alias];
-        const decoded = value === null || value === undefined ? null : decode(value);
+        const decoded = value === null || value === undefined ? null : decoder.mapFromDriverValue(value);
         if (path.length === 1) row[path[0]] = decoded;
         else ((row[path[0]] ??= {}) as Record<string, unknown>)[path[1]] = decoded;
       }

@@ -1,5 +1,5 @@
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { innermostCause, isDatabaseUnavailable } from '../db/errors.js';
 
 export type { Logger };
 
@@ -27,7 +27,8 @@ export function serializeError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   // An outage (a connection refused or cut) is no bug: its stack only says where the connection was
   // tried, and every loop that retries would repeat it. What failed and why is enough.
-  if (isDatabaseUnavailable(error)) return { type: error.name, message: withoutParams(error.message), reason: rootCause(error) };
+  if (isDatabaseUnavailable(error))
+    return { type: error.name, message: withoutParams(error.message), reason: withoutParams(innermostCause(error).message) };
   const { params: _params, ...serialized } = stdSerializers.err(error) as ReturnType<typeof stdSerializers.err> & { params?: unknown };
   serialized.message = withoutParams(error.message);
   serialized.stack = [withoutParams(error.stack ?? ''), ...causeStacks(error.cause)].join('\ncaused by: ');
@@ -37,13 +38,6 @@ export function serializeError(error: unknown): unknown {
 function causeStacks(cause: unknown, depth = 0): string[] {
   if (!(cause instanceof Error) || depth > 5) return [];
   return [withoutParams(cause.stack ?? cause.message), ...causeStacks(cause.cause, depth + 1)];
-}
-
-/** The innermost cause's message: for a failed query, what the driver said (`connect ECONNREFUSED …`). */
-function rootCause(error: Error): string {
-  let current = error;
-  for (let depth = 0; current.cause instanceof Error && depth < 5; depth++) current = current.cause;
-  return withoutParams(current.message);
 }
 
 /**

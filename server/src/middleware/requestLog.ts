@@ -5,17 +5,17 @@ import { isServerPath } from './clientApp.js';
 import type { AppState } from './state.js';
 
 /**
- * One structured line per request, with an id that is also returned to the caller. Static files (the
- * client's pages and assets) are logged at debug: one page view fetches dozens of them, which at info
- * would bury the API calls and the start-up banner.
- */
-/**
  * A failed request is an error, but for a 503: the database is away (an outage the error handler
  * has logged as a warning, and clients retry), or the health check says so.
  */
 export const requestLevel = (status: number, path: string): 'error' | 'warn' | 'info' | 'debug' =>
   status === 503 ? 'warn' : status >= 500 ? 'error' : isServerPath(path) ? 'info' : 'debug';
 
+/**
+ * One structured line per request, with an id that is also returned to the caller. Static files (the
+ * client's pages and assets) are logged at debug: one page view fetches dozens of them, which at info
+ * would bury the API calls and the start-up banner.
+ */
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();

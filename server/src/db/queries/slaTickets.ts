@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { ACTIVE_STATUSES, type SlaState, type TicketStatus } from '@helpdesk/protocol';
 import type { AppliedPolicy, SlaColumns } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
+import { executedRows } from '../rows.js';
 import { slaCalendars, slaPolicies, tickets, users } from '../schema/index.js';
 
 /** A policy with what choosing it needs (order, domains, active) and what its clock needs. */
@@ -129,7 +130,9 @@ const dateOf = (value: unknown): Date | null => (value === null || value === und
  */
 export async function markDueTickets(db: Db, now: Date, limit: number): Promise<MarkedTicket[]> {
   const at = now.toISOString();
-  const result: unknown = await db.execute(sql`
+  const rows = await executedRows(
+    db,
+    sql`
     with due as (
       select t.id,
         (t.sla_response_warned_at is null and t.sla_response_warn_at <= ${at}::timestamptz) as rw,
@@ -168,8 +171,8 @@ export async function markDueTickets(db: Db, now: Date, limit: number): Promise<
       due.rw, due.rb, due.sw, due.sb,
       t.sla_policy_id, t.sla_response_due_at, t.sla_resolution_due_at, t.sla_first_responded_at, t.sla_state,
       (select u.name from users u where u.id = t.user_id) as owner_name
-  `);
-  const { rows } = result as { rows: Record<string, unknown>[] };
+  `,
+  );
   return rows.map((row) => ({
     id: Number(row.id),
     userId: Number(row.user_id),
@@ -205,13 +208,15 @@ export async function insertSlaHistory(
   if (entries.length === 0) return [];
   // One JSON parameter, however many entries: a parameter per value would pass PostgreSQL's limit.
   const records = entries.map((e) => ({ ticket_id: e.ticketId, from_value: e.from, to_value: e.to, actor_id: e.actorId }));
-  const result: unknown = await db.execute(sql`
+  const rows = await executedRows(
+    db,
+    sql`
     insert into ticket_history (ticket_id, type, from_value, to_value, actor_id, internal)
     select e.ticket_id, 'sla', e.from_value, e.to_value, e.actor_id, true
     from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as e(ticket_id integer, from_value text, to_value text, actor_id integer)
     returning id, ticket_id, from_value, to_value, created_at
-  `);
-  const { rows } = result as { rows: Record<string, unknown>[] };
+  `,
+  );
   return rows.map((row) => ({
     id: Number(row.id),
     ticketId: Number(row.ticket_id),
@@ -238,13 +243,15 @@ export async function insertSlaNotifications(
 > {
   if (entries.length === 0) return [];
   const records = entries.map((e) => ({ user_id: e.userId, type: e.type, ticket_id: e.ticketId, by_id: e.byId, excerpt: e.excerpt }));
-  const result: unknown = await db.execute(sql`
+  const rows = await executedRows(
+    db,
+    sql`
     insert into notifications (user_id, type, ticket_id, by_id, excerpt)
     select e.user_id, e.type::notification_type, e.ticket_id, e.by_id, e.excerpt
     from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as e(user_id integer, type text, ticket_id integer, by_id integer, excerpt text)
     returning id, user_id, ticket_id, type, by_id, excerpt, created_at
-  `);
-  const { rows } = result as { rows: Record<string, unknown>[] };
+  `,
+  );
   return rows.map((row) => ({
     id: Number(row.id),
     userId: Number(row.user_id),

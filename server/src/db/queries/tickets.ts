@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL
 import { searchWordsOf, type Priority, type SlaFilter, type TicketQuery, type TicketStatus } from '@helpdesk/protocol';
 import { phaseOf } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
-import { returnedRow } from '../rows.js';
+import { executedRows, returnedRow } from '../rows.js';
 import { isStaffRole } from './staff.js';
 import { requestedBy, requestedByFew, taggedWith } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
@@ -201,14 +201,16 @@ export async function findTicketPage(
   const order = sql.join(orderOf(sort), sql`, `);
   const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
   const count = total ? sql`, ${total} as "pageTotal"` : sql``;
-  const result: unknown = await db.execute(sql`
+  const found = await executedRows(
+    db,
+    sql`
     select ${sql.raw(TICKET_ROW.text)}${unread}${count} from ${tickets}
     where ${tickets.id} in (
       select ${tickets.id} from ${tickets} where ${where ?? sql`true`} order by ${order}
       limit ${literalLimit(limit + spare)} offset ${literalLimit((page - 1) * limit)}
     )
-    order by ${order}`);
-  const found = (result as { rows: Record<string, unknown>[] }).rows;
+    order by ${order}`,
+  );
   const rows = found.map((raw) => {
     const row = TICKET_ROW.rowOf(raw);
     return unreadReaderId !== undefined ? { ...row, unread: raw.unread === true } : row;
@@ -307,9 +309,7 @@ export async function estimateTicketRows(db: Db, where: SQL | undefined): Promis
     .select({ one: sql`1` })
     .from(tickets)
     .where(where);
-  // Both drivers answer execute() with { rows }; its declared type differs between them.
-  const result: unknown = await db.execute(sql`explain (format json) ${query}`);
-  const { rows } = result as { rows: Record<string, unknown>[] };
+  const rows = await executedRows(db, sql`explain (format json) ${query}`);
   // node-postgres and PGlite both parse the json column; a driver that did not would hand a string.
   const cell = Object.values(rows[0] ?? {})[0];
   const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as [{ Plan: { 'Plan Rows': number } }];
@@ -374,8 +374,7 @@ export async function findTicketRow(db: Db, id: number, lock = false): Promise<T
     const [row] = await selectTickets(db).where(eq(tickets.id, id)).for('update', { of: tickets });
     return row;
   }
-  const result: unknown = await db.execute(sql`select ${sql.raw(TICKET_ROW.text)} from ${tickets} where ${tickets.id} = ${id}`);
-  const [raw] = (result as { rows: Record<string, unknown>[] }).rows;
+  const [raw] = await executedRows(db, sql`select ${sql.raw(TICKET_ROW.text)} from ${tickets} where ${tickets.id} = ${id}`);
   return raw && TICKET_ROW.rowOf(raw);
 }
 
