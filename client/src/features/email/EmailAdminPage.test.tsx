@@ -2,8 +2,9 @@ import type { InboundMessage, User } from '@helpdesk/protocol';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeServer } from '../../test-utils/fakeServer';
+import { asPhone } from '../../test-utils/phone';
 import { renderApp, testUser } from '../../test-utils/renderApp';
 
 const admin = testUser({ id: 1, name: 'Root Admin', email: 'root@example.com', role: 'admin' });
@@ -27,6 +28,9 @@ const message = (overrides: Partial<InboundMessage>): InboundMessage => ({
   attempts: 1,
   ...overrides,
 });
+
+/** One page of recent messages, the last one. */
+const inbound = (messages: InboundMessage[]) => ({ 'GET /email/inbound': { body: { success: true, hasMore: false, messages } } });
 
 const SETTINGS = {
   'GET /email/settings': {
@@ -58,16 +62,7 @@ describe('/admin/email', () => {
     fakeServer({
       ...verify(admin),
       ...SETTINGS,
-      'GET /email/inbound': {
-        body: {
-          success: true,
-          hasMore: false,
-          messages: [
-            message({ id: 2, status: 'ignored', reason: 'auto-submitted', ticketId: null, subject: 'Out of office' }),
-            message({}),
-          ],
-        },
-      },
+      ...inbound([message({ id: 2, status: 'ignored', reason: 'auto-submitted', ticketId: null, subject: 'Out of office' }), message({})]),
     });
     renderApp('/admin/email', { user: admin });
     expect(await screen.findByText('127.0.0.1:2525')).toBeInTheDocument();
@@ -82,31 +77,18 @@ describe('/admin/email', () => {
   });
 
   it('stacks each message as a card on a phone, with its status, ticket and actions', async () => {
-    const desktop = window.matchMedia.bind(window);
-    const phone = vi
-      .spyOn(window, 'matchMedia')
-      .mockImplementation((query) => Object.assign(desktop(query), { matches: query.includes('max-width') }));
-    try {
-      fakeServer({
-        ...verify(admin),
-        ...SETTINGS,
-        'GET /email/inbound': {
-          body: {
-            success: true,
-            hasMore: false,
-            messages: [message({ id: 3, status: 'failed', reason: 'could not parse', ticketId: null })],
-          },
-        },
-      });
-      renderApp('/admin/email', { user: admin });
-      const card = await screen.findByTestId('inbound-row-3');
-      expect(screen.queryByRole('table')).not.toBeInTheDocument();
-      expect(within(card).getByText('failed')).toBeInTheDocument();
-      expect(within(card).getByText('could not parse')).toBeInTheDocument();
-      expect(within(card).getByRole('button', { name: 'Retry message 3' })).toBeEnabled();
-    } finally {
-      phone.mockRestore();
-    }
+    asPhone();
+    fakeServer({
+      ...verify(admin),
+      ...SETTINGS,
+      ...inbound([message({ id: 3, status: 'failed', reason: 'could not parse', ticketId: null })]),
+    });
+    renderApp('/admin/email', { user: admin });
+    const card = await screen.findByTestId('inbound-row-3');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(within(card).getByText('failed')).toBeInTheDocument();
+    expect(within(card).getByText('could not parse')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Retry message 3' })).toBeEnabled();
   });
 
   it('retries a failed message and reads the list again', async () => {

@@ -1,11 +1,12 @@
 import { BUILT_IN_VIEWS, DEFAULT_TICKET_SORT, type Ticket, type TicketSla } from '@helpdesk/protocol';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../api/queryClient';
 import { applySlaChanged } from '../../api/ticketCache';
 import { store } from '../../state/store';
 import { fakeServer } from '../../test-utils/fakeServer';
+import { asPhone } from '../../test-utils/phone';
 import { renderApp } from '../../test-utils/renderApp';
 import { agent, allowForLazyPages, aTicket, listBody, statsBody, verified } from '../../test-utils/ticketFixtures';
 import { agentQueryAtom } from '../../state/agentQuery';
@@ -115,17 +116,7 @@ describe('the queue and service levels', () => {
 
 describe('the queue on a phone', () => {
   it('shows the countdown on each card', async () => {
-    // A phone: the queue's media query (max-width) matches.
-    const phone = (query: string) =>
-      ({
-        matches: query.includes('max-width'),
-        media: query,
-        onchange: null,
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      }) as unknown as MediaQueryList;
-    vi.stubGlobal('matchMedia', phone);
+    asPhone();
     queueServer([aTicket({ id: 1, sla: sla({ state: 'breached', firstResponseDueAt: inMinutes(-12.5) }) })]);
     renderApp('/agent-dashboard', { user: agent });
     const card = await screen.findByRole('listitem');

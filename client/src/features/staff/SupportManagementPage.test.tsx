@@ -2,8 +2,9 @@ import type { User } from '@helpdesk/protocol';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeServer } from '../../test-utils/fakeServer';
+import { asPhone } from '../../test-utils/phone';
 import { renderApp, testUser } from '../../test-utils/renderApp';
 
 const admin = testUser({ id: 1, name: 'Root Admin', email: 'root@example.com', role: 'admin' });
@@ -49,18 +50,11 @@ describe('/support-management', () => {
   });
 
   it('shows cards instead of the table on a phone', async () => {
-    const desktop = window.matchMedia.bind(window);
-    const phone = vi
-      .spyOn(window, 'matchMedia')
-      .mockImplementation((query) => Object.assign(desktop(query), { matches: query.includes('max-width') }));
-    try {
-      openPage(list([smith]));
-      expect(await screen.findByTestId('agent-row-2')).toHaveTextContent('smith@example.com');
-      expect(screen.queryByRole('table')).not.toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Edit Agent Smith' })).toBeEnabled();
-    } finally {
-      phone.mockRestore();
-    }
+    asPhone();
+    openPage(list([smith]));
+    expect(await screen.findByTestId('agent-row-2')).toHaveTextContent('smith@example.com');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Edit Agent Smith' })).toBeEnabled();
   });
 
   it('shows the empty state', async () => {
