@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queuedMails } from '../../test/factories.js';
 import { createAttachmentStore } from '../attachments/store.js';
@@ -79,6 +80,36 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
     expect(rows.every((r) => r.status === 'sent' && r.attempts === 1 && r.claimedUntil === null)).toBe(true);
     // On PostgreSQL the two really worked side by side (on PGlite they share one connection).
     if (testDb.target.kind === 'postgres') expect(sentBy.every((n) => n > 0)).toBe(true);
+  });
+
+  it('a mail queued within the current millisecond is due (the database stamps microseconds)', async () => {
+    const [db] = databases as [Database];
+    await db.db.delete(emailOutbox);
+    const [mail] = queuedMails('same-ms', 1);
+    await db.db.insert(emailOutbox).values({ ...mail!, nextAttemptAt: sql`'2030-01-01 00:00:00.000500+00'::timestamptz` });
+    const transport = createMailTransport({
+      smtpUrl: smtp.url,
+      outboxDir: '/nonexistent',
+      logger,
+      timeoutMs: 10_000,
+      connections: 1,
+      files: noFiles,
+    });
+    transports.push(transport);
+    const sender = createOutboxSender({
+      db: db.db,
+      withTransaction: createUnitOfWork(db.db, { publish: () => {} }),
+      transport,
+      logger,
+      claimMs: 60_000,
+      pollMs: 3_600_000,
+      now: () => new Date('2030-01-01T00:00:00.000Z'),
+    });
+    sender.nudge();
+    await sender.idle();
+    await sender.stop();
+    const [row] = await db.db.select().from(emailOutbox);
+    expect(row?.status).toBe('sent');
   });
 
   it('on stop, finishes the mail in hand and gives the rest of its batch back at once', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { emailOutbox } from '../db/schema/index.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
@@ -65,13 +65,16 @@ export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
 
   const claim = async (): Promise<OutboxRow[]> => {
     const at = now();
+    // The database stamps queued mail in microseconds, this clock reads whole milliseconds: a mail
+    // queued within the current millisecond is due too, or it would wait a whole poll.
+    const endOfThisMs = new Date(at.getTime() + 1);
     const due = db
       .select({ id: emailOutbox.id })
       .from(emailOutbox)
       .where(
         and(
           eq(emailOutbox.status, 'queued'),
-          lte(emailOutbox.nextAttemptAt, at),
+          lt(emailOutbox.nextAttemptAt, endOfThisMs),
           or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, at)),
         ),
       )
