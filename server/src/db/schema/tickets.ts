@@ -86,7 +86,8 @@ export const tickets = pgTable(
     index('tickets_priority_created_desc_idx').on(t.priority, t.createdAt.desc().nullsFirst(), t.id),
     // Migration 0018 adds INCLUDE of the list filters (status, priority, assignee, tags) to the list
     // orders' indexes above and below, which drizzle cannot declare: a filtered list in that order
-    // checks its filter on the index entry instead of fetching each row it drops.
+    // checks its filter on the index entry instead of fetching each row it drops. Migration 0019 adds
+    // sla_state to the assignee's and the status's, so sla=<state> beside them is counted off those.
     index('tickets_created_idx').on(t.createdAt, t.id),
     index('tickets_updated_idx').on(t.updatedAt, t.id),
     index('tickets_last_activity_idx').on(t.lastActivityAt, t.id),
@@ -99,8 +100,8 @@ export const tickets = pgTable(
     // tag=<tag> is `tags @> array[<tag>]`.
     index('tickets_tags_idx').using('gin', t.tags),
     // sort=slaDueAt both ways, tickets without a deadline last either way; ties by id. Migration 0017
-    // adds INCLUDE (sla_state, assigned_agent_id, status, priority), which drizzle cannot declare: a
-    // filter on those is checked off the index entry instead of fetching every row it drops.
+    // adds INCLUDE (sla_state, assigned_agent_id, status, priority), and 0019 tags, which drizzle cannot
+    // declare: a filter on those is checked off the index entry instead of fetching every row it drops.
     index('tickets_sla_due_idx').on(t.slaDueAt.asc().nullsLast(), t.id),
     index('tickets_sla_due_desc_idx').on(t.slaDueAt.desc().nullsLast(), t.id.desc()),
     // sla=<state> pages in the default order (and counts) off this; only tickets under a policy.

@@ -1,0 +1,79 @@
+import type { TicketQuery } from '@helpdesk/protocol';
+import { describe, expect, it } from 'vitest';
+import { useOpenedDatabase } from '../../../test/openedDatabase.js';
+import { tickets, users } from '../schema/index.js';
+import { countedTotal, findTicketPage, ticketConditions, type ConditionFilters } from './tickets.js';
+
+/**
+ * A staff page whose exact count rides in its statement walks its order's index only when that count
+ * reaches past the page's offset: it must give the page the plain walk gives, in every order, on every
+ * page, the last partial page and a filter nothing matches included.
+ */
+describe('a page behind its exact count', () => {
+  const opened = useOpenedDatabase();
+
+  const sorts: TicketQuery['sort'][] = (
+    ['createdAt', 'updatedAt', 'priority', 'id', 'status', 'lastActivityAt', 'slaDueAt'] as const
+  ).flatMap((field) => [
+    { field, descending: false },
+    { field, descending: true },
+  ]);
+
+  it('reads the same pages as the walk alone', async () => {
+    const { db } = opened.database;
+    const [owner, agent] = await db
+      .insert(users)
+      .values([
+        { name: 'Page Owner', email: 'page.owner@example.test', passwordHash: 'x', role: 'user' },
+        { name: 'Page Agent', email: 'page.agent@example.test', passwordHash: 'x', role: 'agent' },
+      ])
+      .returning({ id: users.id });
+    const statuses = ['open', 'in_progress', 'pending', 'resolved', 'closed'] as const;
+    const priorities = ['low', 'medium', 'high', 'urgent'] as const;
+    // Equal times and deadlines among them, so the id that breaks ties is checked too.
+    await db.insert(tickets).values(
+      Array.from({ length: 40 }, (_, i) => ({
+        title: `Page ${i}`,
+        description: 'Read by count',
+        userId: owner!.id,
+        assignedAgentId: i % 3 === 0 ? null : agent!.id,
+        status: statuses[i % 5]!,
+        priority: priorities[i % 4]!,
+        tags: i % 2 === 0 ? ['billing'] : [],
+        createdAt: new Date(Date.UTC(2026, 0, 1 + (i % 7))),
+        updatedAt: new Date(Date.UTC(2026, 1, 1 + (i % 5))),
+        lastActivityAt: new Date(Date.UTC(2026, 2, 1 + (i % 6))),
+        slaDueAt: i % 4 === 0 ? null : new Date(Date.UTC(2026, 3, 1 + (i % 3))),
+      })),
+    );
+
+    const questions: { assignedAgentId?: number | null; filters: ConditionFilters }[] = [
+      { filters: { status: 'open' } },
+      { assignedAgentId: null, filters: { priority: 'low' } },
+      { assignedAgentId: agent!.id, filters: { tag: 'billing' } },
+      // No ticket is both in progress and unassigned here.
+      { assignedAgentId: null, filters: { status: 'in_progress' } },
+    ];
+    let compared = 0;
+    for (const { assignedAgentId, filters } of questions) {
+      const where = ticketConditions({ assignedAgentId }, filters);
+      const total = countedTotal({ assignedAgentId, ...filters });
+      for (const sort of sorts) {
+        for (const page of [1, 2, 3]) {
+          const question = { page, limit: 4, sort, spare: 1 };
+          const walked = await findTicketPage(db, where, question, undefined, total);
+          const ids = walked.rows.map((row) => row.ticket.id);
+          const gated = await findTicketPage(db, where, question, undefined, total, { totalIsExact: true });
+          expect(
+            gated.rows.map((row) => row.ticket.id),
+            JSON.stringify({ filters, sort, page }),
+          ).toEqual(ids);
+          expect(gated.total).toBe(walked.total);
+          compared += ids.length;
+        }
+      }
+    }
+    // Pages with rows were compared, not only empty ones.
+    expect(compared).toBeGreaterThan(200);
+  });
+});
