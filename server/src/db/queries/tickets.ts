@@ -197,13 +197,13 @@ export async function findTicketPage(
   { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
   unreadReaderId?: number,
   total?: SQL<number>,
-  { totalIsExact = false }: { totalIsExact?: boolean } = {},
+  { gateByTotal = false }: { gateByTotal?: boolean } = {},
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const order = sql.join(orderOf(sort), sql`, `);
   const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
   const count = total ? sql`, ${total} as "pageTotal"` : sql``;
   const window = { limit: limit + spare, offset: (page - 1) * limit };
-  const ids = pageIds(where, order, window, totalIsExact ? total : undefined);
+  const ids = pageIds(where, order, window, gateByTotal ? total : undefined);
   const found = await executedRows(
     db,
     sql`

@@ -80,9 +80,14 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    */
   const totalOf = ({ scope, conditions, plain }: ListFilters, where: SQL | undefined) => {
     const exact = (n: number) => ({ total: n, capped: false });
-    // The counters are exact and cost nothing to read twice: the page reads nothing when they say so.
+    // Exact, and without a tag (a tag's counts are summed over every assignee, status and priority:
+    // thousands of rows) cheap enough to read twice: the page then reads nothing when they say so.
     if (plain && scope.ownerId === undefined)
-      return { sql: countedTotal({ assignedAgentId: scope.assignedAgentId, ...conditions }), read: exact, exact: true };
+      return {
+        sql: countedTotal({ assignedAgentId: scope.assignedAgentId, ...conditions }),
+        read: exact,
+        gate: conditions.tag === undefined,
+      };
     if (plain) return { sql: ticketTotal(where), read: exact };
     if (conditions.search || conditions.sla !== undefined || conditions.unreadFor !== undefined) return undefined;
     const cap = LIMITS.ticketList.countCap;
@@ -119,7 +124,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
 
     const total = totalOf(filters, where);
     if (total && offset < LIMITS.ticketList.depth) {
-      const { rows, total: n } = await findTicketPage(reads, where, page, reader, total.sql, { totalIsExact: total.exact });
+      const { rows, total: n } = await findTicketPage(reads, where, page, reader, total.sql, { gateByTotal: total.gate });
       // An empty page holds no row to carry the count: it is counted alone below.
       if (n !== undefined) return answer(rows, total.read(n));
     }
