@@ -38,20 +38,38 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
     await ifSetUp(smtp)?.close();
   });
 
+  /** A transport to the test's SMTP receiver, closed after the suite. */
+  const smtpTransport = () => {
+    const transport = createMailTransport({
+      smtpUrl: smtp.url,
+      outboxDir: '/nonexistent',
+      logger,
+      timeoutMs: 10_000,
+      connections: 1,
+      files: noFiles,
+    });
+    transports.push(transport);
+    return transport;
+  };
+
+  /** A sender that runs only when nudged (no polling). */
+  const senderOn = (database: Database, transport: MailTransport, options: { batchSize?: number; now?: () => Date } = {}) =>
+    createOutboxSender({
+      db: database.db,
+      withTransaction: createUnitOfWork(database.db, { publish: () => {} }),
+      transport,
+      logger,
+      claimMs: 60_000,
+      pollMs: 3_600_000,
+      ...options,
+    });
+
   it('sends every mail exactly once, each claimed by one sender (FOR UPDATE SKIP LOCKED)', async () => {
     const [db] = databases as [Database];
     await db.db.insert(emailOutbox).values(queuedMails('skip-locked', MAILS));
     const sentBy = [0, 0];
     const senders = databases.map((database, index) => {
-      const transport = createMailTransport({
-        smtpUrl: smtp.url,
-        outboxDir: '/nonexistent',
-        logger,
-        timeoutMs: 10_000,
-        connections: 1,
-        files: noFiles,
-      });
-      transports.push(transport);
+      const transport = smtpTransport();
       const counting: MailTransport = {
         deliver: async (mail) => {
           await transport.deliver(mail);
@@ -59,15 +77,7 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
         },
         close: () => transport.close(),
       };
-      return createOutboxSender({
-        db: database.db,
-        withTransaction: createUnitOfWork(database.db, { publish: () => {} }),
-        transport: counting,
-        logger,
-        claimMs: 60_000,
-        pollMs: 3_600_000,
-        batchSize: 5,
-      });
+      return senderOn(database, counting, { batchSize: 5 });
     });
     senders.forEach((s) => s.nudge());
     await Promise.all(senders.map((s) => s.idle()));
@@ -87,24 +97,8 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
     await db.db.delete(emailOutbox);
     const [mail] = queuedMails('same-ms', 1);
     await db.db.insert(emailOutbox).values({ ...mail!, nextAttemptAt: sql`'2030-01-01 00:00:00.000500+00'::timestamptz` });
-    const transport = createMailTransport({
-      smtpUrl: smtp.url,
-      outboxDir: '/nonexistent',
-      logger,
-      timeoutMs: 10_000,
-      connections: 1,
-      files: noFiles,
-    });
-    transports.push(transport);
-    const sender = createOutboxSender({
-      db: db.db,
-      withTransaction: createUnitOfWork(db.db, { publish: () => {} }),
-      transport,
-      logger,
-      claimMs: 60_000,
-      pollMs: 3_600_000,
-      now: () => new Date('2030-01-01T00:00:00.000Z'),
-    });
+    const transport = smtpTransport();
+    const sender = senderOn(db, transport, { now: () => new Date('2030-01-01T00:00:00.000Z') });
     sender.nudge();
     await sender.idle();
     await sender.stop();
@@ -116,20 +110,11 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
     const [db] = databases as [Database];
     await db.db.delete(emailOutbox);
     await db.db.insert(emailOutbox).values(queuedMails('stop', 10, { to: 'stop', subject: 'Stop' }));
-    const transport = createMailTransport({
-      smtpUrl: smtp.url,
-      outboxDir: '/nonexistent',
-      logger,
-      timeoutMs: 10_000,
-      connections: 1,
-      files: noFiles,
-    });
-    transports.push(transport);
+    const transport = smtpTransport();
     let stopping: Promise<void> | undefined;
-    const sender = createOutboxSender({
-      db: db.db,
-      withTransaction: createUnitOfWork(db.db, { publish: () => {} }),
-      transport: {
+    const sender = senderOn(
+      db,
+      {
         deliver: async (mail) => {
           // The stop comes while the third mail is on its way.
           if (mail.messageId === 'stop-2@support.test') stopping = sender.stop();
@@ -137,11 +122,8 @@ describe('two outbox senders on one database (docs/api.md#email)', () => {
         },
         close: () => transport.close(),
       },
-      logger,
-      claimMs: 60_000,
-      pollMs: 3_600_000,
-      batchSize: 10,
-    });
+      { batchSize: 10 },
+    );
     sender.nudge();
     await sender.idle();
     await stopping;
