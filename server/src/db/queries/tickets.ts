@@ -203,7 +203,8 @@ export async function findTicketPage(
   const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
   const count = total ? sql`, ${total} as "pageTotal"` : sql``;
   const window = { limit: limit + spare, offset: (page - 1) * limit };
-  const ids = pageIds(where, order, window, gateByTotal ? total : undefined);
+  // Without a filter there is nothing for the planner to misjudge: the count would only be read twice.
+  const ids = pageIds(where, order, window, gateByTotal && where ? total : undefined);
   const found = await executedRows(
     db,
     sql`
