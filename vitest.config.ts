@@ -65,6 +65,9 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['./src/test-utils/setup.ts'],
           testTimeout: 15_000,
+          // Fresh modules per file: the app's state lives in module singletons (session store, page atoms,
+          // early reads) that one file's late work left to the next (docs/architecture.md#tests).
+          isolate: true,
         },
       },
       // docker-compose.yml, Dockerfile and deploy/nginx.conf, checked by the programs that read them.
