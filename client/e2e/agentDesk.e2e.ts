@@ -138,6 +138,14 @@ describe('journey: the agent desk (docs/product.md#agent-dashboard)', () => {
       return Math.round((pinned?.y ?? Infinity) + (pinned?.height ?? 0));
     };
     await expect.poll(bottomOf).toBeLessThanOrEqual(845);
+    // Pinned, it leaves most of the screen to the thread: one row of controls, the status sends in a
+    // menu beside Send (with a row per button it was 445 px, over half the screen; now ~245).
+    expect((await page.getByTestId('reply-box').boundingBox())?.height ?? Infinity).toBeLessThanOrEqual(300);
     await desk.shot('ticket-phone');
+    await desk.shot('ticket-phone-screen', { screen: true });
+    await page.getByRole('button', { name: 'Send and change status' }).click();
+    await page.getByRole('menuitem', { name: 'Send and resolve' }).waitFor();
+    await desk.shot('ticket-phone-send-menu', { screen: true });
+    await page.keyboard.press('Escape');
   });
 });

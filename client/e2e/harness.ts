@@ -71,8 +71,11 @@ export async function launchBrowser(): Promise<Browser> {
 export interface Visitor {
   context: BrowserContext;
   page: Page;
-  /** Checks the page with axe-core, then saves a screenshot as e2e/screenshots/<journey>/<nn>-<name>.png. */
-  shot: (name: string) => Promise<void>;
+  /**
+   * Checks the page with axe-core, then saves a screenshot as e2e/screenshots/<journey>/<nn>-<name>.png:
+   * the whole page, or with `screen` what the visitor sees (a pinned box, an open menu).
+   */
+  shot: (name: string, options?: { screen?: boolean }) => Promise<void>;
   /** Checks the page as it is now with axe-core; fails on any violation. */
   checkAccessibility: (where?: string) => Promise<void>;
 }
@@ -151,11 +154,11 @@ export async function openVisitor(
   return {
     context,
     page,
-    shot: async (name) => {
+    shot: async (name, { screen = false } = {}) => {
       count += 1;
       await screenSettled(page);
       await exclusive(() => expectAccessible(page, `${journeyName} (${name}): ${page.url()}`));
-      await page.screenshot({ path: path.join(dir, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: true });
+      await page.screenshot({ path: path.join(dir, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: !screen });
     },
     checkAccessibility: (where) => exclusive(() => expectAccessible(page, where ?? page.url())),
   };

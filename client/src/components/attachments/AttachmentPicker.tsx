@@ -1,5 +1,5 @@
 import { formatBytes } from '@helpdesk/protocol';
-import { ActionIcon, Button, FileButton, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { ActionIcon, Button, FileButton, Group, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconFile, IconPaperclip, IconX } from '@tabler/icons-react';
 import { useState, type ClipboardEvent, type CSSProperties, type DragEvent } from 'react';
 import type { AttachmentDraft, DraftFile } from './useAttachmentDraft';
@@ -59,14 +59,23 @@ export function DropHint({ visible }: { visible: boolean }) {
 }
 
 /** The "Attach files" button: the keyboard's way to the same files that drag and paste bring. */
-export function AttachButton({ draft, disabled }: { draft: AttachmentDraft; disabled?: boolean }) {
+/** `compact`: the paperclip alone (a phone's reply box), named for screen readers and on hover. */
+export function AttachButton({ draft, disabled, compact = false }: { draft: AttachmentDraft; disabled?: boolean; compact?: boolean }) {
   return (
     <FileButton onChange={(files) => draft.add(files)} multiple disabled={disabled} inputProps={{ 'aria-label': ATTACHMENT_TEXT.attach }}>
-      {(props) => (
-        <Button {...props} variant="default" leftSection={<IconPaperclip size={16} />} aria-describedby={undefined}>
-          {ATTACHMENT_TEXT.attach}
-        </Button>
-      )}
+      {(props) =>
+        compact ? (
+          <Tooltip label={ATTACHMENT_TEXT.attach}>
+            <ActionIcon {...props} variant="default" size="lg" aria-label={ATTACHMENT_TEXT.attach} aria-describedby={undefined}>
+              <IconPaperclip size={18} />
+            </ActionIcon>
+          </Tooltip>
+        ) : (
+          <Button {...props} variant="default" leftSection={<IconPaperclip size={16} />} aria-describedby={undefined}>
+            {ATTACHMENT_TEXT.attach}
+          </Button>
+        )
+      }
     </FileButton>
   );
 }

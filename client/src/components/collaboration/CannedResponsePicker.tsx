@@ -1,5 +1,5 @@
 import { fillPlaceholders, isStaff, type CannedResponse, type Ticket, type TicketResponse } from '@helpdesk/protocol';
-import { Button, Popover, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Button, Popover, ScrollArea, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconSearch, IconTemplate } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
@@ -17,7 +17,11 @@ interface CannedResponsePickerProps {
   ticket?: PlaceholderTicket;
   /** Gets the response with its placeholders filled. */
   onInsert: (text: string) => void;
+  /** The icon alone (a phone's reply box), named for screen readers and on hover. */
+  compact?: boolean;
 }
+
+const CANNED_PICKER = 'Insert canned response';
 
 const matches = (item: CannedResponse, filter: string) => {
   const needle = filter.trim().toLowerCase();
@@ -29,14 +33,14 @@ const matches = (item: CannedResponse, filter: string) => {
  * {{customer.name}}, {{ticket.id}}, {{ticket.title}} and {{agent.name}} are filled for this ticket.
  * Renders nothing for users.
  */
-export function CannedResponsePicker({ ticketId, ticket, onInsert }: CannedResponsePickerProps) {
+export function CannedResponsePicker(props: CannedResponsePickerProps) {
   const user = useAtomValue(userAtom);
   const staff = user !== null && isStaff(user);
   if (!staff) return null;
-  return <Picker ticketId={ticketId} ticket={ticket} onInsert={onInsert} agentName={user.name} />;
+  return <Picker {...props} agentName={user.name} />;
 }
 
-function Picker({ ticketId, ticket, onInsert, agentName }: CannedResponsePickerProps & { agentName: string }) {
+function Picker({ ticketId, ticket, onInsert, agentName, compact = false }: CannedResponsePickerProps & { agentName: string }) {
   const client = useQueryClient();
   const [opened, setOpened] = useState(false);
   const [filter, setFilter] = useState('');
@@ -67,9 +71,17 @@ function Picker({ ticketId, ticket, onInsert, agentName }: CannedResponsePickerP
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-start" width={340} shadow="md" trapFocus withinPortal>
       <Popover.Target>
-        <Button variant="default" size="xs" leftSection={<IconTemplate size={14} />} onClick={() => setOpened((o) => !o)}>
-          Insert canned response
-        </Button>
+        {compact ? (
+          <Tooltip label={CANNED_PICKER}>
+            <ActionIcon variant="default" size="lg" aria-label={CANNED_PICKER} onClick={() => setOpened((o) => !o)}>
+              <IconTemplate size={18} />
+            </ActionIcon>
+          </Tooltip>
+        ) : (
+          <Button variant="default" size="xs" leftSection={<IconTemplate size={14} />} onClick={() => setOpened((o) => !o)}>
+            {CANNED_PICKER}
+          </Button>
+        )}
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap="xs">

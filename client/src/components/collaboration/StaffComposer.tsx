@@ -1,9 +1,9 @@
 import { LIMITS, type Ticket, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
-import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
-import { IconCircleCheck, IconHourglass, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
+import { ActionIcon, Alert, Button, Group, List, Menu, Modal, Stack, Text } from '@mantine/core';
+import { IconChevronUp, IconCircleCheck, IconHourglass, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { conflictTicketOf, screenMessage } from '../../api/ApiError';
 import { queryKeys } from '../../api/queryKeys';
 import { commentSaved, ticketSaved } from '../../api/ticketCache';
@@ -26,6 +26,7 @@ import { CannedResponsePicker } from './CannedResponsePicker';
 import { AttachButton, DraftFiles, DropHint, useFileDrop } from '../attachments/AttachmentPicker';
 import { ATTACHMENT_TEXT } from '../attachments/texts';
 import { useAttachmentDraft } from '../attachments/useAttachmentDraft';
+import { usePhone } from '../../lib/useScreenUnder';
 
 interface Send {
   content: string;
@@ -42,7 +43,19 @@ export const COMPOSER_TEXT = {
   sendAnyway: 'Send anyway',
   review: 'Review first',
   noteHint: 'Only support staff see internal notes. Type @ to mention someone.',
+  moreSends: 'Send and change status',
 } as const;
+
+/**
+ * A reply that also moves the ticket on, each offered unless the ticket is there already. Waiting on the
+ * customer stops the SLA clock until they answer (their reply reopens the ticket).
+ */
+const STATUS_SENDS: { status: TicketStatus; label: string; icon: ReactNode }[] = [
+  { status: 'in_progress', label: 'Send and mark In Progress', icon: <IconPlayerPlay size={16} /> },
+  { status: 'pending', label: 'Send and wait on customer', icon: <IconHourglass size={16} color="var(--mantine-color-cyan-8)" /> },
+  // Default look with a green mark: light green text on its tint falls below 4.5:1.
+  { status: 'resolved', label: 'Send and resolve', icon: <IconCircleCheck size={16} color="var(--mantine-color-green-8)" /> },
+];
 
 /** The staff list for mentions, shared by every composer on screen. */
 export function useStaffDirectory(enabled = true) {
@@ -76,6 +89,9 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
   const typing = useTypingSignal(ticket.id);
   const draft = useAttachmentDraft();
   const { dropProps, dragging } = useFileDrop(draft);
+  const phone = usePhone();
+  // A note never asks the customer anything, so it cannot wait on them.
+  const statusSends = STATUS_SENDS.filter((send) => send.status !== ticket.status && !(note && send.status === 'pending'));
 
   const send = useMutation({
     mutationFn: ({ content: text, ...extra }: Send) => ticketsApi.comment(ticket.id, text, extra),
@@ -130,6 +146,23 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
     post(request);
   };
 
+  const tools = (
+    <>
+      <AttachButton draft={draft} compact={phone} />
+      <CannedResponsePicker
+        ticketId={ticket.id}
+        ticket={ticket}
+        compact={phone}
+        onInsert={(text) => setContent((current) => current + text)}
+      />
+    </>
+  );
+  const sendButton = (
+    <Button leftSection={note ? <IconMessage size={16} /> : <IconSend size={16} />} onClick={() => void submit()} loading={send.isPending}>
+      {note ? 'Add note' : 'Send'}
+    </Button>
+  );
+
   return (
     <Stack gap="sm" {...dropProps}>
       <Group justify="space-between" gap="xs">
@@ -160,7 +193,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         description={note ? COMPOSER_TEXT.noteHint : undefined}
         placeholder={note ? 'Write a note for the team...' : 'Write a reply...'}
         autosize
-        minRows={3}
+        minRows={phone ? 2 : 3}
         maxRows={10}
         maxLength={LIMITS.comment.max}
         value={content}
@@ -180,52 +213,52 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
       />
       <DropHint visible={dragging} />
       <DraftFiles draft={draft} />
-      <Group gap="xs" align="flex-start">
-        <AttachButton draft={draft} />
-        <CannedResponsePicker ticketId={ticket.id} ticket={ticket} onInsert={(text) => setContent((current) => current + text)} />
-      </Group>
-      <TypingIndicator ticketId={ticket.id} />
-      <Group justify="flex-end" gap="xs">
-        {ticket.status !== 'in_progress' && (
-          <Button
-            variant="default"
-            leftSection={<IconPlayerPlay size={16} />}
-            onClick={() => void submit('in_progress')}
-            disabled={send.isPending}
-          >
-            Send and mark In Progress
-          </Button>
-        )}
-        {/* A question to the customer stops the SLA clock until they answer (their reply reopens the ticket). */}
-        {!note && ticket.status !== 'pending' && (
-          <Button
-            variant="default"
-            leftSection={<IconHourglass size={16} color="var(--mantine-color-cyan-8)" />}
-            onClick={() => void submit('pending')}
-            disabled={send.isPending}
-          >
-            Send and wait on customer
-          </Button>
-        )}
-        {ticket.status !== 'resolved' && (
-          <Button
-            // Default look with a green mark: light green text on its tint falls below 4.5:1.
-            variant="default"
-            leftSection={<IconCircleCheck size={16} color="var(--mantine-color-green-8)" />}
-            onClick={() => void submit('resolved')}
-            disabled={send.isPending}
-          >
-            Send and resolve
-          </Button>
-        )}
-        <Button
-          leftSection={note ? <IconMessage size={16} /> : <IconSend size={16} />}
-          onClick={() => void submit()}
-          loading={send.isPending}
-        >
-          {note ? 'Add note' : 'Send'}
-        </Button>
-      </Group>
+      {phone ? (
+        // A phone's pinned box keeps to one row of controls: the status sends fold into a menu beside
+        // Send, the tools are icons (as buttons they took four rows, half the screen).
+        <>
+          <TypingIndicator ticketId={ticket.id} />
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Group gap="xs" wrap="nowrap">
+              {tools}
+            </Group>
+            <Group gap={4} wrap="nowrap">
+              {sendButton}
+              {statusSends.length > 0 && (
+                <Menu position="top-end" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon variant="default" size="lg" aria-label={COMPOSER_TEXT.moreSends} disabled={send.isPending}>
+                      <IconChevronUp size={18} />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    {statusSends.map(({ status, label, icon }) => (
+                      <Menu.Item key={status} leftSection={icon} onClick={() => void submit(status)}>
+                        {label}
+                      </Menu.Item>
+                    ))}
+                  </Menu.Dropdown>
+                </Menu>
+              )}
+            </Group>
+          </Group>
+        </>
+      ) : (
+        <>
+          <Group gap="xs" align="flex-start">
+            {tools}
+          </Group>
+          <TypingIndicator ticketId={ticket.id} />
+          <Group justify="flex-end" gap="xs">
+            {statusSends.map(({ status, label, icon }) => (
+              <Button key={status} variant="default" leftSection={icon} onClick={() => void submit(status)} disabled={send.isPending}>
+                {label}
+              </Button>
+            ))}
+            {sendButton}
+          </Group>
+        </>
+      )}
 
       <Modal opened={collision !== null} onClose={() => setCollision(null)} title={COMPOSER_TEXT.collisionTitle} centered size="lg">
         {collision && (

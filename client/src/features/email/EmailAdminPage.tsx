@@ -2,7 +2,6 @@ import { canManageUsers, formatBytes, type EmailSettings, type InboundMessage, t
 import { Anchor, Badge, Button, Card, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload, IconMailOpened, IconRefresh } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMediaQuery } from '@mantine/hooks';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
 import { ApiError } from '../../api/ApiError';
@@ -15,6 +14,7 @@ import { formatDateTime } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { userAtom } from '../../state/session';
 import { EMAIL_TEXT } from './texts';
+import { useScreenUnder } from '../../lib/useScreenUnder';
 
 const STATUS_COLORS: Record<InboundStatus, string> = {
   queued: 'gray',
@@ -175,7 +175,7 @@ function MessageCard({ message }: { message: InboundMessage }) {
 }
 
 function MessagesCard() {
-  const phone = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
+  const phone = useScreenUnder(36);
   const messages = useInfiniteQuery({
     queryKey: queryKeys.email.inbound,
     queryFn: ({ pageParam, signal }) => emailApi.inbound(pageParam, signal),

@@ -1,6 +1,5 @@
 import { LIMITS, type Ticket, type TicketSort, type TicketSortField } from '@helpdesk/protocol';
 import { Badge, Card, Checkbox, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconFilterSearch, IconInbox } from '@tabler/icons-react';
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { Refreshing } from '../../components/Refreshing';
@@ -14,6 +13,7 @@ import { descriptionOf, ownerName } from './ticketText';
 import { TicketViewers } from '../../components/collaboration/TicketViewers';
 import { TicketRowActions, type RowActionHandlers } from './TicketRowActions';
 import { SlaBadge } from '../../components/sla/SlaBadge';
+import { usePhone } from '../../lib/useScreenUnder';
 
 export const NO_TICKETS = 'No tickets found';
 export const NO_MATCHES = 'No tickets match your filters';
@@ -58,9 +58,6 @@ interface AgentTicketTableProps extends RowActionHandlers {
   activeId?: number | null;
   onOpen?: (ticket: Ticket) => void;
 }
-
-/** Under 48em the queue is cards. Read at once, not after the first paint: a phone would otherwise build the wide table and throw it away. */
-export const usePhone = () => useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
 
 /**
  * The dashboard table (docs/product.md#agent-dashboard). On a phone (under 48em) each ticket is a

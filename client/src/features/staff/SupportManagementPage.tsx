@@ -2,7 +2,6 @@ import { canManageUsers, type User } from '@helpdesk/protocol';
 import { Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { confirmDelete } from '../../lib/confirmDelete';
 import { IconUserPlus, IconUsers } from '@tabler/icons-react';
-import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
@@ -16,13 +15,14 @@ import { StaffDialog, type StaffDialogState } from './StaffDialog';
 import { StaffCards, StaffTable } from './StaffTable';
 import { STAFF_TEXT } from './texts';
 import { useDeleteStaff } from './useStaffMutations';
+import { useScreenUnder } from '../../lib/useScreenUnder';
 
 function AgentList({ onEdit }: { onEdit: (agent: User) => void }) {
   const me = useAtomValue(userAtom);
   const agents = useQuery({ queryKey: queryKeys.users.staff, queryFn: ({ signal }) => usersApi.list('agent', signal) });
   const remove = useDeleteStaff();
   // Read at once rather than after mounting, so a phone never flashes the wide table first.
-  const phone = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
+  const phone = useScreenUnder(36);
 
   const askToDelete = (agent: User) =>
     confirmDelete({ title: `Delete ${agent.name}?`, question: STAFF_TEXT.confirmDelete, onConfirm: () => remove.mutate(agent) });

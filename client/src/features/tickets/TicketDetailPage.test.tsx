@@ -7,6 +7,8 @@ import { createQueryClient } from '../../api/queryClient';
 import { applyCommentAdded, applyEmailStatus, applyTicketChanged } from '../../api/ticketCache';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
+import { asPhone } from '../../test-utils/phone';
+import { COMPOSER_TEXT } from '../../components/collaboration/StaffComposer';
 import {
   allowForLazyPages,
   aComment,
@@ -150,6 +152,39 @@ describe('ticket detail page', () => {
     await waitFor(() => expect(sent).toHaveLength(2));
     expect(sent[1]).toEqual({ content: 'Fixed it.', internal: false, mentions: [], status: 'resolved', expectedVersion: 3 });
     await waitFor(() => expect(screen.queryByTestId('conflict')).not.toBeInTheDocument());
+  });
+
+  it('folds the status sends into a menu beside Send on a phone, each still one request', async () => {
+    asPhone();
+    const sent: unknown[] = [];
+    const current = aTicket({ version: 2 });
+    await openTicket(
+      {
+        'GET /tickets/7': detailBody(aDetail({ version: 2 })),
+        'POST /tickets/7/comments': ({ body }) => {
+          sent.push(body);
+          return {
+            status: 201,
+            body: {
+              success: true,
+              comment: aComment({ id: 9, content: 'Is it plugged in?' }),
+              ticket: { ...current, status: 'pending', version: 3 },
+            },
+          };
+        },
+      },
+      agent,
+    );
+    const user = userEvent.setup();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send and resolve' })).not.toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Reply to the customer' }), 'Is it plugged in?');
+    await user.click(screen.getByRole('button', { name: COMPOSER_TEXT.moreSends }));
+    const choices = await screen.findAllByRole('menuitem');
+    expect(choices.map((item) => item.textContent)).toEqual(['Send and mark In Progress', 'Send and wait on customer', 'Send and resolve']);
+    await user.click(screen.getByRole('menuitem', { name: 'Send and wait on customer' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toEqual({ content: 'Is it plugged in?', internal: false, mentions: [], status: 'pending', expectedVersion: 2 });
   });
 
   it('also opens at /tickets/:id', async () => {

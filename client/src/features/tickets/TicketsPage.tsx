@@ -1,7 +1,6 @@
 import { formatTotal } from '../../lib/text';
 import { hasTicketFilters, isStaff, LIMITS, type Ticket, type TicketQuery } from '@helpdesk/protocol';
 import { Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
@@ -20,12 +19,13 @@ import { TicketCard } from './TicketCard';
 import { TicketTable } from './TicketTable';
 import { TICKET_TEXT } from './texts';
 import { useTicketQueryUrl } from './useTicketQueryUrl';
+import { usePhone } from '../../lib/useScreenUnder';
 
 const PAGE_SIZES: readonly number[] = LIMITS.ticketPage.genericOptions;
 
 function TicketRows({ tickets, showOwner }: { tickets: Ticket[]; showOwner: boolean }) {
   // Read at once, not after the first paint, so a phone does not render the wide layout first.
-  const narrow = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
+  const narrow = usePhone();
   if (!narrow) return <TicketTable tickets={tickets} showOwner={showOwner} />;
   return (
     <Stack gap="sm" p="sm">
