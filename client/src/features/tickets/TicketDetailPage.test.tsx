@@ -1,11 +1,11 @@
-import { MESSAGES, type TicketChangedEvent } from '@helpdesk/protocol';
+import { MESSAGES, type Ticket, type TicketChangedEvent } from '@helpdesk/protocol';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../api/queryClient';
 import { applyCommentAdded, applyEmailStatus, applyTicketChanged } from '../../api/ticketCache';
-import { fakeServer } from '../../test-utils/fakeServer';
+import { fakeServer, type FakeResponse } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
 import { asPhone } from '../../test-utils/phone';
 import { COMPOSER_TEXT } from '../../components/collaboration/StaffComposer';
@@ -35,6 +35,27 @@ async function openTicket(routes: Parameters<typeof fakeServer>[0] = {}, user = 
   await screen.findByRole('heading', { name: /Printer is on fire/ });
   return server;
 }
+
+/** An agent on ticket 7 at version 2; each comment sent is kept, and answered by `answer(how many so far)`. */
+async function agentSending(answer: (count: number) => FakeResponse) {
+  const sent: unknown[] = [];
+  await openTicket(
+    {
+      'GET /tickets/7': detailBody(aDetail({ version: 2 })),
+      'POST /tickets/7/comments': ({ body }) => {
+        sent.push(body);
+        return answer(sent.length);
+      },
+    },
+    agent,
+  );
+  return sent;
+}
+
+const commentSaved = (content: string, ticket: Ticket): FakeResponse => ({
+  status: 201,
+  body: { success: true, comment: aComment({ id: 9, content }), ticket },
+});
 
 describe('ticket detail page', () => {
   it('shows the number, title, chips, info, description and resolution notes', async () => {
@@ -119,25 +140,10 @@ describe('ticket detail page', () => {
 
   it('sends a status change from the composer on the version shown, and on a 409 lets the agent review and re-apply', async () => {
     const current = aTicket({ status: 'closed', version: 3, updatedBy: { id: admin.id, name: admin.name } });
-    const sent: unknown[] = [];
-    await openTicket(
-      {
-        'GET /tickets/7': detailBody(aDetail({ version: 2 })),
-        'POST /tickets/7/comments': ({ body }) => {
-          sent.push(body);
-          return sent.length === 1
-            ? { status: 409, body: { success: false, message: MESSAGES.tickets.versionConflict, ticket: current } }
-            : {
-                status: 201,
-                body: {
-                  success: true,
-                  comment: aComment({ id: 9, content: 'Fixed it.' }),
-                  ticket: { ...current, status: 'resolved', version: 4 },
-                },
-              };
-        },
-      },
-      agent,
+    const sent = await agentSending((count) =>
+      count === 1
+        ? { status: 409, body: { success: false, message: MESSAGES.tickets.versionConflict, ticket: current } }
+        : commentSaved('Fixed it.', { ...current, status: 'resolved', version: 4 }),
     );
     const user = userEvent.setup();
     await user.type(screen.getByRole('textbox', { name: 'Reply to the customer' }), 'Fixed it.');
@@ -156,25 +162,7 @@ describe('ticket detail page', () => {
 
   it('folds the status sends into a menu beside Send on a phone, each still one request', async () => {
     asPhone();
-    const sent: unknown[] = [];
-    const current = aTicket({ version: 2 });
-    await openTicket(
-      {
-        'GET /tickets/7': detailBody(aDetail({ version: 2 })),
-        'POST /tickets/7/comments': ({ body }) => {
-          sent.push(body);
-          return {
-            status: 201,
-            body: {
-              success: true,
-              comment: aComment({ id: 9, content: 'Is it plugged in?' }),
-              ticket: { ...current, status: 'pending', version: 3 },
-            },
-          };
-        },
-      },
-      agent,
-    );
+    const sent = await agentSending(() => commentSaved('Is it plugged in?', aTicket({ status: 'pending', version: 3 })));
     const user = userEvent.setup();
     expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send and resolve' })).not.toBeInTheDocument();
