@@ -547,18 +547,23 @@ async function seed(db: Db): Promise<void> {
 
 /**
  * The values triggers keep (skipped by a replica-role load), computed once from the rows, in the form
- * the migrations in this build keep them: the ticket counters by assignee, status and priority (with
+ * the migrations in this build keep them: the ticket counters by assignee, status, priority and SLA state (with
  * an all-tickets row, agent_id -1, where the counting trigger keeps one), and the public comment
  * count per ticket where the schema has that column.
  */
 async function countersSql(db: Db): Promise<{ tickets: string[]; comments: string[] }> {
-  const [found] = await rowsOf<{ comment_count: boolean; all_row: boolean }>(
+  const [found] = await rowsOf<{ comment_count: boolean; all_row: boolean; sla_state: boolean }>(
     db,
     `select exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'comment_count') as comment_count,
-       exists (select 1 from pg_proc where proname = 'ticket_counts_track' and prosrc like '%(-1)%') as all_row`,
+       exists (select 1 from pg_proc where proname = 'ticket_counts_track' and prosrc like '%(-1)%') as all_row,
+       exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'ticket_counts' and column_name = 'sla_state') as sla_state`,
   );
+  // By SLA state too where the counters keep it (migration 0021).
   const counts = (agent: string) =>
-    `insert into ticket_counts (agent_id, status, priority, n) select ${agent}, status, priority, count(*)::int from tickets group by 1, 2, 3`;
+    found?.sla_state
+      ? `insert into ticket_counts (agent_id, status, priority, sla_state, n)
+         select ${agent}, status, priority, coalesce(sla_state, ''), count(*)::int from tickets group by 1, 2, 3, 4`
+      : `insert into ticket_counts (agent_id, status, priority, n) select ${agent}, status, priority, count(*)::int from tickets group by 1, 2, 3`;
   // Tags: the totals, and the counts by assignee (0 unassigned), status and priority (migration 0014).
   const tagCounts = [
     'delete from tag_counts',

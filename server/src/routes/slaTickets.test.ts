@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Ticket, type TicketDetail } from '@helpdesk/protocol';
 import { tickets } from '../db/schema/index.js';
@@ -285,5 +285,53 @@ describe('service levels on tickets', () => {
     expect((await detail(ticket.id, agent)).sla?.policyId).toBe(policyId);
     expect((await detail(fresh.id, agent)).sla).toMatchObject({ policyId, firstResponseDueAt: null });
     expect((await detail(fresh.id, agent)).sla?.firstRespondedAt).not.toBeNull();
+  });
+
+  it('counts each SLA state exactly from the maintained counters, whatever moved the tickets there', async () => {
+    // Every way a state moves, on top of the tickets the tests above left in each state: the scanner
+    // (warning, breach), pending and back, a resolution, an assignment, a deletion, no policy at all.
+    const mine = await createTicket(t.api, owner.token, { title: 'Mine, then breached' });
+    expect((await put(mine.id, { assignedAgentId: agent.user.id, tags: ['vip'] })).status).toBe(200);
+    await dueNow(mine.id, { slaResponseDueAt: new Date(Date.now() - 1000), slaResponseWarnedAt: new Date() });
+    const warn = await createTicket(t.api, owner.token, { title: 'About to be late' });
+    await dueNow(warn.id, { slaResponseWarnAt: new Date(Date.now() - 1000) });
+    expect(await t.server.services.slaScan()).toBeGreaterThanOrEqual(2);
+    const waiting = await createTicket(t.api, owner.token, { title: 'Waiting' });
+    expect((await put(waiting.id, { status: 'pending', assignedAgentId: agent.user.id })).status).toBe(200);
+    const done = await createTicket(t.api, owner.token, { title: 'Done and dusted' });
+    expect((await put(done.id, { status: 'resolved' })).status).toBe(200);
+    const gone = await createTicket(t.api, owner.token, { title: 'Gone for good' });
+    await dueNow(gone.id, { slaResponseDueAt: new Date(Date.now() - 1000), slaResponseWarnedAt: new Date() });
+    await t.server.services.slaScan();
+    expect((await t.api.delete(`/tickets/${gone.id}`, { token: admin.token })).status).toBe(200);
+
+    const db = t.server.database.db;
+    const counted = async (where: SQL) => (await db.select({ n: count() }).from(tickets).where(where))[0]?.n ?? 0;
+    const states = ['ok', 'warning', 'breached', 'paused'] as const;
+    for (const state of states) {
+      const inState = eq(tickets.slaState, state);
+      const cases: [string, SQL][] = [
+        ['', inState],
+        ['&status=open', and(inState, eq(tickets.status, 'open'))!],
+        ['&assignee=me', and(inState, eq(tickets.assignedAgentId, agent.user.id))!],
+        ['&assignee=none&priority=medium', and(inState, isNull(tickets.assignedAgentId), eq(tickets.priority, 'medium'))!],
+        // A tag as well: counted off the index instead, the same answer.
+        ['&tag=vip', and(inState, sql`${tickets.tags} @> array['vip']::text[]`)!],
+      ];
+      for (const [filters, where] of cases) {
+        const expected = await counted(where);
+        const list = (await t.api.get(`/tickets?sla=${state}${filters}&limit=5`, { token: agent.token })).body;
+        expect(list.total, `${state}${filters}`).toBe(expected);
+        expect(list.totalCapped ?? false).toBe(false);
+        const cards = (await t.api.get(`/tickets/stats?sla=${state}${filters}`, { token: agent.token })).body.stats;
+        expect(cards.total, `stats ${state}${filters}`).toBe(expected);
+        expect(cards.open, `open ${state}${filters}`).toBe(await counted(and(where, eq(tickets.status, 'open'))!));
+      }
+    }
+    expect(await counted(eq(tickets.slaState, 'warning'))).toBeGreaterThan(0);
+    expect(await counted(and(eq(tickets.slaState, 'breached'), eq(tickets.assignedAgentId, agent.user.id))!)).toBeGreaterThan(0);
+    // The built-in "SLA at risk" view counts the warnings.
+    const counts = (await t.api.get('/views/counts', { token: agent.token })).body.counts;
+    expect(counts['-4']).toBe(await counted(eq(tickets.slaState, 'warning')));
   });
 });

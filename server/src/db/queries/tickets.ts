@@ -338,10 +338,12 @@ export async function estimateTicketRows(db: Db, where: SQL | undefined): Promis
 export const countsAgentId = (assignedAgentId: number | null | undefined): number =>
   assignedAgentId === undefined ? -1 : (assignedAgentId ?? 0);
 
-/** The counter rows that hold a list's filters (see countedStats). */
-type CountedFilters = { assignedAgentId?: number | null; status?: string; priority?: string; tag?: string };
+/** The counter rows that hold a list's filters (see countedStats); the tag counters know no SLA state. */
+type CountedFilters = { assignedAgentId?: number | null; status?: string; priority?: string; tag?: string; sla?: string };
 
 function countedRows(filters: CountedFilters) {
+  // listFilters counts such a list off the index instead (not `plain`); a sum here would drop the state.
+  if (filters.tag !== undefined && filters.sla !== undefined) throw new Error('The tag counters know no SLA state');
   const c = filters.tag === undefined ? ticketCounts : ticketTagCounts;
   const where = and(
     filters.tag === undefined
@@ -353,14 +355,15 @@ function countedRows(filters: CountedFilters) {
         ),
     filters.status ? sql`${c.status} = ${filters.status}` : undefined,
     filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
+    filters.sla ? sql`${ticketCounts.slaState} = ${filters.sla}` : undefined,
   );
   return { c, where };
 }
 
 /**
  * The maintained counters for staff lists without a search, never the tickets: ticket_counts
- * (migrations 0004, 0010; 16 rows at most), or under a tag that tag's rows of ticket_tag_counts
- * (migration 0014), which has no every-ticket rows and is summed over assignees.
+ * (migrations 0004, 0010, 0021; a few dozen rows at most), or under a tag that tag's rows of
+ * ticket_tag_counts (migration 0014), which has no every-ticket rows and is summed over assignees.
  */
 export async function countedStats(db: Db, filters: CountedFilters) {
   const { c, where } = countedRows(filters);

@@ -4,16 +4,17 @@ import { returnedRow } from '../rows.js';
 import { insertUnderCap } from './ownedItems.js';
 import { savedViews, ticketCounts, users } from '../schema/index.js';
 
-/** A filter-only view as the maintained counters can answer it: agent id (-1 every ticket, 0 unassigned), status, priority. */
+/** A filter-only view as the maintained counters can answer it: agent id (-1 every ticket, 0 unassigned), status, priority, SLA state. */
 export interface CountedFilter {
   agentId: number;
   status?: string;
   priority?: string;
+  sla?: string;
 }
 
 /**
- * Every filter-only view's count in one read of ticket_counts (migrations 0004, 0010): one sum per
- * view over the 16 rows of the assignees the views name, never the tickets table.
+ * Every filter-only view's count in one read of ticket_counts (migrations 0004, 0010, 0021): one sum
+ * per view over the rows of the assignees the views name, never the tickets table.
  */
 export async function countedViewTotals(db: Db, filters: CountedFilter[]): Promise<number[]> {
   if (filters.length === 0) return [];
@@ -24,6 +25,7 @@ export async function countedViewTotals(db: Db, filters: CountedFilter[]): Promi
         eq(c.agentId, f.agentId),
         f.status ? sql`${c.status} = ${f.status}` : undefined,
         f.priority ? sql`${c.priority} = ${f.priority}` : undefined,
+        f.sla ? sql`${c.slaState} = ${f.sla}` : undefined,
       );
       return [`v${i}`, sql<number>`coalesce(sum(${c.n}) ${where ? sql`filter (where ${where})` : sql``}, 0)::int`];
     }),

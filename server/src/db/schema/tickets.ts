@@ -160,9 +160,10 @@ export const ticketHistory = pgTable(
 );
 
 /**
- * How many tickets each (assignee, status, priority) holds, kept exact by statement triggers on tickets
- * (migrations 0004, 0010), so the cards and list totals never count the tickets table. agent_id 0 =
- * unassigned, -1 = every ticket whoever holds it: a question reads 16 rows at most, however many staff.
+ * How many tickets each (assignee, status, priority, SLA state) holds, kept exact by statement triggers
+ * on tickets (migrations 0004, 0010, 0021), so the cards and list totals never count the tickets table.
+ * agent_id 0 = unassigned, -1 = every ticket whoever holds it: a question reads the few dozen rows of
+ * one of them, however many staff.
  */
 export const ticketCounts = pgTable(
   'ticket_counts',
@@ -170,9 +171,11 @@ export const ticketCounts = pgTable(
     agentId: integer('agent_id').notNull(),
     status: ticketStatusEnum('status').notNull(),
     priority: priorityEnum('priority').notNull(),
+    /** The tickets' SLA state, '' for those under no policy (migration 0021). */
+    slaState: text('sla_state').notNull().default(''),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.agentId, t.status, t.priority] })],
+  (t) => [primaryKey({ columns: [t.agentId, t.status, t.priority, t.slaState] })],
 );
 
 /**

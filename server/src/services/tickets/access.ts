@@ -56,7 +56,10 @@ const NO_STAFF_MEMBER = -1;
 export interface ListFilters {
   scope: TicketScope;
   conditions: ConditionFilters;
-  /** Only status, priority, assignee and tag: the maintained counters (staff) or an index (owner) count it exactly. */
+  /**
+   * Only status, priority, assignee, and a tag or an SLA state (not both): the maintained counters
+   * (staff) or an index (owner) count it exactly.
+   */
   plain: boolean;
 }
 
@@ -84,8 +87,12 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     sla: wanted.sla,
     ...(wanted.unread && { unreadFor: actor.id }),
   };
-  // The counters know nothing of SLA states: those are counted off their index, up to the cap.
-  const plain = !conditions.search && !conditions.requester && conditions.unreadFor === undefined && conditions.sla === undefined;
+  // The tag counters know no SLA state: a tag and a state together are counted off the index, up to the cap.
+  const plain =
+    !conditions.search &&
+    !conditions.requester &&
+    conditions.unreadFor === undefined &&
+    (conditions.sla === undefined || conditions.tag === undefined);
   return { scope: scopeFor(actor, { assignee }), conditions, plain };
 }
 

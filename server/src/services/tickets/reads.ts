@@ -73,10 +73,10 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
 
   /**
    * A list's total as SQL that can ride in its page's statement (findTicketPage): staff with plain
-   * filters (a tag included) read the maintained counters, an owner's own tickets an index, named
-   * requesters are counted up to the cap. A search (its count may be estimated far past the cap, and
-   * is shared with its cards and views), an SLA state (a common one is estimated, not counted) and
-   * unread marks are counted apart by searchCounts: undefined.
+   * filters (a tag or an SLA state included) read the maintained counters, an owner's own tickets an
+   * index, named requesters are counted up to the cap. A search (its count may be estimated far past
+   * the cap, and is shared with its cards and views), a tag with an SLA state and unread marks are
+   * counted apart by searchCounts: undefined.
    */
   const totalOf = ({ scope, conditions, plain }: ListFilters, where: SQL | undefined) => {
     const exact = (n: number) => ({ total: n, capped: false });
