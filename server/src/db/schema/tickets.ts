@@ -106,6 +106,14 @@ export const tickets = pgTable(
     // declare: a filter on those is checked off the index entry instead of fetching every row it drops.
     index('tickets_sla_due_idx').on(t.slaDueAt.asc().nullsLast(), t.id),
     index('tickets_sla_due_desc_idx').on(t.slaDueAt.desc().nullsLast(), t.id.desc()),
+    // One agent's (or the unassigned) tickets by deadline, the filters in the entries (migration 0022):
+    // walking the deadline order above for one of hundreds of assignees dropped thousands of entries.
+    index('tickets_assigned_sla_due_idx').on(t.assignedAgentId, t.slaDueAt.asc().nullsLast(), t.id),
+    index('tickets_assigned_sla_due_desc_idx').on(t.assignedAgentId, t.slaDueAt.desc().nullsLast(), t.id.desc()),
+    // The same for one SLA state whose clock may run (sla=<state>&sort=slaDueAt, the SLA at risk view).
+    index('tickets_sla_state_due_idx')
+      .on(t.slaState, t.slaDueAt.asc().nullsLast(), t.id)
+      .where(sql`${t.slaState} in ('ok', 'warning', 'breached')`),
     // sla=<state> pages in the default order (and counts) off this; only tickets under a policy.
     // Migration 0017 adds INCLUDE (status, priority, assigned_agent_id) for the filters beside it.
     index('tickets_sla_state_created_idx')
