@@ -353,12 +353,20 @@ function countedRows(filters: CountedFilters) {
           // agent_id 0 holds the unassigned tickets.
           filters.assignedAgentId !== undefined ? eq(c.agentId, filters.assignedAgentId ?? 0) : undefined,
         ),
-    filters.status ? sql`${c.status} = ${filters.status}` : undefined,
-    filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
-    filters.sla ? sql`${ticketCounts.slaState} = ${filters.sla}` : undefined,
+    ...counterConditions(c, filters),
   );
   return { c, where };
 }
+
+/** The status, priority and SLA state of counter rows (a tag's rows have no state), for any assignee's. */
+export const counterConditions = (
+  c: typeof ticketCounts | typeof ticketTagCounts,
+  filters: { status?: string; priority?: string; sla?: string },
+): (SQL | undefined)[] => [
+  filters.status ? sql`${c.status} = ${filters.status}` : undefined,
+  filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
+  filters.sla ? sql`${ticketCounts.slaState} = ${filters.sla}` : undefined,
+];
 
 /**
  * The maintained counters for staff lists without a search, never the tickets: ticket_counts

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { insertUnderCap } from './ownedItems.js';
+import { counterConditions } from './tickets.js';
 import { savedViews, ticketCounts, users } from '../schema/index.js';
 
 /** A filter-only view as the maintained counters can answer it: agent id (-1 every ticket, 0 unassigned), status, priority, SLA state. */
@@ -21,12 +22,7 @@ export async function countedViewTotals(db: Db, filters: CountedFilter[]): Promi
   const c = ticketCounts;
   const sums = Object.fromEntries(
     filters.map((f, i) => {
-      const where: SQL | undefined = and(
-        eq(c.agentId, f.agentId),
-        f.status ? sql`${c.status} = ${f.status}` : undefined,
-        f.priority ? sql`${c.priority} = ${f.priority}` : undefined,
-        f.sla ? sql`${c.slaState} = ${f.sla}` : undefined,
-      );
+      const where: SQL | undefined = and(eq(c.agentId, f.agentId), ...counterConditions(c, f));
       return [`v${i}`, sql<number>`coalesce(sum(${c.n}) ${where ? sql`filter (where ${where})` : sql``}, 0)::int`];
     }),
   );
