@@ -3,6 +3,7 @@ import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { aTicket } from '../test-utils/ticketFixtures';
 import { queryKeys } from './queryKeys';
+import { noteReadAt, timed } from './readTimes';
 import { applyPushedViewCounts, moveSlaViewCounts, moveViewCounts } from './viewCountCache';
 
 const ME = 2;
@@ -92,6 +93,56 @@ describe('view counts from ticket events', () => {
     await expect.poll(reads).toBe(2);
     await expect.poll(() => client.isFetching()).toBe(0);
     expect(counts()?.['-2']).toBe(10);
+  });
+});
+
+describe('late events', () => {
+  /** The counts as the server began reading them at `readAt` (its X-Read-At), through a timed query like the dashboard's. */
+  async function readAt(readAt: number) {
+    const client = new QueryClient();
+    client.setQueryData<ViewsResponse>(queryKeys.queue.views, { success: true, views: VIEWS });
+    await client.query({
+      queryKey: queryKeys.queue.viewCounts,
+      queryFn: timed(() => {
+        const answer: ViewCountsResponse = { success: true, counts: { '-2': 4, '-3': 0, '4': 2 } };
+        noteReadAt(answer, String(readAt));
+        return Promise.resolve(answer);
+      }),
+    });
+    return { client, counts: () => client.getQueryData<ViewCountsResponse>(queryKeys.queue.viewCounts)?.counts };
+  }
+
+  it('move nothing when the read began after they were announced: it holds them (a process back from a Redis cut replays)', async () => {
+    const { client, counts } = await readAt(1_000);
+    moveViewCounts(client, { ...created(ticket({ id: 8 })), at: 900 }, ME);
+    moveViewCounts(client, { ...deleted(ticket({ id: 2, priority: 'urgent', version: 3 })), at: 950 }, ME);
+    expect(counts()).toEqual({ '-2': 4, '-3': 0, '4': 2 });
+    // Still applied once: the same change again later moves nothing either.
+    moveViewCounts(client, { ...created(ticket({ id: 8 })), at: 1_100 }, ME);
+    expect(counts()).toEqual({ '-2': 4, '-3': 0, '4': 2 });
+  });
+
+  it('move the counts when announced after the read began', async () => {
+    const { client, counts } = await readAt(1_000);
+    moveViewCounts(client, { ...created(ticket({ id: 9, priority: 'urgent' })), at: 1_000 }, ME);
+    expect(counts()).toEqual({ '-2': 5, '-3': 1, '4': 2 });
+  });
+
+  it('of an SLA change move nothing when the read holds them', async () => {
+    const { client, counts } = await readAt(1_000);
+    client.setQueryData<ViewsResponse>(queryKeys.queue.views, { success: true, views: [...VIEWS, view(-4, { sla: 'warning' })] });
+    const held = ticket({
+      id: 7,
+      sla: { policyId: 1, firstResponseDueAt: null, resolutionDueAt: null, firstRespondedAt: null, state: 'ok' },
+    });
+    const warned = { ticketId: 7, sla: { ...held.sla!, state: 'warning' as const }, version: held.version };
+    moveSlaViewCounts(client, { ...warned, at: 900 }, ME, held);
+    expect(counts()?.['-4']).toBeUndefined();
+    client.setQueryData<ViewCountsResponse>(queryKeys.queue.viewCounts, (data) => data && { ...data, counts: { ...data.counts, '-4': 1 } });
+    moveSlaViewCounts(client, { ...warned, at: 900 }, ME, held);
+    expect(counts()?.['-4']).toBe(1);
+    moveSlaViewCounts(client, { ...warned, at: 1_200 }, ME, held);
+    expect(counts()?.['-4']).toBe(2);
   });
 });
 

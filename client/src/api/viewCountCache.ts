@@ -10,6 +10,7 @@ import {
 } from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from './queryKeys';
+import { holds } from './readTimes';
 
 /**
  * The saved views' counts in the query cache and the only code that writes them from events, so
@@ -21,6 +22,8 @@ import { queryKeys } from './queryKeys';
  * - A view with a text search is counted by the server, which pushes `view-counts`.
  * - While a read of the counts is out, it may or may not hold a change: a moved count is read again
  *   once it settles, and pushed counts are applied on top of its answer, in the order they came.
+ * - A read the server began after a change was announced holds it: a late event (a process back from a
+ *   cut from the others replays what it announced meanwhile) moves nothing. The query is `timed`.
  *
  * Plain functions over a QueryClient, free of React and the DOM, like api/ticketCache.ts (whose
  * versions it does not share: each cache applies a version once, whichever saw it first).
@@ -64,7 +67,7 @@ export function moveViewCounts(client: QueryClient, event: TicketChangedEvent, v
   state.applied.set(id, version);
 
   const query = countsQuery(client);
-  if (!query) return;
+  if (!query || holds(query, event.at)) return;
   if (reading(query)) {
     // The answer may have been read before this change or after it: only a later read is sure.
     if (state.rereadAsked) return;
@@ -103,7 +106,7 @@ export function moveViewCounts(client: QueryClient, event: TicketChangedEvent, v
 export function moveSlaViewCounts(client: QueryClient, event: SlaChangedEvent, viewerId: number | null, held: Ticket | undefined): void {
   const views = client.getQueryData<ViewsResponse>(queryKeys.queue.views)?.views;
   const query = countsQuery(client);
-  if (!views?.some((view) => view.filters.sla) || !query) return;
+  if (!views?.some((view) => view.filters.sla) || !query || holds(query, event.at)) return;
   if (held && (held.version > event.version || JSON.stringify(held.sla ?? null) === JSON.stringify(event.sla))) return;
   if (!held || reading(query)) {
     void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });

@@ -5,11 +5,18 @@ import { queueApi } from '../../api/queue';
 import { staffDirectoryQuery } from '../../api/users';
 import { tagsChanged } from '../../api/tagSuggestions';
 import { bulkSaved } from '../../api/ticketCache';
+import { timed } from '../../api/readTimes';
 import { notifyError, notifySuccess } from '../../lib/notify';
 
 export const viewsQuery = queryOptions({ queryKey: queryKeys.queue.views, queryFn: ({ signal }) => queueApi.views(signal) });
-/** Every view's count in one request, on load and after a reconnect; events keep it (api/viewCountCache.ts). */
-export const viewCountsQuery = queryOptions({ queryKey: queryKeys.queue.viewCounts, queryFn: ({ signal }) => queueApi.viewCounts(signal) });
+/**
+ * Every view's count in one request, on load and after a reconnect; events keep it (api/viewCountCache.ts).
+ * Timed, so an event announced before the read began (a late one) is known to be in it already.
+ */
+export const viewCountsQuery = queryOptions({
+  queryKey: queryKeys.queue.viewCounts,
+  queryFn: timed(({ signal }) => queueApi.viewCounts(signal)),
+});
 
 export { staffDirectoryQuery };
 export const useAssignableStaff = () => useQuery(staffDirectoryQuery);
