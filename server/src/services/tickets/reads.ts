@@ -99,13 +99,17 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    * filter, which read their order's index whoever asks. The page's LIMIT and OFFSET are written into
    * the text, so each (order, page) is a statement of its own: a filter would multiply them past what a
    * connection keeps, and its value's frequency picks the plan (a rare status, a busy agent, a tag on
-   * a fifth of the tickets), so a filtered list is planned for its values.
+   * a fifth of the tickets), so a filtered list is planned for its values. Except under a requester
+   * named by email: the accounts are read into an array when the statement runs, so no plan ever
+   * knows how many tickets they hold, and those few tickets come off (user_id, ...) whatever else is
+   * asked. A name stays planned per call: a generic plan cannot read `like 'name%'` off an index.
    */
   const plannable = ({ scope, conditions: c }: ListFilters, page: number) =>
     page <= PLANNED_PAGES &&
-    scope.assignedAgentId === undefined &&
-    !c.search &&
-    [c.status, c.priority, c.tag, c.requester, c.unreadFor, c.sla].every((v) => v === undefined);
+    [c.search, c.tag, c.unreadFor, c.sla].every((v) => v === undefined) &&
+    (c.requester === undefined
+      ? scope.assignedAgentId === undefined && c.status === undefined && c.priority === undefined
+      : c.requester.includes('@'));
 
   /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
   const readList = async (actor: Actor, query: TicketQuery): Promise<TicketListAnswer> => {
