@@ -64,6 +64,10 @@ export const emailOutbox = pgTable(
     index('email_outbox_comment_idx')
       .on(t.commentId)
       .where(sql`${t.commentId} is not null`),
+    // A deleted ticket sets its mails' ticket to null: found here, not by reading the whole outbox.
+    index('email_outbox_ticket_idx')
+      .on(t.ticketId)
+      .where(sql`${t.ticketId} is not null`),
   ],
 );
 
@@ -80,5 +84,11 @@ export const emailMessages = pgTable(
     direction: emailDirectionEnum('direction').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
-  (t) => [index('email_messages_ticket_idx').on(t.ticketId, t.createdAt)],
+  (t) => [
+    index('email_messages_ticket_idx').on(t.ticketId, t.createdAt),
+    // Each comment of a deleted ticket sets its messages' comment to null.
+    index('email_messages_comment_idx')
+      .on(t.commentId)
+      .where(sql`${t.commentId} is not null`),
+  ],
 );

@@ -45,6 +45,13 @@ export const inboundMessages = pgTable(
       .on(t.nextAttemptAt, t.id)
       .where(sql`${t.status} = 'queued'`),
     index('inbound_messages_sender_idx').on(t.fromAddress, t.receivedAt),
+    // A deleted ticket, and each of its comments, set the mails filed on them to null.
+    index('inbound_messages_ticket_idx')
+      .on(t.ticketId)
+      .where(sql`${t.ticketId} is not null`),
+    index('inbound_messages_comment_idx')
+      .on(t.commentId)
+      .where(sql`${t.commentId} is not null`),
   ],
 );
 

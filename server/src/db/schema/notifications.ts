@@ -31,5 +31,8 @@ export const notifications = pgTable(
     index('notifications_user_unread_idx')
       .on(t.userId)
       .where(sql`${t.readAt} is null`),
+    // A deleted ticket's notifications go with it: without this, each deletion read every notification.
+    // The recipient second, so "this ticket's, for me" stays one exact range, as it was off the first two.
+    index('notifications_ticket_idx').on(t.ticketId, t.userId),
   ],
 );

@@ -47,5 +47,8 @@ export const ticketReads = pgTable(
       .references(() => tickets.id, { onDelete: 'cascade' }),
     readAt: timestamp('read_at', { withTimezone: true }).defaultNow().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.ticketId] })],
+  // The key leads with the reader; a deleted ticket's marks are found by the ticket. Both columns in
+  // both, so a reader's mark on a ticket is one entry whichever the planner picks: with the ticket
+  // alone it took this index for the list's unread mark and read every reader's.
+  (t) => [primaryKey({ columns: [t.userId, t.ticketId] }), index('ticket_reads_ticket_idx').on(t.ticketId, t.userId)],
 );
