@@ -1,5 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@helpdesk/protocol';
+import { executedRows } from '../db/rows.js';
+import { RELEASE_BATCH } from '../services/users.js';
 import { ADMIN_ENV, STRONG_PASSWORD, TEST_ADMIN, createTicket, logIn, signUp, uniqueEmail, type Account } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
@@ -119,6 +122,34 @@ describe('accounts and support-agent management', () => {
       expect(after.updatedBy).toEqual({ id: admin.user.id, name: admin.user.name });
       expect(after.history.at(-1)).toMatchObject({ type: 'assigned', from: 'Gone Gary', to: null, actor: { id: admin.user.id } });
       expect(after.comments.map((c: { author: { name: string } }) => c.author.name)).toEqual(['Gone Gary']);
+    });
+
+    it('releases every ticket of an agent holding more than a batch, each with its entry and version', async () => {
+      const agent = await signUp(t.api, { role: 'agent', name: 'Busy Bea' });
+      const owner = await signUp(t.api);
+      const held = RELEASE_BATCH + 7;
+      const db = t.server.database.db;
+      // Inserted directly: the API would take a request per ticket.
+      await db.execute(sql`
+        insert into tickets (title, description, user_id, assigned_agent_id, status)
+        select 'Held ' || n, 'Assigned to the agent leaving', ${owner.user.id}::int, ${agent.user.id}::int, 'in_progress'
+        from generate_series(1, ${held}::int) n`);
+      const mine = await t.api.get('/tickets/stats?assignee=me', { token: agent.token });
+      expect(mine.body.stats.total).toBe(held);
+
+      expect((await t.api.delete(`/users/${agent.user.id}`, { token: admin.token })).status).toBe(200);
+      const [after] = await executedRows(
+        db,
+        sql`select count(*) filter (where t.assigned_agent_id is not null)::int as still_held,
+              count(*) filter (where t.version = 2)::int as changed_once,
+              (select count(*)::int from ticket_history h join tickets x on x.id = h.ticket_id
+                where x.user_id = ${owner.user.id} and h.type = 'assigned' and h.from_value = 'Busy Bea' and h.to_value is null) as entries
+            from tickets t where t.user_id = ${owner.user.id}`,
+      );
+      expect(after).toEqual({ still_held: 0, changed_once: held, entries: held });
+      // The maintained counts moved with them: none left under the agent, all unassigned.
+      const unassigned = await t.api.get('/tickets/stats?assignee=none&status=in_progress', { token: admin.token });
+      expect(unassigned.body.stats.in_progress).toBeGreaterThanOrEqual(held);
     });
 
     it("lets a deleted account's email be used again", async () => {

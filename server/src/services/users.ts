@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import {
   MESSAGES,
   canChangeRoleOf,
@@ -18,11 +18,14 @@ import { presentHistoryEntry, presentTicket, previousOf } from '../presenters/ti
 import { presentUser } from '../presenters/users.js';
 import type { Actor } from '../lib/actor.js';
 import type { ServiceContext } from './context.js';
-import { lockTicketRows, updateTicketRows } from '../db/queries/tickets.js';
+import { lockTicketRows, ticketsWithIds, updateTicketRows } from '../db/queries/tickets.js';
 import { insertHistory } from '../db/queries/ticketThread.js';
 import { createUserRecord, findActiveUserById } from './userRecords.js';
 
 export type UserService = ReturnType<typeof createUserService>;
+
+/** Tickets a removed agent's account releases per statement (each a few hundred ms at a million tickets). */
+export const RELEASE_BATCH = 500;
 
 /**
  * Support-agent management (docs/api.md#user-endpoints). Who may call it at all is the route's
@@ -100,28 +103,44 @@ export function createUserService({ db, withTransaction }: ServiceContext) {
           .where(eq(users.id, id));
         emit('user.revoked', { userId: id });
         // Released tickets change like any other write: a new version, a timeline entry, an event each.
-        const assigned = eq(tickets.assignedAgentId, id);
-        const before = new Map((await lockTicketRows(tx, assigned)).map((row) => [row.ticket.id, presentTicket(row)]));
-        const rows = await updateTicketRows(tx, assigned, { assignedAgentId: null, updatedById: actor.id, updatedAt: new Date() });
-        const history = (
-          await insertHistory(
-            tx,
-            actor,
-            rows.map((row) => ({ ticketId: row.ticket.id, type: 'assigned' as const, from: target.name, to: null })),
-          )
-        ).map(presentHistoryEntry);
-        for (const row of rows) {
-          const ticket = presentTicket(row);
-          // A ticket assigned to them after the lock (a race with their deletion) was not read before.
-          const previous = before.get(ticket.id) ?? { ...ticket, assignedAgent: { id: target.id, name: target.name } };
-          emit('ticket.updated', {
-            ticketId: ticket.id,
-            ownerId: row.ticket.userId,
-            actor: actorRef(actor),
-            ticket,
-            previous: previousOf(previous, ticket),
-            history: history.filter((entry) => entry.ticketId === ticket.id),
+        // A batch at a time, all in this transaction: one agent may hold thousands of tickets, and at a
+        // million tickets a median agent's in one UPDATE ran past the statement timeout, so no agent
+        // could be removed (docs/decisions.md#data-and-accounts). In id order from where the last batch
+        // ended: the released rows' old entries stay in the indexes until vacuumed, and a walk from the
+        // start would read them all again each time.
+        for (let after = 0; ;) {
+          const locked = await lockTicketRows(tx, sql`${eq(tickets.assignedAgentId, id)} and ${gt(tickets.id, after)}`, RELEASE_BATCH);
+          const last = locked.at(-1);
+          if (!last) break;
+          after = last.ticket.id;
+          const before = new Map(locked.map((row) => [row.ticket.id, presentTicket(row)]));
+          const rows = await updateTicketRows(tx, ticketsWithIds([...before.keys()]), {
+            assignedAgentId: null,
+            updatedById: actor.id,
+            updatedAt: new Date(),
           });
+          const history = (
+            await insertHistory(
+              tx,
+              actor,
+              rows.map((row) => ({ ticketId: row.ticket.id, type: 'assigned' as const, from: target.name, to: null })),
+            )
+          ).map(presentHistoryEntry);
+          for (const row of rows) {
+            const ticket = presentTicket(row);
+            // Only the rows locked above were updated.
+            const previous = before.get(ticket.id);
+            if (!previous) continue;
+            emit('ticket.updated', {
+              ticketId: ticket.id,
+              ownerId: row.ticket.userId,
+              actor: actorRef(actor),
+              ticket,
+              previous: previousOf(previous, ticket),
+              history: history.filter((entry) => entry.ticketId === ticket.id),
+            });
+          }
+          if (locked.length < RELEASE_BATCH) break;
         }
       });
     },

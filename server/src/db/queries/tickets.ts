@@ -411,8 +411,11 @@ export async function findTicketRow(db: Db, id: number, lock = false): Promise<T
 export const ticketWithId = (id: number): SQL => eq(tickets.id, id);
 export const ticketsWithIds = (ids: number[]): SQL => inArray(tickets.id, ids);
 
-export const lockTicketRows = (db: Db, where: SQL): Promise<TicketRow[]> =>
-  selectTickets(db).where(where).orderBy(asc(tickets.id)).for('update', { of: tickets });
+/** In id order; with `limit`, the first that many. */
+export const lockTicketRows = (db: Db, where: SQL, limit?: number): Promise<TicketRow[]> => {
+  const ordered = selectTickets(db).where(where).orderBy(asc(tickets.id));
+  return (limit === undefined ? ordered : ordered.limit(limit)).for('update', { of: tickets });
+};
 
 export async function insertTicketRow(db: Db, values: typeof tickets.$inferInsert): Promise<TicketRow> {
   const rows = await db.insert(tickets).values(values).returning(returnedTicket);
