@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type SlaPolicy } from '@helpdesk/protocol';
-import { ADMIN_ENV, createCast, type Account } from '../../test/factories.js';
+import { ADMIN_ENV, createCast, createTicket, signUp, uniqueEmail, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { choosePolicy } from '../services/sla/choosePolicy.js';
@@ -60,6 +60,36 @@ describe('SLA calendars and policies', () => {
     expect(missing.body.message).toBe(S.calendarIdInvalid);
 
     await t.api.delete(`/sla/policies/${policy.id}`, { token: admin.token });
+    expect((await t.api.delete(`/sla/calendars/${calendar.id}`, { token: admin.token })).status).toBe(200);
+  });
+
+  it('deletes a policy in use: gone from every answer, its done tickets keep it, the rest move on', async () => {
+    const calendar = (await post('/sla/calendars', calendarBody())).body.calendar;
+    const domain = `gone-${Date.now()}.example`;
+    const policy = (await post('/sla/policies', policyBody({ name: 'Retired', calendarId: calendar.id, requesterDomains: [domain] }))).body
+      .policy as SlaPolicy;
+    const owner = await signUp(t.api, { email: uniqueEmail('owner').replace(/@.*/, `@${domain}`) });
+    const [working, done] = [await createTicket(t.api, owner.token), await createTicket(t.api, owner.token)];
+    const slaOf = async (id: number) => (await t.api.get(`/tickets/${id}`, { token: agent.token })).body.ticket.sla;
+    expect((await slaOf(working.id)).policyId).toBe(policy.id);
+    expect((await t.api.put(`/tickets/${done.id}`, { status: 'resolved' }, { token: agent.token })).status).toBe(200);
+
+    const deleted = await t.api.delete(`/sla/policies/${policy.id}`, { token: admin.token });
+    expect(deleted.body).toEqual({ success: true, message: S.policyDeleted });
+    expect((await t.api.get(`/sla/policies/${policy.id}`, { token: agent.token })).status).toBe(404);
+    expect((await t.api.delete(`/sla/policies/${policy.id}`, { token: admin.token })).status).toBe(404);
+    expect((await t.api.put(`/sla/policies/${policy.id}`, policyBody(), { token: admin.token })).status).toBe(404);
+    const left = (await t.api.get('/sla/policies', { token: agent.token })).body.policies as SlaPolicy[];
+    expect(left.map((p) => p.id)).not.toContain(policy.id);
+    // The order is of the policies left, and a new one goes after them.
+    expect((await t.api.put('/sla/policies/order', { ids: left.map((p) => p.id) }, { token: admin.token })).status).toBe(200);
+
+    await t.server.services.slaReapply.idle();
+    // The ticket still being worked falls under whatever covers its owner now; the done one keeps
+    // the policy that timed it.
+    expect((await slaOf(working.id))?.policyId ?? null).not.toBe(policy.id);
+    expect((await slaOf(done.id)).policyId).toBe(policy.id);
+    // A deleted policy holds its calendar no longer.
     expect((await t.api.delete(`/sla/calendars/${calendar.id}`, { token: admin.token })).status).toBe(200);
   });
 

@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { slaCalendars, slaPolicies } from '../schema/index.js';
@@ -36,26 +36,49 @@ export const updateCalendar = async (db: Db, id: number, values: CalendarValues)
       .returning()
   )[0];
 
-/** 'in-use' when a policy names it (the foreign key restricts the delete); false when there is none. */
+/** The policies not deleted: the only ones read, listed, chosen or counted. */
+const live = isNull(slaPolicies.deletedAt);
+
+/**
+ * 'in-use' when a policy names it (the foreign key restricts the delete); false when there is none.
+ * Deleted policies let go of it: nothing runs a clock on them any more.
+ */
 export function deleteCalendar(db: Db, id: number): Promise<true | false | 'in-use'> {
   return db.transaction(async (tx) => {
     await lockSettings(tx);
-    const [user] = await tx.select({ id: slaPolicies.id }).from(slaPolicies).where(eq(slaPolicies.calendarId, id)).limit(1);
+    const [user] = await tx
+      .select({ id: slaPolicies.id })
+      .from(slaPolicies)
+      .where(and(eq(slaPolicies.calendarId, id), live))
+      .limit(1);
     if (user) return 'in-use';
+    await tx
+      .update(slaPolicies)
+      .set({ calendarId: null })
+      .where(and(eq(slaPolicies.calendarId, id), isNotNull(slaPolicies.deletedAt)));
     const deleted = await tx.delete(slaCalendars).where(eq(slaCalendars.id, id)).returning({ id: slaCalendars.id });
     return deleted.length > 0;
   });
 }
 
-export const listPolicies = (db: Db) => db.select().from(slaPolicies).orderBy(asc(slaPolicies.position), asc(slaPolicies.id));
-export const findPolicy = async (db: Db, id: number) => (await db.select().from(slaPolicies).where(eq(slaPolicies.id, id)))[0];
+export const listPolicies = (db: Db) => db.select().from(slaPolicies).where(live).orderBy(asc(slaPolicies.position), asc(slaPolicies.id));
+export const findPolicy = async (db: Db, id: number) =>
+  (
+    await db
+      .select()
+      .from(slaPolicies)
+      .where(and(eq(slaPolicies.id, id), live))
+  )[0];
 
 /** A new policy goes last; undefined once there are `max` policies or its calendar is gone. */
 export function insertPolicy(db: Db, values: PolicyValues, max: number): Promise<PolicyRecord | 'too-many' | 'no-calendar'> {
   return db.transaction(async (tx) => {
     await lockSettings(tx);
     if (values.calendarId !== null && !(await findCalendar(tx, values.calendarId))) return 'no-calendar';
-    const [existing] = await tx.select({ n: count(), last: sql<number>`coalesce(max(${slaPolicies.position}), 0)::int` }).from(slaPolicies);
+    const [existing] = await tx
+      .select({ n: count(), last: sql<number>`coalesce(max(${slaPolicies.position}), 0)::int` })
+      .from(slaPolicies)
+      .where(live);
     if ((existing?.n ?? 0) >= max) return 'too-many';
     const position = (existing?.last ?? 0) + 1;
     return returnedRow(
@@ -76,20 +99,33 @@ export function updatePolicy(db: Db, id: number, values: PolicyValues): Promise<
       await tx
         .update(slaPolicies)
         .set({ ...values, updatedAt: new Date() })
-        .where(eq(slaPolicies.id, id))
+        .where(and(eq(slaPolicies.id, id), live))
         .returning()
     )[0];
   });
 }
 
+/**
+ * Marks the policy deleted; its tickets keep its id. A real DELETE set that id to null on every ticket
+ * ever timed by it in one statement (the foreign key's action): at a million tickets it ran past the
+ * statement timeout, so a policy in use could not be deleted. The re-apply that follows moves the
+ * tickets still being worked to the policy they now fall under; a done ticket under a deleted policy
+ * is read as under none (loadPolicies) if it is ever reopened.
+ */
 export const deletePolicy = async (db: Db, id: number) =>
-  (await db.delete(slaPolicies).where(eq(slaPolicies.id, id)).returning({ id: slaPolicies.id })).length > 0;
+  (
+    await db
+      .update(slaPolicies)
+      .set({ deletedAt: new Date(), active: false, updatedAt: new Date() })
+      .where(and(eq(slaPolicies.id, id), live))
+      .returning({ id: slaPolicies.id })
+  ).length > 0;
 
 /** Positions 1…n in the order given; false unless `ids` is exactly the set of policies. */
 export function reorderPolicies(db: Db, ids: readonly number[]): Promise<boolean> {
   return db.transaction(async (tx) => {
     await lockSettings(tx);
-    const current = await tx.select({ id: slaPolicies.id }).from(slaPolicies);
+    const current = await tx.select({ id: slaPolicies.id }).from(slaPolicies).where(live);
     const known = new Set(current.map((row) => row.id));
     if (ids.length !== known.size || ids.some((id) => !known.has(id))) return false;
     for (const [i, id] of ids.entries())

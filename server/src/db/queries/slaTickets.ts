@@ -8,12 +8,16 @@ import { slaCalendars, slaPolicies, tickets, users } from '../schema/index.js';
 /** A policy with what choosing it needs (order, domains, active) and what its clock needs. */
 export type LoadedPolicy = AppliedPolicy & { position: number; requesterDomains: string[]; active: boolean };
 
-/** Every policy with its calendar: at most LIMITS.sla.policies rows, read when a ticket's clock changes. */
+/**
+ * Every policy with its calendar: at most LIMITS.sla.policies rows, read when a ticket's clock changes.
+ * A deleted one is not among them: a ticket it timed runs under none if its clock moves again.
+ */
 export async function loadPolicies(db: Db): Promise<LoadedPolicy[]> {
   const rows = await db
     .select({ policy: slaPolicies, calendar: slaCalendars })
     .from(slaPolicies)
     .leftJoin(slaCalendars, eq(slaCalendars.id, slaPolicies.calendarId))
+    .where(isNull(slaPolicies.deletedAt))
     .orderBy(asc(slaPolicies.position), asc(slaPolicies.id));
   return rows.map(({ policy, calendar }) => ({
     id: policy.id,

@@ -12,7 +12,11 @@ export const slaCalendars = pgTable('sla_calendars', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
 });
 
-/** SLA policies, tried in `position` order; a calendar in use cannot be deleted (restrict). */
+/**
+ * SLA policies, tried in `position` order; a calendar in use cannot be deleted (restrict). A deleted
+ * policy keeps its row (`deleted_at`): the tickets it timed keep its id, and no statement has to touch
+ * every one of them (docs/decisions.md#service-levels).
+ */
 export const slaPolicies = pgTable(
   'sla_policies',
   {
@@ -26,6 +30,7 @@ export const slaPolicies = pgTable(
     active: boolean('active').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [index('sla_policies_calendar_idx').on(t.calendarId)],
 );
