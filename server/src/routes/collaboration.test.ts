@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Comment, Notification, Ticket, TicketDetail } from '@helpdesk/protocol';
 import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
+import { MARK_ALL_BATCH } from '../db/queries/notifications.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startMailReceiver, type MailReceiver } from '../../test/mailReceiver.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
@@ -231,6 +233,22 @@ describe('working a ticket together (docs/api.md#working-a-ticket-together)', ()
       expect(bad.status).toBe(400);
       expect(bad.body.message).toBe('Ids must be a list of notification ids');
       expect((await t.api.get('/notifications')).status).toBe(401);
+    });
+
+    it("marks all read past one batch, and nobody else's", async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      const many = MARK_ALL_BATCH + 3;
+      // Inserted directly: a request per notification would take minutes.
+      for (const who of [colleague, other])
+        await t.server.database.db.execute(sql`
+          insert into notifications (user_id, type, ticket_id, by_id, excerpt)
+          select ${who.user.id}::int, 'sla_breached', ${ticket.id}::int, ${owner.user.id}::int, 'Late ' || n
+          from generate_series(1, ${many}::int) n`);
+      expect((await notifications(colleague, true)).unread).toBeGreaterThanOrEqual(many);
+      const res = await t.api.post('/notifications/read', {}, { token: colleague.token });
+      expect(res.body).toEqual({ success: true, unread: 0 });
+      expect((await notifications(other, true)).unread).toBeGreaterThanOrEqual(many);
+      await t.api.post('/notifications/read', {}, { token: other.token });
     });
   });
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { NotificationType } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
@@ -56,16 +56,34 @@ export async function countUnread(db: Db, userId: number): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Marks the user's own notifications read (these ids, those about this ticket); ids of someone else's match nothing. */
-export const markRead = (db: Db, userId: number, which: { ids?: number[]; ticketId?: number } = {}) =>
-  db
-    .update(notifications)
-    .set({ readAt: new Date() })
-    .where(
+/**
+ * Notifications marked read per statement when all of them are. An admin may hold tens of thousands
+ * unread (a missed deadline on an unassigned ticket notifies every admin): at a million tickets one
+ * UPDATE of 21,794 took 0.36 s, a few times that past the statement timeout.
+ */
+export const MARK_ALL_BATCH = 5_000;
+
+/**
+ * Marks the user's own notifications read (these ids, those about this ticket, or all); ids of someone
+ * else's match nothing. All of them go a batch at a time, each its own statement: marking read again
+ * changes nothing, so a batch that failed leaves the rest for the next try.
+ */
+export async function markRead(db: Db, userId: number, which: { ids?: number[]; ticketId?: number } = {}): Promise<void> {
+  const unread = and(eq(notifications.userId, userId), isNull(notifications.readAt));
+  const mark = (where: SQL | undefined) => db.update(notifications).set({ readAt: new Date() }).where(where);
+  if (which.ids || which.ticketId !== undefined) {
+    await mark(
       and(
-        eq(notifications.userId, userId),
-        isNull(notifications.readAt),
+        unread,
         which.ids ? inArray(notifications.id, which.ids) : undefined,
         which.ticketId !== undefined ? eq(notifications.ticketId, which.ticketId) : undefined,
       ),
     );
+    return;
+  }
+  for (;;) {
+    const batch = db.select({ id: notifications.id }).from(notifications).where(unread).limit(MARK_ALL_BATCH);
+    const marked = await mark(inArray(notifications.id, batch)).returning({ id: notifications.id });
+    if (marked.length < MARK_ALL_BATCH) return;
+  }
+}
