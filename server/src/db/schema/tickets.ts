@@ -144,7 +144,13 @@ export const ticketComments = pgTable(
     internal: boolean('internal').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
-  (t) => [index('ticket_comments_ticket_idx').on(t.ticketId, t.createdAt, t.id)],
+  (t) => [
+    index('ticket_comments_ticket_idx').on(t.ticketId, t.createdAt, t.id),
+    // A staff detail counts the ticket's notes: off this, only the notes are read, not the whole thread.
+    index('ticket_comments_notes_idx')
+      .on(t.ticketId)
+      .where(sql`${t.internal}`),
+  ],
 );
 
 export const ticketHistory = pgTable(
