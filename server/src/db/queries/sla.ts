@@ -36,8 +36,8 @@ export const updateCalendar = async (db: Db, id: number, values: CalendarValues)
       .returning()
   )[0];
 
-/** The policies not deleted: the only ones read, listed, chosen or counted. */
-const live = isNull(slaPolicies.deletedAt);
+/** The policies not deleted: the only ones read, listed, chosen (slaTickets.ts#loadPolicies) or counted. */
+export const livePolicies = isNull(slaPolicies.deletedAt);
 
 /**
  * 'in-use' when a policy names it (the foreign key restricts the delete); false when there is none.
@@ -49,7 +49,7 @@ export function deleteCalendar(db: Db, id: number): Promise<true | false | 'in-u
     const [user] = await tx
       .select({ id: slaPolicies.id })
       .from(slaPolicies)
-      .where(and(eq(slaPolicies.calendarId, id), live))
+      .where(and(eq(slaPolicies.calendarId, id), livePolicies))
       .limit(1);
     if (user) return 'in-use';
     await tx
@@ -61,13 +61,14 @@ export function deleteCalendar(db: Db, id: number): Promise<true | false | 'in-u
   });
 }
 
-export const listPolicies = (db: Db) => db.select().from(slaPolicies).where(live).orderBy(asc(slaPolicies.position), asc(slaPolicies.id));
+export const listPolicies = (db: Db) =>
+  db.select().from(slaPolicies).where(livePolicies).orderBy(asc(slaPolicies.position), asc(slaPolicies.id));
 export const findPolicy = async (db: Db, id: number) =>
   (
     await db
       .select()
       .from(slaPolicies)
-      .where(and(eq(slaPolicies.id, id), live))
+      .where(and(eq(slaPolicies.id, id), livePolicies))
   )[0];
 
 /** A new policy goes last; undefined once there are `max` policies or its calendar is gone. */
@@ -78,7 +79,7 @@ export function insertPolicy(db: Db, values: PolicyValues, max: number): Promise
     const [existing] = await tx
       .select({ n: count(), last: sql<number>`coalesce(max(${slaPolicies.position}), 0)::int` })
       .from(slaPolicies)
-      .where(live);
+      .where(livePolicies);
     if ((existing?.n ?? 0) >= max) return 'too-many';
     const position = (existing?.last ?? 0) + 1;
     return returnedRow(
@@ -99,7 +100,7 @@ export function updatePolicy(db: Db, id: number, values: PolicyValues): Promise<
       await tx
         .update(slaPolicies)
         .set({ ...values, updatedAt: new Date() })
-        .where(and(eq(slaPolicies.id, id), live))
+        .where(and(eq(slaPolicies.id, id), livePolicies))
         .returning()
     )[0];
   });
@@ -117,7 +118,7 @@ export const deletePolicy = async (db: Db, id: number) =>
     await db
       .update(slaPolicies)
       .set({ deletedAt: new Date(), active: false, updatedAt: new Date() })
-      .where(and(eq(slaPolicies.id, id), live))
+      .where(and(eq(slaPolicies.id, id), livePolicies))
       .returning({ id: slaPolicies.id })
   ).length > 0;
 
@@ -125,7 +126,7 @@ export const deletePolicy = async (db: Db, id: number) =>
 export function reorderPolicies(db: Db, ids: readonly number[]): Promise<boolean> {
   return db.transaction(async (tx) => {
     await lockSettings(tx);
-    const current = await tx.select({ id: slaPolicies.id }).from(slaPolicies).where(live);
+    const current = await tx.select({ id: slaPolicies.id }).from(slaPolicies).where(livePolicies);
     const known = new Set(current.map((row) => row.id));
     if (ids.length !== known.size || ids.some((id) => !known.has(id))) return false;
     for (const [i, id] of ids.entries())

@@ -3,6 +3,7 @@ import { ACTIVE_STATUSES, type SlaState, type TicketStatus } from '@helpdesk/pro
 import type { AppliedPolicy, SlaColumns } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
 import { executedRows } from '../rows.js';
+import { livePolicies } from './sla.js';
 import { slaCalendars, slaPolicies, tickets, users } from '../schema/index.js';
 
 /** A policy with what choosing it needs (order, domains, active) and what its clock needs. */
@@ -17,7 +18,7 @@ export async function loadPolicies(db: Db): Promise<LoadedPolicy[]> {
     .select({ policy: slaPolicies, calendar: slaCalendars })
     .from(slaPolicies)
     .leftJoin(slaCalendars, eq(slaCalendars.id, slaPolicies.calendarId))
-    .where(isNull(slaPolicies.deletedAt))
+    .where(livePolicies)
     .orderBy(asc(slaPolicies.position), asc(slaPolicies.id));
   return rows.map(({ policy, calendar }) => ({
     id: policy.id,
