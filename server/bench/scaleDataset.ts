@@ -552,10 +552,11 @@ async function seed(db: Db): Promise<void> {
  * count per ticket where the schema has that column.
  */
 async function countersSql(db: Db): Promise<{ tickets: string[]; comments: string[] }> {
-  const [found] = await rowsOf<{ comment_count: boolean; all_row: boolean; sla_state: boolean }>(
+  const [found] = await rowsOf<{ comment_count: boolean; all_row: boolean; sla_state: boolean; tag_all_row: boolean }>(
     db,
     `select exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'comment_count') as comment_count,
        exists (select 1 from pg_proc where proname = 'ticket_counts_track' and prosrc like '%(-1)%') as all_row,
+       exists (select 1 from pg_proc where proname = 'tag_counts_track' and prosrc like '%(-1)%') as tag_all_row,
        exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'ticket_counts' and column_name = 'sla_state') as sla_state`,
   );
   // By SLA state too where the counters keep it (migration 0021).
@@ -571,6 +572,13 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
     'insert into tag_counts (tag, n) select t, count(*)::int from tickets, unnest(tags) t group by 1',
     `insert into ticket_tag_counts (tag, agent_id, status, priority, n)
      select t, coalesce(assigned_agent_id, 0), status, priority, count(*)::int from tickets, unnest(tags) t group by 1, 2, 3, 4`,
+    // The every-ticket rows (-1), where the tag trigger keeps them (migration 0026).
+    ...(found?.tag_all_row
+      ? [
+          `insert into ticket_tag_counts (tag, agent_id, status, priority, n)
+           select tag, -1, status, priority, sum(n)::int from ticket_tag_counts group by 1, 3, 4`,
+        ]
+      : []),
   ];
   return {
     tickets: [

@@ -116,6 +116,56 @@ describe('maintained counts, bounded lists and paged threads', () => {
     expect(all).toEqual(await cells(`select status::text, priority::text, count(*)::int as n from tickets group by 1, 2 order by 1, 2`));
   });
 
+  it('keeps the tag counters, every-ticket rows included, equal to a recount through tag edits, bulk, moves, deletes and an agent deleted', async () => {
+    const db = t.server.database.db;
+    const rows = async (query: string) => ((await db.execute(sql.raw(query))) as { rows: unknown[] }).rows;
+    const recounted = async () => ({
+      counters: await rows(`select tag, agent_id, status::text, priority::text, n from ticket_tag_counts where n <> 0 order by 1, 2, 3, 4`),
+      totals: await rows(`select tag, n from tag_counts where n <> 0 order by 1`),
+    });
+    const fromTickets = async () => ({
+      counters: await rows(`select tag, agent_id, status, priority, count(*)::int as n from (
+          select distinct t.id, g.tag, v.agent_id, t.status::text, t.priority::text
+          from tickets t, unnest(t.tags) g(tag), lateral (values (coalesce(t.assigned_agent_id, 0)), (-1)) v(agent_id)) x
+        group by 1, 2, 3, 4 order by 1, 2, 3, 4`),
+      totals: await rows(`select tag, count(distinct id)::int as n from tickets, unnest(tags) tag group by 1 order by 1`),
+    });
+    const second = await signUp(t.api, { role: 'agent', name: 'Agent Tagging' });
+    const gone = await signUp(t.api, { role: 'agent', name: 'Agent Leaving' });
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await createTicket(t.api, owner.token)).id);
+    const put = async (id: number, body: object) =>
+      expect((await t.api.put(`/tickets/${id}`, body, { token: admin.token })).status).toBe(200);
+    await put(ids[0]!, { tags: ['billing', 'vip'], assignedAgentId: agent.user.id });
+    await put(ids[1]!, { tags: ['billing'], assignedAgentId: gone.user.id, status: 'in_progress' });
+    await put(ids[2]!, { tags: ['vpn', 'vip'], assignedAgentId: gone.user.id });
+    await put(ids[3]!, { tags: ['billing'] });
+    const bulk = (changes: object) => t.api.post('/tickets/bulk', { ids: ids.slice(0, 5), changes }, { token: admin.token });
+    expect((await bulk({ addTags: ['vpn'] })).status).toBe(200);
+    expect((await bulk({ removeTags: ['billing'] })).status).toBe(200);
+    expect((await bulk({ status: 'pending', priority: 'urgent' })).status).toBe(200);
+    await put(ids[0]!, { assignedAgentId: second.user.id, tags: ['vip'] });
+    await put(ids[4]!, { tags: [] });
+    expect(await recounted()).toEqual(await fromTickets());
+    // One statement inserting several tagged tickets, a tag repeated in one of them: counted once per ticket.
+    await db.execute(sql`
+      insert into tickets (title, description, user_id, status, tags, assigned_agent_id)
+      select 'Imported ' || g, 'Inserted in one statement', ${owner.user.id}, 'open', array['import', 'import', 'vip']::text[], ${second.user.id}
+      from generate_series(1, 3) g`);
+    expect((await t.api.delete(`/tickets/${ids[2]!}`, { token: admin.token })).status).toBe(200);
+    expect((await t.api.delete(`/users/${gone.user.id}`, { token: admin.token })).status).toBe(200);
+    const after = await recounted();
+    expect(after).toEqual(await fromTickets());
+    expect(after.counters).toContainEqual({ tag: 'import', agent_id: -1, status: 'open', priority: 'medium', n: 3 });
+    // A list under a tag reads the every-ticket rows: at most 20 of them per tag (5 statuses by 4 priorities).
+    const perTag = await rows(`select tag, count(*)::int as n from ticket_tag_counts where agent_id = -1 group by 1 having count(*) > 20`);
+    expect(perTag).toEqual([]);
+    const listed = await t.api.get('/tickets?tag=vip', { token: admin.token });
+    expect(listed.body.total).toBe(
+      ((await rows(`select count(*)::int as n from tickets where tags @> array['vip']`)) as { n: number }[])[0]!.n,
+    );
+  });
+
   it("keeps each ticket's comment count equal to its public comments through replies, notes, bulk inserts and deletes", async () => {
     const tickets = [
       await createTicket(t.api, owner.token),

@@ -346,13 +346,8 @@ function countedRows(filters: CountedFilters) {
   if (filters.tag !== undefined && filters.sla !== undefined) throw new Error('The tag counters know no SLA state');
   const c = filters.tag === undefined ? ticketCounts : ticketTagCounts;
   const where = and(
-    filters.tag === undefined
-      ? eq(c.agentId, countsAgentId(filters.assignedAgentId))
-      : and(
-          sql`${ticketTagCounts.tag} = ${filters.tag}`,
-          // agent_id 0 holds the unassigned tickets.
-          filters.assignedAgentId !== undefined ? eq(c.agentId, filters.assignedAgentId ?? 0) : undefined,
-        ),
+    filters.tag === undefined ? undefined : sql`${ticketTagCounts.tag} = ${filters.tag}`,
+    eq(c.agentId, countsAgentId(filters.assignedAgentId)),
     ...counterConditions(c, filters),
   );
   return { c, where };
@@ -371,7 +366,7 @@ export const counterConditions = (
 /**
  * The maintained counters for staff lists without a search, never the tickets: ticket_counts
  * (migrations 0004, 0010, 0021; a few dozen rows at most), or under a tag that tag's rows of
- * ticket_tag_counts (migration 0014), which has no every-ticket rows and is summed over assignees.
+ * ticket_tag_counts (migrations 0014, 0026; at most 20), by the same assignee rule.
  */
 export async function countedStats(db: Db, filters: CountedFilters) {
   const { c, where } = countedRows(filters);

@@ -193,7 +193,7 @@ export const ticketCounts = pgTable(
 );
 
 /**
- * How many tickets carry each tag, kept exact by a trigger on tickets (migration 0014), so GET /tags
+ * How many tickets carry each tag, kept exact by a trigger on tickets (migrations 0014, 0026), so GET /tags
  * never reads the tickets table. A tag no ticket carries any more stays with n = 0 and is not listed.
  */
 export const tagCounts = pgTable('tag_counts', {
@@ -203,7 +203,8 @@ export const tagCounts = pgTable('tag_counts', {
 
 /**
  * ticket_counts per tag: how many tickets with each tag each (assignee, status, priority) holds, kept
- * by the same trigger, so a list or its cards under `tag=` count without reading tickets. agent_id 0 = unassigned.
+ * by the same trigger, so a list or its cards under `tag=` count without reading tickets. agent_id 0 =
+ * unassigned, -1 every ticket whoever holds it (migration 0026), as in ticket_counts.
  */
 export const ticketTagCounts = pgTable(
   'ticket_tag_counts',
