@@ -12,9 +12,11 @@ export const RARE_TAG_TICKETS = 1_000;
 
 /**
  * `tag=<tag>`: `@>` on the GIN-indexed array (docs/decisions.md#the-agent-desk). A common tag is
- * found walking the list's order index, a few rows per match. A rare one is read as its ids off the
- * GIN index first (an InitPlan the planner cannot turn into that walk), since walking for it could
- * read the whole table: the planner's estimate for an element missing from its statistics is a guess.
+ * found walking the list's order index, a few rows per match. A rare one must never be walked for
+ * (that could read the whole index: the planner's estimate for an element missing from its
+ * statistics is a guess): counted, it is read as its ids off the GIN index first (an InitPlan the
+ * planner cannot turn into that walk); a page of it is read plain, planned apart from its order
+ * (findTicketPage's `few`).
  */
 export const taggedWith = (tag: string, rare = false): SQL => {
   const has = (column: SQL) => sql`${column} @> array[${tag}]::text[]`;

@@ -7,7 +7,8 @@ import { countedTotal, findTicketPage, ticketConditions, type ConditionFilters }
 /**
  * A staff page whose exact count rides in its statement walks its order's index only when that count
  * reaches past the page's offset: it must give the page the plain walk gives, in every order, on every
- * page, the last partial page and a filter nothing matches included.
+ * page, the last partial page and a filter nothing matches included; and so must the page of a
+ * filter read as few (findTicketPage's `few`).
  */
 describe('a ticket page behind its exact count', () => {
   const opened = useOpenedDatabase();
@@ -72,6 +73,15 @@ describe('a ticket page behind its exact count', () => {
             JSON.stringify({ filters, sort, page }),
           ).toEqual(ids);
           expect(gated.total).toBe(walked.total);
+          // Read as few (a rare tag's page): planned apart from its order, the same rows in the same order.
+          for (const gateByTotal of [false, true]) {
+            const few = await findTicketPage(db, where, question, undefined, total, { gateByTotal, few: true });
+            expect(
+              few.rows.map((row) => row.ticket.id),
+              JSON.stringify({ filters, sort, page, few: true, gateByTotal }),
+            ).toEqual(ids);
+            expect(few.total).toBe(walked.total);
+          }
           compared += ids.length;
         }
       }

@@ -117,6 +117,10 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     if (query.sort.field === 'slaDueAt' && !isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
     const filters = await listFilters(db, actor, query);
     const where = ticketConditions(filters.scope, filters.conditions);
+    // A rare tag's page: its few tickets off the tag's index, then sorted (findTicketPage's `few`),
+    // with the tag as a plain condition; re-reading the ids the counts' form collects cost more.
+    const few = filters.conditions.tagIsRare === true;
+    const pageWhere = few ? ticketConditions(filters.scope, { ...filters.conditions, tagIsRare: false }) : where;
     const offset = (query.page - 1) * query.limit;
     const page = { ...query, sort: listSort(query.sort, filters.conditions), spare: LIMITS.ticketList.spare };
     const reader = isStaff(actor) ? actor.id : undefined;
@@ -128,7 +132,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
 
     const total = totalOf(filters, where);
     if (total && offset < LIMITS.ticketList.depth) {
-      const { rows, total: n } = await findTicketPage(reads, where, page, reader, total.sql, { gateByTotal: total.gate });
+      const { rows, total: n } = await findTicketPage(reads, pageWhere, page, reader, total.sql, { gateByTotal: total.gate, few });
       // An empty page holds no row to carry the count: it is counted alone below.
       if (n !== undefined) return answer(rows, total.read(n));
     }
@@ -140,7 +144,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       });
     // The page was read above and was empty.
     if (total) return answer([], counted);
-    return answer(await findTicketRows(reads, where, page, reader), counted);
+    return answer(await findTicketRows(reads, pageWhere, page, reader, few), counted);
   };
 
   const readStats = async (actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> => {
