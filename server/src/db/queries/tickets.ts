@@ -181,7 +181,7 @@ export async function findTicketRows(
   where: SQL | undefined,
   page: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
   unreadReaderId?: number,
-  few = false,
+  few?: SQL,
 ): Promise<TicketRow[]> {
   return (await findTicketPage(db, where, page, unreadReaderId, undefined, { few })).rows;
 }
@@ -190,9 +190,9 @@ export async function findTicketRows(
  * A page of tickets and, when `total` is given, that count read in the same statement (an
  * uncorrelated subquery, run once): one round trip where a count then a page took two, and on this
  * kind of deployment each round trip costs more than either query (docs/decisions.md#round-trips-cost-more-than-the-queries).
- * An empty page carries no row to read the count from, so `total` is then undefined. `few`: the
- * filters match few tickets whatever the planner's statistics say (a rare tag), so they are read and
- * sorted rather than found walking the order's index (see pageIds).
+ * An empty page carries no row to read the count from, so `total` is then undefined. `few`: a
+ * condition on few tickets whatever the planner's statistics say (a rare tag), beside `where`: those
+ * are read, filtered and sorted rather than found walking the order's index (see pageIds).
  */
 export async function findTicketPage(
   db: Db,
@@ -200,7 +200,7 @@ export async function findTicketPage(
   { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
   unreadReaderId?: number,
   total?: SQL<number>,
-  { gateByTotal = false, few = false }: { gateByTotal?: boolean; few?: boolean } = {},
+  { gateByTotal = false, few }: { gateByTotal?: boolean; few?: SQL } = {},
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const order = sql.join(orderOf(sort), sql`, `);
   const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
@@ -234,13 +234,13 @@ interface PageWindow {
  * index to find nothing (unassigned tickets in progress: none, thought 500; 80 ms at 1M tickets, up to
  * 560 ms under load). docs/decisions.md#a-count-that-reads-nothing
  */
-const pageIds = (where: SQL | undefined, order: SQL, { limit, offset }: PageWindow, exactTotal?: SQL<number>, few = false): SQL => {
+const pageIds = (where: SQL | undefined, order: SQL, { limit, offset }: PageWindow, exactTotal?: SQL<number>, few?: SQL): SQL => {
   const reaching = exactTotal ? sql` and ${exactTotal} > ${literalLimit(offset)}` : sql``;
-  const matching = sql`${tickets} where (${where ?? sql`true`})${reaching}`;
-  // `few`: the matches, planned alone (OFFSET 0 keeps the order and limit out of their plan), so they
-  // come off a filter's own index and are sorted, however the planner prices a walk of the order's index.
-  const from = few ? sql`(select * from ${matching} offset 0) as ${tickets}` : matching;
-  return sql`select ${tickets.id} from ${from} order by ${order} limit ${literalLimit(limit)} offset ${literalLimit(offset)}`;
+  // `few` alone, planned apart (OFFSET 0 keeps the other filters, the order and the limit out of its
+  // plan): its tickets come off its own index, then are filtered and sorted, however the planner
+  // prices a walk of the order's index or another filter's index beside it.
+  const from = few ? sql`(select * from ${tickets} where ${few} offset 0) as ${tickets}` : sql`${tickets}`;
+  return sql`select ${tickets.id} from ${from} where (${where ?? sql`true`})${reaching} order by ${order} limit ${literalLimit(limit)} offset ${literalLimit(offset)}`;
 };
 
 /** How many tickets match, as a scalar subquery for findTicketPage. */

@@ -34,7 +34,7 @@ import {
   type TicketRow,
 } from '../../db/queries/tickets.js';
 import { findRequesterAccount } from '../../db/queries/staff.js';
-import { findTagCounts } from '../../db/queries/ticketFilters.js';
+import { findTagCounts, taggedWith } from '../../db/queries/ticketFilters.js';
 import { findComments, findHistory } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -80,14 +80,10 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    */
   const totalOf = ({ scope, conditions, plain }: ListFilters, where: SQL | undefined) => {
     const exact = (n: number) => ({ total: n, capped: false });
-    // Exact, and without a tag (a tag's counts are summed over every assignee, status and priority:
-    // thousands of rows) cheap enough to read twice: the page then reads nothing when they say so.
+    // Exact, and cheap enough to read twice (a few dozen counter rows, a tag's included since
+    // migration 0026): the page then reads nothing when they say so.
     if (plain && scope.ownerId === undefined)
-      return {
-        sql: countedTotal({ assignedAgentId: scope.assignedAgentId, ...conditions }),
-        read: exact,
-        gate: conditions.tag === undefined,
-      };
+      return { sql: countedTotal({ assignedAgentId: scope.assignedAgentId, ...conditions }), read: exact, gate: true };
     if (plain) return { sql: ticketTotal(where), read: exact };
     if (conditions.search || conditions.sla !== undefined || conditions.unreadFor !== undefined) return undefined;
     const cap = LIMITS.ticketList.countCap;
@@ -117,10 +113,11 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     if (query.sort.field === 'slaDueAt' && !isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
     const filters = await listFilters(db, actor, query);
     const where = ticketConditions(filters.scope, filters.conditions);
-    // A rare tag's page: its few tickets off the tag's index, then sorted (findTicketPage's `few`),
-    // with the tag as a plain condition; re-reading the ids the counts' form collects cost more.
-    const few = filters.conditions.tagIsRare === true;
-    const pageWhere = few ? ticketConditions(filters.scope, { ...filters.conditions, tagIsRare: false }) : where;
+    // A rare tag's page: its few tickets off the tag's index, then filtered and sorted (findTicketPage's
+    // `few`), the tag a plain condition; re-reading by id the ids the counts' form collects cost more.
+    const { tag, tagIsRare } = filters.conditions;
+    const few = tag !== undefined && tagIsRare ? taggedWith(tag) : undefined;
+    const pageWhere = few ? ticketConditions(filters.scope, { ...filters.conditions, tag: undefined }) : where;
     const offset = (query.page - 1) * query.limit;
     const page = { ...query, sort: listSort(query.sort, filters.conditions), spare: LIMITS.ticketList.spare };
     const reader = isStaff(actor) ? actor.id : undefined;
