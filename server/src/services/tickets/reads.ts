@@ -32,6 +32,7 @@ import {
   ticketStats,
   ticketTotal,
   type TicketRow,
+  type TicketScope,
 } from '../../db/queries/tickets.js';
 import { findRequesterAccount } from '../../db/queries/staff.js';
 import { findTagCounts, taggedWith } from '../../db/queries/ticketFilters.js';
@@ -57,6 +58,18 @@ type TicketStatsAnswer = { stats: TicketStats; totalCapped: boolean };
 const KEPT = { lists: 1_000, stats: 1_000, details: 200, readMarks: 10_000 };
 /** The list pages planned once per connection (plannable below): the first few, as agents page. */
 const PLANNED_PAGES = 5;
+
+/**
+ * Whether a list's filters are none (any order), or for staff, in creation order, exactly those an
+ * index leads with before the creation time: (status, created_at), (priority, created_at),
+ * (assigned_agent_id, created_at) and (assigned_agent_id, status, created_at).
+ */
+function filtersIndexedInCreatedOrder(scope: TicketScope, c: ListFilters['conditions'], sort: TicketQuery['sort']): boolean {
+  const assignee = scope.assignedAgentId !== undefined;
+  if (!assignee && c.status === undefined && c.priority === undefined) return true;
+  if (sort.field !== 'createdAt' || scope.ownerId !== undefined) return false;
+  return c.priority === undefined || (!assignee && c.status === undefined);
+}
 
 /** Lists, count cards, a ticket with its latest thread, and older pages of that thread. */
 export function createTicketReads(context: ServiceContext, searchCounts: SearchCounts) {
@@ -95,17 +108,18 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    * filter, which read their order's index whoever asks. The page's LIMIT and OFFSET are written into
    * the text, so each (order, page) is a statement of its own: a filter would multiply them past what a
    * connection keeps, and its value's frequency picks the plan (a rare status, a busy agent, a tag on
-   * a fifth of the tickets), so a filtered list is planned for its values. Except under a requester
-   * named by email: the accounts are read into an array when the statement runs, so no plan ever
-   * knows how many tickets they hold, and those few tickets come off (user_id, ...) whatever else is
-   * asked. A name stays planned per call: a generic plan cannot read `like 'name%'` off an index.
+   * a fifth of the tickets), so a filtered list is planned for its values. Except two kinds. Staff's
+   * newest-first (or oldest-first) list under a status, a priority, an assignee or an assignee and a
+   * status: an index leads with exactly those and then the creation time, so every value's plan is a
+   * walk of it (checked with generic plans at 1M: `mine + status` is one). And a requester named by
+   * email: the accounts are read into an array when the statement runs, so no plan ever knows how many
+   * tickets they hold, and those few tickets come off (user_id, ...) whatever else is asked. A name
+   * stays planned per call: a generic plan cannot read `like 'name%'` off an index.
    */
-  const plannable = ({ scope, conditions: c }: ListFilters, page: number) =>
+  const plannable = ({ scope, conditions: c }: ListFilters, page: number, sort: TicketQuery['sort']) =>
     page <= PLANNED_PAGES &&
     [c.search, c.tag, c.unreadFor, c.sla].every((v) => v === undefined) &&
-    (c.requester === undefined
-      ? scope.assignedAgentId === undefined && c.status === undefined && c.priority === undefined
-      : c.requester.includes('@'));
+    (c.requester === undefined ? filtersIndexedInCreatedOrder(scope, c, sort) : c.requester.includes('@'));
 
   /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
   const readList = async (actor: Actor, query: TicketQuery): Promise<TicketListAnswer> => {
@@ -121,7 +135,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     const offset = (query.page - 1) * query.limit;
     const page = { ...query, sort: listSort(query.sort, filters.conditions), spare: LIMITS.ticketList.spare };
     const reader = isStaff(actor) ? actor.id : undefined;
-    const reads = plannable(filters, query.page) ? plannedDb : db;
+    const reads = plannable(filters, query.page, page.sort) ? plannedDb : db;
     const answer = (rows: TicketRow[], { total, capped }: { total: number; capped: boolean }): TicketListAnswer => {
       const presented = rows.map((row) => ticketFor(isStaff(actor), presentTicket(row)));
       return { tickets: presented.slice(0, query.limit), next: presented.slice(query.limit), total, totalCapped: capped };
