@@ -108,18 +108,23 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    * filter, which read their order's index whoever asks. The page's LIMIT and OFFSET are written into
    * the text, so each (order, page) is a statement of its own: a filter would multiply them past what a
    * connection keeps, and its value's frequency picks the plan (a rare status, a busy agent, a tag on
-   * a fifth of the tickets), so a filtered list is planned for its values. Except two kinds. Staff's
+   * a fifth of the tickets), so a filtered list is planned for its values. Except three kinds. Staff's
    * newest-first (or oldest-first) list under a status, a priority, an assignee or an assignee and a
    * status: an index leads with exactly those and then the creation time, so every value's plan is a
-   * walk of it (checked with generic plans at 1M: `mine + status` is one). And a requester named by
+   * walk of it (checked with generic plans at 1M: `mine + status` is one). A tag, rare (its page reads
+   * its tickets off the tag's index, then filters and sorts them) or alone. And a requester named by
    * email: the accounts are read into an array when the statement runs, so no plan ever knows how many
    * tickets they hold, and those few tickets come off (user_id, ...) whatever else is asked. A name
    * stays planned per call: a generic plan cannot read `like 'name%'` off an index.
    */
-  const plannable = ({ scope, conditions: c }: ListFilters, page: number, sort: TicketQuery['sort']) =>
-    page <= PLANNED_PAGES &&
-    [c.search, c.tag, c.unreadFor, c.sla].every((v) => v === undefined) &&
-    (c.requester === undefined ? filtersIndexedInCreatedOrder(scope, c, sort) : c.requester.includes('@'));
+  const plannable = ({ scope, conditions: c }: ListFilters, page: number, sort: TicketQuery['sort']) => {
+    if (page > PLANNED_PAGES || [c.search, c.unreadFor, c.sla].some((v) => v !== undefined)) return false;
+    if (c.requester !== undefined) return c.tag === undefined && c.requester.includes('@');
+    if (c.tag === undefined) return filtersIndexedInCreatedOrder(scope, c, sort);
+    // A rare tag's page reads its few tickets off the tag's index whatever else is asked (`few`); a
+    // common tag alone is found walking the order's index, where its entries carry the tags.
+    return c.tagIsRare === true || (scope.assignedAgentId === undefined && c.status === undefined && c.priority === undefined);
+  };
 
   /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
   const readList = async (actor: Actor, query: TicketQuery): Promise<TicketListAnswer> => {
