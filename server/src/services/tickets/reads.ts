@@ -62,13 +62,15 @@ const PLANNED_PAGES = 5;
 /**
  * Whether a list's filters are none (any order), or for staff, in creation order, exactly those an
  * index leads with before the creation time: (status, created_at), (priority, created_at),
- * (assigned_agent_id, created_at) and (assigned_agent_id, status, created_at).
+ * (assigned_agent_id, created_at), (assigned_agent_id, status, created_at) and (sla_state, created_at).
  */
 function filtersIndexedInCreatedOrder(scope: TicketScope, c: ListFilters['conditions'], sort: TicketQuery['sort']): boolean {
-  const assignee = scope.assignedAgentId !== undefined;
-  if (!assignee && c.status === undefined && c.priority === undefined) return true;
+  const others = [scope.assignedAgentId !== undefined, c.status !== undefined, c.priority !== undefined].filter(Boolean).length;
+  if (c.sla === undefined && others === 0) return true;
   if (sort.field !== 'createdAt' || scope.ownerId !== undefined) return false;
-  return c.priority === undefined || (!assignee && c.status === undefined);
+  if (c.sla !== undefined) return others === 0;
+  // An assignee and a status have their index; a priority goes alone.
+  return c.priority === undefined || others === 1;
 }
 
 /** Lists, count cards, a ticket with its latest thread, and older pages of that thread. */
@@ -109,8 +111,8 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    * the text, so each (order, page) is a statement of its own: a filter would multiply them past what a
    * connection keeps, and its value's frequency picks the plan (a rare status, a busy agent, a tag on
    * a fifth of the tickets), so a filtered list is planned for its values. Except three kinds. Staff's
-   * newest-first (or oldest-first) list under a status, a priority, an assignee or an assignee and a
-   * status: an index leads with exactly those and then the creation time, so every value's plan is a
+   * newest-first (or oldest-first) list under a status, a priority, an assignee, an assignee and a
+   * status, or an SLA state: an index leads with exactly those and then the creation time, so every value's plan is a
    * walk of it (checked with generic plans at 1M: `mine + status` is one). A tag, rare (its page reads
    * its tickets off the tag's index, then filters and sorts them) or alone. And a requester named by
    * email: the accounts are read into an array when the statement runs, so no plan ever knows how many
@@ -118,9 +120,10 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    * stays planned per call: a generic plan cannot read `like 'name%'` off an index.
    */
   const plannable = ({ scope, conditions: c }: ListFilters, page: number, sort: TicketQuery['sort']) => {
-    if (page > PLANNED_PAGES || [c.search, c.unreadFor, c.sla].some((v) => v !== undefined)) return false;
-    if (c.requester !== undefined) return c.tag === undefined && c.requester.includes('@');
+    if (page > PLANNED_PAGES || c.search !== undefined || c.unreadFor !== undefined) return false;
+    if (c.requester !== undefined) return c.tag === undefined && c.sla === undefined && c.requester.includes('@');
     if (c.tag === undefined) return filtersIndexedInCreatedOrder(scope, c, sort);
+    if (c.sla !== undefined) return false;
     // A rare tag's page reads its few tickets off the tag's index whatever else is asked (`few`); a
     // common tag alone is found walking the order's index, where its entries carry the tags.
     return c.tagIsRare === true || (scope.assignedAgentId === undefined && c.status === undefined && c.priority === undefined);
