@@ -64,6 +64,8 @@ export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'memoVer
     });
 
   return {
+    /** Whether the statistics put the search far past the cap (one planning, no row read). */
+    farPastCap,
     /** The count cards, for GET /tickets/stats. */
     stats,
     /** The total alone, for a list and a saved view: far past the cap, one planning and no card estimates. */

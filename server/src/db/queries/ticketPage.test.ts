@@ -1,8 +1,9 @@
 import type { TicketQuery } from '@helpdesk/protocol';
 import { describe, expect, it } from 'vitest';
 import { useOpenedDatabase } from '../../../test/openedDatabase.js';
+import { sql } from 'drizzle-orm';
 import { tickets, users } from '../schema/index.js';
-import { countedTotal, findTicketPage, ticketConditions, type ConditionFilters } from './tickets.js';
+import { countedTotal, findTicketPage, findTicketPageOfMatches, ticketConditions, type ConditionFilters } from './tickets.js';
 
 /**
  * A staff page whose exact count rides in its statement walks its order's index only when that count
@@ -90,5 +91,47 @@ describe('a ticket page behind its exact count', () => {
     }
     // Pages with rows were compared, not only empty ones.
     expect(compared).toBeGreaterThan(200);
+  });
+
+  it('sorts a page out of its matches read once, with their count, and says when the cap cut them', async () => {
+    const { db } = opened.database;
+    const [owner, agent] = await db
+      .insert(users)
+      .values([
+        { name: 'Match Owner', email: 'match.owner@example.test', passwordHash: 'x', role: 'user' },
+        { name: 'Match Agent', email: 'match.agent@example.test', passwordHash: 'x', role: 'agent' },
+      ])
+      .returning({ id: users.id });
+    await insertTickets(owner!.id, agent!.id);
+    let compared = 0;
+    for (const filters of [{ search: 'another' }, { search: 'read', status: 'open' }, { search: 'nowhere' }] as ConditionFilters[]) {
+      const where = ticketConditions({}, filters);
+      const { n } = ((await db.execute(sql`select count(*)::int as n from ${tickets} where ${where}`)) as { rows: { n: number }[] })
+        .rows[0]!;
+      for (const sort of sorts) {
+        for (const page of [1, 2, 3]) {
+          const question = { page, limit: 4, sort, spare: 1 };
+          const walked = await findTicketPage(db, where, question);
+          const once = await findTicketPageOfMatches(db, where, question, undefined, 1_000);
+          const label = JSON.stringify({ filters, sort, page });
+          expect(
+            once.rows.map((row) => row.ticket.id),
+            label,
+          ).toEqual(walked.rows.map((row) => row.ticket.id));
+          expect(once.total, label).toBe(once.rows.length > 0 ? n : undefined);
+          compared += once.rows.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+    // Under a cap below the matches: cap + 1 counted, so the caller knows the page is not the search's.
+    const capped = await findTicketPageOfMatches(
+      db,
+      ticketConditions({}, { search: 'another' }),
+      { page: 1, limit: 4, sort: sorts[0]! },
+      undefined,
+      10,
+    );
+    expect(capped.total).toBe(11);
   });
 });

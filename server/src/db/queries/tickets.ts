@@ -215,11 +215,50 @@ export async function findTicketPage(
     where ${tickets.id} in (${ids})
     order by ${order}`,
   );
-  const rows = found.map((raw) => {
+  return pageOf(found, unreadReaderId);
+}
+
+const pageOf = (found: Record<string, unknown>[], unreadReaderId: number | undefined) => ({
+  rows: found.map((raw): TicketRow => {
     const row = TICKET_ROW.rowOf(raw);
     return unreadReaderId !== undefined ? { ...row, unread: raw.unread === true } : row;
-  });
-  return { rows, total: found[0]?.pageTotal as number | undefined };
+  }),
+  total: found[0]?.pageTotal as number | undefined,
+});
+
+/** What a list's order reads (orderOf), and no more: the matches a page is sorted out of. */
+const ORDER_COLUMNS = sql.join(
+  [...new Set([...Object.values(SORT_COLUMNS), tickets.createdAt, tickets.id])].map((column) => sql`${column}`),
+  sql`, `,
+);
+
+/**
+ * A page and the count of its matches up to `cap`, from one read of them (a search's: its count
+ * visits each match's row, and its page visited them again; docs/decisions.md#counting-a-search).
+ * The first cap + 1 matches are read once and counted, and the page is sorted out of them, so
+ * `total` over `cap` means the page came from some of the matches only and must be read again. An
+ * empty page carries no count (undefined).
+ */
+export async function findTicketPageOfMatches(
+  db: Db,
+  where: SQL | undefined,
+  { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
+  unreadReaderId: number | undefined,
+  cap: number,
+): Promise<{ rows: TicketRow[]; total: number | undefined }> {
+  const order = sql.join(orderOf(sort), sql`, `);
+  const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
+  const found = await executedRows(
+    db,
+    sql`
+    with matches as materialized (select ${ORDER_COLUMNS} from ${tickets} where ${where ?? sql`true`} limit ${literalLimit(cap + 1)})
+    select ${sql.raw(TICKET_ROW.text)}${unread}, (select count(*)::int from matches) as "pageTotal" from ${tickets}
+    where ${tickets.id} in (
+      select ${tickets.id} from matches as ${tickets} order by ${order}
+      limit ${literalLimit(limit + spare)} offset ${literalLimit((page - 1) * limit)})
+    order by ${order}`,
+  );
+  return pageOf(found, unreadReaderId);
 }
 
 interface PageWindow {

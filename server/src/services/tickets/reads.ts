@@ -23,6 +23,7 @@ import {
   countedStats,
   countedTotal,
   findTicketPage,
+  findTicketPageOfMatches,
   findTicketRow,
   findTicketRows,
   listSort,
@@ -112,9 +113,9 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    * connection keeps, and its value's frequency picks the plan (a rare status, a busy agent, a tag on
    * a fifth of the tickets), so a filtered list is planned for its values. Except three kinds. Staff's
    * newest-first (or oldest-first) list under a status, a priority, an assignee, an assignee and a
-   * status, or an SLA state: an index leads with exactly those and then the creation time, so every value's plan is a
-   * walk of it (checked with generic plans at 1M: `mine + status` is one). A tag, rare (its page reads
-   * its tickets off the tag's index, then filters and sorts them) or alone. And a requester named by
+   * status, or an SLA state: an index leads with exactly those and then the creation time, so every
+   * value's plan is a walk of it (checked with generic plans at 1M). A tag, rare (its page reads its
+   * tickets off the tag's index, then filters and sorts them) or alone. And a requester named by
    * email: the accounts are read into an array when the statement runs, so no plan ever knows how many
    * tickets they hold, and those few tickets come off (user_id, ...) whatever else is asked. A name
    * stays planned per call: a generic plan cannot read `like 'name%'` off an index.
@@ -150,12 +151,24 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     };
 
     const total = totalOf(filters, where);
+    const cap = LIMITS.ticketList.countCap;
+    // A search counted exactly (not far past the cap) reads its matches once for its count and page.
+    let overCap = false;
+    if (!total && filters.conditions.search && offset < LIMITS.ticketList.depth && !(await searchCounts.farPastCap(where))) {
+      const { rows, total: n } = await findTicketPageOfMatches(db, where, page, reader, cap);
+      if (n !== undefined && n <= cap) return answer(rows, { total: n, capped: false });
+      overCap = n !== undefined;
+    }
     if (total && offset < LIMITS.ticketList.depth) {
       const { rows, total: n } = await findTicketPage(reads, pageWhere, page, reader, total.sql, { gateByTotal: total.gate, few });
       // An empty page holds no row to carry the count: it is counted alone below.
       if (n !== undefined) return answer(rows, total.read(n));
     }
-    const counted = total ? total.read(await readTotal(db, total.sql)) : await searchCounts.total(where);
+    const counted = total
+      ? total.read(await readTotal(db, total.sql))
+      : overCap
+        ? { total: cap, capped: true }
+        : await searchCounts.total(where);
     if (!counted.capped && offset >= counted.total) return answer([], counted);
     if (offset >= LIMITS.ticketList.depth)
       throw new ValidationError(MESSAGES.tickets.pageTooDeep(LIMITS.ticketList.depth), {
