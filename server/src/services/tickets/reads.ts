@@ -115,14 +115,14 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    * newest-first (or oldest-first) list under a status, a priority, an assignee, an assignee and a
    * status, or an SLA state: an index leads with exactly those and then the creation time, so every
    * value's plan is a walk of it (checked with generic plans at 1M). A tag, rare (its page reads its
-   * tickets off the tag's index, then filters and sorts them) or alone. And a requester named by
-   * email: the accounts are read into an array when the statement runs, so no plan ever knows how many
-   * tickets they hold, and those few tickets come off (user_id, ...) whatever else is asked. A name
-   * stays planned per call: a generic plan cannot read `like 'name%'` off an index.
+   * tickets off the tag's index, then filters and sorts them) or alone. And a requester: the accounts
+   * named (an email, or a name's start as a range of its index) are read into an array when the
+   * statement runs, so no plan ever knows how many tickets they hold, and those few tickets come off
+   * (user_id, ...) whatever else is asked.
    */
   const plannable = ({ scope, conditions: c }: ListFilters, page: number, sort: TicketQuery['sort']) => {
     if (page > PLANNED_PAGES || c.search !== undefined || c.unreadFor !== undefined) return false;
-    if (c.requester !== undefined) return c.tag === undefined && c.sla === undefined && c.requester.includes('@');
+    if (c.requester !== undefined) return c.tag === undefined && c.sla === undefined;
     if (c.tag === undefined) return filtersIndexedInCreatedOrder(scope, c, sort);
     if (c.sla !== undefined) return false;
     // A rare tag's page reads its few tickets off the tag's index whatever else is asked (`few`); a
