@@ -42,20 +42,26 @@ describe('a ticket page behind its exact count', () => {
       })),
     );
 
-  it('reads the same pages as the walk alone', async () => {
-    const { db } = opened.database;
-    const [owner, agent] = await db
+  /** An owner and an agent named after `who`, and the owner's tickets (insertTickets): the agent's id. */
+  const insertOwnersTickets = async (who: string) => {
+    const [owner, agent] = await opened.database.db
       .insert(users)
       .values([
-        { name: 'Page Owner', email: 'page.owner@example.test', passwordHash: 'x', role: 'user' },
-        { name: 'Page Agent', email: 'page.agent@example.test', passwordHash: 'x', role: 'agent' },
+        { name: `${who} owner`, email: `${who}.owner@example.test`, passwordHash: 'x', role: 'user' },
+        { name: `${who} agent`, email: `${who}.agent@example.test`, passwordHash: 'x', role: 'agent' },
       ])
       .returning({ id: users.id });
     await insertTickets(owner!.id, agent!.id);
+    return agent!.id;
+  };
+
+  it('reads the same pages as the walk alone', async () => {
+    const { db } = opened.database;
+    const agent = await insertOwnersTickets('page');
     const questions: { assignedAgentId?: number | null; filters: ConditionFilters }[] = [
       { filters: { status: 'open' } },
       { assignedAgentId: null, filters: { priority: 'low' } },
-      { assignedAgentId: agent!.id, filters: { tag: 'billing' } },
+      { assignedAgentId: agent, filters: { tag: 'billing' } },
       // No ticket is both in progress and unassigned here.
       { assignedAgentId: null, filters: { status: 'in_progress' } },
     ];
@@ -95,14 +101,7 @@ describe('a ticket page behind its exact count', () => {
 
   it('sorts a page out of its matches read once, with their count, and says when the cap cut them', async () => {
     const { db } = opened.database;
-    const [owner, agent] = await db
-      .insert(users)
-      .values([
-        { name: 'Match Owner', email: 'match.owner@example.test', passwordHash: 'x', role: 'user' },
-        { name: 'Match Agent', email: 'match.agent@example.test', passwordHash: 'x', role: 'agent' },
-      ])
-      .returning({ id: users.id });
-    await insertTickets(owner!.id, agent!.id);
+    await insertOwnersTickets('match');
     let compared = 0;
     for (const filters of [{ search: 'another' }, { search: 'read', status: 'open' }, { search: 'nowhere' }] as ConditionFilters[]) {
       const where = ticketConditions({}, filters);

@@ -203,32 +203,14 @@ export async function findTicketPage(
   { gateByTotal = false, few }: { gateByTotal?: boolean; few?: SQL } = {},
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const order = sql.join(orderOf(sort), sql`, `);
-  const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
-  const count = total ? sql`, ${total} as "pageTotal"` : sql``;
-  const window = { limit: limit + spare, offset: (page - 1) * limit };
   // Without a filter there is nothing for the planner to misjudge: the count would only be read twice.
-  const ids = pageIds(where, order, window, gateByTotal && where ? total : undefined, few);
-  const found = await executedRows(
-    db,
-    sql`
-    select ${sql.raw(TICKET_ROW.text)}${unread}${count} from ${tickets}
-    where ${tickets.id} in (${ids})
-    order by ${order}`,
-  );
-  return pageOf(found, unreadReaderId);
+  const ids = pageIds(where, order, windowOf({ page, limit, spare }), gateByTotal && where ? total : undefined, few);
+  return readPage(db, { ids, order, unreadReaderId, total });
 }
-
-const pageOf = (found: Record<string, unknown>[], unreadReaderId: number | undefined) => ({
-  rows: found.map((raw): TicketRow => {
-    const row = TICKET_ROW.rowOf(raw);
-    return unreadReaderId !== undefined ? { ...row, unread: raw.unread === true } : row;
-  }),
-  total: found[0]?.pageTotal as number | undefined,
-});
 
 /** What a list's order reads (orderOf), and no more: the matches a page is sorted out of. */
 const ORDER_COLUMNS = sql.join(
-  [...new Set([...Object.values(SORT_COLUMNS), tickets.createdAt, tickets.id])].map((column) => sql`${column}`),
+  Object.values(SORT_COLUMNS).map((column) => sql`${column}`),
   sql`, `,
 );
 
@@ -247,19 +229,47 @@ export async function findTicketPageOfMatches(
   cap: number,
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const order = sql.join(orderOf(sort), sql`, `);
+  const window = windowOf({ page, limit, spare });
+  return readPage(db, {
+    matches: sql`with matches as materialized (select ${ORDER_COLUMNS} from ${tickets} where ${where ?? sql`true`} limit ${literalLimit(cap + 1)})`,
+    ids: sql`select ${tickets.id} from matches as ${tickets} order by ${order} limit ${literalLimit(window.limit)} offset ${literalLimit(window.offset)}`,
+    order,
+    unreadReaderId,
+    total: sql<number>`(select count(*)::int from matches)`,
+  });
+}
+
+/**
+ * The rows of a page whose ids `ids` selects, in `order`, with `total` riding in the statement when
+ * given (read off the first row) and `matches` a WITH clause the ids and total may read.
+ */
+async function readPage(
+  db: Db,
+  { matches, ids, order, unreadReaderId, total }: { matches?: SQL; ids: SQL; order: SQL; unreadReaderId?: number; total?: SQL<number> },
+): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
+  const count = total ? sql`, ${total} as "pageTotal"` : sql``;
   const found = await executedRows(
     db,
-    sql`
-    with matches as materialized (select ${ORDER_COLUMNS} from ${tickets} where ${where ?? sql`true`} limit ${literalLimit(cap + 1)})
-    select ${sql.raw(TICKET_ROW.text)}${unread}, (select count(*)::int from matches) as "pageTotal" from ${tickets}
-    where ${tickets.id} in (
-      select ${tickets.id} from matches as ${tickets} order by ${order}
-      limit ${literalLimit(limit + spare)} offset ${literalLimit((page - 1) * limit)})
+    sql`${matches ?? sql``}
+    select ${sql.raw(TICKET_ROW.text)}${unread}${count} from ${tickets}
+    where ${tickets.id} in (${ids})
     order by ${order}`,
   );
-  return pageOf(found, unreadReaderId);
+  return {
+    rows: found.map((raw): TicketRow => {
+      const row = TICKET_ROW.rowOf(raw);
+      return unreadReaderId !== undefined ? { ...row, unread: raw.unread === true } : row;
+    }),
+    total: found[0]?.pageTotal as number | undefined,
+  };
 }
+
+/** The rows a page reads: its size and the next page's first (`spare`), from where the earlier pages end. */
+const windowOf = ({ page, limit, spare }: { page: number; limit: number; spare: number }): PageWindow => ({
+  limit: limit + spare,
+  offset: (page - 1) * limit,
+});
 
 interface PageWindow {
   limit: number;
