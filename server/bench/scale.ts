@@ -45,8 +45,8 @@
  * as a timeout at that time. The bench waits for the database to go idle between calls.
  *
  * Other knobs: BENCH_TICKETS (1000000), BENCH_USERS (20000), BENCH_COMMENTS (2 × tickets),
- * BENCH_ARTICLES (200), BENCH_SEED (42: the questions' random sequence), BENCH_ONLY (substring:
- * only the calls whose name contains it), BENCH_EXPLAIN (0; n = EXPLAIN (ANALYZE, BUFFERS) the
+ * BENCH_ARTICLES (200), BENCH_SEED (42: the questions' random sequence), BENCH_ONLY (substrings
+ * separated by `|`: only the calls whose name contains one), BENCH_EXPLAIN (0; n = EXPLAIN (ANALYZE, BUFFERS) the
  * statements of the slowest question of each of the n slowest calls) and BENCH_EXPLAIN_FILE,
  * BENCH_REDIS_URL (redis://127.0.0.1:6379), BENCH_LOG_LEVEL (warn).
  *
@@ -174,7 +174,7 @@ async function main(): Promise<number> {
           const requesterFilter = await hasRequesterFilter(targets[0]!, agentHeaders, USER_IDS[0]!);
           if (!requesterFilter)
             console.log("GET /api/tickets?requester= does not filter in this build: a requester's own list stands in for it");
-          list = allCalls({ facts, random, requesterFilter }).filter((c) => !ONLY || c.name.includes(ONLY));
+          list = allCalls({ facts, random, requesterFilter }).filter((c) => !ONLY || ONLY.split('|').some((part) => c.name.includes(part)));
         }
         const idle: IdleWait =
           KIND === 'postgres' ? (pgIdle = postgresIdle((place.target as { url: string }).url)).wait : pgliteIdle(servers.urls[0]!);

@@ -230,6 +230,35 @@ describe('maintained counts, bounded lists and paged threads', () => {
     expect((await counts()).total).toBe(0);
   });
 
+  it('answers an empty page with its count: none on the first, the whole total past the last', async () => {
+    const word = 'Emptypagecount';
+    for (let i = 0; i < 3; i++) await createTicket(t.api, owner.token, { title: `${word} ${i}`, priority: 'low' });
+    const expectPage = async (query: string, total: number, rows: number) => {
+      const res = await t.api.get(`/tickets?${query}`, { token: admin.token });
+      expect(res.status, query).toBe(200);
+      expect(res.body.total, query).toBe(total);
+      expect(res.body.totalCapped, query).not.toBe(true);
+      expect(res.body.tickets, query).toHaveLength(rows);
+    };
+    // A search read with its count, a plain filter read off the counters, a requester counted to the cap.
+    await expectPage(`search=${word}`, 3, 3);
+    await expectPage(`search=${word}&page=2&limit=2`, 3, 1);
+    await expectPage(`search=${word}&page=3&limit=2`, 3, 0);
+    await expectPage(`search=${word}&priority=urgent`, 0, 0);
+    await expectPage(`search=${word}xyz`, 0, 0);
+    await expectPage(`search=${word}&priority=urgent&page=2`, 0, 0);
+    const lows = (await t.api.get('/tickets?priority=low', { token: admin.token })).body.total as number;
+    expect(lows).toBeGreaterThanOrEqual(3);
+    await expectPage('priority=low&page=999', lows, 0);
+    const idle = await signUp(t.api, { role: 'agent', name: 'Agent Idle' });
+    await expectPage(`assignee=${idle.user.id}&status=pending`, 0, 0);
+    const quiet = await signUp(t.api, { name: 'Quiet Requester' });
+    await createTicket(t.api, quiet.token, { title: 'One open ticket' });
+    await expectPage(`requester=${encodeURIComponent(quiet.user.email)}`, 1, 1);
+    await expectPage(`requester=${encodeURIComponent(quiet.user.email)}&status=pending`, 0, 0);
+    await expectPage(`requester=${encodeURIComponent(quiet.user.email)}&page=5`, 1, 0);
+  });
+
   it('carries the rows after the page as spares, in the same order, for every caller', async () => {
     for (let i = 0; i < 9; i++) await createTicket(t.api, other.token, { title: `Spare row ticket ${i}` });
     for (const [account, query] of [
