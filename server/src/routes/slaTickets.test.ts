@@ -1,7 +1,8 @@
-import { and, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Ticket, type TicketDetail } from '@helpdesk/protocol';
 import { tickets } from '../db/schema/index.js';
+import { MIN_BATCH } from '../services/sla/shrinkingBatch.js';
 import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
@@ -236,6 +237,64 @@ describe('service levels on tickets', () => {
     for (const id of due) {
       expect((await detail(id, agent)).history.filter((h) => h.type === 'sla')).toHaveLength(1);
       expect(notifications.filter((n) => n.ticketId === id && n.type === 'sla_breached')).toHaveLength(1);
+    }
+  });
+
+  it('marks in smaller batches, and re-applies so, when a batch runs past the statement timeout', async () => {
+    // A statement changing more than `over` tickets is cancelled as the statement timeout cancels one
+    // (raised by hand: PGlite has no timer), so each pass must shrink its batches below it to go on.
+    const over = MIN_BATCH + 5;
+    const db = t.server.database.db;
+    const due: number[] = [];
+    for (let i = 0; i < MIN_BATCH + 15; i += 1) due.push((await createTicket(t.api, owner.token, { title: `Slow machine ${i}` })).id);
+    await db
+      .update(tickets)
+      .set({ slaResponseDueAt: new Date(Date.now() - 1000), slaResponseWarnedAt: new Date(), slaNextMarkAt: new Date(Date.now() - 1000) })
+      .where(inArray(tickets.id, due));
+    await db.execute(
+      sql.raw(`create function test_cancel_wide_updates() returns trigger language plpgsql as $$
+        begin
+          if (select count(*) from changed) > ${over} then
+            raise exception 'canceling statement due to statement timeout' using errcode = '57014';
+          end if;
+          return null;
+        end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger test_cancel_wide_updates after update on tickets referencing new table as changed
+        for each statement execute function test_cancel_wide_updates()`),
+    );
+    try {
+      expect(await t.server.services.slaScan(undefined, { workers: 1 })).toBe(due.length);
+      const notifications = (await t.api.get('/notifications?limit=100', { token: admin.token })).body.notifications as {
+        ticketId: number;
+        type: string;
+      }[];
+      for (const id of due) {
+        const ticket = await detail(id, agent);
+        expect(ticket.sla?.state).toBe('breached');
+        // The cancelled batches left nothing behind: one entry and one notice each.
+        expect(ticket.history.filter((h) => h.type === 'sla')).toHaveLength(1);
+        expect(notifications.filter((n) => n.ticketId === id && n.type === 'sla_breached')).toHaveLength(1);
+      }
+      // The re-apply of an edited policy (its batch of LIMITS.sla.reapplyBatch) shrinks the same way.
+      const targets = { ...TARGETS, medium: { firstResponseMinutes: 90, resolutionMinutes: 300 } };
+      expect((await t.api.put(`/sla/policies/${policyId}`, { name: 'Everyone', targets }, { token: admin.token })).status).toBe(200);
+      await t.server.services.slaReapply.idle();
+      const open = await db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(inArray(tickets.status, ['open', 'in_progress']));
+      expect(open.length).toBeGreaterThan(over);
+      for (const { id } of open) {
+        const ticket = await detail(id, agent);
+        if (ticket.priority === 'medium') near(ticket.sla?.resolutionDueAt, plus(ticket.createdAt, 300));
+      }
+    } finally {
+      await db.execute(sql.raw('drop trigger test_cancel_wide_updates on tickets'));
+      await db.execute(sql.raw('drop function test_cancel_wide_updates()'));
+      await t.api.put(`/sla/policies/${policyId}`, { name: 'Everyone', targets: TARGETS }, { token: admin.token });
+      await t.server.services.slaReapply.idle();
     }
   });
 

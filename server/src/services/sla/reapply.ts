@@ -1,10 +1,11 @@
 import { LIMITS } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
-import { activeTicketsAfter, loadPolicies, writeSlaColumns } from '../../db/queries/slaTickets.js';
+import { activeTicketsAfter, loadPolicies, writeSlaColumns, type LoadedPolicy } from '../../db/queries/slaTickets.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { failureLevel, type Logger } from '../../lib/logger.js';
 import { nextSlaColumns, presentSla, slaColumnsOf } from '../../sla/ticketSla.js';
 import { choosePolicy } from './choosePolicy.js';
+import { shrinkingBatch } from './shrinkingBatch.js';
 
 export interface SlaReapply {
   /** Asks for a pass over the open tickets; one asked for while a pass runs starts once it ends. */
@@ -15,9 +16,10 @@ export interface SlaReapply {
 
 /**
  * After an edit of the SLA settings, every ticket still being worked gets the policy it now falls
- * under and deadlines from it, in the background: batches of LIMITS.sla.reapplyBatch in id order,
- * one short transaction each, so requests are never held up behind it (on PGlite, which runs one
- * query at a time, a rest as long as each batch between them). Staff hear each ticket whose
+ * under and deadlines from it, in the background: batches of LIMITS.sla.reapplyBatch in id order
+ * (fewer once one runs past the statement timeout: shrinkingBatch), one short transaction each, so
+ * requests are never held up behind it (on PGlite, which runs one query at a time, a rest as long
+ * as each batch between them). Staff hear each ticket whose
  * `sla` changed (sla-changed). Two passes at once (two admins on two processes) agree: each computes
  * from the settings as committed.
  */
@@ -30,32 +32,39 @@ export function createSlaReapply(
   let running: Promise<void> | undefined;
   let again = false;
 
+  /** The next `size` tickets still being worked after `afterId`, re-applied in one transaction: the last id read. */
+  const applyBatch = (policies: LoadedPolicy[], afterId: number, size: number) =>
+    withTransaction(async (tx, emit) => {
+      const rows = await activeTicketsAfter(tx, afterId, size);
+      const now = new Date();
+      const changed = rows.flatMap(({ ticket, email }) => {
+        const policy = choosePolicy(policies, email) ?? null;
+        const columns = nextSlaColumns(slaColumnsOf(ticket), ticket, policy, {}, now);
+        const before = JSON.stringify(presentSla(ticket));
+        const after = presentSla(columns);
+        return before === JSON.stringify(after) && ticket.slaNextMarkAt?.getTime() === columns.slaNextMarkAt?.getTime()
+          ? []
+          : [{ ticket, columns, after }];
+      });
+      await writeSlaColumns(
+        tx,
+        changed.map(({ ticket, columns }) => ({ id: ticket.id, columns })),
+      );
+      for (const { ticket, after } of changed) {
+        emit('sla.changed', { ticketId: ticket.id, ownerId: ticket.userId, sla: after, version: ticket.version });
+      }
+      return rows.at(-1)?.ticket.id;
+    });
+
   async function pass(): Promise<void> {
     const policies = await loadPolicies(db);
+    const batches = shrinkingBatch(LIMITS.sla.reapplyBatch, {
+      onShrink: (size) => logger.warn({ size }, 'SLA re-apply batch ran past the statement timeout: taking fewer at a time'),
+    });
     let afterId = 0;
     for (;;) {
       const started = performance.now();
-      const last = await withTransaction(async (tx, emit) => {
-        const rows = await activeTicketsAfter(tx, afterId, LIMITS.sla.reapplyBatch);
-        const now = new Date();
-        const changed = rows.flatMap(({ ticket, email }) => {
-          const policy = choosePolicy(policies, email) ?? null;
-          const columns = nextSlaColumns(slaColumnsOf(ticket), ticket, policy, {}, now);
-          const before = JSON.stringify(presentSla(ticket));
-          const after = presentSla(columns);
-          return before === JSON.stringify(after) && ticket.slaNextMarkAt?.getTime() === columns.slaNextMarkAt?.getTime()
-            ? []
-            : [{ ticket, columns, after }];
-        });
-        await writeSlaColumns(
-          tx,
-          changed.map(({ ticket, columns }) => ({ id: ticket.id, columns })),
-        );
-        for (const { ticket, after } of changed) {
-          emit('sla.changed', { ticketId: ticket.id, ownerId: ticket.userId, sla: after, version: ticket.version });
-        }
-        return rows.at(-1)?.ticket.id;
-      });
+      const last = await batches.run((size) => applyBatch(policies, afterId, size));
       if (last === undefined) return;
       afterId = last;
       // Let the requests waiting on this process go first. On one connection (PGlite) a request's

@@ -13,6 +13,7 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 import type { Logger } from '../../lib/logger.js';
 import { excerptOf } from '../notifications.js';
 import { presentSla } from '../../sla/ticketSla.js';
+import { shrinkingBatch } from './shrinkingBatch.js';
 
 /** The advisory lock that lets one process at a time scan (the IMAP intake holds 727_002). */
 const SLA_SCAN_LOCK_KEY = 727_003;
@@ -21,7 +22,8 @@ const SLA_SCAN_LOCK_KEY = 727_003;
  * under the server's one-second statement timeout on a loaded machine. At a million tickets a
  * statement updating 1,000 rows took 0.35-0.6 s (each of the table's indexes takes a new entry per
  * row), so the batch of 2,500 this once was ran past the timeout with two workers and every pass
- * failed on it (bench:sla at scale). Batches of 500 mark as fast there, and leave room for load.
+ * failed on it (bench:sla at scale). Batches of 500 mark as fast there, and leave room for load;
+ * on a machine where even they do not, a pass goes on in smaller ones (shrinkingBatch).
  */
 const SCAN_BATCH = 500;
 /**
@@ -63,7 +65,11 @@ function marksOf(ticket: MarkedTicket): { target: SlaTargetKind; mark: SlaMark }
  * each notification to its recipient. A mark is made once: the UPDATE only takes unmarked due times,
  * and rows another scan holds are skipped.
  */
-export function createSlaScan(withTransaction: UnitOfWork, { singleConnection = false }: { singleConnection?: boolean } = {}) {
+export function createSlaScan(
+  withTransaction: UnitOfWork,
+  logger: Logger,
+  { singleConnection = false }: { singleConnection?: boolean } = {},
+) {
   const markBatch = (now: Date, batch: number) =>
     withTransaction(async (tx, emit) => {
       const tickets = await markDueTickets(tx, now, batch);
@@ -134,13 +140,19 @@ export function createSlaScan(withTransaction: UnitOfWork, { singleConnection = 
       return tickets.length;
     });
 
-  /** Marks batch after batch until one comes back short: then nothing due is left unlocked. */
+  /**
+   * Marks batch after batch until one comes back short: then nothing due is left unlocked. A batch
+   * the statement timeout cancels is asked again smaller (shrinkingBatch).
+   */
   const worker = async (now: Date, batch: number): Promise<number> => {
+    const batches = shrinkingBatch(batch, {
+      onShrink: (size) => logger.warn({ size }, 'SLA scan batch ran past the statement timeout: marking fewer at a time'),
+    });
     let total = 0;
     for (;;) {
-      const marked = await markBatch(now, batch);
+      const marked = await batches.run((size) => markBatch(now, size));
       total += marked;
-      if (marked < batch) return total;
+      if (marked < batches.size) return total;
     }
   };
 

@@ -1,0 +1,42 @@
+import { isStatementCancelled } from '../../db/errors.js';
+
+/** The smallest batch a background pass shrinks to before it gives up (see shrinkingBatch). */
+export const MIN_BATCH = 25;
+
+export interface ShrinkingBatch {
+  /** The size the next batch is asked with. */
+  readonly size: number;
+  /** Runs one batch, asking again at half the size each time the statement timeout cancels it. */
+  run<T>(work: (size: number) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The batch size of a background pass over many tickets (the SLA scanner, a re-applied policy).
+ * Each batch is one transaction, sized to stay well under the server's statement timeout; on a
+ * slower or busier machine one can run past it all the same (a scanner batch of 500 did at a million
+ * tickets on a 2-core machine three times slower than the one it was sized on), and then every pass
+ * failed on that batch. A cancelled batch committed nothing, so it is asked again at half the size,
+ * which holds for the rest of the pass; below `min` the error stands, and the pass fails as before.
+ */
+export function shrinkingBatch(
+  start: number,
+  { min = MIN_BATCH, onShrink }: { min?: number; onShrink?: (size: number) => void } = {},
+): ShrinkingBatch {
+  let size = start;
+  return {
+    get size() {
+      return size;
+    },
+    async run<T>(work: (size: number) => Promise<T>): Promise<T> {
+      for (;;) {
+        try {
+          return await work(size);
+        } catch (error) {
+          if (!isStatementCancelled(error) || size <= min) throw error;
+          size = Math.max(min, Math.floor(size / 2));
+          onShrink?.(size);
+        }
+      }
+    },
+  };
+}
