@@ -2,9 +2,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@helpdesk/protocol';
 import { executedRows } from '../db/rows.js';
+import { MIN_BATCH } from '../services/shrinkingBatch.js';
 import { RELEASE_BATCH } from '../services/users.js';
 import { ADMIN_ENV, STRONG_PASSWORD, TEST_ADMIN, createTicket, logIn, signUp, uniqueEmail, type Account } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
+import { cancelWideTicketUpdates } from '../../test/slowStatements.js';
 
 describe('accounts and support-agent management', () => {
   let t: TestServer;
@@ -150,6 +152,41 @@ describe('accounts and support-agent management', () => {
       // The maintained counts moved with them: none left under the agent, all unassigned.
       const unassigned = await t.api.get('/tickets/stats?assignee=none&status=in_progress', { token: admin.token });
       expect(unassigned.body.stats.in_progress).toBeGreaterThanOrEqual(held);
+    });
+
+    it('releases them in smaller batches when one runs past the statement timeout, each ticket once', async () => {
+      const agent = await signUp(t.api, { role: 'agent', name: 'Slow Sal' });
+      const owner = await signUp(t.api);
+      const held = MIN_BATCH + 15;
+      const db = t.server.database.db;
+      await db.execute(sql`
+        insert into tickets (title, description, user_id, assigned_agent_id, status)
+        select 'Held ' || n, 'Assigned to the agent leaving', ${owner.user.id}::int, ${agent.user.id}::int, 'open'
+        from generate_series(1, ${held}::int) n`);
+      const announced: number[] = [];
+      const off = t.server.bus.subscribe('ticket.updated', ({ ticketId }) => {
+        announced.push(ticketId);
+      });
+      // Each batch in a savepoint: the cancelled ones are undone alone, and the removal goes on.
+      const undo = await cancelWideTicketUpdates(db, MIN_BATCH + 5);
+      try {
+        expect((await t.api.delete(`/users/${agent.user.id}`, { token: admin.token })).status).toBe(200);
+      } finally {
+        off();
+        await undo();
+      }
+      const [after] = await executedRows(
+        db,
+        sql`select count(*) filter (where t.assigned_agent_id is not null)::int as still_held,
+              count(*) filter (where t.version = 2)::int as changed_once,
+              (select count(*)::int from ticket_history h join tickets x on x.id = h.ticket_id
+                where x.user_id = ${owner.user.id} and h.type = 'assigned' and h.from_value = 'Slow Sal') as entries
+            from tickets t where t.user_id = ${owner.user.id}`,
+      );
+      expect(after).toEqual({ still_held: 0, changed_once: held, entries: held });
+      // Announced once each: nothing from the batches undone.
+      expect(announced).toHaveLength(held);
+      expect(new Set(announced).size).toBe(held);
     });
 
     it("lets a deleted account's email be used again", async () => {

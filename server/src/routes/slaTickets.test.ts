@@ -2,10 +2,11 @@ import { and, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Ticket, type TicketDetail } from '@helpdesk/protocol';
 import { tickets } from '../db/schema/index.js';
-import { MIN_BATCH } from '../services/sla/shrinkingBatch.js';
+import { MIN_BATCH } from '../services/shrinkingBatch.js';
 import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
+import { cancelWideTicketUpdates } from '../../test/slowStatements.js';
 import { sentinel, socketClients } from '../../test/socketClients.js';
 
 const MINUTE = 60_000;
@@ -241,8 +242,7 @@ describe('service levels on tickets', () => {
   });
 
   it('marks in smaller batches, and re-applies so, when a batch runs past the statement timeout', async () => {
-    // A statement changing more than `over` tickets is cancelled as the statement timeout cancels one
-    // (raised by hand: PGlite has no timer), so each pass must shrink its batches below it to go on.
+    // A statement changing more than `over` tickets is cancelled, so each pass must shrink its batches below it.
     const over = MIN_BATCH + 5;
     const db = t.server.database.db;
     const due: number[] = [];
@@ -251,19 +251,7 @@ describe('service levels on tickets', () => {
       .update(tickets)
       .set({ slaResponseDueAt: new Date(Date.now() - 1000), slaResponseWarnedAt: new Date(), slaNextMarkAt: new Date(Date.now() - 1000) })
       .where(inArray(tickets.id, due));
-    await db.execute(
-      sql.raw(`create function test_cancel_wide_updates() returns trigger language plpgsql as $$
-        begin
-          if (select count(*) from changed) > ${over} then
-            raise exception 'canceling statement due to statement timeout' using errcode = '57014';
-          end if;
-          return null;
-        end $$`),
-    );
-    await db.execute(
-      sql.raw(`create trigger test_cancel_wide_updates after update on tickets referencing new table as changed
-        for each statement execute function test_cancel_wide_updates()`),
-    );
+    const undo = await cancelWideTicketUpdates(db, over);
     try {
       expect(await t.server.services.slaScan(undefined, { workers: 1 })).toBe(due.length);
       const notifications = (await t.api.get('/notifications?limit=100', { token: admin.token })).body.notifications as {
@@ -291,8 +279,7 @@ describe('service levels on tickets', () => {
         if (ticket.priority === 'medium') near(ticket.sla?.resolutionDueAt, plus(ticket.createdAt, 300));
       }
     } finally {
-      await db.execute(sql.raw('drop trigger test_cancel_wide_updates on tickets'));
-      await db.execute(sql.raw('drop function test_cancel_wide_updates()'));
+      await undo();
       await t.api.put(`/sla/policies/${policyId}`, { name: 'Everyone', targets: TARGETS }, { token: admin.token });
       await t.server.services.slaReapply.idle();
     }

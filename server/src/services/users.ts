@@ -11,15 +11,17 @@ import {
   type UserRef,
 } from '@helpdesk/protocol';
 import { tickets, users } from '../db/schema/index.js';
-import { actorRef } from '../events/bus.js';
+import { actorRef, type DomainEvents } from '../events/bus.js';
 import { NotFoundError, ValidationError } from '../lib/errors.js';
 import { hashPassword } from '../lib/passwords.js';
 import { presentHistoryEntry, presentTicket, previousOf } from '../presenters/tickets.js';
 import { presentUser } from '../presenters/users.js';
 import type { Actor } from '../lib/actor.js';
+import type { Db } from '../db/client.js';
 import type { ServiceContext } from './context.js';
 import { lockTicketRows, ticketsWithIds, updateTicketRows } from '../db/queries/tickets.js';
 import { insertHistory } from '../db/queries/ticketThread.js';
+import { shrinkingBatch } from './shrinkingBatch.js';
 import { createUserRecord, findActiveUserById } from './userRecords.js';
 
 export type UserService = ReturnType<typeof createUserService>;
@@ -31,11 +33,53 @@ export const RELEASE_BATCH = 500;
  * Support-agent management (docs/api.md#user-endpoints). Who may call it at all is the route's
  * `auth.allow(canManageUsers)`; here only the rules that depend on the account being changed.
  */
-export function createUserService({ db, withTransaction }: ServiceContext) {
+export function createUserService({ db, withTransaction, logger }: ServiceContext) {
   const findActive = async (id: number) => {
     const row = await findActiveUserById(db, id);
     if (!row) throw new NotFoundError(MESSAGES.users.userNotFound);
     return row;
+  };
+
+  /**
+   * Up to `size` of the removed agent's tickets after id `after`, released: each a change like any
+   * other (a new version, an `assigned` entry, an event), returned for the caller to emit. In id order
+   * from where the last batch ended: the released rows' old entries stay in the indexes until
+   * vacuumed, and a walk from the start would read them all again each time.
+   */
+  const releaseTickets = async (tx: Db, actor: Actor, agent: { id: number; name: string }, after: number, size: number) => {
+    const locked = await lockTicketRows(tx, sql`${eq(tickets.assignedAgentId, agent.id)} and ${gt(tickets.id, after)}`, size);
+    const before = new Map(locked.map((row) => [row.ticket.id, presentTicket(row)]));
+    const rows =
+      locked.length === 0
+        ? []
+        : await updateTicketRows(tx, ticketsWithIds([...before.keys()]), {
+            assignedAgentId: null,
+            updatedById: actor.id,
+            updatedAt: new Date(),
+          });
+    const history = (
+      await insertHistory(
+        tx,
+        actor,
+        rows.map((row) => ({ ticketId: row.ticket.id, type: 'assigned' as const, from: agent.name, to: null })),
+      )
+    ).map(presentHistoryEntry);
+    const events: DomainEvents['ticket.updated'][] = [];
+    for (const row of rows) {
+      const ticket = presentTicket(row);
+      // Only the rows locked above were updated.
+      const previous = before.get(ticket.id);
+      if (!previous) continue;
+      events.push({
+        ticketId: ticket.id,
+        ownerId: row.ticket.userId,
+        actor: actorRef(actor),
+        ticket,
+        previous: previousOf(previous, ticket),
+        history: history.filter((entry) => entry.ticketId === ticket.id),
+      });
+    }
+    return { events, count: locked.length, last: locked.at(-1)?.ticket.id };
   };
 
   return {
@@ -102,45 +146,19 @@ export function createUserService({ db, withTransaction }: ServiceContext) {
           .set({ deletedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
           .where(eq(users.id, id));
         emit('user.revoked', { userId: id });
-        // Released tickets change like any other write: a new version, a timeline entry, an event each.
         // A batch at a time, all in this transaction: one agent may hold thousands of tickets, and at a
         // million tickets a median agent's in one UPDATE ran past the statement timeout, so no agent
-        // could be removed (docs/decisions.md#data-and-accounts). In id order from where the last batch
-        // ended: the released rows' old entries stay in the indexes until vacuumed, and a walk from the
-        // start would read them all again each time.
+        // could be removed (docs/decisions.md#data-and-accounts). Each batch in a savepoint, so one the
+        // timeout cancels is undone alone and asked again smaller, and its events are emitted only
+        // once it stands.
+        const batches = shrinkingBatch(RELEASE_BATCH, {
+          onShrink: (size) => logger.warn({ size }, 'releasing a removed agent’s tickets ran past the statement timeout: fewer at a time'),
+        });
         for (let after = 0; ;) {
-          const locked = await lockTicketRows(tx, sql`${eq(tickets.assignedAgentId, id)} and ${gt(tickets.id, after)}`, RELEASE_BATCH);
-          const last = locked.at(-1);
-          if (!last) break;
-          after = last.ticket.id;
-          const before = new Map(locked.map((row) => [row.ticket.id, presentTicket(row)]));
-          const rows = await updateTicketRows(tx, ticketsWithIds([...before.keys()]), {
-            assignedAgentId: null,
-            updatedById: actor.id,
-            updatedAt: new Date(),
-          });
-          const history = (
-            await insertHistory(
-              tx,
-              actor,
-              rows.map((row) => ({ ticketId: row.ticket.id, type: 'assigned' as const, from: target.name, to: null })),
-            )
-          ).map(presentHistoryEntry);
-          for (const row of rows) {
-            const ticket = presentTicket(row);
-            // Only the rows locked above were updated.
-            const previous = before.get(ticket.id);
-            if (!previous) continue;
-            emit('ticket.updated', {
-              ticketId: ticket.id,
-              ownerId: row.ticket.userId,
-              actor: actorRef(actor),
-              ticket,
-              previous: previousOf(previous, ticket),
-              history: history.filter((entry) => entry.ticketId === ticket.id),
-            });
-          }
-          if (locked.length < RELEASE_BATCH) break;
+          const released = await batches.run((size) => tx.transaction((batch) => releaseTickets(batch, actor, target, after, size)));
+          for (const event of released.events) emit('ticket.updated', event);
+          if (released.last === undefined || released.count < batches.size) break;
+          after = released.last;
         }
       });
     },

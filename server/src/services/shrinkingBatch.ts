@@ -1,6 +1,6 @@
-import { isStatementCancelled } from '../../db/errors.js';
+import { isStatementCancelled } from '../db/errors.js';
 
-/** The smallest batch a background pass shrinks to before it gives up (see shrinkingBatch). */
+/** The smallest batch work shrinks to before it gives up (see shrinkingBatch). */
 export const MIN_BATCH = 25;
 
 export interface ShrinkingBatch {
@@ -11,12 +11,13 @@ export interface ShrinkingBatch {
 }
 
 /**
- * The batch size of a background pass over many tickets (the SLA scanner, a re-applied policy).
- * Each batch is one transaction, sized to stay well under the server's statement timeout; on a
- * slower or busier machine one can run past it all the same (a scanner batch of 500 did at a million
- * tickets on a 2-core machine three times slower than the one it was sized on), and then every pass
- * failed on that batch. A cancelled batch committed nothing, so it is asked again at half the size,
- * which holds for the rest of the pass; below `min` the error stands, and the pass fails as before.
+ * The batch size of work over many tickets in batches: the SLA scanner, a re-applied policy, a
+ * removed agent's tickets released. Each batch (a transaction, or a savepoint within one) is sized
+ * to stay well under the server's statement timeout; on a slower or busier machine one can run past
+ * it all the same (a scanner batch of 500 did at a million tickets on a 2-core machine three times
+ * slower than the one it was sized on), and then every try failed on that batch. A cancelled batch
+ * left nothing behind, so it is asked again at half the size, which holds for the rest of the work;
+ * below `min` the error stands, and the work fails as before.
  */
 export function shrinkingBatch(
   start: number,
