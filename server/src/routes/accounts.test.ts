@@ -126,64 +126,58 @@ describe('accounts and support-agent management', () => {
       expect(after.comments.map((c: { author: { name: string } }) => c.author.name)).toEqual(['Gone Gary']);
     });
 
-    it('releases every ticket of an agent holding more than a batch, each with its entry and version', async () => {
-      const agent = await signUp(t.api, { role: 'agent', name: 'Busy Bea' });
+    /** An agent holding `held` tickets of one owner, inserted directly: the API would take a request per ticket. */
+    const agentHolding = async (name: string, held: number) => {
+      const agent = await signUp(t.api, { role: 'agent', name });
       const owner = await signUp(t.api);
-      const held = RELEASE_BATCH + 7;
-      const db = t.server.database.db;
-      // Inserted directly: the API would take a request per ticket.
-      await db.execute(sql`
+      await t.server.database.db.execute(sql`
         insert into tickets (title, description, user_id, assigned_agent_id, status)
         select 'Held ' || n, 'Assigned to the agent leaving', ${owner.user.id}::int, ${agent.user.id}::int, 'in_progress'
         from generate_series(1, ${held}::int) n`);
+      return { agent, owner };
+    };
+    /** The owner's tickets after the agent's removal: still held, changed once (a version each), and their entries. */
+    const released = async (owner: Account, agentName: string) =>
+      (
+        await executedRows(
+          t.server.database.db,
+          sql`select count(*) filter (where t.assigned_agent_id is not null)::int as still_held,
+                count(*) filter (where t.version = 2)::int as changed_once,
+                (select count(*)::int from ticket_history h join tickets x on x.id = h.ticket_id
+                  where x.user_id = ${owner.user.id} and h.type = 'assigned' and h.from_value = ${agentName} and h.to_value is null) as entries
+              from tickets t where t.user_id = ${owner.user.id}`,
+        )
+      )[0];
+
+    it('releases every ticket of an agent holding more than a batch, each with its entry and version', async () => {
+      const held = RELEASE_BATCH + 7;
+      const { agent, owner } = await agentHolding('Busy Bea', held);
       const mine = await t.api.get('/tickets/stats?assignee=me', { token: agent.token });
       expect(mine.body.stats.total).toBe(held);
 
       expect((await t.api.delete(`/users/${agent.user.id}`, { token: admin.token })).status).toBe(200);
-      const [after] = await executedRows(
-        db,
-        sql`select count(*) filter (where t.assigned_agent_id is not null)::int as still_held,
-              count(*) filter (where t.version = 2)::int as changed_once,
-              (select count(*)::int from ticket_history h join tickets x on x.id = h.ticket_id
-                where x.user_id = ${owner.user.id} and h.type = 'assigned' and h.from_value = 'Busy Bea' and h.to_value is null) as entries
-            from tickets t where t.user_id = ${owner.user.id}`,
-      );
-      expect(after).toEqual({ still_held: 0, changed_once: held, entries: held });
+      expect(await released(owner, 'Busy Bea')).toEqual({ still_held: 0, changed_once: held, entries: held });
       // The maintained counts moved with them: none left under the agent, all unassigned.
       const unassigned = await t.api.get('/tickets/stats?assignee=none&status=in_progress', { token: admin.token });
       expect(unassigned.body.stats.in_progress).toBeGreaterThanOrEqual(held);
     });
 
     it('releases them in smaller batches when one runs past the statement timeout, each ticket once', async () => {
-      const agent = await signUp(t.api, { role: 'agent', name: 'Slow Sal' });
-      const owner = await signUp(t.api);
       const held = MIN_BATCH + 15;
-      const db = t.server.database.db;
-      await db.execute(sql`
-        insert into tickets (title, description, user_id, assigned_agent_id, status)
-        select 'Held ' || n, 'Assigned to the agent leaving', ${owner.user.id}::int, ${agent.user.id}::int, 'open'
-        from generate_series(1, ${held}::int) n`);
+      const { agent, owner } = await agentHolding('Slow Sal', held);
       const announced: number[] = [];
       const off = t.server.bus.subscribe('ticket.updated', ({ ticketId }) => {
         announced.push(ticketId);
       });
       // Each batch in a savepoint: the cancelled ones are undone alone, and the removal goes on.
-      const undo = await cancelWideTicketUpdates(db, MIN_BATCH + 5);
+      const undo = await cancelWideTicketUpdates(t.server.database.db, MIN_BATCH + 5);
       try {
         expect((await t.api.delete(`/users/${agent.user.id}`, { token: admin.token })).status).toBe(200);
       } finally {
         off();
         await undo();
       }
-      const [after] = await executedRows(
-        db,
-        sql`select count(*) filter (where t.assigned_agent_id is not null)::int as still_held,
-              count(*) filter (where t.version = 2)::int as changed_once,
-              (select count(*)::int from ticket_history h join tickets x on x.id = h.ticket_id
-                where x.user_id = ${owner.user.id} and h.type = 'assigned' and h.from_value = 'Slow Sal') as entries
-            from tickets t where t.user_id = ${owner.user.id}`,
-      );
-      expect(after).toEqual({ still_held: 0, changed_once: held, entries: held });
+      expect(await released(owner, 'Slow Sal')).toEqual({ still_held: 0, changed_once: held, entries: held });
       // Announced once each: nothing from the batches undone.
       expect(announced).toHaveLength(held);
       expect(new Set(announced).size).toBe(held);
