@@ -2,11 +2,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@helpdesk/protocol';
 import { executedRows } from '../db/rows.js';
-import { MIN_BATCH } from '../services/shrinkingBatch.js';
+import { MIN_BATCH } from '../db/shrinkingBatch.js';
 import { RELEASE_BATCH } from '../services/users.js';
 import { ADMIN_ENV, STRONG_PASSWORD, TEST_ADMIN, createTicket, logIn, signUp, uniqueEmail, type Account } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
-import { cancelWideTicketUpdates } from '../../test/slowStatements.js';
+import { cancelWideUpdates } from '../../test/slowStatements.js';
 
 describe('accounts and support-agent management', () => {
   let t: TestServer;
@@ -170,7 +170,7 @@ describe('accounts and support-agent management', () => {
         announced.push(ticketId);
       });
       // Each batch in a savepoint: the cancelled ones are undone alone, and the removal goes on.
-      const undo = await cancelWideTicketUpdates(t.server.database.db, MIN_BATCH + 5);
+      const undo = await cancelWideUpdates(t.server.database.db, 'tickets', MIN_BATCH + 5);
       try {
         expect((await t.api.delete(`/users/${agent.user.id}`, { token: admin.token })).status).toBe(200);
       } finally {

@@ -3,9 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Comment, Notification, Ticket, TicketDetail } from '@helpdesk/protocol';
 import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
 import { MARK_ALL_BATCH } from '../db/queries/notifications.js';
+import { MIN_BATCH } from '../db/shrinkingBatch.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startMailReceiver, type MailReceiver } from '../../test/mailReceiver.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
+import { cancelWideUpdates } from '../../test/slowStatements.js';
 import { sentinel, socketClients } from '../../test/socketClients.js';
 
 const CONFLICT = 'This ticket was changed by someone else. Review the latest version and try again.';
@@ -249,6 +251,23 @@ describe('working a ticket together (docs/api.md#working-a-ticket-together)', ()
       expect(res.body).toEqual({ success: true, unread: 0 });
       expect((await notifications(other, true)).unread).toBeGreaterThanOrEqual(many);
       await t.api.post('/notifications/read', {}, { token: other.token });
+    });
+
+    it('marks all read in smaller batches when one runs past the statement timeout', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      const many = MIN_BATCH + 15;
+      await t.server.database.db.execute(sql`
+        insert into notifications (user_id, type, ticket_id, by_id, excerpt)
+        select ${colleague.user.id}::int, 'sla_breached', ${ticket.id}::int, ${owner.user.id}::int, 'Late ' || n
+        from generate_series(1, ${many}::int) n`);
+      expect((await notifications(colleague, true)).unread).toBe(many);
+      const undo = await cancelWideUpdates(t.server.database.db, 'notifications', MIN_BATCH + 5);
+      try {
+        const res = await t.api.post('/notifications/read', {}, { token: colleague.token });
+        expect(res.body).toEqual({ success: true, unread: 0 });
+      } finally {
+        await undo();
+      }
     });
   });
 

@@ -2,11 +2,11 @@ import { and, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Ticket, type TicketDetail } from '@helpdesk/protocol';
 import { tickets } from '../db/schema/index.js';
-import { MIN_BATCH } from '../services/shrinkingBatch.js';
+import { MIN_BATCH } from '../db/shrinkingBatch.js';
 import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
-import { cancelWideTicketUpdates } from '../../test/slowStatements.js';
+import { cancelWideUpdates } from '../../test/slowStatements.js';
 import { sentinel, socketClients } from '../../test/socketClients.js';
 
 const MINUTE = 60_000;
@@ -251,7 +251,7 @@ describe('service levels on tickets', () => {
       .update(tickets)
       .set({ slaResponseDueAt: new Date(Date.now() - 1000), slaResponseWarnedAt: new Date(), slaNextMarkAt: new Date(Date.now() - 1000) })
       .where(inArray(tickets.id, due));
-    const undo = await cancelWideTicketUpdates(db, over);
+    const undo = await cancelWideUpdates(db, 'tickets', over);
     try {
       expect(await t.server.services.slaScan(undefined, { workers: 1 })).toBe(due.length);
       const notifications = (await t.api.get('/notifications?limit=100', { token: admin.token })).body.notifications as {

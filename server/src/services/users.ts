@@ -21,7 +21,7 @@ import type { Db } from '../db/client.js';
 import type { ServiceContext } from './context.js';
 import { lockTicketRows, ticketsWithIds, updateTicketRows } from '../db/queries/tickets.js';
 import { insertHistory } from '../db/queries/ticketThread.js';
-import { shrinkingBatch } from './shrinkingBatch.js';
+import { shrinkingBatch } from '../db/shrinkingBatch.js';
 import { createUserRecord, findActiveUserById } from './userRecords.js';
 
 export type UserService = ReturnType<typeof createUserService>;

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { NotificationType } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { notifications, users } from '../schema/index.js';
+import { shrinkingBatch } from '../shrinkingBatch.js';
 
 export interface NewNotification {
   userId: number;
@@ -66,7 +67,8 @@ export const MARK_ALL_BATCH = 5_000;
 /**
  * Marks the user's own notifications read (these ids, those about this ticket, or all); ids of someone
  * else's match nothing. All of them go a batch at a time, each its own statement: marking read again
- * changes nothing, so a batch that failed leaves the rest for the next try.
+ * changes nothing, so a batch that failed leaves the rest for the next try, and one the statement
+ * timeout cancels is asked again smaller (shrinkingBatch).
  */
 export async function markRead(db: Db, userId: number, which: { ids?: number[]; ticketId?: number } = {}): Promise<void> {
   const unread = and(eq(notifications.userId, userId), isNull(notifications.readAt));
@@ -81,9 +83,13 @@ export async function markRead(db: Db, userId: number, which: { ids?: number[]; 
     );
     return;
   }
+  const batches = shrinkingBatch(MARK_ALL_BATCH);
   for (;;) {
-    const batch = db.select({ id: notifications.id }).from(notifications).where(unread).limit(MARK_ALL_BATCH);
-    const marked = await mark(inArray(notifications.id, batch)).returning({ id: notifications.id });
-    if (marked.length < MARK_ALL_BATCH) return;
+    const marked = await batches.run((size) =>
+      mark(inArray(notifications.id, db.select({ id: notifications.id }).from(notifications).where(unread).limit(size))).returning({
+        id: notifications.id,
+      }),
+    );
+    if (marked.length < batches.size) return;
   }
 }

@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { failureLevel, type Logger } from '../../lib/logger.js';
 import { nextSlaColumns, presentSla, slaColumnsOf } from '../../sla/ticketSla.js';
 import { choosePolicy } from './choosePolicy.js';
-import { shrinkingBatch } from '../shrinkingBatch.js';
+import { shrinkingBatch } from '../../db/shrinkingBatch.js';
 
 export interface SlaReapply {
   /** Asks for a pass over the open tickets; one asked for while a pass runs starts once it ends. */

@@ -13,7 +13,7 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 import type { Logger } from '../../lib/logger.js';
 import { excerptOf } from '../notifications.js';
 import { presentSla } from '../../sla/ticketSla.js';
-import { shrinkingBatch } from '../shrinkingBatch.js';
+import { shrinkingBatch } from '../../db/shrinkingBatch.js';
 
 /** The advisory lock that lets one process at a time scan (the IMAP intake holds 727_002). */
 const SLA_SCAN_LOCK_KEY = 727_003;

@@ -1,4 +1,4 @@
-import { isStatementCancelled } from '../db/errors.js';
+import { isStatementCancelled } from './errors.js';
 
 /** The smallest batch work shrinks to before it gives up (see shrinkingBatch). */
 export const MIN_BATCH = 25;
