@@ -117,7 +117,8 @@ describe('a ticket page behind its exact count', () => {
             once.rows.map((row) => row.ticket.id),
             label,
           ).toEqual(walked.rows.map((row) => row.ticket.id));
-          expect(once.total, label).toBe(once.rows.length > 0 ? n : undefined);
+          // An empty first page means no match: 0. Past the last page there is no row to carry it.
+          expect(once.total, label).toBe(once.rows.length > 0 || page === 1 ? n : undefined);
           compared += once.rows.length;
         }
       }

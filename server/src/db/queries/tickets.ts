@@ -190,7 +190,8 @@ export async function findTicketRows(
  * A page of tickets and, when `total` is given, that count read in the same statement (an
  * uncorrelated subquery, run once): one round trip where a count then a page took two, and on this
  * kind of deployment each round trip costs more than either query (docs/decisions.md#round-trips-cost-more-than-the-queries).
- * An empty page carries no row to read the count from, so `total` is then undefined. `few`: a
+ * An empty page carries no row to read the count from: the first is empty only when nothing
+ * matches, so its `total` is 0; a later one's is undefined (past the end, counted apart). `few`: a
  * condition on few tickets whatever the planner's statistics say (a rare tag), beside `where`: those
  * are read, filtered and sorted rather than found walking the order's index (see pageIds).
  */
@@ -204,8 +205,9 @@ export async function findTicketPage(
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const order = sql.join(orderOf(sort), sql`, `);
   // Without a filter there is nothing for the planner to misjudge: the count would only be read twice.
-  const ids = pageIds(where, order, windowOf({ page, limit, spare }), gateByTotal && where ? total : undefined, few);
-  return readPage(db, { ids, order, unreadReaderId, total });
+  const window = windowOf({ page, limit, spare });
+  const ids = pageIds(where, order, window, gateByTotal && where ? total : undefined, few);
+  return readPage(db, { ids, order, unreadReaderId, total, first: window.offset === 0 });
 }
 
 /** What a list's order reads (orderOf), and no more: the matches a page is sorted out of. */
@@ -219,7 +221,7 @@ const ORDER_COLUMNS = sql.join(
  * visits each match's row, and its page visited them again; docs/decisions.md#counting-a-search).
  * The first cap + 1 matches are read once and counted, and the page is sorted out of them, so
  * `total` over `cap` means the page came from some of the matches only and must be read again. An
- * empty page carries no count (undefined).
+ * empty page carries its count only on the first page (0), as findTicketPage's.
  */
 export async function findTicketPageOfMatches(
   db: Db,
@@ -236,16 +238,25 @@ export async function findTicketPageOfMatches(
     order,
     unreadReaderId,
     total: sql<number>`(select count(*)::int from matches)`,
+    first: window.offset === 0,
   });
 }
 
 /**
  * The rows of a page whose ids `ids` selects, in `order`, with `total` riding in the statement when
- * given (read off the first row) and `matches` a WITH clause the ids and total may read.
+ * given (read off the first row; 0 when the `first` page is empty, since then nothing matches) and
+ * `matches` a WITH clause the ids and total may read.
  */
 async function readPage(
   db: Db,
-  { matches, ids, order, unreadReaderId, total }: { matches?: SQL; ids: SQL; order: SQL; unreadReaderId?: number; total?: SQL<number> },
+  {
+    matches,
+    ids,
+    order,
+    unreadReaderId,
+    total,
+    first,
+  }: { matches?: SQL; ids: SQL; order: SQL; unreadReaderId?: number; total?: SQL<number>; first: boolean },
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
   const count = total ? sql`, ${total} as "pageTotal"` : sql``;
@@ -261,7 +272,7 @@ async function readPage(
       const row = TICKET_ROW.rowOf(raw);
       return unreadReaderId !== undefined ? { ...row, unread: raw.unread === true } : row;
     }),
-    total: found[0]?.pageTotal as number | undefined,
+    total: (found[0]?.pageTotal as number | undefined) ?? (total && first ? 0 : undefined),
   };
 }
 

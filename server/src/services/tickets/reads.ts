@@ -152,21 +152,17 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
 
     const total = totalOf(filters, where);
     const cap = LIMITS.ticketList.countCap;
-    // An empty page holds no row to carry its count. The first page is empty only when nothing
-    // matches, so that is its count; a later one (past the end) is counted alone below.
-    const nothing = { total: 0, capped: false };
     // A search counted exactly (not far past the cap) reads its matches once for its count and page.
     let overCap = false;
     if (!total && filters.conditions.search && offset < LIMITS.ticketList.depth && !(await searchCounts.farPastCap(where))) {
       const { rows, total: n } = await findTicketPageOfMatches(db, where, page, reader, cap);
       if (n !== undefined && n <= cap) return answer(rows, { total: n, capped: false });
-      if (n === undefined && offset === 0) return answer([], nothing);
       overCap = n !== undefined;
     }
     if (total && offset < LIMITS.ticketList.depth) {
       const { rows, total: n } = await findTicketPage(reads, pageWhere, page, reader, total.sql, { gateByTotal: total.gate, few });
+      // An empty page past the first carries no count: it is counted alone below.
       if (n !== undefined) return answer(rows, total.read(n));
-      if (offset === 0) return answer([], nothing);
     }
     const counted = total
       ? total.read(await readTotal(db, total.sql))
