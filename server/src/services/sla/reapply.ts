@@ -1,11 +1,11 @@
 import { LIMITS } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
 import { activeTicketsAfter, loadPolicies, writeSlaColumns, type LoadedPolicy } from '../../db/queries/slaTickets.js';
+import { shrinkingBatch } from '../../db/shrinkingBatch.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { failureLevel, type Logger } from '../../lib/logger.js';
 import { nextSlaColumns, presentSla, slaColumnsOf } from '../../sla/ticketSla.js';
 import { choosePolicy } from './choosePolicy.js';
-import { shrinkingBatch } from '../../db/shrinkingBatch.js';
 
 export interface SlaReapply {
   /** Asks for a pass over the open tickets; one asked for while a pass runs starts once it ends. */
@@ -19,9 +19,8 @@ export interface SlaReapply {
  * under and deadlines from it, in the background: batches of LIMITS.sla.reapplyBatch in id order
  * (fewer once one runs past the statement timeout: shrinkingBatch), one short transaction each, so
  * requests are never held up behind it (on PGlite, which runs one query at a time, a rest as long
- * as each batch between them). Staff hear each ticket whose
- * `sla` changed (sla-changed). Two passes at once (two admins on two processes) agree: each computes
- * from the settings as committed.
+ * as each batch between them). Staff hear each ticket whose `sla` changed (sla-changed). Two passes
+ * at once (two admins on two processes) agree: each computes from the settings as committed.
  */
 export function createSlaReapply(
   db: Db,

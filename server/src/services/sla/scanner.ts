@@ -9,11 +9,11 @@ import {
   type NewSlaEntry,
   type NewSlaNotification,
 } from '../../db/queries/slaTickets.js';
+import { shrinkingBatch } from '../../db/shrinkingBatch.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import type { Logger } from '../../lib/logger.js';
 import { excerptOf } from '../notifications.js';
 import { presentSla } from '../../sla/ticketSla.js';
-import { shrinkingBatch } from '../../db/shrinkingBatch.js';
 
 /** The advisory lock that lets one process at a time scan (the IMAP intake holds 727_002). */
 const SLA_SCAN_LOCK_KEY = 727_003;
