@@ -4,7 +4,7 @@ import { phaseOf } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
 import { executedRows, returnedRow } from '../rows.js';
 import { isStaffRole } from './staff.js';
-import { requestedBy, requestedByFew, taggedWith } from './ticketFilters.js';
+import { requestedBy, requestedByFew, taggedWith, type TagSpread } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
 import { ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
 import { literalLimit } from '../plannedStatements.js';
@@ -105,8 +105,8 @@ export interface ConditionFilters {
   /** The search's free words also match the requester's name or email (staff lists). */
   searchRequester?: boolean;
   tag?: string;
-  /** The tag is on few tickets (tag_counts): read them off the GIN index, never walk a list order for them. */
-  tagIsRare?: boolean;
+  /** How many tickets carry the tag (tag_counts), which chooses how it is read (taggedWith). */
+  tagSpread?: TagSpread;
   requester?: string;
   unreadFor?: number;
   /** Staff: the service-level state (the partial index on sla_state). */
@@ -120,7 +120,7 @@ export function ticketConditions(scope: TicketScope, filters: ConditionFilters):
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
     filters.search ? wordsMatch(filters.search, filters.searchRequester) : undefined,
-    filters.tag ? taggedWith(filters.tag, filters.tagIsRare) : undefined,
+    filters.tag ? taggedWith(filters.tag, filters.tagSpread) : undefined,
     filters.requester ? requestedBy(filters.requester) : undefined,
     filters.sla ? eq(tickets.slaState, filters.sla) : undefined,
     filters.unreadFor !== undefined ? unreadFor(filters.unreadFor) : undefined,

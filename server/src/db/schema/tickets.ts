@@ -73,7 +73,9 @@ export const tickets = pgTable(
     slaState: text('sla_state', { enum: SLA_STATES }).$type<SlaState>(),
   },
   (t) => [
-    // Each list order ends in id, so a page is read straight off an index, never sorted.
+    // Each list order ends in id, so a page is read straight off an index, never sorted. Migration
+    // 0027 adds INCLUDE of the other orders' columns to the requester's and the assignee's (below), so
+    // one person's tickets in any order are read off the index alone and sorted.
     index('tickets_user_created_idx').on(t.userId, t.createdAt, t.id),
     index('tickets_user_status_priority_idx').on(t.userId, t.status, t.priority),
     index('tickets_assigned_created_idx').on(t.assignedAgentId, t.createdAt, t.id),

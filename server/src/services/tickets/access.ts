@@ -12,7 +12,7 @@ import {
   type UserRef,
 } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
-import { countTagged, findStaffIdByEmail, RARE_TAG_TICKETS } from '../../db/queries/ticketFilters.js';
+import { countTagged, findStaffIdByEmail, tagSpreadOf } from '../../db/queries/ticketFilters.js';
 import { findUserRef } from '../../db/queries/staff.js';
 import { findTicketRow, type ConditionFilters, type TicketRow, type TicketScope } from '../../db/queries/tickets.js';
 import type { ThreadAudience } from '../../db/queries/ticketThread.js';
@@ -31,7 +31,7 @@ export const scopeFor = (actor: Pick<Actor, 'id' | 'role'>, filters: TicketFilte
 };
 
 /**
- * Whether a tag is rare only chooses the plan (db/queries/ticketFilters.ts#taggedWith): both read the
+ * How widespread a tag is only chooses the plan (db/queries/ticketFilters.ts#taggedWith): each form reads the
  * same rows. So its count is trusted for a few seconds, even with READ_MEMO=off, and a stale one
  * costs speed, never a wrong answer; it saves a round trip on every tag filter.
  */
@@ -82,7 +82,7 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     // Staff find a customer by typing their name or email; an owner's list holds their own tickets only.
     searchRequester: isStaff(actor),
     tag: wanted.tag,
-    tagIsRare: wanted.tag !== undefined && (await taggedCount(db, wanted.tag)) <= RARE_TAG_TICKETS,
+    tagSpread: wanted.tag === undefined ? undefined : tagSpreadOf(await taggedCount(db, wanted.tag)),
     requester: wanted.requester,
     sla: wanted.sla,
     ...(wanted.unread && { unreadFor: actor.id }),

@@ -127,7 +127,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     if (c.sla !== undefined) return false;
     // A rare tag's page reads its few tickets off the tag's index whatever else is asked (`few`); a
     // common tag alone is found walking the order's index, where its entries carry the tags.
-    return c.tagIsRare === true || (scope.assignedAgentId === undefined && c.status === undefined && c.priority === undefined);
+    return c.tagSpread === 'rare' || (scope.assignedAgentId === undefined && c.status === undefined && c.priority === undefined);
   };
 
   /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
@@ -138,8 +138,8 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     const where = ticketConditions(filters.scope, filters.conditions);
     // A rare tag's page: its few tickets off the tag's index, then filtered and sorted (findTicketPage's
     // `few`), the tag a plain condition; re-reading by id the ids the counts' form collects cost more.
-    const { tag, tagIsRare } = filters.conditions;
-    const few = tag !== undefined && tagIsRare ? taggedWith(tag) : undefined;
+    const { tag, tagSpread } = filters.conditions;
+    const few = tag !== undefined && tagSpread === 'rare' ? taggedWith(tag) : undefined;
     const pageWhere = few ? ticketConditions(filters.scope, { ...filters.conditions, tag: undefined }) : where;
     const offset = (query.page - 1) * query.limit;
     const page = { ...query, sort: listSort(query.sort, filters.conditions), spare: LIMITS.ticketList.spare };
