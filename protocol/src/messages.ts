@@ -229,6 +229,8 @@ export const MESSAGES = {
     internal: 'Something went wrong on our side. Please try again later.',
     unavailable: 'The service is temporarily unavailable. Please try again shortly.',
     tooSlow: 'This request took too long to answer. Narrow the search or filters and try again.',
+    /** A change cancelled by the same bound (a lock held by a long batch, a stalled disk): nothing of it was saved. */
+    changeTooSlow: 'This change took too long to save and was not made. Please try again.',
   },
   /** What the client shows (docs/product.md#error-messages); kept here so tests on both sides can assert them. */
   client: {

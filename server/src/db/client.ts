@@ -65,7 +65,6 @@ export type DatabaseTarget =
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 const STARTUP_LOCK_KEY = 727_001;
-/** No request should need more than a second; two is the ceiling. */
 /** No request may hold the database for more than a second (docs/decisions.md#scale). */
 const STATEMENT_TIMEOUT_MS = 1000;
 

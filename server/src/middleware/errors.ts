@@ -66,10 +66,13 @@ export function errorHandler(logger: Logger): Middleware<Partial<AppState>> {
       }
       if (isStatementCancelled(error)) {
         // Bounded queries make this rare; what remains is a request costlier than the bound, which the
-        // caller can narrow. A 400, since no input may earn a 5xx.
+        // caller can narrow. A 400, since no input may earn a 5xx. A change is bounded by its ids, so
+        // one cancelled waited (on a row a long batch held, on a stalled disk): it was rolled back,
+        // and the person is told so rather than to narrow anything.
         (ctx.state.log ?? logger).warn({ err: error, method: ctx.method, url: loggableUrl(ctx.originalUrl) }, 'statement timed out');
+        const reading = ctx.method === 'GET' || ctx.method === 'HEAD';
         ctx.status = 400;
-        ctx.body = { success: false, message: MESSAGES.http.tooSlow } satisfies ErrorResponse;
+        ctx.body = { success: false, message: reading ? MESSAGES.http.tooSlow : MESSAGES.http.changeTooSlow } satisfies ErrorResponse;
         return;
       }
       if (isDatabaseUnavailable(error)) {

@@ -12,6 +12,7 @@ import { MESSAGES } from '@helpdesk/protocol';
 import { ADMIN_ENV, createCast, createTicket, insertUser, signUp, uniqueEmail, STRONG_PASSWORD } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { createApiClient } from '../../test/http.js';
+import { cancelWideUpdates } from '../../test/slowStatements.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { createLogger } from '../lib/logger.js';
 import { errorHandler } from '../middleware/errors.js';
@@ -155,6 +156,23 @@ describe('text the database cannot store', () => {
     expect(status).toBe(400);
     expect(body).toEqual({ success: false, message: MESSAGES.http.tooSlow });
     expect(logged).toContain('statement timed out');
+  });
+
+  it('answers a change the timeout cancelled as not made, and saves nothing of it', async () => {
+    const ticket = await createTicket(t.api, cast.owner.token, { title: 'Slow to save', description: 'Waits on a held row.' });
+    // One ticket row changed is one too many: the change fails as a cancelled statement does.
+    const undo = await cancelWideUpdates(t.server.database.db, 'tickets', 0);
+    let edit;
+    try {
+      edit = await t.api.put(`/tickets/${ticket.id}`, { priority: 'urgent' }, { token: cast.agent.token });
+    } finally {
+      await undo();
+    }
+    expect(edit.status).toBe(400);
+    expect(edit.body).toEqual({ success: false, message: MESSAGES.http.changeTooSlow });
+    const after = await t.api.get(`/tickets/${ticket.id}`, { token: cast.agent.token });
+    expect(after.body.ticket).toMatchObject({ priority: ticket.priority, version: ticket.version });
+    expect(after.body.ticket.history.map((entry: { type: string }) => entry.type)).not.toContain('priority');
   });
 
   it('left no 500 and no secret in the server log', () => {
