@@ -73,9 +73,10 @@ export const tickets = pgTable(
     slaState: text('sla_state', { enum: SLA_STATES }).$type<SlaState>(),
   },
   (t) => [
-    // Each list order ends in id, so a page is read straight off an index, never sorted. Migration
-    // 0027 adds INCLUDE of the other orders' columns to the requester's and the assignee's (below), so
-    // one person's tickets in any order are read off the index alone and sorted.
+    // Each list order ends in id, so a page is read straight off an index, never sorted. Migrations
+    // 0027 and 0028 add INCLUDE of the other orders' columns to the requester's, the assignee's, the
+    // status's and the SLA state's (below), so those few tickets in any order are read off the index
+    // alone and sorted, never found walking an order's index.
     index('tickets_user_created_idx').on(t.userId, t.createdAt, t.id),
     index('tickets_user_status_priority_idx').on(t.userId, t.status, t.priority),
     index('tickets_assigned_created_idx').on(t.assignedAgentId, t.createdAt, t.id),
