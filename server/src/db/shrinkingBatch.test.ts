@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_BATCH, shrinkingBatch } from './shrinkingBatch.js';
+import { MIN_BATCH, shrinkingBatch, warnOnShrink } from './shrinkingBatch.js';
 
 /** What node-postgres and PGlite raise when the statement timeout cancels a statement, wrapped as drizzle does. */
 const cancelled = () =>
@@ -44,5 +44,12 @@ describe('shrinkingBatch', () => {
     ).rejects.toThrow('duplicate key');
     expect(calls).toBe(1);
     expect(broken.size).toBe(100);
+  });
+
+  it('logs each shrink as a warning naming the work and the size it goes on with', async () => {
+    const warned: unknown[][] = [];
+    const batches = shrinkingBatch(100, { onShrink: warnOnShrink({ warn: (...args: unknown[]) => void warned.push(args) }, 'SLA scan') });
+    await batches.run((size) => (size > 50 ? Promise.reject(cancelled()) : Promise.resolve(size)));
+    expect(warned).toEqual([[{ work: 'SLA scan', size: 50 }, 'a batch ran past the statement timeout: going on in smaller ones']]);
   });
 });

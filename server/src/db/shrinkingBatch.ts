@@ -1,3 +1,4 @@
+import type { Logger } from '../lib/logger.js';
 import { isStatementCancelled } from './errors.js';
 
 /** The smallest batch work shrinks to before it gives up (see shrinkingBatch). */
@@ -41,3 +42,9 @@ export function shrinkingBatch(
     },
   };
 }
+
+/** What a shrink logs (an `onShrink`): which work went on in smaller batches, and their size now. */
+export const warnOnShrink =
+  (logger: Pick<Logger, 'warn'>, work: string) =>
+  (size: number): void =>
+    logger.warn({ work, size }, 'a batch ran past the statement timeout: going on in smaller ones');

@@ -8,6 +8,7 @@ import {
   markRead,
   type NotificationKey,
 } from '../db/queries/notifications.js';
+import { warnOnShrink } from '../db/shrinkingBatch.js';
 import type { Emit } from '../db/unitOfWork.js';
 import type { ActorRef } from '../events/bus.js';
 import { presentNotification } from '../presenters/notifications.js';
@@ -54,7 +55,7 @@ export async function writeNotifications(tx: Db, emit: Emit, by: ActorRef, reque
   }
 }
 
-export function createNotificationService({ db }: ServiceContext) {
+export function createNotificationService({ db, logger }: ServiceContext) {
   return {
     /**
      * The list and the unread count from one snapshot: read apart, a notification written between the
@@ -71,7 +72,7 @@ export function createNotificationService({ db }: ServiceContext) {
     },
 
     async markRead(actor: Actor, which: { ids?: number[]; ticketId?: number } = {}): Promise<number> {
-      await markRead(db, actor.id, which);
+      await markRead(db, actor.id, which, warnOnShrink(logger, 'marking all notifications read'));
       return countUnread(db, actor.id);
     },
   };

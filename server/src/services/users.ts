@@ -21,7 +21,7 @@ import type { Db } from '../db/client.js';
 import type { ServiceContext } from './context.js';
 import { lockTicketRows, ticketsWithIds, updateTicketRows } from '../db/queries/tickets.js';
 import { insertHistory } from '../db/queries/ticketThread.js';
-import { shrinkingBatch } from '../db/shrinkingBatch.js';
+import { shrinkingBatch, warnOnShrink } from '../db/shrinkingBatch.js';
 import { createUserRecord, findActiveUserById } from './userRecords.js';
 
 export type UserService = ReturnType<typeof createUserService>;
@@ -152,7 +152,7 @@ export function createUserService({ db, withTransaction, logger }: ServiceContex
         // timeout cancels is undone alone and asked again smaller, and its events are emitted only
         // once it stands.
         const batches = shrinkingBatch(RELEASE_BATCH, {
-          onShrink: (size) => logger.warn({ size }, 'releasing a removed agent’s tickets ran past the statement timeout: fewer at a time'),
+          onShrink: warnOnShrink(logger, 'releasing a removed agent’s tickets'),
         });
         for (let after = 0; ;) {
           const released = await batches.run((size) => tx.transaction((batch) => releaseTickets(batch, actor, target, after, size)));

@@ -70,7 +70,12 @@ export const MARK_ALL_BATCH = 5_000;
  * changes nothing, so a batch that failed leaves the rest for the next try, and one the statement
  * timeout cancels is asked again smaller (shrinkingBatch).
  */
-export async function markRead(db: Db, userId: number, which: { ids?: number[]; ticketId?: number } = {}): Promise<void> {
+export async function markRead(
+  db: Db,
+  userId: number,
+  which: { ids?: number[]; ticketId?: number } = {},
+  onShrink?: (size: number) => void,
+): Promise<void> {
   const unread = and(eq(notifications.userId, userId), isNull(notifications.readAt));
   const mark = (where: SQL | undefined) => db.update(notifications).set({ readAt: new Date() }).where(where);
   if (which.ids || which.ticketId !== undefined) {
@@ -83,7 +88,7 @@ export async function markRead(db: Db, userId: number, which: { ids?: number[]; 
     );
     return;
   }
-  const batches = shrinkingBatch(MARK_ALL_BATCH);
+  const batches = shrinkingBatch(MARK_ALL_BATCH, { onShrink });
   for (;;) {
     const marked = await batches.run((size) =>
       mark(inArray(notifications.id, db.select({ id: notifications.id }).from(notifications).where(unread).limit(size))).returning({

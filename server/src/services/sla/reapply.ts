@@ -1,7 +1,7 @@
 import { LIMITS } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
 import { activeTicketsAfter, loadPolicies, writeSlaColumns, type LoadedPolicy } from '../../db/queries/slaTickets.js';
-import { shrinkingBatch } from '../../db/shrinkingBatch.js';
+import { shrinkingBatch, warnOnShrink } from '../../db/shrinkingBatch.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { failureLevel, type Logger } from '../../lib/logger.js';
 import { nextSlaColumns, presentSla, slaColumnsOf } from '../../sla/ticketSla.js';
@@ -58,7 +58,7 @@ export function createSlaReapply(
   async function pass(): Promise<void> {
     const policies = await loadPolicies(db);
     const batches = shrinkingBatch(LIMITS.sla.reapplyBatch, {
-      onShrink: (size) => logger.warn({ size }, 'SLA re-apply batch ran past the statement timeout: taking fewer at a time'),
+      onShrink: warnOnShrink(logger, 'SLA policy re-apply'),
     });
     let afterId = 0;
     for (;;) {

@@ -9,7 +9,7 @@ import {
   type NewSlaEntry,
   type NewSlaNotification,
 } from '../../db/queries/slaTickets.js';
-import { shrinkingBatch } from '../../db/shrinkingBatch.js';
+import { shrinkingBatch, warnOnShrink } from '../../db/shrinkingBatch.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import type { Logger } from '../../lib/logger.js';
 import { excerptOf } from '../notifications.js';
@@ -146,7 +146,7 @@ export function createSlaScan(
    */
   const worker = async (now: Date, batch: number): Promise<number> => {
     const batches = shrinkingBatch(batch, {
-      onShrink: (size) => logger.warn({ size }, 'SLA scan batch ran past the statement timeout: marking fewer at a time'),
+      onShrink: warnOnShrink(logger, 'SLA scan'),
     });
     let total = 0;
     for (;;) {
