@@ -31,9 +31,9 @@ export const scopeFor = (actor: Pick<Actor, 'id' | 'role'>, filters: TicketFilte
 };
 
 /**
- * How widespread a tag is only chooses the plan (db/queries/ticketFilters.ts#taggedWith): each form reads the
- * same rows. So its count is trusted for a few seconds, even with READ_MEMO=off, and a stale one
- * costs speed, never a wrong answer; it saves a round trip on every tag filter.
+ * How widespread a tag is only chooses the plan (db/queries/ticketFilters.ts#taggedWith): each form
+ * reads the same rows. So its count is trusted for a few seconds, even with READ_MEMO=off, and a
+ * stale one costs speed, never a wrong answer; it saves a round trip on every tag filter.
  */
 const TAG_HINT_MS = 10_000;
 const TAG_HINTS = 1_000;
