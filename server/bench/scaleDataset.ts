@@ -445,7 +445,17 @@ function viewsSql(): string {
     order by g`;
 }
 
-const SEEDED_TABLES = ['users', 'tickets', 'ticket_comments', 'ticket_history', 'articles', 'notifications', 'ticket_reads', 'saved_views'];
+const SEEDED_TABLES = [
+  'users',
+  'tickets',
+  'ticket_words',
+  'ticket_comments',
+  'ticket_history',
+  'articles',
+  'notifications',
+  'ticket_reads',
+  'saved_views',
+];
 
 export const rowsOf = async <T>(db: Db, query: SQL | string): Promise<T[]> => {
   const result = await db.execute(typeof query === 'string' ? sql.raw(query) : query);
@@ -512,6 +522,8 @@ async function seed(db: Db): Promise<void> {
   await step(db, 'service levels', slaSql(), superuser);
   // The load runs as a replica when it can, which skips the counting triggers: count once here.
   await step(db, 'ticket counts', [...(await countersSql(db)).tickets], superuser);
+  const { words } = await countersSql(db);
+  if (words.length > 0) await step(db, 'ticket words', words, superuser);
   await step(db, `${COMMENTS} comments`, [commentsSql()], superuser);
   const { comments: commentCounters } = await countersSql(db);
   if (commentCounters.length > 0) {
@@ -548,13 +560,13 @@ async function seed(db: Db): Promise<void> {
 /**
  * The values triggers keep (skipped by a replica-role load), computed once from the rows, in the form
  * the migrations in this build keep them: the ticket counters by assignee, status, priority and SLA state (with
- * an all-tickets row, agent_id -1, where the counting trigger keeps one), and the public comment
- * count per ticket where the schema has that column.
+ * an all-tickets row, agent_id -1, where the counting trigger keeps one), each ticket's words, and the
+ * public comment count per ticket where the schema has that column.
  */
-async function countersSql(db: Db): Promise<{ tickets: string[]; comments: string[] }> {
-  const [found] = await rowsOf<{ comment_count: boolean; all_row: boolean; sla_state: boolean; tag_all_row: boolean }>(
+async function countersSql(db: Db): Promise<{ tickets: string[]; comments: string[]; words: string[] }> {
+  const [found] = await rowsOf<{ comment_count: boolean; all_row: boolean; sla_state: boolean; tag_all_row: boolean; words: boolean }>(
     db,
-    `select exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'comment_count') as comment_count,
+    `select to_regclass('public.ticket_words') is not null as words, exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'comment_count') as comment_count,
        exists (select 1 from pg_proc where proname = 'ticket_counts_track' and prosrc like '%(-1)%') as all_row,
        exists (select 1 from pg_proc where proname = 'tag_counts_track' and prosrc like '%(-1)%') as tag_all_row,
        exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'ticket_counts' and column_name = 'sla_state') as sla_state`,
@@ -587,6 +599,16 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
       ...(found?.all_row ? [counts('-1')] : []),
       ...tagCounts,
     ],
+    // Each ticket's words, where the schema keeps them (migration 0029).
+    words: found?.words
+      ? [
+          'delete from ticket_words',
+          'delete from ticket_vocabulary',
+          'insert into ticket_vocabulary (word) select distinct w from tickets, unnest(tsvector_to_array(search_words)) w',
+          `insert into ticket_words (word, status, priority, agent_id, ticket_id)
+           select w, status, priority, coalesce(assigned_agent_id, 0), id from tickets, unnest(tsvector_to_array(search_words)) w`,
+        ]
+      : [],
     comments: found?.comment_count
       ? [
           `update tickets t set comment_count = c.n

@@ -27,6 +27,7 @@ describe('search counts', () => {
     await db.execute(sql`analyze tickets`);
   });
 
+  const question = (search: string, status?: 'open' | 'closed') => ({ scope: {}, conditions: { search, status } });
   const where = (search: string, status?: 'open' | 'closed') => ticketConditions({}, { search, status });
   const countsOff = () => createSearchCounts({ db: opened.database.db, memoVersions: memoOff }, CAP);
 
@@ -39,8 +40,8 @@ describe('search counts', () => {
 
   it('answers a search far past the cap from estimates: the cap as total, each card estimated', async () => {
     const counts = countsOff();
-    expect(await counts.total(where('common'))).toEqual({ total: CAP, capped: true });
-    const { stats, capped } = await counts.stats(where('common'));
+    expect(await counts.total(question('common'))).toEqual({ total: CAP, capped: true });
+    const { stats, capped } = await counts.stats(question('common'));
     expect(capped).toBe(true);
     expect(stats.total).toBe(CAP);
     // Counting the first 1,001 matches would have met closed tickets only; the estimate sees the open ones.
@@ -51,8 +52,8 @@ describe('search counts', () => {
 
   it('counts exactly a search the statistics put below the margin, up to the cap', async () => {
     const counts = countsOff();
-    expect(await counts.total(where('rare'))).toEqual({ total: 30, capped: false });
-    expect((await counts.stats(where('rare'))).stats).toEqual({
+    expect(await counts.total(question('rare'))).toEqual({ total: 30, capped: false });
+    expect((await counts.stats(question('rare'))).stats).toEqual({
       total: 30,
       open: 0,
       in_progress: 0,
@@ -62,8 +63,8 @@ describe('search counts', () => {
       urgent: 0,
     });
     // 1,000 open matches: estimated below 1.5 × the cap, so counted; and one past the cap is capped.
-    expect(await counts.total(where('common', 'open'))).toEqual({ total: CAP, capped: false });
+    expect(await counts.total(question('common', 'open'))).toEqual({ total: CAP, capped: false });
     await opened.database.db.execute(sql`update tickets set status = 'open' where title = 'Common closed 1'`);
-    expect(await counts.total(where('common', 'open'))).toEqual({ total: CAP, capped: true });
+    expect(await counts.total(question('common', 'open'))).toEqual({ total: CAP, capped: true });
   });
 });

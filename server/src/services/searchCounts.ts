@@ -2,7 +2,8 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { LIMITS, type TicketStats } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
-import { estimateTicketRows, ticketStatsCapped } from '../db/queries/tickets.js';
+import { estimateTicketRows, ticketConditions, ticketStatsCapped, type ConditionFilters, type TicketScope } from '../db/queries/tickets.js';
+import { wordMatchesOf, wordStatsCapped } from '../db/queries/ticketWords.js';
 import { tickets } from '../db/schema/index.js';
 import type { ServiceContext } from './context.js';
 import { createReadMemo } from './readMemo.js';
@@ -40,12 +41,20 @@ async function estimatedStats(db: Db, where: SQL | undefined, cap: number): Prom
   };
 }
 
+/** A list's scope and filters, as listFilters reads them (services/tickets/access.ts). */
+export interface SearchQuestion {
+  scope: TicketScope;
+  conditions: ConditionFilters;
+}
+
 /**
  * The counts of a search (docs/decisions.md#counting-a-search). A search the statistics put far past
  * the cap answers the cap without reading a ticket; any other counts its matches up to the cap,
- * exactly. A list's total, its stats call and a saved view's count ask the same question, so the
- * answers are kept until a write to a table they read, keyed by the exact SQL and parameters of the conditions.
- * `cap` is the list's, but for tests.
+ * exactly: off ticket_words when the list asks nothing those rows do not hold (index-only,
+ * docs/decisions.md#a-search-counted-off-its-words), else off the tickets. A list's total, its stats
+ * call and a saved view's count ask the same question, so the answers are kept until a write to a
+ * table they read, keyed by the exact SQL and parameters of the conditions. `cap` is the list's, but
+ * for tests.
  */
 export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'memoVersions'>, cap: number = LIMITS.ticketList.countCap) {
   const { db } = context;
@@ -57,11 +66,14 @@ export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'memoVer
   };
   const farPastCap = async (where: SQL | undefined) => (await estimateTicketRows(db, where)) >= cap * CLEARLY_PAST_CAP;
 
-  const stats = (where: SQL | undefined): Promise<SearchCount> =>
-    keptStats(keyOf(where), async () => {
+  const stats = ({ scope, conditions }: SearchQuestion): Promise<SearchCount> => {
+    const where = ticketConditions(scope, conditions);
+    return keptStats(keyOf(where), async () => {
       if (await farPastCap(where)) return { stats: await estimatedStats(db, where, cap), capped: true };
-      return ticketStatsCapped(db, where, cap);
+      const matches = await wordMatchesOf(db, scope, conditions);
+      return matches ? wordStatsCapped(db, matches, cap) : ticketStatsCapped(db, where, cap);
     });
+  };
 
   return {
     /** Whether the statistics put the search far past the cap (one planning, no row read). */
@@ -69,12 +81,14 @@ export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'memoVer
     /** The count cards, for GET /tickets/stats. */
     stats,
     /** The total alone, for a list and a saved view: far past the cap, one planning and no card estimates. */
-    total: (where: SQL | undefined): Promise<SearchTotal> =>
-      keptTotals(keyOf(where), async () => {
+    total: (question: SearchQuestion): Promise<SearchTotal> => {
+      const where = ticketConditions(question.scope, question.conditions);
+      return keptTotals(keyOf(where), async () => {
         if (await farPastCap(where)) return { total: cap, capped: true };
-        const { stats: cards, capped } = await stats(where);
+        const { stats: cards, capped } = await stats(question);
         return { total: cards.total, capped };
-      }),
+      });
+    },
   };
 }
 

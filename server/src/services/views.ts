@@ -9,7 +9,7 @@ import {
   type ViewFilters,
 } from '@helpdesk/protocol';
 import { findActiveStaffIds } from '../db/queries/staff.js';
-import { countedStats, countsAgentId, ticketConditions } from '../db/queries/tickets.js';
+import { countedStats, countsAgentId } from '../db/queries/tickets.js';
 import { countedViewTotals, findSearchedViews, viewQueries, type CountedFilter } from '../db/queries/views.js';
 import type { Actor } from '../lib/actor.js';
 import { ForbiddenError } from '../lib/errors.js';
@@ -72,7 +72,7 @@ export function createViewService({ db }: ServiceContext, searchCounts: SearchCo
     const { scope, conditions, plain } = await listFilters(db, { id: viewerId, role: 'agent' }, filters);
     // A tag alone is still counted by the maintained counters (per tag); words are counted under the cap.
     if (plain) return (await countedStats(db, { assignedAgentId: scope.assignedAgentId, ...conditions })).total;
-    return (await searchCounts.total(ticketConditions(scope, conditions))).total;
+    return (await searchCounts.total({ scope, conditions })).total;
   };
 
   return {

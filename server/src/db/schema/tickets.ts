@@ -220,3 +220,27 @@ export const ticketTagCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tag, t.agentId, t.status, t.priority] })],
 );
+
+/**
+ * A ticket's words, one row each, with the filters a search is asked with, kept by statement triggers
+ * on tickets (migration 0029), so a search is counted off one btree without reading a ticket
+ * (docs/decisions.md#a-search-counted-off-its-words). agent_id 0 = unassigned, as in ticket_counts.
+ * `word` is COLLATE "C" in the migration (drizzle cannot declare a collation): byte order, which is
+ * how a word prefix is a range.
+ */
+export const ticketWords = pgTable(
+  'ticket_words',
+  {
+    word: text('word').notNull(),
+    status: ticketStatusEnum('status').notNull(),
+    priority: priorityEnum('priority').notNull(),
+    agentId: integer('agent_id').notNull(),
+    ticketId: integer('ticket_id').notNull(),
+  },
+  (t) => [index('ticket_words_idx').on(t.word, t.status, t.priority, t.agentId, t.ticketId)],
+);
+
+/** Every word a ticket has held (never shrinks), so a search's prefix becomes the words it names (migration 0029). */
+export const ticketVocabulary = pgTable('ticket_vocabulary', {
+  word: text('word').primaryKey(),
+});
