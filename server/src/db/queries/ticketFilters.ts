@@ -1,6 +1,7 @@
-import { and, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { foldCase } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
+import { executedRows } from '../rows.js';
 import { tagCounts, tickets, users } from '../schema/index.js';
 import { isStaffRole } from './staff.js';
 
@@ -87,24 +88,27 @@ const accountsNamed = (requester: string): SQL => {
 export const requestedBy = (requester: string): SQL =>
   sql`${tickets.userId} = any(array(select u.id from ${users} u where ${accountsNamed(requester)}))`;
 
-/** At most this many accounts the free words of a search may name (see requestedByFew). */
+/** At most this many accounts the free words of a search may name (see findAccountsNamedBy). */
 export const REQUESTER_WORD_ACCOUNTS = 100;
 
 /**
- * The free words of a search read as a requester (docs/api.md#ticket-search): the tickets of the
- * accounts they name, as `requester=` reads it, when they name at most REQUESTER_WORD_ACCOUNTS;
- * words that name more (`a`, a common first name) name no one in particular and match no
- * requester. The ids are read once, off the same indexes, into an array (an InitPlan), so the
- * planner ORs them with the word index as a bitmap or checks them against each row of an ordered
- * walk, never joining users per ticket. One SQL condition, so a list, its stats and a saved view's
- * count agree.
+ * The accounts the free words of a search name as a requester (docs/api.md#ticket-search), as
+ * `requester=` reads them, when they name at most REQUESTER_WORD_ACCOUNTS; words that name more (`a`,
+ * a common first name) name no one in particular: none. Read before the list's statements, off the
+ * same indexes, so those hold the ids as values: with the accounts read inside them (an InitPlan) every
+ * search was an OR the planner had to weigh as a bitmap of both indexes, and in the usual case, no
+ * account named, it priced a plan around an empty branch (docs/decisions.md#a-search-counted-off-its-words).
  */
-export const requestedByFew = (words: string): SQL => {
-  const named = sql`select u.id from ${users} u where ${accountsNamed(words)} limit ${sql.raw(String(REQUESTER_WORD_ACCOUNTS + 1))}`;
-  const few = sql`select case when cardinality(m.ids) <= ${sql.raw(String(REQUESTER_WORD_ACCOUNTS))} then m.ids end from (select array(${named}) as ids) m`;
-  // The cast makes the subquery one array value; `= any (select …)` would compare with each row instead.
-  return sql`${tickets.userId} = any((${few})::integer[])`;
-};
+export async function findAccountsNamedBy(db: Db, words: string): Promise<number[]> {
+  const rows = await executedRows(
+    db,
+    sql`select u.id from ${users} u where ${accountsNamed(words)} limit ${sql.raw(String(REQUESTER_WORD_ACCOUNTS + 1))}`,
+  );
+  return rows.length > REQUESTER_WORD_ACCOUNTS ? [] : rows.map((row) => Number(row.id));
+}
+
+/** The tickets of these accounts (findAccountsNamedBy's). */
+export const requestedByAccounts = (ids: number[]): SQL => inArray(tickets.userId, ids);
 
 /** The active staff member with this email, for `assignee:<email>`. */
 export const findStaffIdByEmail = (db: Db, email: string): Promise<number | undefined> =>

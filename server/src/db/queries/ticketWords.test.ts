@@ -4,6 +4,7 @@ import { PRIORITIES, searchWordsOf, TICKET_STATUSES } from '@helpdesk/protocol';
 import { useOpenedDatabase } from '../../../test/openedDatabase.js';
 import { executedRows } from '../rows.js';
 import { tickets, users } from '../schema/index.js';
+import { findAccountsNamedBy } from './ticketFilters.js';
 import { findTicketRows, ticketConditions, ticketStatsCapped, type ConditionFilters, type TicketScope } from './tickets.js';
 import { amongMatches, cappedWordTotal, PREFIX_WORDS, wordMatchesOf, wordStatsCapped } from './ticketWords.js';
 
@@ -81,7 +82,8 @@ describe('a search counted off its words', () => {
         for (const status of [undefined, 'open', 'closed'] as const)
           for (const priority of [undefined, 'urgent'] as const)
             for (const searchRequester of [false, true]) {
-              const conditions: ConditionFilters = { search, status, priority, searchRequester };
+              const searchRequesters = searchRequester ? await findAccountsNamedBy(db, search) : undefined;
+              const conditions: ConditionFilters = { search, status, priority, searchRequesters };
               const found = await wordMatchesOf(db, scope, conditions);
               const label = JSON.stringify({ search, scope, status, priority, searchRequester });
               // Several words are left to the word index.
@@ -130,7 +132,7 @@ describe('a search counted off its words', () => {
     for (const [scope, conditions] of [
       [{}, { search: 'print' }],
       [{ assignedAgentId: agentB }, { search: 'off', status: 'closed' }],
-      [{ assignedAgentId: null }, { search: 'quinn', searchRequester: true }],
+      [{ assignedAgentId: null }, { search: 'quinn', searchRequesters: await findAccountsNamedBy(db, 'quinn') }],
     ] as [TicketScope, ConditionFilters][])
       for (const sort of [
         { field: 'createdAt', descending: true },

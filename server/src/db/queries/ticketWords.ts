@@ -4,7 +4,7 @@ import type { Db } from '../client.js';
 import { literalLimit } from '../plannedStatements.js';
 import { executedRows, returnedRow } from '../rows.js';
 import { tickets } from '../schema/index.js';
-import { afterPrefix, requestedByFew } from './ticketFilters.js';
+import { afterPrefix, requestedByAccounts } from './ticketFilters.js';
 import type { ConditionFilters, TicketScope } from './tickets.js';
 
 /**
@@ -72,7 +72,7 @@ function keyConditions(alias: string, { status, priority, agentId }: WordFilters
  * left to the word index, which intersects them inside itself: here each would be a probe per ticket
  * of the rarest, slower than the index's intersection for the few tickets that match them all
  * (docs/decisions.md#a-search-counted-off-its-words). The free words may also name requesters
- * (`searchRequester`): their tickets are added off tickets' own indexes.
+ * (`searchRequesters`): their tickets are added off tickets' own indexes.
  */
 export async function wordMatchesOf(db: Db, scope: TicketScope, filters: ConditionFilters): Promise<WordMatches | undefined> {
   const { search } = filters;
@@ -95,14 +95,16 @@ export async function wordMatchesOf(db: Db, scope: TicketScope, filters: Conditi
           )}]::text[])`,
           ...keyConditions('t', { status: filters.status, priority: filters.priority, agentId }),
         )}`;
-  const requesters = filters.searchRequester
-    ? sql`select ${tickets.id} as ticket_id, ${tickets.status}, ${tickets.priority} from ${tickets} where ${and(
-        requestedByFew(search),
-        filters.status ? sql`${tickets.status} = ${filters.status}` : undefined,
-        filters.priority ? sql`${tickets.priority} = ${filters.priority}` : undefined,
-        agentId === undefined ? undefined : sql`coalesce(${tickets.assignedAgentId}, 0) = ${agentId}`,
-      )}`
-    : undefined;
+  const named = filters.searchRequesters ?? [];
+  const requesters =
+    named.length > 0
+      ? sql`select ${tickets.id} as ticket_id, ${tickets.status}, ${tickets.priority} from ${tickets} where ${and(
+          requestedByAccounts(named),
+          filters.status ? sql`${tickets.status} = ${filters.status}` : undefined,
+          filters.priority ? sql`${tickets.priority} = ${filters.priority}` : undefined,
+          agentId === undefined ? undefined : sql`coalesce(${tickets.assignedAgentId}, 0) = ${agentId}`,
+        )}`
+      : undefined;
   if (byWords && requesters) return sql`((${byWords}) union (${requesters}))`;
   if (byWords) return sql`(${byWords})`;
   return requesters

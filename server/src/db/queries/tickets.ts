@@ -4,7 +4,7 @@ import { phaseOf } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
 import { executedRows, returnedRow } from '../rows.js';
 import { isStaffRole } from './staff.js';
-import { requestedBy, requestedByFew, taggedWith, type TagSpread } from './ticketFilters.js';
+import { requestedBy, requestedByAccounts, taggedWith, type TagSpread } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
 import { ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
 import { literalLimit } from '../plannedStatements.js';
@@ -90,9 +90,9 @@ const assignedTo = (agentId: number | null | undefined): SQL | undefined => {
 const searchMatches = (search: string): SQL =>
   searchWordsOf(search).length === 0 ? sql`false` : sql`${searchWords} @@ ticket_search_query(${search})`;
 
-/** The free words: the ticket's text, or for staff also its requester (ticketFilters.ts#requestedByFew). */
-const wordsMatch = (search: string, requester = false): SQL | undefined =>
-  requester ? or(searchMatches(search), requestedByFew(search)) : searchMatches(search);
+/** The free words: the ticket's text, or the requesters they name (ticketFilters.ts#findAccountsNamedBy). */
+const wordsMatch = (search: string, requesters: number[] = []): SQL | undefined =>
+  requesters.length > 0 ? or(searchMatches(search), requestedByAccounts(requesters)) : searchMatches(search);
 
 /**
  * A list's filters as the SQL reads them (services/tickets/access.ts#listFilters builds them): `search`
@@ -102,8 +102,8 @@ export interface ConditionFilters {
   status?: TicketStatus;
   priority?: Priority;
   search?: string;
-  /** The search's free words also match the requester's name or email (staff lists). */
-  searchRequester?: boolean;
+  /** Staff lists: the accounts the search's free words name (findAccountsNamedBy); their tickets match too. */
+  searchRequesters?: number[];
   tag?: string;
   /** How many tickets carry the tag (tag_counts), which chooses how it is read (taggedWith). */
   tagSpread?: TagSpread;
@@ -119,7 +119,7 @@ export function ticketConditions(scope: TicketScope, filters: ConditionFilters):
     assignedTo(scope.assignedAgentId),
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
-    filters.search ? wordsMatch(filters.search, filters.searchRequester) : undefined,
+    filters.search ? wordsMatch(filters.search, filters.searchRequesters) : undefined,
     filters.tag ? taggedWith(filters.tag, filters.tagSpread) : undefined,
     filters.requester ? requestedBy(filters.requester) : undefined,
     filters.sla ? eq(tickets.slaState, filters.sla) : undefined,

@@ -12,7 +12,7 @@ import {
   type UserRef,
 } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
-import { countTagged, findStaffIdByEmail, tagSpreadOf } from '../../db/queries/ticketFilters.js';
+import { countTagged, findAccountsNamedBy, findStaffIdByEmail, tagSpreadOf } from '../../db/queries/ticketFilters.js';
 import { findUserRef } from '../../db/queries/staff.js';
 import { findTicketRow, type ConditionFilters, type TicketRow, type TicketScope } from '../../db/queries/tickets.js';
 import type { ThreadAudience } from '../../db/queries/ticketThread.js';
@@ -80,7 +80,7 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     priority: wanted.priority,
     search: wanted.text,
     // Staff find a customer by typing their name or email; an owner's list holds their own tickets only.
-    searchRequester: isStaff(actor),
+    searchRequesters: isStaff(actor) && wanted.text?.trim() ? await findAccountsNamedBy(db, wanted.text) : undefined,
     tag: wanted.tag,
     tagSpread: wanted.tag === undefined ? undefined : tagSpreadOf(await taggedCount(db, wanted.tag)),
     requester: wanted.requester,
