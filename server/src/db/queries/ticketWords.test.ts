@@ -6,7 +6,7 @@ import { executedRows } from '../rows.js';
 import { tickets, users } from '../schema/index.js';
 import { findAccountsNamedBy } from './ticketFilters.js';
 import { findTicketRows, ticketConditions, ticketStatsCapped, type ConditionFilters, type TicketScope } from './tickets.js';
-import { amongMatches, cappedWordTotal, PREFIX_WORDS, wordMatchesOf, wordStatsCapped } from './ticketWords.js';
+import { amongMatches, cappedWordTotal, PREFIX_WORDS, rarestWordOf, wordMatchesOf, wordStatsCapped } from './ticketWords.js';
 
 /**
  * ticket_words is a second copy of what a search reads (migration 0029): after every kind of write it
@@ -150,6 +150,35 @@ describe('a search counted off its words', () => {
           );
           if (pageNumber === 1) expect(walked.length).toBeGreaterThan(0);
         }
+  });
+
+  it('reads a search of several words off the tickets holding its rarest word, with the same answers', async () => {
+    const { db } = opened.database;
+    const { owner, agentA } = await setUp('several');
+    const narrowed = [];
+    let found = 0;
+    for (const search of ['printer offline', 'srv app 439', 'mail vpn no', 'offline zzz', 'print off'])
+      for (const scope of [{}, { ownerId: owner }, { assignedAgentId: agentA }] as TicketScope[])
+        for (const status of [undefined, 'closed'] as const) {
+          const conditions: ConditionFilters = { search, status };
+          const searchAmong = await rarestWordOf(db, search);
+          if (searchAmong === undefined) continue;
+          narrowed.push(search);
+          const label = JSON.stringify({ search, scope, status, searchAmong });
+          const plain = ticketConditions(scope, conditions);
+          const among = ticketConditions(scope, { ...conditions, searchAmong });
+          const expected = await ticketStatsCapped(db, plain, 1_000);
+          expect(await ticketStatsCapped(db, among, 1_000), label).toEqual(expected);
+          found += expected.stats.total;
+          const page = { page: 1, limit: 5, sort: { field: 'priority', descending: true } } as const;
+          const ids = (rows: { ticket: { id: number } }[]) => rows.map((row) => row.ticket.id);
+          expect(ids(await findTicketRows(db, among, page)), label).toEqual(ids(await findTicketRows(db, plain, page)));
+        }
+    expect(narrowed.length).toBeGreaterThan(10);
+    expect(found).toBeGreaterThan(10);
+    // A word no ticket holds: nothing can match.
+    expect(await rarestWordOf(db, 'offline zzz')).toEqual([]);
+    expect(await rarestWordOf(db, 'printer')).toBeUndefined();
   });
 
   it('is emptied with the tickets', async () => {

@@ -6,6 +6,7 @@ import { executedRows, returnedRow } from '../rows.js';
 import { isStaffRole } from './staff.js';
 import { requestedBy, requestedByAccounts, taggedWith, type TagSpread } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
+import { amongTicketsWith } from './ticketWords.js';
 import { ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
 import { literalLimit } from '../plannedStatements.js';
 import { renderSelection } from '../renderedSelection.js';
@@ -104,6 +105,8 @@ export interface ConditionFilters {
   search?: string;
   /** Staff lists: the accounts the search's free words name (findAccountsNamedBy); their tickets match too. */
   searchRequesters?: number[];
+  /** A search of several words: its rarest word's exact words (ticketWords.ts#rarestWordOf), a necessary condition. */
+  searchAmong?: string[];
   tag?: string;
   /** How many tickets carry the tag (tag_counts), which chooses how it is read (taggedWith). */
   tagSpread?: TagSpread;
@@ -120,6 +123,7 @@ export function ticketConditions(scope: TicketScope, filters: ConditionFilters):
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
     filters.search ? wordsMatch(filters.search, filters.searchRequesters) : undefined,
+    filters.search && filters.searchAmong ? amongTicketsWith(filters.searchAmong) : undefined,
     filters.tag ? taggedWith(filters.tag, filters.tagSpread) : undefined,
     filters.requester ? requestedBy(filters.requester) : undefined,
     filters.sla ? eq(tickets.slaState, filters.sla) : undefined,

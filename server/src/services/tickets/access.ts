@@ -14,6 +14,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { countTagged, findAccountsNamedBy, findStaffIdByEmail, tagSpreadOf } from '../../db/queries/ticketFilters.js';
 import { findUserRef } from '../../db/queries/staff.js';
+import { rarestWordOf } from '../../db/queries/ticketWords.js';
 import { findTicketRow, type ConditionFilters, type TicketRow, type TicketScope } from '../../db/queries/tickets.js';
 import type { ThreadAudience } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
@@ -75,12 +76,16 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     throw new ForbiddenError(MESSAGES.http.staffOnly);
   let assignee: TicketAssignee | undefined = wanted.assignee;
   if (wanted.assigneeEmail !== undefined) assignee = (await findStaffIdByEmail(db, wanted.assigneeEmail)) ?? NO_STAFF_MEMBER;
+  const text = wanted.text?.trim() ? wanted.text : undefined;
+  // Staff find a customer by typing their name or email; an owner's list holds their own tickets only.
+  const searchRequesters = isStaff(actor) && text ? await findAccountsNamedBy(db, text) : undefined;
   const conditions: ConditionFilters = {
     status: wanted.status,
     priority: wanted.priority,
     search: wanted.text,
-    // Staff find a customer by typing their name or email; an owner's list holds their own tickets only.
-    searchRequesters: isStaff(actor) && wanted.text?.trim() ? await findAccountsNamedBy(db, wanted.text) : undefined,
+    searchRequesters,
+    // Several words are read off the tickets holding the rarest, unless requesters' tickets match too.
+    searchAmong: text && !searchRequesters?.length ? await rarestWordOf(db, text) : undefined,
     tag: wanted.tag,
     tagSpread: wanted.tag === undefined ? undefined : tagSpreadOf(await taggedCount(db, wanted.tag)),
     requester: wanted.requester,
