@@ -521,9 +521,9 @@ async function seed(db: Db): Promise<void> {
   await step(db, `${TICKETS} tickets`, [ticketsSql()], superuser);
   await step(db, 'service levels', slaSql(), superuser);
   // The load runs as a replica when it can, which skips the counting triggers: count once here.
-  await step(db, 'ticket counts', [...(await countersSql(db)).tickets], superuser);
-  const { words } = await countersSql(db);
-  if (words.length > 0) await step(db, 'ticket words', words, superuser);
+  const counters = await countersSql(db);
+  await step(db, 'ticket counts', counters.tickets, superuser);
+  if (counters.words.length > 0) await step(db, 'ticket words', counters.words, superuser);
   await step(db, `${COMMENTS} comments`, [commentsSql()], superuser);
   const { comments: commentCounters } = await countersSql(db);
   if (commentCounters.length > 0) {

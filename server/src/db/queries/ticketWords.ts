@@ -30,14 +30,23 @@ export const PREFIX_WORDS = 100;
  * count stops at the cap. Undefined when it names more than PREFIX_WORDS.
  */
 async function vocabularyOf(db: Db, prefix: string): Promise<string[] | undefined> {
-  const end = afterPrefix(prefix);
-  const below = end === undefined ? sql`` : sql` and v.word < ${end}`;
-  const rows = await executedRows(
-    db,
-    sql`select v.word from ticket_vocabulary v where v.word >= ${prefix}${below} order by v.word limit ${literalLimit(PREFIX_WORDS + 1)}`,
-  );
+  const rows = await executedRows(db, wordsStarting(prefix));
   return rows.length > PREFIX_WORDS ? undefined : rows.map((row) => row.word as string);
 }
+
+/** The vocabulary's words that start `prefix`, in order, one more than PREFIX_WORDS at most (a `word` column). */
+function wordsStarting(prefix: string): SQL {
+  const end = afterPrefix(prefix);
+  const below = end === undefined ? sql`` : sql` and v.word < ${end}`;
+  return sql`select v.word from ticket_vocabulary v where v.word >= ${prefix}${below} order by v.word limit ${literalLimit(PREFIX_WORDS + 1)}`;
+}
+
+/** Exact words as one text[] value, each a parameter the planner sees. */
+const textArray = (words: string[]): SQL =>
+  sql`array[${sql.join(
+    words.map((word) => sql`${word}`),
+    sql`, `,
+  )}]::text[]`;
 
 const ALL_STATUSES = sql.raw(`array[${TICKET_STATUSES.map((s) => `'${s}'`).join(', ')}]::ticket_status[]`);
 const ALL_PRIORITIES = sql.raw(`array[${PRIORITIES.map((p) => `'${p}'`).join(', ')}]::ticket_priority[]`);
@@ -89,10 +98,7 @@ export async function wordMatchesOf(db: Db, scope: TicketScope, filters: Conditi
     words.length === 0
       ? undefined
       : sql`select ${sql.raw(words.length > 1 ? 'distinct ' : '')}t.ticket_id, t.status, t.priority from ticket_words t where ${and(
-          sql`t.word = any(array[${sql.join(
-            words.map((word) => sql`${word}`),
-            sql`, `,
-          )}]::text[])`,
+          sql`t.word = any(${textArray(words)})`,
           ...keyConditions('t', { status: filters.status, priority: filters.priority, agentId }),
         )}`;
   const named = filters.searchRequesters ?? [];
@@ -133,9 +139,7 @@ export async function rarestWordOf(db: Db, search: string): Promise<string[] | u
   const typed = searchWordsOf(search);
   if (typed.length < 2) return undefined;
   const counted = typed.map((prefix, i) => {
-    const end = afterPrefix(prefix);
-    const below = end === undefined ? sql`` : sql` and v.word < ${end}`;
-    const words = sql`select array(select v.word from ticket_vocabulary v where v.word >= ${prefix}${below} order by v.word limit ${literalLimit(PREFIX_WORDS + 1)}) as words`;
+    const words = sql`select array(${wordsStarting(prefix)}) as words`;
     const rows = sql`select count(*)::int from (select 1 from ticket_words t where t.word = any(w.words) limit ${literalLimit(FEW_WORD_MATCHES + 1)}) c`;
     return sql`select ${literalLimit(i)} as i, w.words, (${rows}) as n from (${words}) w`;
   });
@@ -151,10 +155,7 @@ export async function rarestWordOf(db: Db, search: string): Promise<string[] | u
 export const amongTicketsWith = (words: string[]): SQL =>
   words.length === 0
     ? sql`false`
-    : sql`${tickets.id} = any(array(select t.ticket_id from ticket_words t where t.word = any(array[${sql.join(
-        words.map((word) => sql`${word}`),
-        sql`, `,
-      )}]::text[])))`;
+    : sql`${tickets.id} = any(array(select t.ticket_id from ticket_words t where t.word = any(${textArray(words)})))`;
 
 /** How many match, up to cap + 1 (more than cap means "over the cap"), as a scalar subquery for findTicketPage. */
 export const cappedWordTotal = (matches: WordMatches, cap: number): SQL<number> =>
