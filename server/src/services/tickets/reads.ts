@@ -48,6 +48,8 @@ import type { SearchCounts } from '../searchCounts.js';
 import { audienceOf, listFilters, loadVisible, type ListFilters } from './access.js';
 
 const THREAD_PAGE = LIMITS.ticketThread.page;
+/** A list's conditions with its search taken out (its matches are read apart). */
+const WITHOUT_SEARCH = { search: undefined, searchRequesters: undefined, searchAmong: undefined } as const;
 
 type TicketListAnswer = { tickets: Ticket[]; next: Ticket[]; total: number; totalCapped: boolean };
 type TicketStatsAnswer = { stats: TicketStats; totalCapped: boolean };
@@ -156,16 +158,25 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     // A search counted exactly (not far past the cap): off its word's rows when ticket_words holds what
     // it asks, else its matches read once for its count and page.
     let overCap = false;
-    if (!total && filters.conditions.search && offset < LIMITS.ticketList.depth && !(await searchCounts.farPastCap(where))) {
-      const matches = await wordMatchesOf(db, filters.scope, filters.conditions);
+    const searched = !total && filters.conditions.search !== undefined;
+    // Far past the cap by the statistics: counted as the cap, no row read (searchCounts.total would plan it again).
+    const farPastCap = searched && (await searchCounts.farPastCap(where));
+    if (farPastCap) overCap = true;
+    else if (searched && offset < LIMITS.ticketList.depth) {
+      const matches = await wordMatchesOf(plannedDb, filters.scope, filters.conditions);
       if (matches) {
         // Counted first, index-only: few matches are then read by id and sorted, where walking the
         // order's index for them read tens of thousands of rows (a page of 512 matches took 96 ms).
-        const n = await readTotal(db, cappedWordTotal(matches, cap));
+        // ticket_words holds exactly what the search asks: neither statement has a plan to choose
+        // but its index's, so both are planned once per connection.
+        const n = await readTotal(plannedDb, cappedWordTotal(matches, cap));
         const counted = { total: Math.min(n, cap), capped: n > cap };
         if (offset >= n) return answer([], counted);
-        const few = n <= FEW_WORD_MATCHES ? amongMatches(matches) : undefined;
-        return answer(await findTicketRows(db, where, page, reader, few), counted);
+        if (n > FEW_WORD_MATCHES) return answer(await findTicketRows(db, where, page, reader), counted);
+        // The matches are the search's exactly (kept by the writing transaction, read in the page's
+        // snapshot): its words are not checked again on each ticket, which read every match's text.
+        const unsearched = ticketConditions(filters.scope, { ...filters.conditions, ...WITHOUT_SEARCH });
+        return answer(await findTicketRows(plannedDb, unsearched, page, reader, amongMatches(matches)), counted);
       } else {
         const { rows, total: n } = await findTicketPageOfMatches(db, where, page, reader, cap);
         if (n !== undefined && n <= cap) return answer(rows, { total: n, capped: false });
