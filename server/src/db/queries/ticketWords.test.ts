@@ -155,15 +155,16 @@ describe('a search counted off its words', () => {
         }
   });
 
-  it('reads a search of several words off the tickets holding its rarest word, with the same answers', async () => {
+  it('reads a search of several words off the tickets holding its rarest word, and the requesters it names, with the same answers', async () => {
     const { db } = opened.database;
     const { owner, agentA } = await setUp('several');
     const narrowed = [];
     let found = 0;
-    for (const search of ['printer offline', 'srv app 439', 'mail vpn no', 'offline zzz', 'print off'])
+    // "Quinn Words" names the requester of every ticket, whose text says neither word.
+    for (const search of ['printer offline', 'srv app 439', 'mail vpn no', 'offline zzz', 'print off', 'Quinn Words'])
       for (const scope of [{}, { ownerId: owner }, { assignedAgentId: agentA }] as TicketScope[])
         for (const status of [undefined, 'closed'] as const) {
-          const conditions: ConditionFilters = { search, status };
+          const conditions: ConditionFilters = { search, status, searchRequesters: await findAccountsNamedBy(db, search) };
           const searchAmong = await rarestWordOf(db, search);
           if (searchAmong === undefined) continue;
           narrowed.push(search);
@@ -179,6 +180,8 @@ describe('a search counted off its words', () => {
         }
     expect(narrowed.length).toBeGreaterThan(10);
     expect(found).toBeGreaterThan(10);
+    expect(narrowed).toContain('Quinn Words');
+    expect(await rarestWordOf(db, 'Quinn Words')).toEqual([]);
     // A word no ticket holds: nothing can match.
     expect(await rarestWordOf(db, 'offline zzz')).toEqual([]);
     expect(await rarestWordOf(db, 'printer')).toBeUndefined();

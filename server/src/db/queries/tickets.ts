@@ -91,9 +91,14 @@ const assignedTo = (agentId: number | null | undefined): SQL | undefined => {
 const searchMatches = (search: string): SQL =>
   searchWordsOf(search).length === 0 ? sql`false` : sql`${searchWords} @@ ticket_search_query(${search})`;
 
-/** The free words: the ticket's text, or the requesters they name (ticketFilters.ts#findAccountsNamedBy). */
-const wordsMatch = (search: string, requesters: number[] = []): SQL | undefined =>
-  requesters.length > 0 ? or(searchMatches(search), requestedByAccounts(requesters)) : searchMatches(search);
+/**
+ * The free words: the ticket's text, among the tickets holding their rarest word when that is known
+ * (ticketWords.ts#rarestWordOf), or the requesters they name (ticketFilters.ts#findAccountsNamedBy).
+ */
+const wordsMatch = ({ search, searchAmong, searchRequesters = [] }: ConditionFilters & { search: string }): SQL | undefined => {
+  const text = searchAmong ? and(searchMatches(search), amongTicketsWith(searchAmong)) : searchMatches(search);
+  return searchRequesters.length > 0 ? or(text, requestedByAccounts(searchRequesters)) : text;
+};
 
 /**
  * A list's filters as the SQL reads them (services/tickets/access.ts#listFilters builds them): `search`
@@ -105,7 +110,7 @@ export interface ConditionFilters {
   search?: string;
   /** Staff lists: the accounts the search's free words name (findAccountsNamedBy); their tickets match too. */
   searchRequesters?: number[];
-  /** A search of several words: its rarest word's exact words (ticketWords.ts#rarestWordOf), a necessary condition. */
+  /** A search of several words: its rarest word's exact words (ticketWords.ts#rarestWordOf), which its text must hold. */
   searchAmong?: string[];
   tag?: string;
   /** How many tickets carry the tag (tag_counts), which chooses how it is read (taggedWith). */
@@ -122,8 +127,7 @@ export function ticketConditions(scope: TicketScope, filters: ConditionFilters):
     assignedTo(scope.assignedAgentId),
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
-    filters.search ? wordsMatch(filters.search, filters.searchRequesters) : undefined,
-    filters.search && filters.searchAmong ? amongTicketsWith(filters.searchAmong) : undefined,
+    filters.search ? wordsMatch({ ...filters, search: filters.search }) : undefined,
     filters.tag ? taggedWith(filters.tag, filters.tagSpread) : undefined,
     filters.requester ? requestedBy(filters.requester) : undefined,
     filters.sla ? eq(tickets.slaState, filters.sla) : undefined,

@@ -84,8 +84,8 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     priority: wanted.priority,
     search: wanted.text,
     searchRequesters,
-    // Several words are read off the tickets holding the rarest, unless requesters' tickets match too.
-    searchAmong: text && !searchRequesters?.length ? await rarestWordOf(db, text) : undefined,
+    // Several words are read off the tickets holding the rarest (the requesters' tickets apart).
+    searchAmong: text ? await rarestWordOf(db, text) : undefined,
     tag: wanted.tag,
     tagSpread: wanted.tag === undefined ? undefined : tagSpreadOf(await taggedCount(db, wanted.tag)),
     requester: wanted.requester,
