@@ -564,9 +564,18 @@ async function seed(db: Db): Promise<void> {
  * public comment count per ticket where the schema has that column.
  */
 async function countersSql(db: Db): Promise<{ tickets: string[]; comments: string[]; words: string[] }> {
-  const [found] = await rowsOf<{ comment_count: boolean; all_row: boolean; sla_state: boolean; tag_all_row: boolean; words: boolean }>(
+  const [found] = await rowsOf<{
+    comment_count: boolean;
+    all_row: boolean;
+    sla_state: boolean;
+    tag_all_row: boolean;
+    words: boolean;
+    words_created: boolean;
+  }>(
     db,
-    `select to_regclass('public.ticket_words') is not null as words, exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'comment_count') as comment_count,
+    `select to_regclass('public.ticket_words') is not null as words,
+       exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'ticket_words' and column_name = 'created_at') as words_created,
+       exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'comment_count') as comment_count,
        exists (select 1 from pg_proc where proname = 'ticket_counts_track' and prosrc like '%(-1)%') as all_row,
        exists (select 1 from pg_proc where proname = 'tag_counts_track' and prosrc like '%(-1)%') as tag_all_row,
        exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'ticket_counts' and column_name = 'sla_state') as sla_state`,
@@ -605,8 +614,10 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
           'delete from ticket_words',
           'delete from ticket_vocabulary',
           'insert into ticket_vocabulary (word) select distinct w from tickets, unnest(tsvector_to_array(search_words)) w',
-          `insert into ticket_words (word, status, priority, agent_id, ticket_id)
-           select w, status, priority, coalesce(assigned_agent_id, 0), id from tickets, unnest(tsvector_to_array(search_words)) w`,
+          // With each ticket's creation time where the rows carry it (migration 0030).
+          `insert into ticket_words (word, status, priority, agent_id, ticket_id${found.words_created ? ', created_at' : ''})
+           select w, status, priority, coalesce(assigned_agent_id, 0), id${found.words_created ? ', created_at' : ''}
+           from tickets, unnest(tsvector_to_array(search_words)) w`,
         ]
       : [],
     comments: found?.comment_count

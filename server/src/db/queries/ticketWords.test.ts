@@ -5,7 +5,15 @@ import { useOpenedDatabase } from '../../../test/openedDatabase.js';
 import { executedRows } from '../rows.js';
 import { tickets, users } from '../schema/index.js';
 import { findAccountsNamedBy } from './ticketFilters.js';
-import { findTicketRows, ticketConditions, ticketStatsCapped, type ConditionFilters, type TicketScope } from './tickets.js';
+import {
+  findTicketRows,
+  findTicketRowsOfMatches,
+  sortsOffMatches,
+  ticketConditions,
+  ticketStatsCapped,
+  type ConditionFilters,
+  type TicketScope,
+} from './tickets.js';
 import { amongMatches, cappedWordTotal, PREFIX_WORDS, rarestWordOf, wordMatchesOf, wordStatsCapped } from './ticketWords.js';
 
 /**
@@ -38,6 +46,8 @@ describe('a search counted off its words', () => {
         assignedAgentId: [null, agentA!.id, agentB!.id][i % 3]!,
         status: TICKET_STATUSES[i % TICKET_STATUSES.length]!,
         priority: PRIORITIES[i % PRIORITIES.length]!,
+        // Created in another order than their ids, some at the same moment.
+        createdAt: new Date(Date.UTC(2026, 0, 1) + ((i * 37) % 50) * 60_000),
       })),
     );
     return { owner: owner!.id, agentA: agentA!.id, agentB: agentB!.id };
@@ -45,8 +55,8 @@ describe('a search counted off its words', () => {
 
   /** Rows ticket_words should hold, less those it holds, both ways: empty when it is exact. */
   const drift = async () => {
-    const expected = `select w, status::text, priority::text, coalesce(assigned_agent_id, 0), id from tickets, unnest(tsvector_to_array(search_words)) w`;
-    const held = `select word, status::text, priority::text, agent_id, ticket_id from ticket_words`;
+    const expected = `select w, status::text, priority::text, coalesce(assigned_agent_id, 0), id, created_at from tickets, unnest(tsvector_to_array(search_words)) w`;
+    const held = `select word, status::text, priority::text, agent_id, ticket_id, created_at from ticket_words`;
     const rows = await executedRows(
       opened.database.db,
       sql.raw(
@@ -113,6 +123,8 @@ describe('a search counted off its words', () => {
     await db.execute(sql`update tickets set description = 'Printing VPN', status = 'open' where id % 6 = 3`);
     // An update that changes nothing a search reads leaves its rows alone.
     await db.execute(sql`update tickets set last_activity_at = now()`);
+    // The app never moves a creation time; a hand-made fix still reaches the rows it sorts by.
+    await db.execute(sql`update tickets set created_at = created_at - interval '1 day' where id % 8 = 5`);
     await db.execute(sql`delete from tickets where id % 9 = 4`);
     // The ON DELETE SET NULL of a removed agent is an update too.
     await db.execute(sql`delete from users where id = ${agentA}`);
@@ -129,6 +141,7 @@ describe('a search counted off its words', () => {
   it('reads a page off the matches’ ids alone that the walk of the order’s index reads', async () => {
     const { db } = opened.database;
     const { agentB } = await setUp('paged');
+    let sorted = 0;
     for (const [scope, conditions] of [
       [{}, { search: 'print' }],
       [{ assignedAgentId: agentB }, { search: 'off', status: 'closed' }],
@@ -136,7 +149,10 @@ describe('a search counted off its words', () => {
     ] as [TicketScope, ConditionFilters][])
       for (const sort of [
         { field: 'createdAt', descending: true },
+        { field: 'createdAt', descending: false },
+        { field: 'id', descending: true },
         { field: 'priority', descending: false },
+        { field: 'status', descending: true },
         { field: 'lastActivityAt', descending: true },
       ] as const)
         for (const pageNumber of [1, 2, 3]) {
@@ -147,12 +163,16 @@ describe('a search counted off its words', () => {
           const matches = (await wordMatchesOf(db, scope, conditions))!;
           // The matches are the search's exactly: its words are not checked on the tickets again.
           const unsearched = ticketConditions(scope, { ...conditions, search: undefined, searchRequesters: undefined });
-          expect(
-            ids(await findTicketRows(db, unsearched, page, undefined, amongMatches(matches))),
-            JSON.stringify([conditions, sort]),
-          ).toEqual(walked);
+          const label = JSON.stringify([conditions, sort]);
+          expect(ids(await findTicketRows(db, unsearched, page, undefined, amongMatches(matches))), label).toEqual(walked);
+          // Sorted off the matches' own rows, in the orders they carry.
+          if (sortsOffMatches(sort)) {
+            expect(ids(await findTicketRowsOfMatches(db, matches, page)), label).toEqual(walked);
+            sorted += 1;
+          }
           if (pageNumber === 1) expect(walked.length).toBeGreaterThan(0);
         }
+    expect(sorted).toBe(3 * 5 * 3);
   });
 
   it('reads a search of several words off the tickets holding its rarest word, and the requesters it names, with the same answers', async () => {

@@ -15,7 +15,10 @@ import type { ConditionFilters, TicketScope } from './tickets.js';
  * filters keep.
  */
 
-/** The distinct matching tickets (ticket_id, status, priority), as a FROM item; count or group it. */
+/**
+ * The distinct matching tickets (ticket_id, status, priority, created_at), as a FROM item; count,
+ * group or sort it (tickets.ts#findTicketRowsOfMatches).
+ */
 export type WordMatches = SQL;
 
 /**
@@ -97,14 +100,14 @@ export async function wordMatchesOf(db: Db, scope: TicketScope, filters: Conditi
   const byWords =
     words.length === 0
       ? undefined
-      : sql`select ${sql.raw(words.length > 1 ? 'distinct ' : '')}t.ticket_id, t.status, t.priority from ticket_words t where ${and(
+      : sql`select ${sql.raw(words.length > 1 ? 'distinct ' : '')}t.ticket_id, t.status, t.priority, t.created_at from ticket_words t where ${and(
           sql`t.word = any(${textArray(words)})`,
           ...keyConditions('t', { status: filters.status, priority: filters.priority, agentId }),
         )}`;
   const named = filters.searchRequesters ?? [];
   const requesters =
     named.length > 0
-      ? sql`select ${tickets.id} as ticket_id, ${tickets.status}, ${tickets.priority} from ${tickets} where ${and(
+      ? sql`select ${tickets.id} as ticket_id, ${tickets.status}, ${tickets.priority}, ${tickets.createdAt} from ${tickets} where ${and(
           requestedByAccounts(named),
           filters.status ? sql`${tickets.status} = ${filters.status}` : undefined,
           filters.priority ? sql`${tickets.priority} = ${filters.priority}` : undefined,
@@ -115,7 +118,7 @@ export async function wordMatchesOf(db: Db, scope: TicketScope, filters: Conditi
   if (byWords) return sql`(${byWords})`;
   return requesters
     ? sql`(${requesters})`
-    : sql`(select 0 as ticket_id, 'open'::ticket_status as status, 'low'::ticket_priority as priority where false)`;
+    : sql`(select 0 as ticket_id, 'open'::ticket_status as status, 'low'::ticket_priority as priority, now() as created_at where false)`;
 }
 
 /**

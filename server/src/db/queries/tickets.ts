@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { searchWordsOf, type Priority, type SlaFilter, type TicketQuery, type TicketStatus } from '@helpdesk/protocol';
 import { phaseOf } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
@@ -157,21 +157,37 @@ export function listSort(sort: TicketQuery['sort'], filters: Pick<ConditionFilte
   return noneRunning ? { field: 'id', descending: sort.descending } : sort;
 }
 
+/** Where an order's columns are read from: the tickets, or a word's matches (MATCH_COLUMNS). */
+type OrderColumns = Record<'createdAt' | 'id', SQLWrapper> & Partial<Record<TicketQuery['sort']['field'], SQLWrapper>>;
+
 /** Priority and status sort by their enum's rank; each order is served by an index ending in id. */
-function orderOf(sort: TicketQuery['sort']): SQL[] {
+function orderOf(sort: TicketQuery['sort'], columns: OrderColumns = SORT_COLUMNS): SQL[] {
   const direction = sort.descending ? desc : asc;
-  if (sort.field === 'id') return [direction(tickets.id)];
+  if (sort.field === 'id') return [direction(columns.id)];
   // The earliest open deadline; tickets without one last either way (migration 0016's two indexes).
   if (sort.field === 'slaDueAt')
     return sort.descending
       ? [sql`${tickets.slaDueAt} desc nulls last`, desc(tickets.id)]
       : [sql`${tickets.slaDueAt} asc nulls last`, asc(tickets.id)];
-  const order = [direction(SORT_COLUMNS[sort.field])];
-  if (sort.field === 'priority') order.push(desc(tickets.createdAt));
-  if (sort.field === 'status') order.push(direction(tickets.createdAt));
-  order.push(direction(tickets.id));
+  const column = columns[sort.field];
+  if (column === undefined) throw new RangeError(`No column to sort by ${sort.field} here`);
+  const order = [direction(column)];
+  if (sort.field === 'priority') order.push(desc(columns.createdAt));
+  if (sort.field === 'status') order.push(direction(columns.createdAt));
+  order.push(direction(columns.id));
   return order;
 }
+
+/** The columns a word's matches carry (ticketWords.ts#WordMatches), by the orders they serve. */
+const MATCH_COLUMNS: OrderColumns = {
+  createdAt: sql`m.created_at`,
+  id: sql`m.ticket_id`,
+  priority: sql`m.priority`,
+  status: sql`m.status`,
+};
+
+/** Whether a word's matches sort themselves in this order (findTicketRowsOfMatches). */
+export const sortsOffMatches = (sort: TicketQuery['sort']): boolean => MATCH_COLUMNS[sort.field] !== undefined;
 
 /**
  * For a staff reader: changed or commented by someone else since the reader last opened the ticket
@@ -248,6 +264,24 @@ export async function findTicketPageOfMatches(
     total: sql<number>`(select count(*)::int from matches)`,
     first: window.offset === 0,
   });
+}
+
+/**
+ * A page of a word's matches (ticketWords.ts#wordMatchesOf), sorted off their own rows in an order
+ * they carry (sortsOffMatches): index-only, about 0.2 µs a match, where reading each by id descended
+ * the tickets' btree (~3.5 µs) and walking the order's index passed every ticket between two matches.
+ * Only the page's rows are then read from tickets.
+ */
+export async function findTicketRowsOfMatches(
+  db: Db,
+  matches: SQL,
+  { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
+  unreadReaderId?: number,
+): Promise<TicketRow[]> {
+  const window = windowOf({ page, limit, spare });
+  const ids = sql`select m.ticket_id from ${matches} as m order by ${sql.join(orderOf(sort, MATCH_COLUMNS), sql`, `)} limit ${literalLimit(window.limit)} offset ${literalLimit(window.offset)}`;
+  const order = sql.join(orderOf(sort), sql`, `);
+  return (await readPage(db, { ids, order, unreadReaderId, first: window.offset === 0 })).rows;
 }
 
 /**

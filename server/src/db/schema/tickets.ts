@@ -236,6 +236,8 @@ export const ticketWords = pgTable(
     priority: priorityEnum('priority').notNull(),
     agentId: integer('agent_id').notNull(),
     ticketId: integer('ticket_id').notNull(),
+    /** The ticket's, in the index beside the key (INCLUDE, migration 0030): a word's matches sort off their rows. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('ticket_words_idx').on(t.word, t.status, t.priority, t.agentId, t.ticketId)],
 );

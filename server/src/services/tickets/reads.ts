@@ -26,9 +26,11 @@ import {
   findTicketPageOfMatches,
   findTicketRow,
   findTicketRows,
+  findTicketRowsOfMatches,
   listSort,
   readTotal,
   markTicketRead,
+  sortsOffMatches,
   ticketConditions,
   ticketStats,
   ticketTotal,
@@ -172,6 +174,9 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
         const n = await readTotal(plannedDb, cappedWordTotal(matches, cap));
         const counted = { total: Math.min(n, cap), capped: n > cap };
         if (offset >= n) return answer([], counted);
+        // Up to the cap in an order they carry, the matches sort themselves, index-only; more are
+        // dense enough that the order's index reaches a page of them soon.
+        if (n <= cap && sortsOffMatches(page.sort)) return answer(await findTicketRowsOfMatches(plannedDb, matches, page, reader), counted);
         if (n > FEW_WORD_MATCHES) return answer(await findTicketRows(db, where, page, reader), counted);
         // The matches are the search's exactly (kept by the writing transaction, read in the page's
         // snapshot): its words are not checked again on each ticket, which read every match's text.
