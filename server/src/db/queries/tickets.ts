@@ -163,14 +163,12 @@ type OrderColumns = Record<'createdAt' | 'id', SQLWrapper> & Partial<Record<Tick
 /** Priority and status sort by their enum's rank; each order is served by an index ending in id. */
 function orderOf(sort: TicketQuery['sort'], columns: OrderColumns = SORT_COLUMNS): SQL[] {
   const direction = sort.descending ? desc : asc;
-  if (sort.field === 'id') return [direction(columns.id)];
-  // The earliest open deadline; tickets without one last either way (migration 0016's two indexes).
-  if (sort.field === 'slaDueAt')
-    return sort.descending
-      ? [sql`${tickets.slaDueAt} desc nulls last`, desc(tickets.id)]
-      : [sql`${tickets.slaDueAt} asc nulls last`, asc(tickets.id)];
   const column = columns[sort.field];
   if (column === undefined) throw new RangeError(`No column to sort by ${sort.field} here`);
+  if (sort.field === 'id') return [direction(column)];
+  // The earliest open deadline; tickets without one last either way (migration 0016's two indexes).
+  if (sort.field === 'slaDueAt')
+    return sort.descending ? [sql`${column} desc nulls last`, desc(columns.id)] : [sql`${column} asc nulls last`, asc(columns.id)];
   const order = [direction(column)];
   if (sort.field === 'priority') order.push(desc(columns.createdAt));
   if (sort.field === 'status') order.push(direction(columns.createdAt));

@@ -159,12 +159,10 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     const cap = LIMITS.ticketList.countCap;
     // A search counted exactly (not far past the cap): off its word's rows when ticket_words holds what
     // it asks, else its matches read once for its count and page.
-    let overCap = false;
     const searched = !total && filters.conditions.search !== undefined;
     // Far past the cap by the statistics: counted as the cap, no row read (searchCounts.total would plan it again).
-    const farPastCap = searched && (await searchCounts.farPastCap(where));
-    if (farPastCap) overCap = true;
-    else if (searched && offset < LIMITS.ticketList.depth) {
+    let overCap = searched && (await searchCounts.farPastCap(where));
+    if (searched && !overCap && offset < LIMITS.ticketList.depth) {
       const matches = await wordMatchesOf(plannedDb, filters.scope, filters.conditions);
       if (matches) {
         // Counted first, index-only: few matches are then read by id and sorted, where walking the
