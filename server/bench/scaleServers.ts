@@ -60,6 +60,7 @@ export async function startServers(place: Place, count: number, env: Record<stri
     SEED_DEMO: 'false',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     JWT_SECRET: BENCH_JWT_SECRET,
+    ...(process.env.BENCH_CPU_PROF && { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF }),
   };
   if (KIND === 'pglite') {
     if (count !== 1) throw new Error('PGlite is embedded in one process: BENCH_PROCESSES must be 1');

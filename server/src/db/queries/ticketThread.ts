@@ -1,8 +1,9 @@
-import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, getTableName, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { EmailStatus, Role, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
-import { returnedRow } from '../rows.js';
+import { executedRows, returnedRow } from '../rows.js';
+import { renderSelection } from '../renderedSelection.js';
 import { attachments, emailOutbox, ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
 import type { AttachmentRow } from './attachments.js';
 import { isStaffRole } from './staff.js';
@@ -86,6 +87,8 @@ export async function hasStaffEntries(db: Db, ticketId: number): Promise<boolean
 }
 
 const author = alias(users, 'author');
+/** The users table under an alias's name, for a FROM written as text (drizzle writes an alias by its name alone). */
+const aliased = (name: string) => sql`${users} ${sql.identifier(name)}`;
 
 /** The newest outbox row of a reply (a reply sends at most one mail). */
 const emailStatusOf = sql<EmailStatus | null>`(select o.status from ${emailOutbox} o where o.comment_id = ${ticketComments.id} order by o.id desc limit 1)`;
@@ -104,18 +107,21 @@ const fileRow = (file: FileJson): AttachmentRow => ({ ...file, createdAt: new Da
 const notesOf = (ticketId: number) =>
   sql<number>`(select count(*)::int from ${ticketComments} n where n.ticket_id = ${ticketId} and n.internal)`;
 
-const selectComments = (db: Db, audience: ThreadAudience = { internal: false }, notesOfTicket?: number) =>
-  db
-    .select({
-      comment: ticketComments,
-      author: { id: author.id, name: author.name, role: author.role },
-      files: filesOf,
-      // Staff only: how a reply's mail went is not the owner's to see.
-      ...(audience.internal && { emailStatus: emailStatusOf }),
-      ...(notesOfTicket !== undefined && { noteCount: notesOf(notesOfTicket) }),
-    })
-    .from(ticketComments)
-    .innerJoin(author, eq(author.id, ticketComments.authorId));
+/**
+ * A page of comments as text rendered once (db/renderedSelection.ts): the detail reads fifty comments
+ * and fifty entries on every open, and the query builder typed each field of each row on every call.
+ * Staff's adds how a reply's mail went, which is not the owner's to see.
+ */
+const commentFields = {
+  comment: getTableColumns(ticketComments),
+  author: { id: author.id, name: author.name, role: author.role },
+  files: filesOf,
+};
+type RenderedComment = Omit<CommentRow, 'attachments'> & { files: FileJson[] };
+const COMMENTS = {
+  owner: renderSelection<RenderedComment>(commentFields),
+  staff: renderSelection<RenderedComment>({ ...commentFields, emailStatus: emailStatusOf }),
+};
 
 /**
  * Rows before the cursor row in (created_at, id) order. The cursor must belong to the same ticket and
@@ -170,29 +176,37 @@ export const findComments = async (
   { before, countNotes = false }: { before?: number; countNotes?: boolean } = {},
 ): Promise<{ rows: CommentRow[]; hasMore: boolean; noteCount: number }> => {
   const { where, order } = threadPage(ticketComments, ticketId, audience, before);
-  const found = await selectComments(db, audience, countNotes ? ticketId : undefined)
-    .where(where)
-    .orderBy(...order)
-    .limit(literalLimit(limit + 1));
-  const rows = found.map(({ files, noteCount: _notes, ...row }: (typeof found)[number] & { noteCount?: number }) => ({
-    ...row,
-    attachments: files.map(fileRow),
-  }));
-  return { ...newestPage(rows, limit), noteCount: (found[0] as { noteCount?: number } | undefined)?.noteCount ?? 0 };
+  const selection = audience.internal ? COMMENTS.staff : COMMENTS.owner;
+  // The notes' count is one InitPlan on this ticket (a parameter), so it stays out of the rendered text.
+  const noteCount = countNotes ? sql`, ${notesOf(ticketId)} as "noteCount"` : sql``;
+  const found = await executedRows(
+    db,
+    sql`select ${sql.raw(selection.text)}${noteCount} from ${ticketComments} inner join ${aliased(getTableName(author))} on ${eq(author.id, ticketComments.authorId)}
+      where ${where} order by ${sql.join(order, sql`, `)} limit ${literalLimit(limit + 1)}`,
+  );
+  const rows = found.map((raw) => {
+    const { files, ...row } = selection.rowOf(raw);
+    return { ...row, attachments: files.map(fileRow) };
+  });
+  return { ...newestPage(rows, limit), noteCount: (found[0]?.noteCount as number | undefined) ?? 0 };
 };
 
 const historyActor = alias(users, 'actor');
 
+const HISTORY = renderSelection<HistoryRow>({
+  entry: getTableColumns(ticketHistory),
+  actor: { id: historyActor.id, name: historyActor.name },
+});
+
 export const findHistory = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) => {
   const { where, order } = threadPage(ticketHistory, ticketId, audience, before);
-  return newestPage<HistoryRow>(
-    await db
-      .select({ entry: ticketHistory, actor: { id: historyActor.id, name: historyActor.name } })
-      .from(ticketHistory)
-      .innerJoin(historyActor, eq(historyActor.id, ticketHistory.actorId))
-      .where(where)
-      .orderBy(...order)
-      .limit(literalLimit(limit + 1)),
+  const found = await executedRows(
+    db,
+    sql`select ${sql.raw(HISTORY.text)} from ${ticketHistory} inner join ${aliased(getTableName(historyActor))} on ${eq(historyActor.id, ticketHistory.actorId)}
+      where ${where} order by ${sql.join(order, sql`, `)} limit ${literalLimit(limit + 1)}`,
+  );
+  return newestPage(
+    found.map((raw) => HISTORY.rowOf(raw)),
     limit,
   );
 };
