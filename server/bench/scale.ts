@@ -48,7 +48,8 @@
  * BENCH_ARTICLES (200), BENCH_SEED (42: the questions' random sequence), BENCH_ONLY (substrings
  * separated by `|`: only the calls whose name contains one), BENCH_EXPLAIN (0; n = EXPLAIN (ANALYZE, BUFFERS) the
  * statements of the slowest question of each of the n slowest calls) and BENCH_EXPLAIN_FILE,
- * BENCH_REDIS_URL (redis://127.0.0.1:6379), BENCH_LOG_LEVEL (warn).
+ * BENCH_REDIS_URL (redis://127.0.0.1:6379), BENCH_LOG_LEVEL (warn), BENCH_CPU_PROF (a folder: each server
+ * process writes a V8 CPU profile there when it stops; open it in Chrome's DevTools).
  *
  * Output: a table per cell as it finishes (p50/p95/p99, req/s, share of the floor's req/s, refused
  * answers, repeats, bytes, writes reached), the machine's CPU pressure (others share it), then the
