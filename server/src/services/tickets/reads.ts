@@ -120,7 +120,8 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    * newest-first (or oldest-first) list under a status, a priority, an assignee, an assignee and a
    * status, or an SLA state: an index leads with exactly those and then the creation time, so every
    * value's plan is a walk of it (checked with generic plans at 1M). A tag, rare (its page reads its
-   * tickets off the tag's index, then filters and sorts them) or alone. And a requester: the accounts
+   * tickets off the tag's index, then filters and sorts them) or on a list planned once without it.
+   * And a requester: the accounts
    * named (an email, or a name's start as a range of its index) are read into an array when the
    * statement runs, so no plan ever knows how many tickets they hold, and those few tickets come off
    * (user_id, ...) whatever else is asked.
@@ -130,9 +131,13 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     if (c.requester !== undefined) return c.tag === undefined && c.sla === undefined;
     if (c.tag === undefined) return filtersIndexedInCreatedOrder(scope, c, sort);
     if (c.sla !== undefined) return false;
-    // A rare tag's page reads its few tickets off the tag's index whatever else is asked (`few`); a
-    // common tag alone is found walking the order's index, where its entries carry the tags.
-    return c.tagSpread === 'rare' || (scope.assignedAgentId === undefined && c.status === undefined && c.priority === undefined);
+    // A rare tag's page reads its few tickets off the tag's index whatever else is asked (`few`). A
+    // common one filters the entries of the index the same list without it walks (each carries the
+    // tags), where no other index leads with the list's filters: under an assignee alone the
+    // (assignee, status, created) index does too, and a generic plan priced the tag as rare there and
+    // read the agent's every ticket off it (generic plans checked at 1M).
+    if (c.tagSpread === 'rare') return true;
+    return filtersIndexedInCreatedOrder(scope, c, sort) && !(scope.assignedAgentId !== undefined && c.status === undefined);
   };
 
   /** Past the last page answers at once from the count; deeper than LIMITS.ticketList.depth rows is refused. */
