@@ -86,9 +86,11 @@ export async function hasStaffEntries(db: Db, ticketId: number): Promise<boolean
   return row?.answered ?? false;
 }
 
-const author = alias(users, 'author');
 /** The users table under an alias's name, for a FROM written as text (drizzle writes an alias by its name alone). */
-const aliased = (name: string) => sql`${users} ${sql.identifier(name)}`;
+const usersAs = (aliased: ReturnType<typeof alias<typeof users, string>>) => sql`${users} ${sql.identifier(getTableName(aliased))}`;
+
+const author = alias(users, 'author');
+const withAuthor = sql`inner join ${usersAs(author)} on ${eq(author.id, ticketComments.authorId)}`;
 
 /** The newest outbox row of a reply (a reply sends at most one mail). */
 const emailStatusOf = sql<EmailStatus | null>`(select o.status from ${emailOutbox} o where o.comment_id = ${ticketComments.id} order by o.id desc limit 1)`;
@@ -140,20 +142,24 @@ const beforeRow = (
   return or(lt(table.createdAt, cursor), and(eq(table.createdAt, cursor), lt(table.id, before)));
 };
 
-/** A ticket's rows of a thread table this reader may see, before the cursor if any, newest first. */
+/**
+ * The end of a statement reading a ticket's rows of a thread table this reader may see, before the
+ * cursor if any, newest first: up to `limit` and one more, which tells whether older remain.
+ */
 const threadPage = (
   table: typeof ticketComments | typeof ticketHistory,
   ticketId: number,
   audience: ThreadAudience,
   before: number | undefined,
-) => ({
-  where: and(
+  limit: number,
+) => {
+  const where = and(
     eq(table.ticketId, ticketId),
     audience.internal ? undefined : eq(table.internal, false),
     beforeRow(table, ticketId, audience, before),
-  ),
-  order: [desc(table.createdAt), desc(table.id)],
-});
+  );
+  return sql`where ${where} order by ${desc(table.createdAt)}, ${desc(table.id)} limit ${literalLimit(limit + 1)}`;
+};
 
 /** Up to `limit` newest rows (read newest first off the index), returned oldest first with whether older remain. */
 const newestPage = <T>(rows: T[], limit: number) => ({ rows: rows.slice(0, limit).reverse(), hasMore: rows.length > limit });
@@ -175,14 +181,12 @@ export const findComments = async (
   audience: ThreadAudience,
   { before, countNotes = false }: { before?: number; countNotes?: boolean } = {},
 ): Promise<{ rows: CommentRow[]; hasMore: boolean; noteCount: number }> => {
-  const { where, order } = threadPage(ticketComments, ticketId, audience, before);
   const selection = audience.internal ? COMMENTS.staff : COMMENTS.owner;
   // The notes' count is one InitPlan on this ticket (a parameter), so it stays out of the rendered text.
   const noteCount = countNotes ? sql`, ${notesOf(ticketId)} as "noteCount"` : sql``;
   const found = await executedRows(
     db,
-    sql`select ${sql.raw(selection.text)}${noteCount} from ${ticketComments} inner join ${aliased(getTableName(author))} on ${eq(author.id, ticketComments.authorId)}
-      where ${where} order by ${sql.join(order, sql`, `)} limit ${literalLimit(limit + 1)}`,
+    sql`select ${sql.raw(selection.text)}${noteCount} from ${ticketComments} ${withAuthor} ${threadPage(ticketComments, ticketId, audience, before, limit)}`,
   );
   const rows = found.map((raw) => {
     const { files, ...row } = selection.rowOf(raw);
@@ -192,6 +196,7 @@ export const findComments = async (
 };
 
 const historyActor = alias(users, 'actor');
+const withActor = sql`inner join ${usersAs(historyActor)} on ${eq(historyActor.id, ticketHistory.actorId)}`;
 
 const HISTORY = renderSelection<HistoryRow>({
   entry: getTableColumns(ticketHistory),
@@ -199,11 +204,9 @@ const HISTORY = renderSelection<HistoryRow>({
 });
 
 export const findHistory = async (db: Db, ticketId: number, limit: number, audience: ThreadAudience, before?: number) => {
-  const { where, order } = threadPage(ticketHistory, ticketId, audience, before);
   const found = await executedRows(
     db,
-    sql`select ${sql.raw(HISTORY.text)} from ${ticketHistory} inner join ${aliased(getTableName(historyActor))} on ${eq(historyActor.id, ticketHistory.actorId)}
-      where ${where} order by ${sql.join(order, sql`, `)} limit ${literalLimit(limit + 1)}`,
+    sql`select ${sql.raw(HISTORY.text)} from ${ticketHistory} ${withActor} ${threadPage(ticketHistory, ticketId, audience, before, limit)}`,
   );
   return newestPage(
     found.map((raw) => HISTORY.rowOf(raw)),

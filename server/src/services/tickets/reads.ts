@@ -121,10 +121,9 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    * status, or an SLA state: an index leads with exactly those and then the creation time, so every
    * value's plan is a walk of it (checked with generic plans at 1M). A tag, rare (its page reads its
    * tickets off the tag's index, then filters and sorts them) or on a list planned once without it.
-   * And a requester: the accounts
-   * named (an email, or a name's start as a range of its index) are read into an array when the
-   * statement runs, so no plan ever knows how many tickets they hold, and those few tickets come off
-   * (user_id, ...) whatever else is asked.
+   * And a requester: the accounts named (an email, or a name's start as a range of its index) are
+   * read into an array when the statement runs, so no plan ever knows how many tickets they hold, and
+   * those few tickets come off (user_id, ...) whatever else is asked.
    */
   const plannable = ({ scope, conditions: c }: ListFilters, page: number, sort: TicketQuery['sort']) => {
     if (page > PLANNED_PAGES || c.search !== undefined || c.unreadFor !== undefined) return false;
