@@ -449,6 +449,7 @@ const SEEDED_TABLES = [
   'users',
   'tickets',
   'ticket_words',
+  'ticket_tags',
   'ticket_comments',
   'ticket_history',
   'articles',
@@ -561,7 +562,7 @@ async function seed(db: Db): Promise<void> {
  * The values triggers keep (skipped by a replica-role load), computed once from the rows, in the form
  * the migrations in this build keep them: the ticket counters by assignee, status, priority and SLA state (with
  * an all-tickets row, agent_id -1, where the counting trigger keeps one), each ticket's words, and the
- * public comment count per ticket where the schema has that column.
+ * public comment count per ticket where the schema has that column, and each ticket's tags as rows.
  */
 async function countersSql(db: Db): Promise<{ tickets: string[]; comments: string[]; words: string[] }> {
   const [found] = await rowsOf<{
@@ -571,9 +572,11 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
     tag_all_row: boolean;
     words: boolean;
     words_created: boolean;
+    tag_rows: boolean;
   }>(
     db,
     `select to_regclass('public.ticket_words') is not null as words,
+       to_regclass('public.ticket_tags') is not null as tag_rows,
        exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'ticket_words' and column_name = 'created_at') as words_created,
        exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'comment_count') as comment_count,
        exists (select 1 from pg_proc where proname = 'ticket_counts_track' and prosrc like '%(-1)%') as all_row,
@@ -598,6 +601,14 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
       ? [
           `insert into ticket_tag_counts (tag, agent_id, status, priority, n)
            select tag, -1, status, priority, sum(n)::int from ticket_tag_counts group by 1, 3, 4`,
+        ]
+      : []),
+    // Each ticket's tags in creation order, where the schema keeps them (migration 0031).
+    ...(found?.tag_rows
+      ? [
+          'delete from ticket_tags',
+          `insert into ticket_tags (tag, created_at, ticket_id, status, priority, agent_id)
+           select t, created_at, id, status, priority, coalesce(assigned_agent_id, 0) from tickets, unnest(tags) t`,
         ]
       : []),
   ];

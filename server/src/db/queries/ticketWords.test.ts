@@ -2,12 +2,13 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { PRIORITIES, searchWordsOf, TICKET_STATUSES } from '@helpdesk/protocol';
 import { useOpenedDatabase } from '../../../test/openedDatabase.js';
+import { rowDrift } from '../../../test/rowDrift.js';
 import { executedRows } from '../rows.js';
 import { tickets, users } from '../schema/index.js';
 import { findAccountsNamedBy } from './ticketFilters.js';
 import {
   findTicketRows,
-  findTicketRowsOfMatches,
+  findTicketPageOfRows,
   sortsOffMatches,
   ticketConditions,
   ticketStatsCapped,
@@ -54,17 +55,12 @@ describe('a search counted off its words', () => {
   };
 
   /** Rows ticket_words should hold, less those it holds, both ways: empty when it is exact. */
-  const drift = async () => {
-    const expected = `select w, status::text, priority::text, coalesce(assigned_agent_id, 0), id, created_at from tickets, unnest(tsvector_to_array(search_words)) w`;
-    const held = `select word, status::text, priority::text, agent_id, ticket_id, created_at from ticket_words`;
-    const rows = await executedRows(
+  const drift = () =>
+    rowDrift(
       opened.database.db,
-      sql.raw(
-        `select (select count(*) from (${expected} except all ${held}) a)::int + (select count(*) from (${held} except all ${expected}) b)::int as n`,
-      ),
+      `select w, status::text, priority::text, coalesce(assigned_agent_id, 0), id, created_at from tickets, unnest(tsvector_to_array(search_words)) w`,
+      `select word, status::text, priority::text, agent_id, ticket_id, created_at from ticket_words`,
     );
-    return rows[0]!.n as number;
-  };
 
   const searches = [
     'print',
@@ -167,7 +163,7 @@ describe('a search counted off its words', () => {
           expect(ids(await findTicketRows(db, unsearched, page, undefined, amongMatches(matches))), label).toEqual(walked);
           // Sorted off the matches' own rows, in the orders they carry.
           if (sortsOffMatches(sort)) {
-            expect(ids(await findTicketRowsOfMatches(db, matches, page)), label).toEqual(walked);
+            expect(ids((await findTicketPageOfRows(db, matches, page)).rows), label).toEqual(walked);
             sorted += 1;
           }
           if (pageNumber === 1) expect(walked.length).toBeGreaterThan(0);

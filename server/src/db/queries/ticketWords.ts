@@ -17,7 +17,7 @@ import type { ConditionFilters, TicketScope } from './tickets.js';
 
 /**
  * The distinct matching tickets (ticket_id, status, priority, created_at), as a FROM item; count,
- * group or sort it (tickets.ts#findTicketRowsOfMatches).
+ * group or sort it (tickets.ts#findTicketPageOfRows).
  */
 export type WordMatches = SQL;
 

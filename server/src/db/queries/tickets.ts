@@ -113,7 +113,9 @@ export interface ConditionFilters {
   /** A search of several words: its rarest word's exact words (ticketWords.ts#rarestWordOf), which its text must hold. */
   searchAmong?: string[];
   tag?: string;
-  /** How many tickets carry the tag (tag_counts), which chooses how it is read (taggedWith). */
+  /** How many tickets carry the tag (tag_counts), which chooses how it is read (ticketTags.ts#taggedRowsOf). */
+  tagged?: number;
+  /** The same as a kind (ticketFilters.ts#tagSpreadOf), which chooses how the tickets are asked for it (taggedWith). */
   tagSpread?: TagSpread;
   requester?: string;
   unreadFor?: number;
@@ -184,7 +186,7 @@ const MATCH_COLUMNS: OrderColumns = {
   status: sql`m.status`,
 };
 
-/** Whether a word's matches sort themselves in this order (findTicketRowsOfMatches). */
+/** Whether a word's matches or a tag's rows sort themselves in this order (findTicketPageOfRows). */
 export const sortsOffMatches = (sort: TicketQuery['sort']): boolean => MATCH_COLUMNS[sort.field] !== undefined;
 
 /**
@@ -265,21 +267,23 @@ export async function findTicketPageOfMatches(
 }
 
 /**
- * A page of a word's matches (ticketWords.ts#wordMatchesOf), sorted off their own rows in an order
- * they carry (sortsOffMatches): index-only, about 0.2 µs a match, where reading each by id descended
- * the tickets' btree (~3.5 µs) and walking the order's index passed every ticket between two matches.
- * Only the page's rows are then read from tickets.
+ * A page of rows that carry their ticket's order (a word's matches, ticketWords.ts#wordMatchesOf; a
+ * tag's rows, ticketTags.ts#taggedRowsOf), sorted off those rows in an order they carry
+ * (sortsOffMatches): index-only, about 0.2 µs a row, where reading each by id descended the tickets'
+ * btree (~3.5 µs) and walking the order's index passed every ticket between two of them. Only the
+ * page's rows are then read from tickets, with `total` riding in the statement as findTicketPage's.
  */
-export async function findTicketRowsOfMatches(
+export async function findTicketPageOfRows(
   db: Db,
   matches: SQL,
   { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
   unreadReaderId?: number,
-): Promise<TicketRow[]> {
+  total?: SQL<number>,
+): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const window = windowOf({ page, limit, spare });
   const ids = sql`select m.ticket_id from ${matches} as m order by ${sql.join(orderOf(sort, MATCH_COLUMNS), sql`, `)} limit ${literalLimit(window.limit)} offset ${literalLimit(window.offset)}`;
   const order = sql.join(orderOf(sort), sql`, `);
-  return (await readPage(db, { ids, order, unreadReaderId, first: window.offset === 0 })).rows;
+  return readPage(db, { ids, order, unreadReaderId, total, first: window.offset === 0 });
 }
 
 /**

@@ -222,6 +222,26 @@ export const ticketTagCounts = pgTable(
 );
 
 /**
+ * A ticket's tags, one row each, in creation order per tag, with the filters a list is asked with, kept
+ * by triggers on tickets (migration 0031): a tag's list in creation order walks its own rows, where the
+ * tickets' indexes passed every ticket without the tag (docs/decisions.md#a-tag-walked-in-its-own-rows).
+ * agent_id 0 = unassigned, as in ticket_counts. Migration 0031 adds INCLUDE (status, priority,
+ * agent_id) to the index, which drizzle cannot declare.
+ */
+export const ticketTags = pgTable(
+  'ticket_tags',
+  {
+    tag: text('tag').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    ticketId: integer('ticket_id').notNull(),
+    status: ticketStatusEnum('status').notNull(),
+    priority: priorityEnum('priority').notNull(),
+    agentId: integer('agent_id').notNull(),
+  },
+  (t) => [index('ticket_tags_idx').on(t.tag, t.createdAt, t.ticketId)],
+);
+
+/**
  * A ticket's words, one row each, with the filters a search is asked with, kept by statement triggers
  * on tickets (migration 0029), so a search is counted off one btree without reading a ticket
  * (docs/decisions.md#a-search-counted-off-its-words). agent_id 0 = unassigned, as in ticket_counts.

@@ -15,7 +15,14 @@ import type { Db } from '../../db/client.js';
 import { countTagged, findAccountsNamedBy, findStaffIdByEmail, tagSpreadOf } from '../../db/queries/ticketFilters.js';
 import { findUserRef } from '../../db/queries/staff.js';
 import { rarestWordOf } from '../../db/queries/ticketWords.js';
-import { findTicketRow, type ConditionFilters, type TicketRow, type TicketScope } from '../../db/queries/tickets.js';
+import {
+  countedTotal,
+  findTicketRow,
+  readTotal,
+  type ConditionFilters,
+  type TicketRow,
+  type TicketScope,
+} from '../../db/queries/tickets.js';
 import type { ThreadAudience } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
 import { createRecentlyUsed } from '../../lib/recentlyUsed.js';
@@ -32,23 +39,35 @@ export const scopeFor = (actor: Pick<Actor, 'id' | 'role'>, filters: TicketFilte
 };
 
 /**
- * How widespread a tag is only chooses the plan (db/queries/ticketFilters.ts#taggedWith): each form
- * reads the same rows. So its count is trusted for a few seconds, even with READ_MEMO=off, and a
- * stale one costs speed, never a wrong answer; it saves a round trip on every tag filter.
+ * Counts that only choose a plan: how many tickets carry a tag (db/queries/ticketFilters.ts#taggedWith,
+ * db/queries/ticketTags.ts#taggedRowsOf) and how many a list's other filters hold. Each plan reads
+ * the same rows, so a count is trusted for a few seconds, even with READ_MEMO=off, and a stale one
+ * costs speed, never a wrong answer; it saves a round trip on every tag filter.
  */
-const TAG_HINT_MS = 10_000;
-const TAG_HINTS = 1_000;
-const tagHints = new WeakMap<Db, ReturnType<typeof createRecentlyUsed<string, { n: number; at: number }>>>();
+const HINT_MS = 10_000;
+const HINTS = 1_000;
+const hintsOf = new WeakMap<Db, ReturnType<typeof createRecentlyUsed<string, { n: number; at: number }>>>();
 
-async function taggedCount(db: Db, tag: string): Promise<number> {
-  let hints = tagHints.get(db);
-  if (!hints) tagHints.set(db, (hints = createRecentlyUsed(TAG_HINTS)));
-  const hint = hints.get(tag);
-  if (hint && performance.now() - hint.at < TAG_HINT_MS) return hint.n;
-  const n = await countTagged(db, tag);
-  hints.set(tag, { n, at: performance.now() });
+async function hinted(db: Db, key: string, count: () => Promise<number>): Promise<number> {
+  let hints = hintsOf.get(db);
+  if (!hints) hintsOf.set(db, (hints = createRecentlyUsed(HINTS)));
+  const hint = hints.get(key);
+  if (hint && performance.now() - hint.at < HINT_MS) return hint.n;
+  const n = await count();
+  hints.set(key, { n, at: performance.now() });
   return n;
 }
+
+const taggedCount = (db: Db, tag: string) => hinted(db, JSON.stringify(['tag', tag]), () => countTagged(db, tag));
+
+/**
+ * How many tickets a staff list's status, priority and assignee hold whatever their tags, from the
+ * maintained counters: a tag's rows are walked against them (db/queries/ticketTags.ts#taggedRowsOf).
+ */
+export const untaggedCount = (db: Db, { assignedAgentId }: TicketScope, { status, priority }: ConditionFilters): Promise<number> =>
+  hinted(db, JSON.stringify(['others', assignedAgentId, status, priority]), () =>
+    readTotal(db, countedTotal({ assignedAgentId, status, priority })),
+  );
 
 /** An `assignee:<email>` that names no staff member: an id no ticket is assigned to, so the list is empty. */
 const NO_STAFF_MEMBER = -1;
@@ -79,6 +98,7 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
   const text = wanted.text?.trim() ? wanted.text : undefined;
   // Staff find a customer by typing their name or email; an owner's list holds their own tickets only.
   const searchRequesters = isStaff(actor) && text ? await findAccountsNamedBy(db, text) : undefined;
+  const tagged = wanted.tag === undefined ? undefined : await taggedCount(db, wanted.tag);
   const conditions: ConditionFilters = {
     status: wanted.status,
     priority: wanted.priority,
@@ -87,7 +107,8 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     // Several words are read off the tickets holding the rarest (the requesters' tickets apart).
     searchAmong: text ? await rarestWordOf(db, text) : undefined,
     tag: wanted.tag,
-    tagSpread: wanted.tag === undefined ? undefined : tagSpreadOf(await taggedCount(db, wanted.tag)),
+    tagged,
+    tagSpread: tagged === undefined ? undefined : tagSpreadOf(tagged),
     requester: wanted.requester,
     sla: wanted.sla,
     ...(wanted.unread && { unreadFor: actor.id }),

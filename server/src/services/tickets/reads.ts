@@ -26,7 +26,7 @@ import {
   findTicketPageOfMatches,
   findTicketRow,
   findTicketRows,
-  findTicketRowsOfMatches,
+  findTicketPageOfRows,
   listSort,
   readTotal,
   markTicketRead,
@@ -39,6 +39,7 @@ import {
 } from '../../db/queries/tickets.js';
 import { findRequesterAccount } from '../../db/queries/staff.js';
 import { findTagCounts, taggedWith } from '../../db/queries/ticketFilters.js';
+import { taggedRowsOf } from '../../db/queries/ticketTags.js';
 import { amongMatches, cappedWordTotal, FEW_WORD_MATCHES, wordMatchesOf } from '../../db/queries/ticketWords.js';
 import { findComments, findHistory } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
@@ -47,7 +48,7 @@ import { presentComment, presentHistoryEntry, presentTicket, presentTicketDetail
 import type { ServiceContext } from '../context.js';
 import { createReadMemo } from '../readMemo.js';
 import type { SearchCounts } from '../searchCounts.js';
-import { audienceOf, listFilters, loadVisible, type ListFilters } from './access.js';
+import { audienceOf, listFilters, loadVisible, untaggedCount, type ListFilters } from './access.js';
 
 const THREAD_PAGE = LIMITS.ticketThread.page;
 /** A list's conditions with its search taken out (its matches are read apart). */
@@ -145,8 +146,9 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     if (query.sort.field === 'slaDueAt' && !isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
     const filters = await listFilters(db, actor, query);
     const where = ticketConditions(filters.scope, filters.conditions);
-    // A rare tag's page: its few tickets off the tag's index, then filtered and sorted (findTicketPage's
-    // `few`), the tag a plain condition; re-reading by id the ids the counts' form collects cost more.
+    // A rare tag's page in an order its rows of ticket_tags do not carry (taggedRowsOf below): its few
+    // tickets off the tag's index, then filtered and sorted (findTicketPage's `few`), the tag a plain
+    // condition; re-reading by id the ids the counts' form collects cost more.
     const { tag, tagSpread } = filters.conditions;
     const few = tag !== undefined && tagSpread === 'rare' ? taggedWith(tag) : undefined;
     const pageWhere = few ? ticketConditions(filters.scope, { ...filters.conditions, tag: undefined }) : where;
@@ -178,7 +180,8 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
         if (offset >= n) return answer([], counted);
         // Up to the cap in an order they carry, the matches sort themselves, index-only; more are
         // dense enough that the order's index reaches a page of them soon.
-        if (n <= cap && sortsOffMatches(page.sort)) return answer(await findTicketRowsOfMatches(plannedDb, matches, page, reader), counted);
+        if (n <= cap && sortsOffMatches(page.sort))
+          return answer((await findTicketPageOfRows(plannedDb, matches, page, reader)).rows, counted);
         if (n > FEW_WORD_MATCHES) return answer(await findTicketRows(db, where, page, reader), counted);
         // The matches are the search's exactly (kept by the writing transaction, read in the page's
         // snapshot): its words are not checked again on each ticket, which read every match's text.
@@ -190,8 +193,17 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
         overCap = n !== undefined;
       }
     }
+    // A tag's page off its own rows where they read it cheaper. In creation order that is a walk of the
+    // tag's range of ticket_tags' index, one plan whatever the tag, so it is planned once; sorted, a
+    // generic plan priced a tag as the average one (65,000 rows at a million tickets) and sorted a
+    // rare tag's 500 in parallel workers (10 ms against 0.7).
+    const tagged = await taggedRowsOf(filters.scope, filters.conditions, page.sort, () =>
+      untaggedCount(db, filters.scope, filters.conditions),
+    );
     if (total && offset < LIMITS.ticketList.depth) {
-      const { rows, total: n } = await findTicketPage(reads, pageWhere, page, reader, total.sql, { gateByTotal: total.gate, few });
+      const { rows, total: n } = tagged
+        ? await findTicketPageOfRows(page.sort.field === 'createdAt' ? plannedDb : db, tagged, page, reader, total.sql)
+        : await findTicketPage(reads, pageWhere, page, reader, total.sql, { gateByTotal: total.gate, few });
       // An empty page past the first carries no count: it is counted alone below.
       if (n !== undefined) return answer(rows, total.read(n));
     }
