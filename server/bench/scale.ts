@@ -48,8 +48,10 @@
  * BENCH_ARTICLES (200), BENCH_SEED (42: the questions' random sequence), BENCH_ONLY (substrings
  * separated by `|`: only the calls whose name contains one), BENCH_EXPLAIN (0; n = EXPLAIN (ANALYZE, BUFFERS) the
  * statements of the slowest question of each of the n slowest calls) and BENCH_EXPLAIN_FILE,
- * BENCH_REDIS_URL (redis://127.0.0.1:6379), BENCH_LOG_LEVEL (warn), BENCH_CPU_PROF (a folder: each server
- * process writes a V8 CPU profile there when it stops; open it in Chrome's DevTools).
+ * BENCH_REDIS_URL (redis://127.0.0.1:6379), BENCH_LOG_LEVEL (warn), BENCH_SERIAL (0; n = after each
+ * call's load, n more of its questions asked one at a time on one connection, their mean, p50 and p95
+ * printed: a question's cost without a queue, steadier on a noisy machine), BENCH_CPU_PROF (a folder:
+ * each server process writes a V8 CPU profile there when it stops; open it in Chrome's DevTools).
  *
  * Output: a table per cell as it finishes (p50/p95/p99, req/s, share of the floor's req/s, refused
  * answers, repeats, bytes, writes reached), the machine's CPU pressure (others share it), then the
@@ -61,7 +63,19 @@ import path from 'node:path';
 import { createTokenService } from '../src/lib/tokens.js';
 import { AGENT_IDS, USER_IDS, emailOf, pglitePlace, postgresPlace, prepare, type Place } from './scaleDataset.js';
 import { explainSlowest } from './scaleExplain.js';
-import { load, mergeRuns, pgliteIdle, postgresIdle, send, startWriter, target, type IdleWait, type Run, type Target } from './scaleLoad.js';
+import {
+  load,
+  mergeRuns,
+  pgliteIdle,
+  postgresIdle,
+  send,
+  serial,
+  startWriter,
+  target,
+  type IdleWait,
+  type Run,
+  type Target,
+} from './scaleLoad.js';
 import { calls as allCalls, type Call, type Question } from './scaleQuestions.js';
 import { cellTable, matrixTable, worst, type CellResult } from './scaleReport.js';
 import { cellEnv, startFloors, startServers, summariseLog, type Floors, type Servers } from './scaleServers.js';
@@ -86,6 +100,7 @@ import {
   PROCESSES,
   SECONDS,
   SEED,
+  SERIAL,
   STAFF,
   TICKETS,
   USERS,
@@ -219,6 +234,12 @@ async function main(): Promise<number> {
               console.log(
                 `  ${call.name}: p50 ${ms(run.p50)} p95 ${ms(run.p95)} ms, ${run.rps.toFixed(0)}/s (${((run.rps / floor.rps) * 100).toFixed(1)} % of the floor's ${floor.rps.toFixed(0)}/s), n=${run.n}, writes ${w.perSecond.toFixed(1)}/s`,
               );
+              if (SERIAL > 0) {
+                const one = await serial(targets[0]!, () => call.next(), headersOf, SERIAL);
+                console.log(
+                  `    one at a time: mean ${ms(one.mean)} p50 ${ms(one.p50)} p95 ${ms(one.p95)} ms, n=${SERIAL}${one.refused ? `, ${one.refused} refused` : ''}`,
+                );
+              }
               const known = slowest.get(call.name);
               if (run.slowest && (!known || run.slowest.ms > known.ms)) slowest.set(call.name, run.slowest);
             }

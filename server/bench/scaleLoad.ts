@@ -194,6 +194,30 @@ export async function load(
   };
 }
 
+/**
+ * Asks `n` of `next()`'s questions one at a time on one connection: what each costs without waiting
+ * behind the others, so a change to one kind of question shows on a machine too noisy for the loaded
+ * run's tail. Percentiles as load's.
+ */
+export async function serial(
+  to: Target,
+  next: () => Question,
+  headersOf: (q: Question) => Record<string, string>,
+  n: number,
+): Promise<{ mean: number; p50: number; p95: number; refused: number }> {
+  const latencies: number[] = [];
+  let refused = 0;
+  for (let i = 0; i < n; i++) {
+    const question = next();
+    const answer = await send(to, 'GET', question.path, headersOf(question));
+    latencies.push(answer.ms);
+    if (answer.status < 200 || answer.status > 299) refused += 1;
+  }
+  latencies.sort((a, b) => a - b);
+  const mean = latencies.reduce((sum, ms) => sum + ms, 0) / Math.max(1, n);
+  return { mean, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), refused };
+}
+
 export interface Writer {
   /** Writes done since the last mark and the rate they came at. */
   mark(): { done: number; failed: number; perSecond: number };

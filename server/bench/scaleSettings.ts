@@ -13,6 +13,8 @@ export const WARMUP = positiveInt('BENCH_WARMUP', 2, 0);
 export const FLOOR_SECONDS = positiveInt('BENCH_FLOOR_SECONDS', 1);
 export const TIMEOUT_S = positiveInt('BENCH_TIMEOUT', 10);
 export const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
+/** Questions of each call also asked one at a time after its load (0: none): their cost without a queue. */
+export const SERIAL = positiveInt('BENCH_SERIAL', 0, 0);
 /** How many agents and users the questions are asked by (each with a token of their own). */
 export const AGENT_ACCOUNTS = positiveInt('BENCH_AGENTS', 60);
 export const USER_ACCOUNTS = positiveInt('BENCH_USER_ACCOUNTS', 300);
