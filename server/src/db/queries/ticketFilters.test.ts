@@ -1,5 +1,8 @@
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { SlaFilter } from '@helpdesk/protocol';
 import { describe, expect, it } from 'vitest';
 import { afterPrefix } from './ticketFilters.js';
+import { ticketConditions } from './tickets.js';
 
 /** text_pattern_ops compares UTF-8 bytes. */
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
@@ -24,5 +27,15 @@ describe('afterPrefix: the end of the index range of the names that start with a
         expect(inRange, `${text} against ${prefix}`).toBe(text.startsWith(prefix));
       }
     }
+  });
+});
+
+describe('an SLA state written into the statement', () => {
+  it('writes one of the states as a literal and refuses anything else', () => {
+    const dialect = new PgDialect();
+    const rendered = dialect.sqlToQuery(ticketConditions({}, { sla: 'warning' })!);
+    expect(rendered.sql).toBe(`"tickets"."sla_state" = 'warning'`);
+    expect(rendered.params).toEqual([]);
+    expect(() => ticketConditions({}, { sla: "ok' or true --" as SlaFilter })).toThrow(RangeError);
   });
 });

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { searchWordsOf, type Priority, type SlaFilter, type TicketQuery, type TicketStatus } from '@helpdesk/protocol';
+import { searchWordsOf, SLA_FILTERS, type Priority, type SlaFilter, type TicketQuery, type TicketStatus } from '@helpdesk/protocol';
 import { phaseOf } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
 import { executedRows, returnedRow } from '../rows.js';
@@ -123,6 +123,17 @@ export interface ConditionFilters {
   sla?: SlaFilter;
 }
 
+/**
+ * `sla=<state>` with the state written into the statement's text (one of SLA_FILTERS, never the
+ * caller's text): a plan made once for it (plannable in services/tickets/reads.ts) then knows which
+ * partial index (migration 0022's, on the states whose clock may run) holds it, where a value sent
+ * apart would leave that index unprovable.
+ */
+const inSlaState = (state: SlaFilter): SQL => {
+  if (!SLA_FILTERS.includes(state)) throw new RangeError(`Not an SLA state: ${String(state)}`);
+  return sql`${tickets.slaState} = ${sql.raw(`'${state}'`)}`;
+};
+
 export function ticketConditions(scope: TicketScope, filters: ConditionFilters): SQL | undefined {
   return and(
     scope.ownerId !== undefined ? eq(tickets.userId, scope.ownerId) : undefined,
@@ -132,7 +143,7 @@ export function ticketConditions(scope: TicketScope, filters: ConditionFilters):
     filters.search ? wordsMatch({ ...filters, search: filters.search }) : undefined,
     filters.tag ? taggedWith(filters.tag, filters.tagSpread) : undefined,
     filters.requester ? requestedBy(filters.requester) : undefined,
-    filters.sla ? eq(tickets.slaState, filters.sla) : undefined,
+    filters.sla ? inSlaState(filters.sla) : undefined,
     filters.unreadFor !== undefined ? unreadFor(filters.unreadFor) : undefined,
   );
 }
