@@ -130,7 +130,7 @@ export interface ConditionFilters {
  * apart would leave that index unprovable.
  */
 const inSlaState = (state: SlaFilter): SQL => {
-  if (!SLA_FILTERS.includes(state)) throw new RangeError(`Not an SLA state: ${String(state)}`);
+  if (!SLA_FILTERS.includes(state)) throw new RangeError(`Not an SLA state: ${state}`);
   return sql`${tickets.slaState} = ${sql.raw(`'${state}'`)}`;
 };
 
