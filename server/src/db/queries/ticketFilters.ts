@@ -24,6 +24,10 @@ export type TagSpread = 'rare' | 'common' | 'widespread';
 export const tagSpreadOf = (tagged: number): TagSpread =>
   tagged <= RARE_TAG_TICKETS ? 'rare' : tagged > WIDESPREAD_TAG_TICKETS ? 'widespread' : 'common';
 
+/** The spread of a list's tag from its count (ConditionFilters' `tagged`); undefined without one, which taggedWith reads as common. */
+export const tagSpreadIn = ({ tagged }: { tagged?: number }): TagSpread | undefined =>
+  tagged === undefined ? undefined : tagSpreadOf(tagged);
+
 /**
  * `tag=<tag>`: `@>` on the GIN-indexed array (docs/decisions.md#the-agent-desk). A common tag is
  * found walking the list's order index, a few rows per match, or ANDed with another filter's index.

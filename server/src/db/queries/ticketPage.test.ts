@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useOpenedDatabase } from '../../../test/openedDatabase.js';
 import { sql } from 'drizzle-orm';
 import { tickets, users } from '../schema/index.js';
+import { WIDESPREAD_TAG_TICKETS } from './ticketFilters.js';
 import { countedTotal, findTicketPage, findTicketPageOfMatches, ticketConditions, type ConditionFilters } from './tickets.js';
 
 /**
@@ -94,7 +95,7 @@ describe('a ticket page behind its exact count', () => {
           }
           // A widespread tag asked as `= any`, which no index answers: the same rows in the same order.
           if (filters.tag) {
-            const widespread = ticketConditions({ assignedAgentId }, { ...filters, tagSpread: 'widespread' });
+            const widespread = ticketConditions({ assignedAgentId }, { ...filters, tagged: WIDESPREAD_TAG_TICKETS + 1 });
             const asked = await findTicketPage(db, widespread, question, undefined, total);
             expect(
               asked.rows.map((row) => row.ticket.id),

@@ -4,7 +4,7 @@ import { phaseOf } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
 import { executedRows, returnedRow } from '../rows.js';
 import { isStaffRole } from './staff.js';
-import { requestedBy, requestedByAccounts, taggedWith, type TagSpread } from './ticketFilters.js';
+import { requestedBy, requestedByAccounts, tagSpreadIn, taggedWith } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
 import { amongTicketsWith } from './ticketWords.js';
 import { ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
@@ -113,10 +113,12 @@ export interface ConditionFilters {
   /** A search of several words: its rarest word's exact words (ticketWords.ts#rarestWordOf), which its text must hold. */
   searchAmong?: string[];
   tag?: string;
-  /** How many tickets carry the tag (tag_counts), which chooses how it is read (ticketTags.ts#taggedRowsOf). */
+  /**
+   * How many tickets carry the tag (tag_counts), which chooses how it is read: off its own rows
+   * (ticketTags.ts#taggedRowsOf) or, by its spread (ticketFilters.ts#tagSpreadIn), how the tickets are
+   * asked for it (taggedWith).
+   */
   tagged?: number;
-  /** The same as a kind (ticketFilters.ts#tagSpreadOf), which chooses how the tickets are asked for it (taggedWith). */
-  tagSpread?: TagSpread;
   requester?: string;
   unreadFor?: number;
   /** Staff: the service-level state (the partial index on sla_state). */
@@ -141,7 +143,7 @@ export function ticketConditions(scope: TicketScope, filters: ConditionFilters):
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
     filters.search ? wordsMatch({ ...filters, search: filters.search }) : undefined,
-    filters.tag ? taggedWith(filters.tag, filters.tagSpread) : undefined,
+    filters.tag ? taggedWith(filters.tag, tagSpreadIn(filters)) : undefined,
     filters.requester ? requestedBy(filters.requester) : undefined,
     filters.sla ? inSlaState(filters.sla) : undefined,
     filters.unreadFor !== undefined ? unreadFor(filters.unreadFor) : undefined,

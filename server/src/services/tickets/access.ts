@@ -12,7 +12,7 @@ import {
   type UserRef,
 } from '@helpdesk/protocol';
 import type { Db } from '../../db/client.js';
-import { countTagged, findAccountsNamedBy, findStaffIdByEmail, tagSpreadOf } from '../../db/queries/ticketFilters.js';
+import { countTagged, findAccountsNamedBy, findStaffIdByEmail } from '../../db/queries/ticketFilters.js';
 import { findUserRef } from '../../db/queries/staff.js';
 import { rarestWordOf } from '../../db/queries/ticketWords.js';
 import {
@@ -108,7 +108,6 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     searchAmong: text ? await rarestWordOf(db, text) : undefined,
     tag: wanted.tag,
     tagged,
-    tagSpread: tagged === undefined ? undefined : tagSpreadOf(tagged),
     requester: wanted.requester,
     sla: wanted.sla,
     ...(wanted.unread && { unreadFor: actor.id }),

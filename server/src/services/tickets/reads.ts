@@ -38,7 +38,7 @@ import {
   type TicketScope,
 } from '../../db/queries/tickets.js';
 import { findRequesterAccount } from '../../db/queries/staff.js';
-import { findTagCounts, taggedWith } from '../../db/queries/ticketFilters.js';
+import { findTagCounts, tagSpreadIn, taggedWith } from '../../db/queries/ticketFilters.js';
 import { taggedRowsOf } from '../../db/queries/ticketTags.js';
 import { amongMatches, cappedWordTotal, FEW_WORD_MATCHES, wordMatchesOf } from '../../db/queries/ticketWords.js';
 import { findComments, findHistory } from '../../db/queries/ticketThread.js';
@@ -73,9 +73,12 @@ const PLANNED_PAGES = 5;
  * apart, its statement cost 2.3 ms to plan against 1.0 ms to run.
  */
 function stateInDeadlineOrder(scope: TicketScope, c: ListFilters['conditions'], sort: TicketQuery['sort']): boolean {
-  const others = scope.assignedAgentId !== undefined || c.status !== undefined || c.priority !== undefined;
-  return c.sla !== undefined && sort.field === 'slaDueAt' && !others && scope.ownerId === undefined;
+  return c.sla !== undefined && sort.field === 'slaDueAt' && filtersNamed(scope, c) === 0 && scope.ownerId === undefined;
 }
+
+/** How many of a list's assignee, status and priority it names. */
+const filtersNamed = (scope: TicketScope, c: ListFilters['conditions']): number =>
+  [scope.assignedAgentId !== undefined, c.status !== undefined, c.priority !== undefined].filter(Boolean).length;
 
 /**
  * Whether a list's filters are none (any order), or for staff, in creation order, exactly those an
@@ -83,7 +86,7 @@ function stateInDeadlineOrder(scope: TicketScope, c: ListFilters['conditions'], 
  * (assigned_agent_id, created_at), (assigned_agent_id, status, created_at) and (sla_state, created_at).
  */
 function filtersIndexedInCreatedOrder(scope: TicketScope, c: ListFilters['conditions'], sort: TicketQuery['sort']): boolean {
-  const others = [scope.assignedAgentId !== undefined, c.status !== undefined, c.priority !== undefined].filter(Boolean).length;
+  const others = filtersNamed(scope, c);
   if (c.sla === undefined && others === 0) return true;
   if (sort.field !== 'createdAt' || scope.ownerId !== undefined) return false;
   if (c.sla !== undefined) return others === 0;
@@ -148,7 +151,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     // tags), where no other index leads with the list's filters: under an assignee alone the
     // (assignee, status, created) index does too, and a generic plan priced the tag as rare there and
     // read the agent's every ticket off it (generic plans checked at 1M).
-    if (c.tagSpread === 'rare') return true;
+    if (tagSpreadIn(c) === 'rare') return true;
     return filtersIndexedInCreatedOrder(scope, c, sort) && !(scope.assignedAgentId !== undefined && c.status === undefined);
   };
 
@@ -161,8 +164,8 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     // A rare tag's page in an order its rows of ticket_tags do not carry (taggedRowsOf below): its few
     // tickets off the tag's index, then filtered and sorted (findTicketPage's `few`), the tag a plain
     // condition; re-reading by id the ids the counts' form collects cost more.
-    const { tag, tagSpread } = filters.conditions;
-    const few = tag !== undefined && tagSpread === 'rare' ? taggedWith(tag) : undefined;
+    const { tag } = filters.conditions;
+    const few = tag !== undefined && tagSpreadIn(filters.conditions) === 'rare' ? taggedWith(tag) : undefined;
     const pageWhere = few ? ticketConditions(filters.scope, { ...filters.conditions, tag: undefined }) : where;
     const offset = (query.page - 1) * query.limit;
     const page = { ...query, sort: listSort(query.sort, filters.conditions), spare: LIMITS.ticketList.spare };
@@ -205,14 +208,14 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
         overCap = n !== undefined;
       }
     }
-    // A tag's page off its own rows where they read it cheaper. In creation order that is a walk of the
-    // tag's range of ticket_tags' index, one plan whatever the tag, so it is planned once; sorted, a
-    // generic plan priced a tag as the average one (65,000 rows at a million tickets) and sorted a
-    // rare tag's 500 in parallel workers (10 ms against 0.7).
-    const tagged = await taggedRowsOf(filters.scope, filters.conditions, page.sort, () =>
-      untaggedCount(db, filters.scope, filters.conditions),
-    );
     if (total && offset < LIMITS.ticketList.depth) {
+      // A tag's page off its own rows where they read it cheaper. In creation order that is a walk of
+      // the tag's range of ticket_tags' index, one plan whatever the tag, so it is planned once; sorted,
+      // a generic plan priced a tag as the average one (65,000 rows at a million tickets) and sorted a
+      // rare tag's 500 in parallel workers (10 ms against 0.7).
+      const tagged = await taggedRowsOf(filters.scope, filters.conditions, page.sort, () =>
+        untaggedCount(db, filters.scope, filters.conditions),
+      );
       const { rows, total: n } = tagged
         ? await findTicketPageOfRows(page.sort.field === 'createdAt' ? plannedDb : db, tagged, page, reader, total.sql)
         : await findTicketPage(reads, pageWhere, page, reader, total.sql, { gateByTotal: total.gate, few });
