@@ -117,6 +117,11 @@ export const tickets = pgTable(
     index('tickets_sla_state_due_idx')
       .on(t.slaState, t.slaDueAt.asc().nullsLast(), t.id)
       .where(sql`${t.slaState} in ('ok', 'warning', 'breached')`),
+    // And the other way (migration 0032): read backwards, the one above puts the tickets without a
+    // deadline first, so sla=breached&sort=-slaDueAt walked the whole deadline order instead.
+    index('tickets_sla_state_due_desc_idx')
+      .on(t.slaState, t.slaDueAt.desc().nullsLast(), t.id.desc())
+      .where(sql`${t.slaState} in ('ok', 'warning', 'breached')`),
     // sla=<state> pages in the default order (and counts) off this; only tickets under a policy.
     // Migration 0017 adds INCLUDE (status, priority, assigned_agent_id) for the filters beside it.
     index('tickets_sla_state_created_idx')
