@@ -93,4 +93,18 @@ describe('statements seen at the driver', () => {
     expect(during).toEqual([]);
     expect(await bumped(before, ALL)).toEqual(['users']);
   });
+
+  it('leaves out of a transaction’s bump a change that matched no row', async () => {
+    const before = await now();
+    await opened.database.db.transaction(async (tx) => {
+      await tx.update(articles).set({ title: 'x' }).where(eq(articles.id, -1));
+    });
+    expect((await now()).stamp).toBe(before.stamp);
+
+    await opened.database.db.transaction(async (tx) => {
+      await tx.update(articles).set({ title: 'x' }).where(eq(articles.id, -1));
+      await insertUser(tx);
+    });
+    expect(await bumped(before, ALL)).toEqual(['users']);
+  });
 });

@@ -9,7 +9,7 @@ import { noteTablesRead, type TableVersions } from './tableVersions.js';
  * - inside a transaction, only the end makes changes visible, so the tables its writes named are
  *   bumped together when it commits or rolls back;
  * - an INSERT, UPDATE, DELETE or MERGE that reports zero changed rows changed nothing, unless a
- *   statement trigger may have;
+ *   statement trigger may have: alone it bumps nothing, in a transaction it adds nothing to the end's;
  * - every statement reports the tables it named to the kept answer being read, if any
  *   (db/tableVersions.ts).
  */
@@ -75,6 +75,25 @@ export function createWriteWatch(dependencies: () => TableDependencies, versions
       },
     );
 
+  /** Whether a write that ended may have changed rows: a failed one may (a lost answer may hide a commit). */
+  const mayHaveChanged = (text: string | undefined, tables: Tables) => {
+    const rowsTell = text !== undefined && COUNTS_CHANGED_ROWS.test(text) && !dependencies().changesWithoutRows(tables);
+    return (value: unknown, failed: boolean) => failed || !rowsTell || !changedNothing(value);
+  };
+
+  /**
+   * A write inside a transaction adds its tables to what the end bumps, unless it changed no row:
+   * an idle SLA scan would otherwise drop every kept ticket answer on every pass.
+   */
+  const noteWritten = (result: unknown, changed: ReturnType<typeof mayHaveChanged>, tables: Tables, written: Set<string>) => {
+    const note = (value: unknown, failed: boolean) => {
+      if (changed(value, failed)) for (const table of tables) written.add(table);
+    };
+    if (result instanceof Promise) return afterSettled(result, note);
+    note(undefined, true);
+    return result;
+  };
+
   const wrap = (target: object, method: string, watched: (self: unknown, args: unknown[], call: () => unknown) => unknown) => {
     const original = Reflect.get(target, method) as Method;
     Reflect.set(target, method, function (this: unknown, ...args: unknown[]) {
@@ -106,12 +125,9 @@ export function createWriteWatch(dependencies: () => TableDependencies, versions
           return inTransaction ? afterSettled(result, () => bump(inTransaction)) : result;
         }
         if (statement.kind === 'begin') return result;
-        if (inTransaction) {
-          for (const table of statement.tables) inTransaction.add(table);
-          return result;
-        }
-        const rowsTell = text !== undefined && COUNTS_CHANGED_ROWS.test(text) && !dependencies().changesWithoutRows(statement.tables);
-        return afterSettled(result, (value, failed) => (!failed && rowsTell && changedNothing(value) ? undefined : bump(statement.tables)));
+        const changed = mayHaveChanged(text, statement.tables);
+        if (inTransaction) return noteWritten(result, changed, statement.tables, inTransaction);
+        return afterSettled(result, (value, failed) => (changed(value, failed) ? bump(statement.tables) : undefined));
       });
     },
     /** PGlite `transaction`: its statements go through a handle of its own, bumped together at its end. */
@@ -128,8 +144,9 @@ export function createWriteWatch(dependencies: () => TableDependencies, versions
                 const text = statementText(statementArgs[0]);
                 const statement = classify(text);
                 noteNamed(text);
-                if (statement.kind !== 'read') for (const table of statement.tables) written.add(table);
-                return statementCall();
+                const result = statementCall();
+                if (statement.kind === 'read') return result;
+                return noteWritten(result, mayHaveChanged(text, statement.tables), statement.tables, written);
               });
             return work(tx);
           },

@@ -35,7 +35,7 @@ export function createServices(context: ServiceContext) {
     /** Re-applies edited SLA settings to open tickets in the background. */
     slaReapply,
     /** One pass of the SLA scanner (server.ts runs it every SLA_SCAN_INTERVAL_MS under its lock). */
-    slaScan: createSlaScan(context.withTransaction, context.logger, { singleConnection: context.singleConnection }),
+    slaScan: createSlaScan(context),
     attachments: createAttachmentService(context),
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { ACTIVE_STATUSES, type SlaState, type TicketStatus } from '@helpdesk/protocol';
 import type { AppliedPolicy, SlaColumns } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
@@ -127,6 +127,15 @@ export interface MarkedTicket {
 }
 
 const dateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string));
+
+/**
+ * Whether any mark is due by `now`: asked before a pass opens a transaction, so an idle pass writes
+ * nothing (its UPDATE, reporting no row only through a WITH, would count as a write to tickets).
+ */
+export async function anyMarkDue(db: Db, now: Date): Promise<boolean> {
+  const rows = await db.select({ id: tickets.id }).from(tickets).where(lte(tickets.slaNextMarkAt, now)).limit(1);
+  return rows.length > 0;
+}
 
 /**
  * The scanner's one statement: every ticket with a warning or deadline due by `now` (up to `limit`,

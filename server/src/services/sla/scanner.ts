@@ -1,7 +1,8 @@
 import { MESSAGES, type HistoryEntry, type SlaMark, type SlaTargetKind } from '@helpdesk/protocol';
-import type { Database, ExclusiveLock } from '../../db/client.js';
+import type { Database, Db, ExclusiveLock } from '../../db/client.js';
 import {
   activeAdminIds,
+  anyMarkDue,
   insertSlaHistory,
   insertSlaNotifications,
   markDueTickets,
@@ -65,11 +66,17 @@ function marksOf(ticket: MarkedTicket): { target: SlaTargetKind; mark: SlaMark }
  * each notification to its recipient. A mark is made once: the UPDATE only takes unmarked due times,
  * and rows another scan holds are skipped.
  */
-export function createSlaScan(
-  withTransaction: UnitOfWork,
-  logger: Logger,
-  { singleConnection = false }: { singleConnection?: boolean } = {},
-) {
+export function createSlaScan({
+  db,
+  withTransaction,
+  logger,
+  singleConnection = false,
+}: {
+  db: Db;
+  withTransaction: UnitOfWork;
+  logger: Logger;
+  singleConnection?: boolean;
+}) {
   const markBatch = (now: Date, batch: number) =>
     withTransaction(async (tx, emit) => {
       const tickets = await markDueTickets(tx, now, batch);
@@ -159,6 +166,7 @@ export function createSlaScan(
   /** `tuning` is for bench:sla (one worker against two in the same run) and tests (small batches). */
   return async function scanOnce(now: Date = new Date(), tuning: ScanTuning = {}): Promise<number> {
     const { workers = singleConnection ? 1 : SCAN_WORKERS, batch = SCAN_BATCH } = tuning;
+    if (!(await anyMarkDue(db, now))) return 0;
     const counts = await Promise.all(Array.from({ length: workers }, () => worker(now, batch)));
     return counts.reduce((sum, count) => sum + count, 0);
   };
