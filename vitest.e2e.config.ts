@@ -14,6 +14,9 @@ export default defineConfig({
     environment: 'node',
     env: { TEST_DB: 'pglite' },
     fileParallelism: false,
+    // The files share the worker's module cache, so the migrated database every product starts from
+    // is made once, not once per file (server/test/database.ts); each file starts its own product.
+    isolate: false,
     testTimeout: 90_000,
     hookTimeout: 120_000,
     reporters: ['default', fileURLToPath(new URL('./scripts/summary-reporter.ts', import.meta.url))],
