@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migratedPgliteTemplate, type DatabaseTarget } from '../src/db/client.js';
+import { migratedPgliteTemplate, openDatabase, type DatabaseTarget } from '../src/db/client.js';
 
 export interface TestDatabase {
   target: DatabaseTarget;
@@ -27,6 +27,17 @@ let migrated: Promise<Blob> | undefined;
 function migratedPglite(): Promise<Blob> {
   migrated ??= migratedPgliteTemplate();
   return migrated;
+}
+
+/**
+ * An embedded database in a folder of its own, for server processes a test starts on it, laid from
+ * the migrated dump: each process opens it with nothing left to migrate.
+ */
+export async function pgliteFolder(dataDir: string): Promise<DatabaseTarget> {
+  const target: DatabaseTarget = { kind: 'pglite', dataDir };
+  const laid = await openDatabase({ ...target, template: await migratedPglite() });
+  await laid.close();
+  return target;
 }
 
 /** A variable the calling suite cannot run without; its absence is an error, never a skip. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundMessage } from '@helpdesk/protocol';
 import { openDatabase, type DatabaseTarget } from '../db/client.js';
 import { emailMessages, inboundMessages, tickets } from '../db/schema/index.js';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { createTestDatabase, pgliteFolder, type TestDatabase } from '../../test/database.js';
 import { startDovecot, type Dovecot } from '../../test/dovecot.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { SUPPORT } from '../../test/inboundMail.js';
@@ -69,7 +69,8 @@ describe('the IMAP intake across a kill -9', () => {
       testDb = await createTestDatabase();
       target = testDb.target;
     } else {
-      target = { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') };
+      // The process's own embedded database, written by the test while no process holds it.
+      target = await pgliteFolder(path.join(dataDir, 'pglite'));
     }
     dovecot = await startDovecot();
     proxy = await startTcpProxy(

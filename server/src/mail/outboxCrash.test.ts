@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queuedMails } from '../../test/factories.js';
 import { openDatabase, type DatabaseTarget } from '../db/client.js';
 import { emailOutbox } from '../db/schema/index.js';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { createTestDatabase, pgliteFolder, type TestDatabase } from '../../test/database.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startMailReceiver, type MailReceiver } from '../../test/mailReceiver.js';
 import { startServerProcess, type ServerProcess } from '../../test/serverProcess.js';
@@ -39,7 +39,7 @@ describe.each([1, 4])('the outbox across a kill -9, %i mails at a time (docs/api
       target = testDb.target;
     } else {
       // The process's own embedded database, written by the test while no process holds it.
-      target = { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') };
+      target = await pgliteFolder(path.join(dataDir, 'pglite'));
     }
     smtp = await startMailReceiver({
       async beforeAccept() {
