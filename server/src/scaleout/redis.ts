@@ -5,7 +5,7 @@ export type RedisRole = 'events' | 'rate-limits' | 'presence' | 'memo';
 
 /**
  * A Redis connection that reconnects on its own for as long as the process lives. Only changes of
- * state are logged, so an outage is two lines, not one per retry.
+ * state are logged, so an outage is two lines, not one per retry, and a shutdown none.
  *
  * - `events` (the Socket.IO adapter, and the readers it duplicates from it): commands wait for Redis
  *   however long it is away. The adapter leaves some of its promises unhandled, so a command that
@@ -45,7 +45,10 @@ export function connectRedis(url: string, role: RedisRole, logger: Logger): Redi
     up = true;
     log.info(CONNECTED[role]);
   });
-  redis.on('close', () => {
+  // 'reconnecting', not 'close': a connection this process closes on shutdown closes too, and an
+  // operator must not read every deploy as an outage. Every loss is retried (retryStrategy), so
+  // each one that was not asked for reaches 'reconnecting'.
+  redis.on('reconnecting', () => {
     if (!up) return;
     up = false;
     log.warn(LOST[role]);
