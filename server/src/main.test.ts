@@ -61,4 +61,23 @@ describe('main: the server process on the embedded database', () => {
       expect(await second.exited).toBe(0);
     }
   }, 120_000);
+
+  it('stops at once with one line naming a wrong setting, and no stack trace', async () => {
+    const started = startServerProcess({ DATA_DIR: dataDir, PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379' });
+    const output = await started.then(
+      () => 'started',
+      (error: unknown) => String(error),
+    );
+    const lines = output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 60,
+        msg: 'Invalid settings: JWT_SECRET: is required when REDIS_URL is set, so every server process signs and verifies the same tokens',
+      }),
+    ]);
+    expect(output).not.toMatch(/^\s+at /m);
+  });
 });

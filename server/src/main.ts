@@ -3,7 +3,7 @@ import { createServer } from './server.js';
 import { parseSettings } from './settings.js';
 import { printStartupBanner } from './startup/banner.js';
 
-const settings = parseSettings();
+const settings = readSettings();
 const logger = createLogger(settings.logLevel);
 
 try {
@@ -29,4 +29,17 @@ try {
 } catch (error) {
   logger.fatal({ err: error }, 'server failed to start');
   process.exit(1);
+}
+
+/**
+ * A setting the operator got wrong stops the process with one fatal line saying what is wrong and
+ * how to fix it, not a stack trace of where the code noticed.
+ */
+function readSettings(): ReturnType<typeof parseSettings> {
+  try {
+    return parseSettings();
+  } catch (error) {
+    createLogger('info').fatal(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
 }
