@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,4 +83,32 @@ describe('main: the server process on the embedded database', () => {
     ]);
     expect(output).not.toMatch(/^\s+at /m);
   });
+
+  it('says which setting to change when its port is taken', async () => {
+    // Whatever holds the port answers the start's health probe with a 503 at once.
+    const holder = createHttpServer((_request, response) => response.writeHead(503).end()).listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const port = (holder.address() as AddressInfo).port;
+    const ownDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-main-port-'));
+    try {
+      const output = await startServerProcess({ DATA_DIR: ownDir, PORT: String(port), HOST: '127.0.0.1' }).then(
+        () => 'started',
+        (error: unknown) => String(error),
+      );
+      const fatal = output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((line) => line.level === 60);
+      expect(fatal).toEqual([
+        expect.objectContaining({
+          msg: `127.0.0.1 port ${port} is already in use: stop what listens there, or set PORT to a free port`,
+        }),
+      ]);
+      expect(output).not.toMatch(/^\s+at /m);
+    } finally {
+      holder.close();
+      await rm(ownDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

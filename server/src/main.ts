@@ -2,6 +2,7 @@ import { createLogger } from './lib/logger.js';
 import { createServer } from './server.js';
 import { parseSettings } from './settings.js';
 import { printStartupBanner } from './startup/banner.js';
+import { listenProblem } from './startup/listenProblem.js';
 
 const settings = readSettings();
 const logger = createLogger(settings.logLevel);
@@ -27,7 +28,9 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 } catch (error) {
-  logger.fatal({ err: error }, 'server failed to start');
+  const problem = listenProblem(error, settings);
+  if (problem) logger.fatal(problem);
+  else logger.fatal({ err: error }, 'server failed to start');
   process.exit(1);
 }
 
