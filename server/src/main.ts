@@ -2,7 +2,7 @@ import { createLogger } from './lib/logger.js';
 import { createServer } from './server.js';
 import { parseSettings } from './settings.js';
 import { printStartupBanner } from './startup/banner.js';
-import { listenProblem } from './startup/listenProblem.js';
+import { startupProblem } from './startup/startupProblem.js';
 
 const settings = readSettings();
 const logger = createLogger(settings.logLevel);
@@ -28,7 +28,7 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 } catch (error) {
-  const problem = listenProblem(error, settings);
+  const problem = startupProblem(error, settings);
   if (problem) logger.fatal(problem);
   else logger.fatal({ err: error }, 'server failed to start');
   process.exit(1);
