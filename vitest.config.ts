@@ -42,6 +42,8 @@ const PGLITE_OR_PURE = [
   'src/sla/clock.test.ts',
   'src/lib/logger.test.ts',
   'src/middleware/requestLog.test.ts',
+  'src/db/dataDirLock.test.ts',
+  'src/startup/startupProblem.test.ts',
 ];
 
 export default defineConfig({

@@ -84,6 +84,35 @@ describe('main: the server process on the embedded database', () => {
     expect(output).not.toMatch(/^\s+at /m);
   });
 
+  it('refuses a second process on the same embedded database, naming the first', async () => {
+    const ownDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-main-twice-'));
+    const first = await startServerProcess({ DATA_DIR: ownDir, PORT: '0' });
+    try {
+      const output = await startServerProcess({ DATA_DIR: ownDir, PORT: '0' }).then(
+        (second) => second.stop().then(() => 'started twice'),
+        (error: unknown) => String(error),
+      );
+      const fatal = output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((line) => line.level === 60);
+      expect(fatal).toEqual([
+        expect.objectContaining({
+          msg: `DATA_DIR ${ownDir} is in use by another HelpDesk process (pid ${first.child.pid}): the embedded database serves one process; stop that one, give this one its own DATA_DIR, or set DATABASE_URL to share PostgreSQL`,
+        }),
+      ]);
+      // The first one goes on serving, and a start after it stopped takes the folder again.
+      expect((await createApiClient(first.url).get('/health')).status).toBe(200);
+      expect(await first.stop()).toBe(0);
+      const again = await startServerProcess({ DATA_DIR: ownDir, PORT: '0' });
+      expect(await again.stop()).toBe(0);
+    } finally {
+      await first.stop();
+      await rm(ownDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('says which setting to change when its port is taken', async () => {
     // Whatever holds the port answers the start's health probe with a 503 at once.
     const holder = createHttpServer((_request, response) => response.writeHead(503).end()).listen(0, '127.0.0.1');

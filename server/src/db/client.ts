@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockDataDir } from './dataDirLock.js';
 import { CATALOG_QUERIES, tableDependencies, unknownDependencies, type Catalog, type TableDependencies } from './tableDependencies.js';
 import { nameStatements } from './plannedStatements.js';
 import { localVersions, type TableVersions } from './tableVersions.js';
@@ -244,7 +245,13 @@ export async function migratedPgliteTemplate(migrationsDir = resolveMigrationsDi
 }
 
 async function openPglite({ dataDir, template }: { dataDir: string; template?: Blob }, writes: Watch): Promise<Database> {
-  const client = await createPglite(dataDir, template);
+  // One process per folder: PGlite itself would let a second one open the same files (dataDirLock.ts).
+  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  const release = dataDir === 'memory' ? () => undefined : lockDataDir(dataDir);
+  const client = await createPglite(dataDir, template).catch((error: unknown) => {
+    release();
+    throw error;
+  });
   // A transaction's statements go through its own handle, watched for the transaction's end.
   writes.watchStatements(client, 'query');
   writes.watchStatements(client, 'exec');
@@ -262,6 +269,9 @@ async function openPglite({ dataDir, template }: { dataDir: string; template?: B
     async ping() {
       await db.execute(sql`select 1`);
     },
-    close: once(() => client.close()),
+    close: once(async () => {
+      await client.close();
+      release();
+    }),
   };
 }

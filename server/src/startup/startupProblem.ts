@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DataDirInUseError } from '../db/dataDirLock.js';
 import type { Settings } from '../settings.js';
 
 type SystemError = NodeJS.ErrnoException & { port?: number; address?: string };
@@ -14,11 +15,13 @@ const FOLDER_CODES = new Set(['ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', '
 
 /**
  * A start failure the operator fixes with a setting, not a bug: a port or address this process
- * cannot take, a data or attachment folder it cannot write. Said as one line naming the setting to
+ * cannot take, a data or attachment folder it cannot write, an embedded database another process has open. Said as one line naming the setting to
  * change, without the stack trace an unexpected failure is logged with; undefined for anything else.
  */
 export function startupProblem(error: unknown, settings: StartupSettings): string | undefined {
   if (!(error instanceof Error)) return undefined;
+  if (error instanceof DataDirInUseError)
+    return `DATA_DIR ${settings.dataDir} is in use by another HelpDesk process (pid ${error.pid}): the embedded database serves one process; stop that one, give this one its own DATA_DIR, or set DATABASE_URL to share PostgreSQL`;
   const systemError = error as SystemError;
   if (systemError.syscall === 'listen') return listenProblem(systemError, settings);
   if (systemError.path !== undefined && systemError.code !== undefined && FOLDER_CODES.has(systemError.code))
