@@ -5,6 +5,7 @@ import { createApp } from './app.js';
 import { createAttachmentStore, type AttachmentStore } from './attachments/store.js';
 import { ensureAdmin } from './startup/adminAccount.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
+import { DatabaseInUseError } from './db/dbProcesses.js';
 import { memoOff } from './db/tableVersions.js';
 import { createUnitOfWork } from './db/unitOfWork.js';
 import { seedDemo } from './startup/demoData.js';
@@ -80,6 +81,11 @@ export async function createServer(settings: Settings, options: ServerOptions = 
       ? { kind: 'postgres', url: settings.databaseUrl, preparedStatements: settings.preparedStatements }
       : { kind: 'pglite', dataDir: path.join(settings.dataDir, 'pglite') });
   const database = await openDatabase(target);
+  const processSlot = await database.claimProcess(!settings.redisUrl);
+  if (!processSlot) {
+    await database.close();
+    throw new DatabaseInUseError(!settings.redisUrl);
+  }
   logger.info({ database: database.kind }, 'database ready');
   if (settings.agentSignup === 'open' && settings.databaseUrl) logger.warn(AGENT_SIGNUP_OPEN_WARNING);
 
@@ -261,6 +267,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
       new Promise<false>((r) => setTimeout(() => r(false), settings.shutdownTimeoutMs).unref()),
     ]);
     if (!closed) logger.warn('database connections did not close in time; leaving them to the process exit');
+    await processSlot.release();
     // Only once no write can end any more: each one bumps through this connection.
     await database.versions().stop?.();
     memoRedis?.disconnect();

@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { lockDataDir } from './dataDirLock.js';
+import { claimProcess } from './dbProcesses.js';
 import { CATALOG_QUERIES, tableDependencies, unknownDependencies, type Catalog, type TableDependencies } from './tableDependencies.js';
 import { nameStatements } from './plannedStatements.js';
 import { localVersions, type TableVersions } from './tableVersions.js';
@@ -45,6 +46,12 @@ export interface Database {
    * once when another process holds it: a job only one process may run (the IMAP intake).
    */
   tryExclusive(key: number): Promise<ExclusiveLock | undefined>;
+  /**
+   * Counts this server process in on the database, on a connection of its own for as long as it
+   * runs: `alone` (no Redis, so nothing it keeps in memory is shared) only if no other process is in,
+   * else beside any others that are not alone. Undefined when that cannot be (dbProcesses.ts).
+   */
+  claimProcess(alone: boolean): Promise<ExclusiveLock | undefined>;
   close(): Promise<void>;
   /**
    * Where the driver bumps table versions when writes end (db/writeCounter.ts), and kept answers
@@ -221,6 +228,7 @@ function openPostgres({ url, preparedStatements = true }: { url: string; prepare
       giveBack(lost);
       return undefined;
     },
+    claimProcess: (alone) => claimProcess(url, alone),
     close: once(async () => {
       await Promise.all([pool.end(), plannedPool?.end()]);
     }),
@@ -266,6 +274,8 @@ async function openPglite({ dataDir, template }: { dataDir: string; template?: B
     // PGlite lives inside this one process; nothing else can race it.
     withStartupLock: (fn) => fn(),
     tryExclusive: () => Promise.resolve({ lost: false, release: () => Promise.resolve() }),
+    // The folder's lock (dataDirLock.ts) already keeps every other process out.
+    claimProcess: () => Promise.resolve({ lost: false, release: () => Promise.resolve() }),
     async ping() {
       await db.execute(sql`select 1`);
     },

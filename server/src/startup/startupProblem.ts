@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DataDirInUseError } from '../db/dataDirLock.js';
+import { DatabaseInUseError } from '../db/dbProcesses.js';
 import type { Settings } from '../settings.js';
 
 type SystemError = NodeJS.ErrnoException & { port?: number; address?: string };
@@ -15,13 +16,18 @@ const FOLDER_CODES = new Set(['ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', '
 
 /**
  * A start failure the operator fixes with a setting, not a bug: a port or address this process
- * cannot take, a data or attachment folder it cannot write, an embedded database another process has open. Said as one line naming the setting to
+ * cannot take, a data or attachment folder it cannot write, a database another process holds in a
+ * way this one cannot share. Said as one line naming the setting to
  * change, without the stack trace an unexpected failure is logged with; undefined for anything else.
  */
 export function startupProblem(error: unknown, settings: StartupSettings): string | undefined {
   if (!(error instanceof Error)) return undefined;
   if (error instanceof DataDirInUseError)
     return `DATA_DIR ${settings.dataDir} is in use by another HelpDesk process (pid ${error.pid}): the embedded database serves one process; stop that one, give this one its own DATA_DIR, or set DATABASE_URL to share PostgreSQL`;
+  if (error instanceof DatabaseInUseError)
+    return error.alone
+      ? 'Another HelpDesk process uses this database, and without REDIS_URL a server must be its only one: set the same REDIS_URL on every process, or stop the other one'
+      : 'A HelpDesk process without REDIS_URL uses this database: set the same REDIS_URL on it too, or stop it';
   const systemError = error as SystemError;
   if (systemError.syscall === 'listen') return listenProblem(systemError, settings);
   if (systemError.path !== undefined && systemError.code !== undefined && FOLDER_CODES.has(systemError.code))
