@@ -8,6 +8,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../test/http.js';
 import { freePort, startServerProcess } from '../test/serverProcess.js';
 
+/** The JSON log lines of a process's output (anything else it printed left out). */
+const logLines = (output: string) =>
+  output
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string });
+
+/** The output of a start expected to fail; one that starts after all is stopped and says so. */
+const failedStart = (env: Record<string, string>) =>
+  startServerProcess(env).then(
+    (started) => started.stop().then(() => 'started'),
+    (error: unknown) => String(error),
+  );
+
+const FATAL = 60;
+
 describe('main: the server process on the embedded database', () => {
   let dataDir: string;
   let env: Record<string, string>;
@@ -23,12 +40,7 @@ describe('main: the server process on the embedded database', () => {
     const first = await startServerProcess(env);
     expect(first.output()).toContain('Demo sign-in (admin): admin@helpdesk.local / Admin123!');
     // The banner (URL, then the demo sign-ins) is the last thing printed before any request.
-    const startup = first
-      .output()
-      .trim()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const startup = logLines(first.output()).map((line) => line.msg);
     const listening = startup.findIndex((msg) => msg.includes('listening on port'));
     expect(listening).toBeGreaterThan(0);
     expect(startup.slice(listening + 1).every((msg) => msg.startsWith('Demo sign-in') || msg === 'request')).toBe(true);
@@ -66,18 +78,10 @@ describe('main: the server process on the embedded database', () => {
   }, 120_000);
 
   it('stops at once with one line naming a wrong setting, and no stack trace', async () => {
-    const started = startServerProcess({ DATA_DIR: dataDir, PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379' });
-    const output = await started.then(
-      () => 'started',
-      (error: unknown) => String(error),
-    );
-    const lines = output
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { level: number; msg: string });
-    expect(lines).toEqual([
+    const output = await failedStart({ DATA_DIR: dataDir, PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(logLines(output)).toEqual([
       expect.objectContaining({
-        level: 60,
+        level: FATAL,
         msg: 'Invalid settings: JWT_SECRET: is required when REDIS_URL is set, so every server process signs and verifies the same tokens',
       }),
     ]);
@@ -88,16 +92,8 @@ describe('main: the server process on the embedded database', () => {
     const ownDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-main-twice-'));
     const first = await startServerProcess({ DATA_DIR: ownDir, PORT: '0' });
     try {
-      const output = await startServerProcess({ DATA_DIR: ownDir, PORT: '0' }).then(
-        (second) => second.stop().then(() => 'started twice'),
-        (error: unknown) => String(error),
-      );
-      const fatal = output
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { level: number; msg: string })
-        .filter((line) => line.level === 60);
-      expect(fatal).toEqual([
+      const output = await failedStart({ DATA_DIR: ownDir, PORT: '0' });
+      expect(logLines(output).filter((line) => line.level === FATAL)).toEqual([
         expect.objectContaining({
           msg: `DATA_DIR ${ownDir} is in use by another HelpDesk process (pid ${first.child.pid}): the embedded database serves one process; stop that one, give this one its own DATA_DIR, or set DATABASE_URL to share PostgreSQL`,
         }),
@@ -120,16 +116,8 @@ describe('main: the server process on the embedded database', () => {
     const port = (holder.address() as AddressInfo).port;
     const ownDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-main-port-'));
     try {
-      const output = await startServerProcess({ DATA_DIR: ownDir, PORT: String(port), HOST: '127.0.0.1' }).then(
-        () => 'started',
-        (error: unknown) => String(error),
-      );
-      const fatal = output
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { level: number; msg: string })
-        .filter((line) => line.level === 60);
-      expect(fatal).toEqual([
+      const output = await failedStart({ DATA_DIR: ownDir, PORT: String(port), HOST: '127.0.0.1' });
+      expect(logLines(output).filter((line) => line.level === FATAL)).toEqual([
         expect.objectContaining({
           msg: `127.0.0.1 port ${port} is already in use: stop what listens there, or set PORT to a free port`,
         }),

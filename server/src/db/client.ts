@@ -235,9 +235,8 @@ function openPostgres({ url, preparedStatements = true }: { url: string; prepare
   };
 }
 
-/** A PGlite with the extensions the migrations need, empty or started from `template`. */
+/** A PGlite with the extensions the migrations need, empty or started from `template`; a folder must exist. */
 function createPglite(dataDir: string, template?: Blob): Promise<PGlite> {
-  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
   return PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { pg_trgm }, loadDataDir: template });
 }
 
