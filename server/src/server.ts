@@ -28,7 +28,7 @@ import { attachPresence } from './realtime/presence.js';
 import { memoryPresenceStore, redisPresenceStore } from './realtime/presenceStore.js';
 import { attachRealtime, resyncLocalSockets, type RealtimeServer } from './realtime/server.js';
 import { redisFanout, singleProcess, type Fanout } from './scaleout/fanout.js';
-import { connectRedis } from './scaleout/redis.js';
+import { connectRedis, firstAttempt } from './scaleout/redis.js';
 import { sharedVersions } from './scaleout/sharedVersions.js';
 import { createServices, type Services } from './services/index.js';
 import { startSlaScanner, type SlaScanner } from './services/sla/scanner.js';
@@ -69,7 +69,7 @@ export interface HelpdeskServer {
   close(): Promise<void>;
 }
 
-/** How long a start waits for Redis to count this process in before going on without it. */
+/** How long a start waits for Redis (to count this process in, and to connect) before going on without it. */
 const JOIN_TIMEOUT_MS = 3_000;
 
 /** Everything main.ts starts, minus process signals: database, services, HTTP, realtime, mail. */
@@ -164,6 +164,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
         presence: connectRedis(settings.redisUrl, 'presence', logger),
       }
     : undefined;
+  if (redis) await Promise.all(Object.values(redis).map((connection) => firstAttempt(connection, JOIN_TIMEOUT_MS)));
   const fanout = redis ? redisFanout(redis.events, redis.presence, settings.redisKeyPrefix) : singleProcess();
   // Budgets shared by every process: the rate limits, and the slots of the view-count pushes.
   const budgets = redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore;

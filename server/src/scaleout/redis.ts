@@ -58,3 +58,25 @@ export function connectRedis(url: string, role: RedisRole, logger: Logger): Redi
 }
 
 export const isRedisReady = (redis: Redis) => redis.status === 'ready';
+
+/**
+ * Resolves once the connection is ready or its first attempt has failed, at most `timeoutMs` later.
+ * A process that served before its connections were up would count its first rate-limit points in
+ * its own memory, and the budget the processes share would come up short; Redis away at start still
+ * starts the process, one failed attempt later.
+ */
+export function firstAttempt(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready' || redis.status === 'reconnecting' || redis.status === 'end') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      for (const event of SETTLING) redis.off(event, done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    timer.unref();
+    for (const event of SETTLING) redis.once(event, done);
+  });
+}
+
+const SETTLING = ['ready', 'reconnecting', 'end'] as const;

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createLogger } from '../../src/lib/logger.js';
-import { connectRedis } from '../../src/scaleout/redis.js';
+import { connectRedis, firstAttempt } from '../../src/scaleout/redis.js';
 import { startTcpProxy, upstreamOf, type TcpProxy } from '../tcpProxy.js';
 import { sharedServices } from './cluster.js';
 
@@ -53,5 +53,37 @@ describe('a Redis connection’s log', () => {
     redis.disconnect();
     await ended;
     expect(messages()).toEqual(['redis connected: live events reach every server process']);
+  });
+});
+
+/** A server serves once its Redis connections are up, or once Redis has been found away. */
+describe('a Redis connection’s first attempt', () => {
+  let proxy: TcpProxy | undefined;
+  let redis: Redis | undefined;
+
+  afterEach(async () => {
+    redis?.disconnect();
+    await proxy?.close();
+    redis = proxy = undefined;
+  });
+
+  it('ends with the connection ready when Redis is there', async () => {
+    redis = connectRedis(sharedServices().redisUrl, 'rate-limits', createLogger('silent'));
+    await firstAttempt(redis, 10_000);
+    expect(redis.status).toBe('ready');
+  });
+
+  it('ends at the first failed attempt, long before its bound, when Redis cannot be reached', async () => {
+    proxy = await startTcpProxy(upstreamOf(sharedServices().redisUrl, 6379));
+    proxy.cut();
+    redis = connectRedis(proxy.url(sharedServices().redisUrl), 'rate-limits', createLogger('silent'));
+    const started = performance.now();
+    await firstAttempt(redis, 10_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(redis.status).not.toBe('ready');
+
+    proxy.restore();
+    await once(redis, 'ready');
+    await firstAttempt(redis, 10_000);
   });
 });
