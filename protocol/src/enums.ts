@@ -76,6 +76,8 @@ export const STAFF_ONLY_HISTORY_TYPES = ['tags', 'sla'] as const satisfies reado
 /** The targets an `sla` history entry names in `from`, and the marks it records in `to`. */
 export const SLA_TARGET_KINDS = ['first_response', 'resolution'] as const;
 export type SlaTargetKind = (typeof SLA_TARGET_KINDS)[number];
+export const isSlaTargetKind = (kind: string | null): kind is SlaTargetKind =>
+  kind !== null && (SLA_TARGET_KINDS as readonly string[]).includes(kind);
 export const SLA_MARKS = ['warning', 'breached'] as const;
 export type SlaMark = (typeof SLA_MARKS)[number];
 

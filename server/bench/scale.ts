@@ -148,7 +148,10 @@ async function main(): Promise<number> {
     `questions by ${AGENT_IDS.length} agents and ${USER_IDS.length} users; longest threads ${facts.heavy.map((h) => `#${h.id} (${h.comments})`).join(', ')}; busiest asking agent #${facts.busiestAgent.id} has ${facts.busiestAgent.assigned} assigned; heaviest asking requester #${facts.heaviestRequester.id} has ${facts.heaviestRequester.tickets}`,
   );
   const tokens = await signTokens();
-  const headersOf = (q: Question): Record<string, string> => (q.userId ? { authorization: `Bearer ${tokens.get(q.userId)!}` } : {});
+  const headersOf = (q: Question): Record<string, string> => {
+    const bearer = q.bearer ?? (q.userId ? tokens.get(q.userId) : undefined);
+    return bearer ? { authorization: `Bearer ${bearer}` } : {};
+  };
   const random = seededRandom(SEED);
 
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'helpdesk-scale-'));

@@ -14,6 +14,7 @@ import type { Db } from '../src/db/client.js';
 import * as schema from '../src/db/schema/index.js';
 import { memoOff } from '../src/db/tableVersions.js';
 import type { Actor } from '../src/lib/actor.js';
+import { NO_METRICS } from '../src/metrics/metrics.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createTokenService } from '../src/lib/tokens.js';
 import { parseInput } from '../src/lib/validation.js';
@@ -77,6 +78,7 @@ async function openExplainer(place: Place): Promise<Explainer> {
     mailer: undefined as unknown as OutboxSender,
     threadKeys: { supportAddress: 'support@helpdesk.local', secret: BENCH_JWT_SECRET },
     logger: createLogger('silent'),
+    metrics: NO_METRICS,
     settings: {
       ...parseSettings({ DATA_DIR: os.tmpdir() }),
       agentSignup: 'closed',

@@ -8,11 +8,14 @@ import { PRIORITIES, SLA_FILTERS, TICKET_SORT_FIELDS, TICKET_STATUSES } from '@h
 import { AGENT_IDS, TAGS, USER_IDS, emailOf, nameOf, type DatasetFacts } from './scaleDataset.js';
 import { ADMINS, STAFF, TICKETS } from './scaleSettings.js';
 import { CODES, FUNCTION_WORD_COUNT, RARE_WORD, VOCABULARY, zipfRank } from './scaleVocabulary.js';
+import { BENCH_METRICS_TOKEN } from './servers.js';
 
 export interface Question {
   path: string;
   /** The account asking (undefined: signed out). */
   userId?: number;
+  /** A bearer token that is no account's (the metrics scrape's). */
+  bearer?: string;
 }
 
 export interface Call {
@@ -188,6 +191,8 @@ export function calls({ facts, random, requesterFilter }: Options): Call[] {
         return { path: `/api/tickets/${facts.ownTicket.get(id)!}`, userId: id };
       },
     },
+    // Prometheus every 15 s per process is nothing; asked back to back it shows what a scrape costs (the counters read).
+    { name: 'metrics: a scrape', kind: 'other', next: () => ({ path: '/metrics', bearer: BENCH_METRICS_TOKEN }) },
     {
       name: 'knowledge: search a word (signed out)',
       kind: 'search',

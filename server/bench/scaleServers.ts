@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { freePort, startServerProcess, startServerProcesses, type ServerProcess } from '../test/serverProcess.js';
 import type { Place } from './scaleDataset.js';
-import { BENCH_JWT_SECRET } from './servers.js';
+import { BENCH_JWT_SECRET, BENCH_METRICS_TOKEN } from './servers.js';
 import { HOST, KIND, REDIS_URL } from './scaleSettings.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -60,6 +60,7 @@ export async function startServers(place: Place, count: number, env: Record<stri
     SEED_DEMO: 'false',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     JWT_SECRET: BENCH_JWT_SECRET,
+    METRICS_TOKEN: BENCH_METRICS_TOKEN,
     ...(process.env.BENCH_CPU_PROF && { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF }),
   };
   if (KIND === 'pglite') {

@@ -2,6 +2,8 @@ import { startServerProcesses, type ServerProcess } from '../test/serverProcess.
 
 /** Every process of a benchmark signs and verifies tokens with this one (REDIS_URL requires a shared secret). */
 export const BENCH_JWT_SECRET = 'bench-secret-that-is-long-enough-for-hs256-signing';
+/** The scale bench's servers keep metrics, as a monitored deployment does, and its scrape is a call of its own. */
+export const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 export interface BenchServers {
   processes: ServerProcess[];

@@ -7,6 +7,9 @@ import { readAt } from './middleware/readAt.js';
 import { requestLog } from './middleware/requestLog.js';
 import { robotsTxt } from './middleware/robotsTxt.js';
 import { securityHeaders } from './middleware/securityHeaders.js';
+import type { Metrics } from './metrics/metrics.js';
+import { metricsEndpoint } from './metrics/metricsEndpoint.js';
+import { requestMetrics } from './metrics/requestMetrics.js';
 import type { AppState } from './middleware/state.js';
 import { attachmentRoutes } from './routes/attachments.js';
 import { authRoutes } from './routes/auth.js';
@@ -28,6 +31,10 @@ export interface AppOptions extends RouteDeps {
   trustProxy?: boolean;
   /** The built web client, served with an SPA fallback; absent in API-only tests. */
   clientDir?: string;
+  /** Prometheus figures; absent when metrics are off (docs/api.md#metrics). */
+  metrics?: Metrics;
+  /** METRICS_TOKEN: with it, `/metrics` is served on this port to whoever sends it. */
+  metricsToken?: string;
 }
 
 /** Every router under /api; tests list the registered routes from here, so none can be missed. */
@@ -58,10 +65,12 @@ export function createApp(options: AppOptions): Koa<AppState> {
   }
 
   app.use(requestLog(options.logger));
+  if (options.metrics) app.use(requestMetrics(options.metrics));
   app.use(readAt());
   app.use(errorHandler(options.logger));
   app.use(securityHeaders());
   app.use(robotsTxt());
+  app.use(metricsEndpoint(options.metrics, options.metricsToken));
   if (options.clientDir) app.use(clientApp(options.clientDir));
   app.use(api.routes());
   app.use(async (ctx, next) => {

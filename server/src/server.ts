@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { isSlaTargetKind } from '@helpdesk/protocol';
 import { createApp } from './app.js';
 import { createAttachmentStore, type AttachmentStore } from './attachments/store.js';
 import { ensureAdmin } from './startup/adminAccount.js';
@@ -22,6 +23,9 @@ import { threadKeys } from './mail/threadAddress.js';
 import { createMailTransport } from './mail/transport.js';
 import { authentication } from './middleware/auth.js';
 import { createLimiters, DEFAULT_RATE_LIMITS, memoryStore, redisStore, type RateLimitRules } from './middleware/rateLimit.js';
+import { createMetrics, NO_METRICS } from './metrics/metrics.js';
+import { startMetricsListener, type MetricsListener } from './metrics/metricsEndpoint.js';
+import { queuedMailCount, ticketsByStatus } from './db/queries/systemFigures.js';
 import { publishDomainEvents, type Publisher } from './realtime/publisher.js';
 import { pushViewCounts } from './realtime/viewCountsPush.js';
 import { attachPresence } from './realtime/presence.js';
@@ -65,6 +69,8 @@ export interface HelpdeskServer {
   imapIntake: ImapIntake | undefined;
   /** The SLA scanner: a pass every SLA_SCAN_INTERVAL_MS in whichever process holds its lock. */
   slaScanner: SlaScanner;
+  /** The port of the metrics' own listener, when METRICS_PORT is set. */
+  metricsPort: number | undefined;
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -90,6 +96,12 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   if (settings.agentSignup === 'open' && settings.databaseUrl) logger.warn(AGENT_SIGNUP_OPEN_WARNING);
 
   const bus = createEventBus(logger);
+  // Prometheus figures (docs/api.md#metrics), kept only when something may scrape them.
+  const metrics =
+    settings.metrics.token !== undefined || settings.metrics.port !== undefined
+      ? createMetrics(logger, Object.keys(DEFAULT_RATE_LIMITS))
+      : undefined;
+  const recorder = metrics ?? NO_METRICS;
   // With several processes the table versions of kept answers live in Redis, so every write is seen
   // by every process's memo (scaleout/sharedVersions.ts); set before any service reads or writes.
   // With READ_MEMO=off nothing is kept here, but writes still bump, for the processes that keep.
@@ -127,6 +139,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     logger,
     claimMs: settings.outboxClaimMs,
     concurrency: settings.outboxConcurrency,
+    metrics: recorder,
     pollMs: options.mail?.pollMs ?? Math.min(10_000, Math.floor(settings.outboxClaimMs / 2)),
     ...(options.mail?.now && { now: options.mail.now }),
   });
@@ -142,6 +155,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     mailer,
     threadKeys: mailKeys,
     logger,
+    metrics: recorder,
     settings,
     singleConnection: database.kind === 'pglite',
   });
@@ -168,7 +182,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const fanout = redis ? redisFanout(redis.events, redis.presence, settings.redisKeyPrefix) : singleProcess();
   // Budgets shared by every process: the rate limits, and the slots of the view-count pushes.
   const budgets = redis ? redisStore(redis.limits, settings.redisKeyPrefix) : memoryStore;
-  const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, budgets);
+  const limiters = createLimiters({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, budgets, (name) => recorder.rateLimited(name));
 
   // Mail intake (docs/api.md#email-intake): the listener stores and queues, the worker files.
   const intakeOn = settings.inbound.smtpPort !== undefined || settings.inbound.imap !== undefined;
@@ -202,6 +216,8 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     logger,
     trustProxy: settings.trustProxy,
     clientDir: settings.clientDir,
+    metrics,
+    metricsToken: settings.metrics.token,
   });
   const handle = app.callback();
   const httpServer = createHttpServer((req, res) => void handle(req, res));
@@ -211,6 +227,23 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     trustProxy: settings.trustProxy,
   });
   const publisher = publishDomainEvents(io, bus, fanout);
+  metrics?.readFrom({
+    socketConnections: () => io.engine.clientsCount,
+    ticketsByStatus: () => ticketsByStatus(database.db),
+    outboxDepth: () => queuedMailCount(database.db),
+  });
+  // Counted where the mark committed, so each breach once whichever process's scanner made it.
+  const stopCountingBreaches = bus.subscribe('sla.changed', ({ history = [] }) => {
+    for (const { type, from, to } of history) if (type === 'sla' && to === 'breached' && isSlaTargetKind(from)) recorder.slaBreached(from);
+  });
+  let metricsListener: MetricsListener | undefined;
+  if (metrics && settings.metrics.port !== undefined) {
+    metricsListener = await startMetricsListener(
+      metrics,
+      { port: settings.metrics.port, host: settings.host, token: settings.metrics.token },
+      logger,
+    );
+  }
   fanout.onResume(() => void resume(io, fanout, publisher));
   const stopPushingCounts = pushViewCounts(io, bus, fanout, services.views, budgets, logger);
   const presence = attachPresence(
@@ -241,6 +274,8 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     clearInterval(sweeping);
     stopPushingCounts();
     stopNudging();
+    stopCountingBreaches();
+    await metricsListener?.close();
     presence.stop();
     await slaScanner.stop();
     await services.slaReapply.idle();
@@ -288,6 +323,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     inboundSmtpPort: inboundSmtp?.port,
     imapIntake,
     slaScanner,
+    metricsPort: metricsListener?.port,
     listen(port = settings.port, host = settings.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

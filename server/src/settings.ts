@@ -73,6 +73,14 @@ const env = z
     IMAP_POLL_MS: optional(z.coerce.number().int().min(1000)).transform((v) => v ?? 60_000),
     // Tests and demos shorten it; a tenth of a second is the floor.
     SLA_SCAN_INTERVAL_MS: optional(z.coerce.number().int().min(100)).transform((v) => v ?? LIMITS.sla.scanIntervalMs),
+    // A scraper's bearer token: long enough that guessing it is no way in.
+    METRICS_TOKEN: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^\S{16,256}$/, 'must be 16-256 characters without spaces'),
+    ),
+    METRICS_PORT: optional(z.coerce.number().int().min(0).max(65_535)),
   })
 
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
@@ -148,5 +156,7 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
       concurrency: e.INBOUND_CONCURRENCY,
       imap: e.IMAP_URL ? { url: e.IMAP_URL, doneFolder: e.IMAP_DONE_FOLDER, pollMs: e.IMAP_POLL_MS } : undefined,
     },
+    // Prometheus figures (docs/api.md#metrics): off unless METRICS_TOKEN or METRICS_PORT is set.
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };
 }

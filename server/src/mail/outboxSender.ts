@@ -3,6 +3,7 @@ import type { Db } from '../db/client.js';
 import { emailOutbox } from '../db/schema/index.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import { failureLevel, type Logger } from '../lib/logger.js';
+import { NO_METRICS, type MetricsRecorder } from '../metrics/metrics.js';
 import { redactTokens } from './outbox.js';
 import type { MailTransport } from './transport.js';
 
@@ -25,6 +26,7 @@ export interface OutboxSenderOptions {
   batchSize?: number;
   /** Mails sent at once over the transport's pooled connections (OUTBOX_CONCURRENCY). */
   concurrency?: number;
+  metrics?: Pick<MetricsRecorder, 'mailOut'>;
 }
 
 export interface OutboxSender {
@@ -53,6 +55,7 @@ const isPermanent = (error: unknown) => {
  */
 export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
   const { db, withTransaction, transport, claimMs, pollMs, now = () => new Date(), batchSize = 20, concurrency = 1 } = options;
+  const { metrics = NO_METRICS } = options;
   const log = options.logger.child({ component: 'mail' });
   const background = new Set<Promise<unknown>>();
   // Read across awaits, so kept in an object: a pass in progress, a nudge during it, a stop.
@@ -117,9 +120,11 @@ export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
       log.warn({ err: error, outboxId: row.id, to: row.recipient, attempt: row.attempts, retry }, 'mail delivery failed');
       const lastError = error instanceof Error ? error.message.slice(0, 500) : String(error);
       await record(row, retry ? { nextAttemptAt: new Date(now().getTime() + delay), lastError } : { status: 'failed', lastError });
+      metrics.mailOut(retry ? 'retry' : 'failed');
       return;
     }
     await record(row, { status: 'sent', sentAt: now(), lastError: null });
+    metrics.mailOut('sent');
     log.debug({ outboxId: row.id, to: row.recipient }, 'mail sent');
   };
 

@@ -39,7 +39,7 @@ export function clientApp(root: string): Middleware {
 }
 
 /** Paths the API and Socket.IO answer; everything else is the client's. */
-export const isServerPath = (p: string) => p === '/api' || p.startsWith('/api/') || p.startsWith('/socket.io');
+export const isServerPath = (p: string) => p === '/api' || p.startsWith('/api/') || p.startsWith('/socket.io') || p === '/metrics';
 const statusOf = (error: unknown) => (typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined);
 const isMissing = (error: unknown) => statusOf(error) === 404;
 const isRefused = (error: unknown) => statusOf(error) === 400 || statusOf(error) === 403;

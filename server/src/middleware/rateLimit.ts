@@ -108,16 +108,24 @@ const LIMIT_MESSAGES: Record<keyof RateLimitRules, string> = {
   uploadPerAddress: MESSAGES.attachments.tooManyUploadsFromAddress,
 };
 
-export function createLimiters(rules: RateLimitRules, store: LimiterStore = memoryStore): Limiters {
+/** `onRefused` hears each refusal by the limit's name (the metrics' count). */
+export function createLimiters(
+  rules: RateLimitRules,
+  store: LimiterStore = memoryStore,
+  onRefused: (name: keyof RateLimitRules) => void = () => undefined,
+): Limiters {
   const entries = (Object.keys(LIMIT_MESSAGES) as Array<keyof RateLimitRules>).map((name) => [
     name,
-    createLimiter(rules[name], LIMIT_MESSAGES[name], store(name, rules[name])),
+    createLimiter(rules[name], LIMIT_MESSAGES[name], store(name, rules[name]), () => onRefused(name)),
   ]);
   return Object.fromEntries(entries) as Limiters;
 }
 
-function createLimiter(rule: RateLimitRule, message: string, limiter: RateLimiterAbstract): Limiter {
-  const refuse = (res: RateLimiterRes) => new TooManyRequestsError(message, Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+function createLimiter(rule: RateLimitRule, message: string, limiter: RateLimiterAbstract, refused: () => void): Limiter {
+  const refuse = (res: RateLimiterRes) => {
+    refused();
+    return new TooManyRequestsError(message, Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+  };
   return {
     async consume(key) {
       try {

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.js';
 import type { TableVersions } from '../db/tableVersions.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import type { Logger } from '../lib/logger.js';
+import type { MetricsRecorder } from '../metrics/metrics.js';
 import type { TokenService } from '../lib/tokens.js';
 import type { ThreadKeys } from '../mail/threadAddress.js';
 import type { OutboxSender } from '../mail/outboxSender.js';
@@ -33,6 +34,8 @@ export interface ServiceContext {
   /** Signs and reads the plus-address that threads a ticket's mail (mail/threadAddress.ts). */
   threadKeys: ThreadKeys;
   logger: Logger;
+  /** What the services count as it happens (metrics/metrics.ts); NO_METRICS when metrics are off. */
+  metrics: MetricsRecorder;
   settings: Pick<
     Settings,
     'agentSignup' | 'publicUrl' | 'redisUrl' | 'mailFrom' | 'attachments' | 'dataDir' | 'supportAddress' | 'inbound'

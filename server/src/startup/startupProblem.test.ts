@@ -29,6 +29,7 @@ const settings = (overrides: Partial<StartupSettings> = {}): StartupSettings => 
   port: 3000,
   dataDir: './data',
   inbound: { smtpPort: undefined },
+  metrics: { port: undefined },
   attachments: { dir: './data/attachments' },
   ...overrides,
 });
@@ -59,6 +60,13 @@ describe('startupProblem: a start failure said as the setting to change', () => 
     const port = await takeAPort('127.0.0.1');
     expect(startupProblem(await listenError(port, '127.0.0.1'), settings({ inbound: { smtpPort: port } }))).toBe(
       `127.0.0.1 port ${port} is already in use: stop what listens there, or set INBOUND_SMTP_PORT to a free port`,
+    );
+  });
+
+  it('names METRICS_PORT when the metrics listener’s port is in use', async () => {
+    const port = await takeAPort('127.0.0.1');
+    expect(startupProblem(await listenError(port, '127.0.0.1'), settings({ metrics: { port } }))).toBe(
+      `127.0.0.1 port ${port} is already in use: stop what listens there, or set METRICS_PORT to a free port`,
     );
   });
 

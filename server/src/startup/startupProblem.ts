@@ -8,6 +8,7 @@ type SystemError = NodeJS.ErrnoException & { port?: number; address?: string };
 /** What of the settings a start failure may be traced to. */
 export type StartupSettings = Pick<Settings, 'port' | 'dataDir'> & {
   inbound: Pick<Settings['inbound'], 'smtpPort'>;
+  metrics: Pick<Settings['metrics'], 'port'>;
   attachments: Pick<Settings['attachments'], 'dir'>;
 };
 
@@ -36,8 +37,15 @@ export function startupProblem(error: unknown, settings: StartupSettings): strin
 }
 
 function listenProblem({ code, port, address }: SystemError, settings: StartupSettings): string | undefined {
-  const smtp = port === settings.inbound.smtpPort && port !== settings.port;
-  const [portSetting, hostSetting] = smtp ? ['INBOUND_SMTP_PORT', 'INBOUND_SMTP_HOST'] : ['PORT', 'HOST'];
+  // The app's own port is named first: a listener given the same port as the app fails second.
+  const [portSetting, hostSetting] =
+    port === settings.port
+      ? ['PORT', 'HOST']
+      : port === settings.inbound.smtpPort
+        ? ['INBOUND_SMTP_PORT', 'INBOUND_SMTP_HOST']
+        : port === settings.metrics.port
+          ? ['METRICS_PORT', 'HOST']
+          : ['PORT', 'HOST'];
   // Every interface (no HOST) says nothing an operator needs.
   const where = address && address !== '::' && address !== '0.0.0.0' ? `${address} port ${port}` : `Port ${port}`;
   switch (code) {

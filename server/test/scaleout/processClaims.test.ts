@@ -54,7 +54,13 @@ describe('server processes claiming one database', () => {
       () => undefined,
       (error: unknown) => error,
     );
-  const settingsOf = { port: 3000, dataDir: './data', inbound: { smtpPort: undefined }, attachments: { dir: './data/attachments' } };
+  const settingsOf = {
+    port: 3000,
+    dataDir: './data',
+    inbound: { smtpPort: undefined },
+    metrics: { port: undefined },
+    attachments: { dir: './data/attachments' },
+  };
 
   it('refuses a second server without Redis while one runs, and takes it once that one stopped', async () => {
     const first = await start({ redis: false });

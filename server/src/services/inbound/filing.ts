@@ -42,6 +42,9 @@ const actorOf = (row: UserRecord): Actor => ({ id: row.id, name: row.name, email
 /** The claim was taken over (its lease ran out and another worker filed it): this attempt writes nothing. */
 class ClaimLost extends Error {}
 
+/** The reason a delivery report of one of our mails is filed with (its mail is marked bounced). */
+export const BOUNCE_REASON = 'bounce';
+
 /**
  * Files one claimed message (docs/api.md#email-intake): reads it, recognises delivery reports and
  * loops, threads it, decides by who sent it, and writes the comment, note or ticket through the
@@ -133,7 +136,7 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
         const actor = author ?? { id: ticket.ticket.userId, name: ticket.ownerName ?? '' };
         await insertHistory(tx, actor, [{ ticketId: ticket.ticket.id, type: 'email_bounced', from: address, to: status, internal: true }]);
       }
-      await finishInbound(tx, claim.id, { status: 'ignored', reason: 'bounce', ticketId: sent.ticketId, commentId: sent.commentId });
+      await finishInbound(tx, claim.id, { status: 'ignored', reason: BOUNCE_REASON, ticketId: sent.ticketId, commentId: sent.commentId });
     });
   }
 
@@ -248,16 +251,20 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
   }
 
   return {
-    /** Files a claimed message; a lost claim writes nothing, a closed ticket met mid-way is filed again. */
-    async file(claim: InboundRow): Promise<void> {
+    /**
+     * Files a claimed message; a lost claim writes nothing (false: another process had it), a closed
+     * ticket met mid-way is filed again.
+     */
+    async file(claim: InboundRow): Promise<boolean> {
       try {
         await fileClaimed(claim);
       } catch (error) {
-        if (error instanceof ClaimLost) return;
+        if (error instanceof ClaimLost) return false;
         // Closed between the read and the reply: filed again, now as a follow-up ticket.
-        if (error instanceof ConflictError) return fileClaimed(claim);
-        throw error;
+        if (error instanceof ConflictError) await fileClaimed(claim);
+        else throw error;
       }
+      return true;
     },
   };
 }

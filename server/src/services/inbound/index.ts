@@ -14,7 +14,8 @@ import type { Db } from '../../db/client.js';
 import type { Settings } from '../../settings.js';
 import type { ServiceContext } from '../context.js';
 import type { TicketService } from '../tickets/index.js';
-import { createInboundFiling } from './filing.js';
+import { NO_METRICS } from '../../metrics/metrics.js';
+import { BOUNCE_REASON, createInboundFiling } from './filing.js';
 import { bareMessageId, createRawStore, headerValue } from './rawStore.js';
 
 export type InboundService = ReturnType<typeof createInboundService>;
@@ -58,7 +59,7 @@ export function createInboundService(
   context: ServiceContext & { settings: Pick<Settings, 'dataDir' | 'supportAddress' | 'inbound'> },
   tickets: TicketService,
 ) {
-  const { db, logger, settings } = context;
+  const { db, logger, settings, metrics } = context;
   const raw = createRawStore(path.join(settings.dataDir, 'mail'));
   const filing = createInboundFiling(context, tickets, raw, {
     supportAddress: settings.supportAddress,
@@ -66,6 +67,15 @@ export function createInboundService(
     maxPerSenderPerHour: settings.inbound.maxPerSenderPerHour,
   });
   const queuedListeners = new Set<() => void>();
+
+  /** How a message this process filed ended, read back once committed; a bounce of ours is also a mail out's end. */
+  const countFiled = async (id: number) => {
+    const row = await findInbound(db, id);
+    // A message this process filed is never queued again; the check only narrows the type.
+    if (!row || row.status === 'queued') return;
+    metrics.mailIn(row.status);
+    if (row.reason === BOUNCE_REASON) metrics.mailOut('bounced');
+  };
 
   return {
     raw,
@@ -103,13 +113,19 @@ export function createInboundService(
     async fileNext(): Promise<boolean> {
       const claim = await claimInbound(db, settings.inbound.claimMs);
       if (!claim) return false;
+      let filed: boolean;
       try {
-        await filing.file(claim);
+        filed = await filing.file(claim);
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500) || 'unknown error';
         const status = await failAttempt(db, claim, reason).catch(() => 'queued');
+        metrics.mailIn(status === 'failed' ? 'failed' : 'retry');
         logger.warn({ err: error, inboundId: claim.id, attempt: claim.attempts, status }, 'inbound message not filed');
+        return true;
       }
+      // Filed and committed: a failure to count it must never file it again.
+      if (filed && metrics !== NO_METRICS)
+        await countFiled(claim.id).catch((err: unknown) => logger.debug({ err, inboundId: claim.id }, 'filed message not counted'));
       return true;
     },
 
