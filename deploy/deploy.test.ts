@@ -160,7 +160,8 @@ describeWithTool('docker-compose', 'docker-compose', 'docker-compose.yml', (comp
     expect(new URL(env.DATABASE_URL ?? '').hostname).toBe('postgres');
     expect(new URL(env.REDIS_URL ?? '').hostname).toBe('redis');
     expect(env.PUBLIC_URL).toMatch(/^https?:\/\//);
-    for (const optional of ['ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SMTP_URL']) expect(env, optional).toHaveProperty(optional);
+    for (const optional of ['ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SMTP_URL', 'METRICS_PORT', 'METRICS_TOKEN'])
+      expect(env, optional).toHaveProperty(optional);
     expect(config.services.app!.depends_on).toMatchObject({
       postgres: { condition: 'service_healthy' },
       redis: { condition: 'service_healthy' },
@@ -311,6 +312,12 @@ describe('deploy/nginx.conf', () => {
     const limit = find(server, 'client_max_body_size')[0]?.args[0];
     expect(limit).toBeDefined();
     expect(sizeInBytes(limit!)).toBeGreaterThanOrEqual(MAX_BODY_BYTES);
+  });
+
+  test('keeps the replicas’ metrics off the balancer', () => {
+    const metrics = location('=', '/metrics');
+    expect(find(metrics, 'return')[0]?.args[0]).toBe('404');
+    expect(find(metrics, 'proxy_pass')).toEqual([]);
   });
 
   test('answers its own health check', () => {
