@@ -26,3 +26,4 @@ export * from './policies/sharedItems.js';
 export * from './api/searchSyntax.js';
 export * from './api/sla.js';
 export * from './api/inboundMail.js';
+export * from './api/apiTokens.js';

@@ -158,6 +158,23 @@ export const MESSAGES = {
     sharedAdminOnly: 'Only administrators can create or change shared canned responses',
     tooMany: (max: number) => `You can keep at most ${max} canned responses. Delete one to add another.`,
   },
+  apiTokens: {
+    staffOnly: 'Only support staff can create API tokens',
+    revoked: 'Token revoked',
+    notFound: 'Token not found',
+    nameRequired: 'Name is required',
+    nameTooLong: 'Name must be at most 80 characters long',
+    duplicateName: 'You already have a token with this name',
+    scopesRequired: 'Choose at least one scope',
+    scopesInvalid: (scopes: readonly string[]) => `Scopes must be among: ${scopes.join(', ')}`,
+    expiresInvalid: 'Expires in days must be a whole number from 1 to 366',
+    tooMany: (max: number) => `You can keep at most ${max} live API tokens. Revoke one to add another.`,
+    missingScope: (scope: string) => `This token does not have the ${scope} scope`,
+    /** Calls a token can never make: its own kind, and the account's password and sign-in. */
+    notForTokens: 'API tokens cannot be used for this call',
+    invalid: 'This API token is invalid, revoked or expired',
+    tooManyRequests: 'Too many requests with this API token. Please wait a minute and try again.',
+  },
   sla: {
     timeZoneInvalid: 'Time zone must be an IANA time zone such as Europe/Berlin',
     hoursInvalid: 'Opening hours must be HH:MM-HH:MM with the end after the start',

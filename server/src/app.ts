@@ -11,6 +11,7 @@ import type { Metrics } from './metrics/metrics.js';
 import { metricsEndpoint } from './metrics/metricsEndpoint.js';
 import { requestMetrics } from './metrics/requestMetrics.js';
 import type { AppState } from './middleware/state.js';
+import { apiTokenRoutes } from './routes/apiTokens.js';
 import { attachmentRoutes } from './routes/attachments.js';
 import { authRoutes } from './routes/auth.js';
 import { emailRoutes } from './routes/email.js';
@@ -50,6 +51,7 @@ export const API_ROUTERS = [
   slaRoutes,
   attachmentRoutes,
   emailRoutes,
+  apiTokenRoutes,
 ] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */

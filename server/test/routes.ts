@@ -7,10 +7,11 @@ import { parseSettings } from '../src/settings.js';
 
 /** `METHOD /path` (without /api) of the routes the server registers, HEAD aside, whose layer passes `keep`. */
 function routesWhere(server: HelpdeskServer, keep: (stack: unknown[]) => boolean): string[] {
+  const limiters = createLimiters(DEFAULT_RATE_LIMITS);
   const deps: RouteDeps = {
     services: server.services,
-    auth: authentication(server.services.accounts),
-    limiters: createLimiters(DEFAULT_RATE_LIMITS),
+    auth: authentication(server.services.accounts, server.services.apiTokens, limiters.tokenRequests),
+    limiters,
     settings: { ...parseSettings({}), agentSignup: 'open' },
     database: server.database,
   };

@@ -27,6 +27,7 @@ export const queryKeys = {
     staffDirectory: ['users', 'staff-directory'] as const,
   },
   notifications: notificationsKey,
+  apiTokens: ['api-tokens'] as const,
   config: ['config'] as const,
   sla: {
     calendars: ['sla', 'calendars'] as const,

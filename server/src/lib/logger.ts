@@ -11,7 +11,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     serializers: { err: serializeError },
     // Credentials never reach the log, even when a request body is logged while debugging.
     redact: {
-      paths: ['req.headers.authorization', '*.password', '*.newPassword', '*.currentPassword', '*.token', '*.passwordHash'],
+      paths: ['req.headers.authorization', '*.password', '*.newPassword', '*.currentPassword', '*.token', '*.secret', '*.passwordHash'],
       censor: '[redacted]',
     },
   };

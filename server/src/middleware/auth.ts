@@ -1,9 +1,11 @@
 import type { Middleware } from 'koa';
-import { MESSAGES } from '@helpdesk/protocol';
+import { MESSAGES, scopeOfCall } from '@helpdesk/protocol';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import type { Actor } from '../lib/actor.js';
 import type { AccountService } from '../services/accounts.js';
-import type { AppState } from './state.js';
+import { isTokenSecret, type ApiTokenService } from '../services/apiTokens.js';
+import type { Limiter } from './rateLimit.js';
+import type { AppContext, AppState } from './state.js';
 
 const bearer = (header: string | undefined): string | undefined => {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
@@ -19,11 +21,27 @@ const roleGates = new WeakSet<Middleware<AppState>>();
 export const isRoleGate = (middleware: unknown): boolean =>
   typeof middleware === 'function' && roleGates.has(middleware as Middleware<AppState>);
 
-export function authentication(accounts: AccountService) {
+/**
+ * Sessions (a JWT) and API tokens (`hd_pat_…`, docs/api.md#api-tokens) alike. A token is checked
+ * for the scope its route needs (scopeOfCall, by the route's template) and counted against its own
+ * budget before the route's role rule; it never reaches a call marked `never`.
+ */
+export function authentication(accounts: AccountService, apiTokens: ApiTokenService, tokenRequests: Limiter) {
   /** The actor a sent Authorization header stands for; a missing or invalid one is a 401. */
-  const authenticate = async (header: string | undefined): Promise<Actor> => {
+  const authenticate = async (ctx: AppContext, header: string | undefined): Promise<Actor> => {
     const token = bearer(header);
     if (!token) throw new UnauthorizedError(MESSAGES.auth.authRequired);
+    if (isTokenSecret(token)) {
+      const caller = await apiTokens.resolve(token);
+      if (!caller) throw new UnauthorizedError(MESSAGES.apiTokens.invalid);
+      const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+      const needed = scopeOfCall(ctx.method, typeof route === 'string' ? route : ctx.path);
+      if (needed === 'never') throw new ForbiddenError(MESSAGES.apiTokens.notForTokens);
+      if (!caller.scopes.includes(needed)) throw new ForbiddenError(MESSAGES.apiTokens.missingScope(needed));
+      await tokenRequests.consume(String(caller.tokenId));
+      ctx.state.log = ctx.state.log.child({ tokenId: caller.tokenId });
+      return caller.actor;
+    }
     const session = await accounts.resolveSession(token);
     if (!session) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
     return session.actor;
@@ -32,13 +50,13 @@ export function authentication(accounts: AccountService) {
     (mode: 'required' | 'optional'): Middleware<AppState> =>
     async (ctx, next) => {
       const header = ctx.get('authorization') || undefined;
-      if (header || mode === 'required') ctx.state.actor = await authenticate(header);
+      if (header || mode === 'required') ctx.state.actor = await authenticate(ctx, header);
       await next();
     };
   /** Signed in and allowed by the policy; checked before the body, so outsiders learn nothing from a 400. */
   const allow = (policy: (actor: Actor) => boolean, message: string): Middleware<AppState> => {
     const gate: Middleware<AppState> = async (ctx, next) => {
-      const actor = await authenticate(ctx.get('authorization') || undefined);
+      const actor = await authenticate(ctx, ctx.get('authorization') || undefined);
       ctx.state.actor = actor;
       if (!policy(actor)) throw new ForbiddenError(message);
       await next();

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { MESSAGES } from '@helpdesk/protocol';
+import { LIMITS, MESSAGES } from '@helpdesk/protocol';
 import { TooManyRequestsError } from '../lib/errors.js';
 
 export interface RateLimitRule {
@@ -36,6 +36,8 @@ export interface RateLimitRules {
   uploadPerUser: RateLimitRule;
   /** Upload requests per IP over all accounts. */
   uploadPerAddress: RateLimitRule;
+  /** Requests made with one API token. */
+  tokenRequests: RateLimitRule;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -56,6 +58,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   // The composer sends one request per file: a person attaching a dozen files stays well below it.
   uploadPerUser: { points: 60, durationSeconds: 60 },
   uploadPerAddress: { points: 200, durationSeconds: 60 },
+  tokenRequests: { points: LIMITS.apiTokens.requestsPerMinute, durationSeconds: 60 },
 };
 
 export interface Limiter {
@@ -106,6 +109,7 @@ const LIMIT_MESSAGES: Record<keyof RateLimitRules, string> = {
   bulkPerAddress: MESSAGES.tickets.tooManyBulkChangesFromAddress,
   uploadPerUser: MESSAGES.attachments.tooManyUploads,
   uploadPerAddress: MESSAGES.attachments.tooManyUploadsFromAddress,
+  tokenRequests: MESSAGES.apiTokens.tooManyRequests,
 };
 
 /** `onRefused` hears each refusal by the limit's name (the metrics' count). */

@@ -911,6 +911,41 @@ const ROWS: Row[] = [
     denied: { 403: STAFF_ONLY, 404: MESSAGES.cannedResponses.notFound },
   },
 
+  // ---- API tokens ----
+  {
+    route: 'GET /tokens',
+    name: 'list own (admins: everyone’s)',
+    method: 'GET',
+    path: () => '/tokens',
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+  },
+  {
+    route: 'POST /tokens',
+    name: 'create',
+    method: 'POST',
+    path: () => '/tokens',
+    body: () => ({ name: `Matrix ${uniqueEmail('token')}`, scopes: ['tickets:read'] }),
+    expect: staffOnly(201),
+    denied: { 403: 'Only support staff can create API tokens' },
+  },
+  {
+    route: 'DELETE /tokens/:id',
+    name: "revoke an agent's token (the agent, or an admin)",
+    method: 'DELETE',
+    path: (c) => `/tokens/${c.fx.itemId}`,
+    setup: async () => {
+      const res = await api().post(
+        '/tokens',
+        { name: `Matrix ${uniqueEmail('token')}`, scopes: ['tickets:read'] },
+        { token: cast.agent.token },
+      );
+      return { itemId: res.body.token.id };
+    },
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+  },
+
   // ---- Other ----
   {
     route: 'GET /config',
@@ -1029,6 +1064,9 @@ const CONTRACT_ROUTES = [
   'POST /tickets/:id/merge',
   'GET /tags',
   'GET /users/:id/tickets',
+  'GET /tokens',
+  'POST /tokens',
+  'DELETE /tokens/:id',
 ];
 
 const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);

@@ -328,7 +328,7 @@ describe('9. a staff-only call from a user', () => {
         const res = await fetch(`${t.url}${url}`, { method, headers, body: variant?.raw });
         const body = (await res.json()) as { message: string };
         expect({ route, variant: variant?.name, status: res.status }).toEqual({ route, variant: variant?.name, status: 403 });
-        expect([MESSAGES.http.staffOnly, MESSAGES.http.adminOnly]).toContain(body.message);
+        expect([MESSAGES.http.staffOnly, MESSAGES.http.adminOnly, MESSAGES.apiTokens.staffOnly]).toContain(body.message);
       }
     }
   });

@@ -1,4 +1,5 @@
 import { createAccountService } from './accounts.js';
+import { createApiTokenService } from './apiTokens.js';
 import { createAttachmentService } from './attachments.js';
 import { createCannedResponseService } from './cannedResponses.js';
 import { createInboundService } from './inbound/index.js';
@@ -37,5 +38,6 @@ export function createServices(context: ServiceContext) {
     /** One pass of the SLA scanner (server.ts runs it every SLA_SCAN_INTERVAL_MS under its lock). */
     slaScan: createSlaScan(context),
     attachments: createAttachmentService(context),
+    apiTokens: createApiTokenService(context),
   };
 }

@@ -7,7 +7,11 @@ import { renderApp, testUser } from '../../test-utils/renderApp';
 
 const me = testUser({ name: 'Ada Lovelace', email: 'ada@example.com', role: 'agent', email_notifications: 'all' });
 const withPreference = (email_notifications: NotificationPreference) => ({ ...me, email_notifications });
-const base = { 'GET /auth/verify': { body: { success: true, user: me } }, 'GET /users/profile': { body: { success: true, user: me } } };
+const base = {
+  'GET /auth/verify': { body: { success: true, user: me } },
+  'GET /users/profile': { body: { success: true, user: me } },
+  'GET /tokens': { body: { success: true, tokens: [] } },
+};
 
 describe('/settings', () => {
   it('shows the account read-only and the saved preference', async () => {

@@ -1,5 +1,6 @@
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
-import { IconBell, IconLock, IconSettings, IconUserCircle } from '@tabler/icons-react';
+import { isStaff } from '@helpdesk/protocol';
+import { IconBell, IconKey, IconLock, IconSettings, IconUserCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
@@ -8,6 +9,7 @@ import { usersApi } from '../../api/users';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelOf } from '../../lib/text';
 import { userAtom } from '../../state/session';
+import { ApiTokens } from './ApiTokens';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { NotificationPreferences } from './NotificationPreferences';
 
@@ -75,6 +77,12 @@ export default function SettingsPage() {
           <ChangePasswordForm />
         </Section>
       </SimpleGrid>
+
+      {account && isStaff(account) && (
+        <Section icon={<IconKey size={22} />} title="API tokens">
+          <ApiTokens myId={account.id} />
+        </Section>
+      )}
     </Stack>
   );
 }

@@ -7,3 +7,4 @@ export * from './email.js';
 export * from './sla.js';
 export * from './inbound.js';
 export * from './attachments.js';
+export * from './apiTokens.js';

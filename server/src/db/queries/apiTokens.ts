@@ -1,0 +1,98 @@
+import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import type { TokenScope } from '@helpdesk/protocol';
+import type { Db } from '../client.js';
+import { apiTokens, users } from '../schema/index.js';
+
+const tokenColumns = {
+  id: apiTokens.id,
+  name: apiTokens.name,
+  scopes: apiTokens.scopes,
+  createdAt: apiTokens.createdAt,
+  expiresAt: apiTokens.expiresAt,
+  lastUsedAt: apiTokens.lastUsedAt,
+  revokedAt: apiTokens.revokedAt,
+  ownerId: apiTokens.userId,
+  ownerName: users.name,
+};
+export type ApiTokenRow = {
+  id: number;
+  name: string;
+  scopes: TokenScope[];
+  createdAt: Date;
+  expiresAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  ownerId: number;
+  ownerName: string;
+};
+
+/** Live tokens (neither revoked nor expired), newest first: one person's, or everyone's (`ownerId` undefined). */
+export const findLiveTokens = (db: Db, ownerId: number | undefined, now: Date): Promise<ApiTokenRow[]> =>
+  db
+    .select(tokenColumns)
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(
+      and(isNull(apiTokens.revokedAt), gt(apiTokens.expiresAt, now), ownerId === undefined ? undefined : eq(apiTokens.userId, ownerId)),
+    )
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+
+export async function findToken(db: Db, id: number): Promise<ApiTokenRow | undefined> {
+  const [row] = await db.select(tokenColumns).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId)).where(eq(apiTokens.id, id));
+  return row;
+}
+
+/**
+ * Inserts a token for its owner unless they hold `max` live ones, in one transaction that holds the
+ * owner's row (so two at once cannot both pass the count); their expired tokens are revoked first,
+ * which frees their names. Undefined when at the limit; a live name used twice fails the unique index.
+ */
+export async function insertToken(
+  db: Db,
+  values: { userId: number; name: string; scopes: TokenScope[]; secretHash: string; expiresAt: Date },
+  max: number,
+  now: Date,
+): Promise<{ id: number; createdAt: Date } | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, values.userId)).for('update');
+    await tx
+      .update(apiTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(apiTokens.userId, values.userId), isNull(apiTokens.revokedAt), lte(apiTokens.expiresAt, now)));
+    const [{ live } = { live: 0 }] = await tx
+      .select({ live: sql<number>`count(*)::int` })
+      .from(apiTokens)
+      .where(and(eq(apiTokens.userId, values.userId), isNull(apiTokens.revokedAt)));
+    if (live >= max) return undefined;
+    const [row] = await tx.insert(apiTokens).values(values).returning({ id: apiTokens.id, createdAt: apiTokens.createdAt });
+    return row;
+  });
+}
+
+export const revokeToken = (db: Db, id: number, now: Date) =>
+  db
+    .update(apiTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)));
+
+/** The live token with this secret's hash, and its owner as they are now (a deleted owner is no owner). */
+export async function findTokenBySecret(db: Db, secretHash: string, now: Date) {
+  const [row] = await db
+    .select({
+      id: apiTokens.id,
+      scopes: apiTokens.scopes,
+      lastUsedAt: apiTokens.lastUsedAt,
+      user: { id: users.id, name: users.name, email: users.email, role: users.role },
+    })
+    .from(apiTokens)
+    .innerJoin(users, and(eq(users.id, apiTokens.userId), isNull(users.deletedAt)))
+    .where(and(eq(apiTokens.secretHash, secretHash), isNull(apiTokens.revokedAt), gt(apiTokens.expiresAt, now)));
+  return row;
+}
+
+/** Last use, kept to the minute: only a token not marked within `since` is written. */
+export const markTokenUsed = (db: Db, id: number, now: Date, since: Date) =>
+  db
+    .update(apiTokens)
+    .set({ lastUsedAt: now })
+    .where(and(eq(apiTokens.id, id), or(isNull(apiTokens.lastUsedAt), lte(apiTokens.lastUsedAt, since))));
