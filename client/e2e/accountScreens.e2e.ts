@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { logIn } from '../../server/test/factories';
+import { expectAccessible } from './accessibility';
 import { logInThroughForm, openVisitor, TEST_ADMIN, useStage } from './harness';
 
 /** Lets transitions (radios, buttons, snackbars) finish before a screenshot. */
@@ -121,6 +122,61 @@ describe('journey: signing up, settings and the API test page', () => {
     await shot('admin-created');
     expect(await storedUser(page)).toMatchObject({ id: me.id, email: TEST_ADMIN.email });
     expect((await logIn(stage.product.api, 'second.admin@example.test', 'Admin2$Second')).user.role).toBe('admin');
+    await context.close();
+  });
+
+  it('an admin makes an API token in Settings, a script uses it within its scope, and revoking ends it', async () => {
+    const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'account-api-tokens');
+    await logInThroughForm(page, TEST_ADMIN.email, TEST_ADMIN.password, /\/agent-dashboard$/);
+    await page.goto('/settings');
+    await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+    await page.getByText('No API tokens yet.').waitFor();
+    await page.getByLabel('Token name').fill('Nightly export');
+    await page.getByRole('checkbox', { name: /^users:read/ }).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const secret = (await page.getByTestId('new-token-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^hd_pat_/);
+    await page.getByRole('table', { name: 'API tokens' }).getByText('Nightly export').waitFor();
+    await expectAccessible(page, 'settings with an API token');
+    await shot('api-token-created');
+
+    // A script's calls: what the scopes allow, and nothing else.
+    const call = (path: string, method = 'GET') =>
+      fetch(`${stage.product.url}/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : '{}',
+      });
+    expect((await call('/tickets')).status).toBe(200);
+    expect((await call('/users/staff')).status).toBe(200);
+    const refused = await call('/tickets', 'POST');
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ success: false, message: 'This token does not have the tickets:write scope' });
+
+    await page.reload();
+    const row = page.getByRole('row', { name: /Nightly export/ });
+    await row.getByText('a few seconds ago', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Revoke Nightly export' }).click();
+    await page.getByRole('dialog', { name: 'Revoke this token?' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('No API tokens yet.').waitFor();
+    expect((await call('/tickets')).status).toBe(401);
+    await context.close();
+  });
+
+  it('shows the API tokens section on a phone', async () => {
+    const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'account-api-tokens-phone', {
+      width: 390,
+      height: 844,
+    });
+    await logInThroughForm(page, TEST_ADMIN.email, TEST_ADMIN.password, /\/agent-dashboard$/);
+    await page.goto('/settings');
+    await page.getByLabel('Token name').fill('Phone token');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByTestId('new-token-secret').waitFor();
+    await page.getByRole('heading', { name: 'API tokens' }).scrollIntoViewIfNeeded();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot('api-tokens');
     await context.close();
   });
 });

@@ -53,6 +53,8 @@ const SCOPE_HINTS: Record<TokenScope, string> = {
   admin: 'Administrator calls (only for an administrator’s token)',
 };
 
+const lastUse = (token: ApiToken) => (token.lastUsedAt ? fromNow(token.lastUsedAt) : API_TOKENS_TEXT.neverUsed);
+
 type Values = { name: string; scopes: string[]; expiresInDays: number | string };
 
 /** Settings → API tokens (docs/api.md#api-tokens): staff make, see and revoke their tokens; admins see everyone's. */
@@ -103,7 +105,7 @@ export function ApiTokens({ myId }: { myId: number }) {
         <Alert color="green" variant="light" icon={<IconKey size={18} aria-hidden />} title={API_TOKENS_TEXT.secretTitle} role="status">
           <Stack gap="xs">
             <Text size="sm">{API_TOKENS_TEXT.secretHint}</Text>
-            <Group gap="xs" wrap="nowrap">
+            <Group gap="xs">
               <Code style={{ wordBreak: 'break-all' }} data-testid="new-token-secret">
                 {secret}
               </Code>
@@ -117,6 +119,84 @@ export function ApiTokens({ myId }: { myId: number }) {
             </Group>
           </Stack>
         </Alert>
+      )}
+
+      {tokens.isPending && <Skeleton height={80} radius="md" />}
+      {tokens.isError && <ErrorAlert message={API_TOKENS_TEXT.loadFailed} error={tokens.error} />}
+      {revoke.isError && <ErrorAlert message={API_TOKENS_TEXT.revokeFailed} error={revoke.error} />}
+      {tokens.isSuccess && tokens.data.tokens.length === 0 && (
+        <Text size="sm" c="dimmed">
+          {API_TOKENS_TEXT.empty}
+        </Text>
+      )}
+      {tokens.isSuccess && tokens.data.tokens.length > 0 && (
+        <Table.ScrollContainer minWidth={0}>
+          <Table verticalSpacing="xs" aria-label="API tokens">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th visibleFrom="sm">Scopes</Table.Th>
+                <Table.Th visibleFrom="sm">Expires</Table.Th>
+                <Table.Th visibleFrom="sm">Last used</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {tokens.data.tokens.map((token) => (
+                <Table.Tr key={token.id}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {token.name}
+                    </Text>
+                    {token.owner.id !== myId && (
+                      <Text size="xs" c="dimmed">
+                        {token.owner.name}
+                      </Text>
+                    )}
+                    {/* A phone has no room for the other columns: they go under the name. */}
+                    <Text size="xs" c="dimmed" hiddenFrom="sm">
+                      {token.scopes.join(', ')}
+                      <br />
+                      Expires {formatDate(token.expiresAt)} · Last used {lastUse(token).toLowerCase()}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">
+                    <Group gap={4}>
+                      {token.scopes.map((scope) => (
+                        <Badge key={scope} size="sm" variant="light" tt="none">
+                          {scope}
+                        </Badge>
+                      ))}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">
+                    <Text size="sm" title={formatDateTime(token.expiresAt)}>
+                      {formatDate(token.expiresAt)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">
+                    <Text size="sm" title={token.lastUsedAt ? formatDateTime(token.lastUsedAt) : undefined}>
+                      {lastUse(token)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      color="red"
+                      variant="subtle"
+                      onClick={() => askRevoke(token)}
+                      aria-label={`${API_TOKENS_TEXT.revoke} ${token.name}`}
+                    >
+                      {API_TOKENS_TEXT.revoke}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
 
       <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
@@ -148,78 +228,6 @@ export function ApiTokens({ myId }: { myId: number }) {
           </Button>
         </Stack>
       </form>
-
-      {tokens.isPending && <Skeleton height={80} radius="md" />}
-      {tokens.isError && <ErrorAlert message={API_TOKENS_TEXT.loadFailed} error={tokens.error} />}
-      {revoke.isError && <ErrorAlert message={API_TOKENS_TEXT.revokeFailed} error={revoke.error} />}
-      {tokens.isSuccess && tokens.data.tokens.length === 0 && (
-        <Text size="sm" c="dimmed">
-          {API_TOKENS_TEXT.empty}
-        </Text>
-      )}
-      {tokens.isSuccess && tokens.data.tokens.length > 0 && (
-        <Table.ScrollContainer minWidth={520}>
-          <Table verticalSpacing="xs" aria-label="API tokens">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Scopes</Table.Th>
-                <Table.Th>Expires</Table.Th>
-                <Table.Th>Last used</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {tokens.data.tokens.map((token) => (
-                <Table.Tr key={token.id}>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {token.name}
-                    </Text>
-                    {token.owner.id !== myId && (
-                      <Text size="xs" c="dimmed">
-                        {token.owner.name}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {token.scopes.map((scope) => (
-                        <Badge key={scope} size="sm" variant="light" tt="none">
-                          {scope}
-                        </Badge>
-                      ))}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" title={formatDateTime(token.expiresAt)}>
-                      {formatDate(token.expiresAt)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" title={token.lastUsedAt ? formatDateTime(token.lastUsedAt) : undefined}>
-                      {token.lastUsedAt ? fromNow(token.lastUsedAt) : API_TOKENS_TEXT.neverUsed}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      color="red"
-                      variant="subtle"
-                      onClick={() => askRevoke(token)}
-                      aria-label={`${API_TOKENS_TEXT.revoke} ${token.name}`}
-                    >
-                      {API_TOKENS_TEXT.revoke}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
     </Stack>
   );
 }
