@@ -63,6 +63,7 @@ import path from 'node:path';
 import { createTokenService } from '../src/lib/tokens.js';
 import { AGENT_IDS, USER_IDS, emailOf, pglitePlace, postgresPlace, prepare, type Place } from './scaleDataset.js';
 import { explainSlowest } from './scaleExplain.js';
+import { benchTokens } from './scaleTokens.js';
 import {
   load,
   mergeRuns,
@@ -78,7 +79,7 @@ import {
 } from './scaleLoad.js';
 import { calls as allCalls, type Call, type Question } from './scaleQuestions.js';
 import { cellTable, matrixTable, worst, type CellResult } from './scaleReport.js';
-import { cellEnv, startFloors, startServers, summariseLog, type Floors, type Servers } from './scaleServers.js';
+import { cellEnv, HAS_API_TOKENS, startFloors, startServers, summariseLog, type Floors, type Servers } from './scaleServers.js';
 import {
   ADMIN_URL,
   ADMINS,
@@ -193,7 +194,10 @@ async function main(): Promise<number> {
           const requesterFilter = await hasRequesterFilter(targets[0]!, agentHeaders, USER_IDS[0]!);
           if (!requesterFilter)
             console.log("GET /api/tickets?requester= does not filter in this build: a requester's own list stands in for it");
-          list = allCalls({ facts, random, requesterFilter }).filter((c) => !ONLY || ONLY.split('|').some((part) => c.name.includes(part)));
+          const tokens = HAS_API_TOKENS ? await benchTokens(targets[0]!, (agent) => headersOf({ path: '', userId: agent }), AGENT_IDS) : [];
+          list = allCalls({ facts, random, requesterFilter, tokenSecrets: tokens }).filter(
+            (c) => !ONLY || ONLY.split('|').some((part) => c.name.includes(part)),
+          );
         }
         const idle: IdleWait =
           KIND === 'postgres' ? (pgIdle = postgresIdle((place.target as { url: string }).url)).wait : pgliteIdle(servers.urls[0]!);

@@ -76,10 +76,12 @@ export interface Options {
   random: Random;
   /** The list accepts ?requester=<email or name> (else a requester's own list stands in for it). */
   requesterFilter: boolean;
+  /** Agents' API tokens (tickets:read) for the token call; none in a build without tokens. */
+  tokenSecrets: string[];
 }
 
 /** Every call, each with its question generator. */
-export function calls({ facts, random, requesterFilter }: Options): Call[] {
+export function calls({ facts, random, requesterFilter, tokenSecrets }: Options): Call[] {
   const agent = () => oneOf(random, AGENT_IDS);
   const user = () => oneOf(random, USER_IDS);
   const tickets = (params: Record<string, string | number | undefined>) => `/api/tickets${query(params)}`;
@@ -191,6 +193,16 @@ export function calls({ facts, random, requesterFilter }: Options): Call[] {
         return { path: `/api/tickets/${facts.ownTicket.get(id)!}`, userId: id };
       },
     },
+    // The list as a script asks it: the token found by its hash with its owner, checked for its scope and budget.
+    ...(tokenSecrets.length > 0
+      ? [
+          {
+            name: 'API token: list, filters, page 1–5',
+            kind: 'other' as const,
+            next: () => ({ path: tickets({ ...filters(random), page: shallowPage(random) }), bearer: oneOf(random, tokenSecrets) }),
+          },
+        ]
+      : []),
     // Prometheus every 15 s per process is nothing; asked back to back it shows what a scrape costs (the counters read).
     { name: 'metrics: a scrape', kind: 'other', next: () => ({ path: '/metrics', bearer: BENCH_METRICS_TOKEN }) },
     {

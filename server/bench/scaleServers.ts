@@ -22,6 +22,9 @@ export interface Cell {
   prepared: 'on' | 'off';
 }
 
+/** Whether the server measured has API tokens (the bench also runs against builds from before them). */
+export const HAS_API_TOKENS = existsSync(path.join(serverDir, 'src/routes/apiTokens.ts'));
+
 /**
  * The server settings that give a cell, or why this build cannot run it. A build with READ_MEMO
  * turns the memo off with it; one without turns it off with REDIS_URL. A build that does not share
