@@ -174,6 +174,7 @@ export const MESSAGES = {
     notForTokens: 'API tokens cannot be used for this call',
     invalid: 'This API token is invalid, revoked or expired',
     tooManyRequests: 'Too many requests with this API token. Please wait a minute and try again.',
+    tooManyInvalid: 'Too many invalid API tokens from this address. Please try again later.',
   },
   sla: {
     timeZoneInvalid: 'Time zone must be an IANA time zone such as Europe/Berlin',

@@ -208,7 +208,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
 
   const app = createApp({
     services,
-    auth: authentication(services.accounts, services.apiTokens, limiters.tokenRequests),
+    auth: authentication(services.accounts, services.apiTokens, limiters),
     limiters,
     settings,
     database,

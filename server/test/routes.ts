@@ -10,7 +10,7 @@ function routesWhere(server: HelpdeskServer, keep: (stack: unknown[]) => boolean
   const limiters = createLimiters(DEFAULT_RATE_LIMITS);
   const deps: RouteDeps = {
     services: server.services,
-    auth: authentication(server.services.accounts, server.services.apiTokens, limiters.tokenRequests),
+    auth: authentication(server.services.accounts, server.services.apiTokens, limiters),
     limiters,
     settings: { ...parseSettings({}), agentSignup: 'open' },
     database: server.database,

@@ -31,6 +31,7 @@ export const ROOMY_TEST_LIMITS: Partial<RateLimitRules> = {
   bulkPerAddress: ROOMY,
   uploadPerUser: ROOMY,
   uploadPerAddress: ROOMY,
+  invalidTokensPerAddress: ROOMY,
 };
 
 /** The real server over real HTTP on a random loopback port, on a fresh database. */

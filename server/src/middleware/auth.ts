@@ -26,19 +26,29 @@ export const isRoleGate = (middleware: unknown): boolean =>
  * for the scope its route needs (scopeOfCall, by the route's template) and counted against its own
  * budget before the route's role rule; it never reaches a call marked `never`.
  */
-export function authentication(accounts: AccountService, apiTokens: ApiTokenService, tokenRequests: Limiter) {
+export function authentication(
+  accounts: AccountService,
+  apiTokens: ApiTokenService,
+  limits: { tokenRequests: Limiter; invalidTokensPerAddress: Limiter },
+) {
   /** The actor a sent Authorization header stands for; a missing or invalid one is a 401. */
   const authenticate = async (ctx: AppContext, header: string | undefined): Promise<Actor> => {
     const token = bearer(header);
     if (!token) throw new UnauthorizedError(MESSAGES.auth.authRequired);
     if (isTokenSecret(token)) {
+      // Guessing costs the guesser a budget: every presented secret is a read of the database.
+      const address = ctx.ip || 'unknown';
+      await limits.invalidTokensPerAddress.check(address);
       const caller = await apiTokens.resolve(token);
-      if (!caller) throw new UnauthorizedError(MESSAGES.apiTokens.invalid);
+      if (!caller) {
+        await limits.invalidTokensPerAddress.consume(address);
+        throw new UnauthorizedError(MESSAGES.apiTokens.invalid);
+      }
       const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
       const needed = scopeOfCall(ctx.method, typeof route === 'string' ? route : ctx.path);
       if (needed === 'never') throw new ForbiddenError(MESSAGES.apiTokens.notForTokens);
       if (!caller.scopes.includes(needed)) throw new ForbiddenError(MESSAGES.apiTokens.missingScope(needed));
-      await tokenRequests.consume(String(caller.tokenId));
+      await limits.tokenRequests.consume(String(caller.tokenId));
       ctx.state.log = ctx.state.log.child({ tokenId: caller.tokenId });
       return caller.actor;
     }

@@ -38,6 +38,8 @@ export interface RateLimitRules {
   uploadPerAddress: RateLimitRule;
   /** Requests made with one API token. */
   tokenRequests: RateLimitRule;
+  /** Unknown, revoked or expired API tokens per IP: each costs a database read, unlike a bad JWT. */
+  invalidTokensPerAddress: RateLimitRule;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -59,6 +61,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   uploadPerUser: { points: 60, durationSeconds: 60 },
   uploadPerAddress: { points: 200, durationSeconds: 60 },
   tokenRequests: { points: LIMITS.apiTokens.requestsPerMinute, durationSeconds: 60 },
+  invalidTokensPerAddress: { points: 30, durationSeconds: 15 * 60 },
 };
 
 export interface Limiter {
@@ -110,6 +113,7 @@ const LIMIT_MESSAGES: Record<keyof RateLimitRules, string> = {
   uploadPerUser: MESSAGES.attachments.tooManyUploads,
   uploadPerAddress: MESSAGES.attachments.tooManyUploadsFromAddress,
   tokenRequests: MESSAGES.apiTokens.tooManyRequests,
+  invalidTokensPerAddress: MESSAGES.apiTokens.tooManyInvalid,
 };
 
 /** `onRefused` hears each refusal by the limit's name (the metrics' count). */

@@ -204,3 +204,23 @@ describe('API tokens', () => {
     await expect(sockets.listen(t.url, fresh.secret)).rejects.toThrow();
   });
 });
+
+describe('API tokens guessed from one address', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({}, { rateLimits: { invalidTokensPerAddress: { points: 3, durationSeconds: 60 } } });
+  });
+  afterAll(() => ifSetUp(t)?.close());
+
+  it('answers 401 to a few unknown secrets, then 429 without reading the database, while a session still works', async () => {
+    const agent = await insertUser(t, { role: 'agent' });
+    const good = await t.api.post('/tokens', { name: 'Kept', scopes: ['tickets:read'] }, { token: agent.token });
+    const guess = (i: number) => t.api.get('/tickets', { token: `hd_pat_guess-${i}-${'x'.repeat(40)}` });
+    for (let i = 0; i < 3; i++) expect((await guess(i)).status).toBe(401);
+    expectRateLimited(await guess(3), M.tooManyInvalid);
+    // The address is refused before any lookup, a good token too; sessions are another matter.
+    expect((await t.api.get('/tickets', { token: good.body.secret })).status).toBe(429);
+    expect((await t.api.get('/tickets', { token: agent.token })).status).toBe(200);
+  });
+});
