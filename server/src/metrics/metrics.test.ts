@@ -239,6 +239,8 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       { token: admin.token },
     );
     expect(policy.status).toBe(201);
+    // A new policy is applied to the open tickets in the background: done before the due times are set.
+    await t.server.services.slaReapply.idle();
     const ticket = await createTicket(t.api, owner.token);
     const past = new Date(Date.now() - 1000);
     await t.server.database.db
