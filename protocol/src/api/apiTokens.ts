@@ -61,10 +61,10 @@ export interface CreatedApiTokenResponse {
  * The scope a call needs when it is made with a token: by the route's template, one rule for every
  * route, so a new route has a scope without anyone writing one. `never` for the calls a leaked token
  * must not reach (tokens, sign-in and sign-up, the account's password and preferences); admin areas
- * need `admin`, the user directory and profile `users:read`, reports `reports:read`, article writes `knowledge:write`, and every other
+ * need `admin`, the user directory and profile `users:read`, the knowledge base's reads `any` scope, reports `reports:read`, article writes `knowledge:write`, and every other
  * read or write `tickets:read` or `tickets:write`.
  */
-export function scopeOfCall(method: string, route: string): TokenScope | 'never' {
+export function scopeOfCall(method: string, route: string): TokenScope | 'never' | 'any' {
   const read = method === 'GET' || method === 'HEAD';
   const under = (prefix: string) => route === prefix || route.startsWith(`${prefix}/`);
   if (under('/api/tokens') || under('/api/auth')) return read && route === '/api/auth/verify' ? 'tickets:read' : 'never';
@@ -74,6 +74,7 @@ export function scopeOfCall(method: string, route: string): TokenScope | 'never'
     if (route === '/api/users/password' || route === '/api/users/preferences') return 'never';
     return read && route !== '/api/users' ? 'users:read' : 'admin';
   }
-  if (under('/api/knowledge') && !read) return 'knowledge:write';
+  // What anyone may read signed out, any token may read.
+  if (under('/api/knowledge')) return read ? 'any' : 'knowledge:write';
   return read ? 'tickets:read' : 'tickets:write';
 }

@@ -47,7 +47,7 @@ export function authentication(
       const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
       const needed = scopeOfCall(ctx.method, typeof route === 'string' ? route : ctx.path);
       if (needed === 'never') throw new ForbiddenError(MESSAGES.apiTokens.notForTokens);
-      if (!caller.scopes.includes(needed)) throw new ForbiddenError(MESSAGES.apiTokens.missingScope(needed));
+      if (needed !== 'any' && !caller.scopes.includes(needed)) throw new ForbiddenError(MESSAGES.apiTokens.missingScope(needed));
       await limits.tokenRequests.consume(String(caller.tokenId));
       ctx.state.log = ctx.state.log.child({ tokenId: caller.tokenId });
       return caller.actor;

@@ -144,6 +144,8 @@ describe('API tokens', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(MESSAGES.http.adminOnly);
     expect((await t.api.get('/users/staff', withSecret(agentAdmin.secret))).status).toBe(200);
+    // The knowledge base, open to anyone signed out, is open to any token.
+    expect((await t.api.get('/knowledge', withSecret(agentAdmin.secret))).status).toBe(200);
     const adminToken = await tokenOf(admin, ['admin']);
     expect((await t.api.get('/users', withSecret(adminToken.secret))).status).toBe(200);
     const noRead = await t.api.get('/users/staff', withSecret(adminToken.secret));

@@ -45,7 +45,7 @@ export const API_TOKENS_TEXT = {
 
 /** What each scope opens, for the checkboxes. */
 const SCOPE_HINTS: Record<TokenScope, string> = {
-  'tickets:read': 'Read tickets, their threads, views and the knowledge base',
+  'tickets:read': 'Read tickets, their threads, views and files',
   'tickets:write': 'Create and change tickets, comment, upload files',
   'knowledge:write': 'Write knowledge base articles',
   'reports:read': 'Read reports',
