@@ -22,10 +22,13 @@ import {
 import type { Actor } from '../lib/actor.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 import type { ServiceContext } from './context.js';
+import { createReadMemo } from './readMemo.js';
 
 const DAY_MS = 86_400_000;
 /** Last use is written at most this often per token. */
 const LAST_USE_PRECISION_MS = 60_000;
+/** Tokens whose row is kept between calls; each entry is a few short fields. */
+const KEPT_TOKENS = 10_000;
 
 /** A presented secret's hash, what a token is found by. */
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
@@ -53,7 +56,21 @@ export interface TokenCaller {
  * admins anyone's. A token acts for its owner as the owner is now: deleted or no longer staff, it
  * stops working, as does a revoked or expired one.
  */
-export function createApiTokenService({ db, logger }: Pick<ServiceContext, 'db' | 'logger'>, now: () => Date = () => new Date()) {
+export function createApiTokenService(
+  { db, logger, sessionVersions }: Pick<ServiceContext, 'db' | 'logger' | 'sessionVersions'>,
+  now: () => Date = () => new Date(),
+) {
+  /**
+   * Runs on every call made with a token, so the token's row and its owner's are kept until the next
+   * write to either table, on any process, like a session's account row (services/accounts.ts): a
+   * revocation, a deletion or a change of role is such a write and takes effect on the next call.
+   * Expiry is checked on the kept row; last use lives in a table of its own so that writing it
+   * drops nothing.
+   */
+  const keptTokens = createReadMemo<Awaited<ReturnType<typeof findTokenBySecret>>>({ memoVersions: sessionVersions }, KEPT_TOKENS);
+  /** When this process last wrote each token's use: at most once a minute per token. */
+  const usesWritten = new Map<number, number>();
+
   const visibleTo = async (actor: Actor, id: number): Promise<ApiTokenRow> => {
     const row = await findToken(db, id);
     // Another person's token is as unknown as a missing one, but to an admin.
@@ -93,9 +110,13 @@ export function createApiTokenService({ db, logger }: Pick<ServiceContext, 'db' 
     /** The caller a presented secret stands for, or undefined (unknown, revoked, expired, owner gone or not staff). */
     async resolve(secret: string): Promise<TokenCaller | undefined> {
       const at = now();
-      const row = await findTokenBySecret(db, hashOf(secret), at);
-      if (!row || !isStaff(row.user)) return undefined;
-      if (!row.lastUsedAt || at.getTime() - row.lastUsedAt.getTime() >= LAST_USE_PRECISION_MS) {
+      const hash = hashOf(secret);
+      const row = await keptTokens(hash, () => findTokenBySecret(db, hash));
+      if (!row || row.expiresAt <= at || !isStaff(row.user)) return undefined;
+      const written = usesWritten.get(row.id);
+      if (written === undefined || at.getTime() - written >= LAST_USE_PRECISION_MS) {
+        if (usesWritten.size >= KEPT_TOKENS) usesWritten.clear();
+        usesWritten.set(row.id, at.getTime());
         await markTokenUsed(db, row.id, at, new Date(at.getTime() - LAST_USE_PRECISION_MS));
       }
       return { tokenId: row.id, actor: row.user, scopes: row.scopes };

@@ -76,6 +76,19 @@ describe('two server processes behind one Redis', () => {
     expect(profile.body.user.email).toBe(other.user.email);
   });
 
+  it('ends an API token on B the moment it is revoked on A, though B keeps token rows between calls', async () => {
+    const made = await a.api.post('/tokens', { name: 'Across', scopes: ['tickets:read'] }, { token: agent.token });
+    expect(made.status).toBe(201);
+    const onB = () => b.api.get('/tickets/stats', { token: made.body.secret });
+    // Twice on B: the second is answered from the row B kept.
+    expect((await onB()).status).toBe(200);
+    expect((await onB()).status).toBe(200);
+    expect((await a.api.delete(`/tokens/${made.body.token.id}`, { token: agent.token })).status).toBe(200);
+    const refused = await onB();
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toBe(MESSAGES.apiTokens.invalid);
+  });
+
   it('delivers a ticket created through A to its owner and staff on B, and to nobody else', async () => {
     const [ownerOnB, agentOnB, adminOnA, otherOnB, anonymousOnB] = await Promise.all([
       sockets.listen(b.url, owner.token),

@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { TokenScope } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
-import { apiTokens, users } from '../schema/index.js';
+import { apiTokens, apiTokenUses, users } from '../schema/index.js';
 
 const tokenColumns = {
   id: apiTokens.id,
@@ -9,7 +9,7 @@ const tokenColumns = {
   scopes: apiTokens.scopes,
   createdAt: apiTokens.createdAt,
   expiresAt: apiTokens.expiresAt,
-  lastUsedAt: apiTokens.lastUsedAt,
+  lastUsedAt: apiTokenUses.lastUsedAt,
   revokedAt: apiTokens.revokedAt,
   ownerId: apiTokens.userId,
   ownerName: users.name,
@@ -32,13 +32,19 @@ export const findLiveTokens = (db: Db, ownerId: number | undefined, now: Date): 
     .select(tokenColumns)
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
+    .leftJoin(apiTokenUses, eq(apiTokenUses.tokenId, apiTokens.id))
     .where(
       and(isNull(apiTokens.revokedAt), gt(apiTokens.expiresAt, now), ownerId === undefined ? undefined : eq(apiTokens.userId, ownerId)),
     )
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
 
 export async function findToken(db: Db, id: number): Promise<ApiTokenRow | undefined> {
-  const [row] = await db.select(tokenColumns).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId)).where(eq(apiTokens.id, id));
+  const [row] = await db
+    .select(tokenColumns)
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .leftJoin(apiTokenUses, eq(apiTokenUses.tokenId, apiTokens.id))
+    .where(eq(apiTokens.id, id));
   return row;
 }
 
@@ -75,24 +81,27 @@ export const revokeToken = (db: Db, id: number, now: Date) =>
     .set({ revokedAt: now })
     .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)));
 
-/** The live token with this secret's hash, and its owner as they are now (a deleted owner is no owner). */
-export async function findTokenBySecret(db: Db, secretHash: string, now: Date) {
+/**
+ * The unrevoked token with this secret's hash, and its owner as they are now (a deleted owner is no
+ * owner). Its expiry is the caller's to check: the answer is kept between calls (services/apiTokens.ts).
+ */
+export async function findTokenBySecret(db: Db, secretHash: string) {
   const [row] = await db
     .select({
       id: apiTokens.id,
       scopes: apiTokens.scopes,
-      lastUsedAt: apiTokens.lastUsedAt,
+      expiresAt: apiTokens.expiresAt,
       user: { id: users.id, name: users.name, email: users.email, role: users.role },
     })
     .from(apiTokens)
     .innerJoin(users, and(eq(users.id, apiTokens.userId), isNull(users.deletedAt)))
-    .where(and(eq(apiTokens.secretHash, secretHash), isNull(apiTokens.revokedAt), gt(apiTokens.expiresAt, now)));
+    .where(and(eq(apiTokens.secretHash, secretHash), isNull(apiTokens.revokedAt)));
   return row;
 }
 
-/** Last use, kept to the minute: only a token not marked within `since` is written. */
-export const markTokenUsed = (db: Db, id: number, now: Date, since: Date) =>
+/** Last use, kept to the minute: written only over a use older than `since`. */
+export const markTokenUsed = (db: Db, tokenId: number, now: Date, since: Date) =>
   db
-    .update(apiTokens)
-    .set({ lastUsedAt: now })
-    .where(and(eq(apiTokens.id, id), or(isNull(apiTokens.lastUsedAt), lte(apiTokens.lastUsedAt, since))));
+    .insert(apiTokenUses)
+    .values({ tokenId, lastUsedAt: now })
+    .onConflictDoUpdate({ target: apiTokenUses.tokenId, set: { lastUsedAt: now }, setWhere: lte(apiTokenUses.lastUsedAt, since) });
