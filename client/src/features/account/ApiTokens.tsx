@@ -13,6 +13,7 @@ import {
   Table,
   Text,
   TextInput,
+  Title,
   VisuallyHidden,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -34,6 +35,7 @@ export const API_TOKENS_TEXT = {
   createFailed: 'Failed to create the token',
   revokeFailed: 'Failed to revoke the token',
   create: 'Create token',
+  newToken: 'New token',
   empty: 'No API tokens yet.',
   secretTitle: 'Copy your new token now',
   secretHint: 'It is shown only this once. Send it as "Authorization: Bearer <token>".',
@@ -202,10 +204,14 @@ export function ApiTokens({ myId }: { myId: number }) {
       <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
         <Stack gap="sm">
           {create.isError && !fieldErrors && <ErrorAlert message={API_TOKENS_TEXT.createFailed} error={create.error} />}
+          <Title order={3} size="h5">
+            {API_TOKENS_TEXT.newToken}
+          </Title>
           <TextInput
             label="Token name"
             placeholder="Nightly export"
             maxLength={LIMITS.apiTokens.name.max}
+            maw={420}
             {...form.getInputProps('name')}
           />
           <Checkbox.Group label="Scopes" {...form.getInputProps('scopes')}>
