@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Middleware } from 'koa';
 import { MESSAGES, type ErrorResponse } from '@helpdesk/protocol';
 import type { Logger } from '../lib/logger.js';
+import { bearer } from '../middleware/auth.js';
 import type { AppState } from '../middleware/state.js';
 import type { Metrics } from './metrics.js';
 
@@ -12,10 +13,36 @@ const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 /** Compared as digests, so neither the token's length nor its first differing byte shows in the time taken. */
 const digest = (text: string) => createHash('sha256').update(text).digest();
-const bearerMatches = (header: string | undefined, token: string) => {
-  const given = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  return given !== undefined && timingSafeEqual(digest(given), digest(token));
-};
+
+interface ScrapeAnswer {
+  status: number;
+  type: string;
+  body: string;
+}
+const JSON_TYPE = 'application/json; charset=utf-8';
+const errorAnswer = (status: number, message: string): ScrapeAnswer => ({
+  status,
+  type: JSON_TYPE,
+  body: JSON.stringify({ success: false, message } satisfies ErrorResponse),
+});
+
+/**
+ * The answer to a request, on either listener, when it is a scrape (`GET` or `HEAD` of /metrics);
+ * undefined for anything else. With `token` set it must come as the bearer token, else 401.
+ */
+async function scrape(
+  metrics: Metrics,
+  token: string | undefined,
+  request: { method: string; path: string; authorization: string | undefined },
+): Promise<ScrapeAnswer | undefined> {
+  if (request.path !== METRICS_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+  const given = bearer(request.authorization);
+  if (token !== undefined && (given === undefined || !timingSafeEqual(digest(given), digest(token))))
+    return errorAnswer(401, MESSAGES.auth.authRequired);
+  return { status: 200, type: CONTENT_TYPE, body: await metrics.render() };
+}
+
+const headersOf = ({ status }: ScrapeAnswer): Record<string, string> => (status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
 
 /**
  * `GET /metrics` on the app's own port, for a scraper that sends METRICS_TOKEN as a bearer token
@@ -24,18 +51,18 @@ const bearerMatches = (header: string | undefined, token: string) => {
  */
 export function metricsEndpoint(metrics: Metrics | undefined, token: string | undefined): Middleware<AppState> {
   return async (ctx, next) => {
-    if (ctx.path !== METRICS_PATH || !['GET', 'HEAD'].includes(ctx.method) || !metrics || token === undefined) {
+    const answer =
+      metrics && token !== undefined
+        ? await scrape(metrics, token, { method: ctx.method, path: ctx.path, authorization: ctx.get('authorization') || undefined })
+        : undefined;
+    if (!answer) {
       await next();
       return;
     }
-    if (!bearerMatches(ctx.get('authorization') || undefined, token)) {
-      ctx.status = 401;
-      ctx.set('WWW-Authenticate', 'Bearer');
-      ctx.body = { success: false, message: MESSAGES.auth.authRequired } satisfies ErrorResponse;
-      return;
-    }
-    ctx.type = CONTENT_TYPE;
-    ctx.body = await metrics.render();
+    ctx.status = answer.status;
+    ctx.set(headersOf(answer));
+    ctx.type = answer.type;
+    ctx.body = answer.body;
   };
 }
 
@@ -53,28 +80,22 @@ export async function startMetricsListener(
   options: { port: number; host?: string; token?: string },
   logger: Logger,
 ): Promise<MetricsListener> {
-  const answer = async (req: IncomingMessage): Promise<{ status: number; type: string; body: string }> => {
-    const json = (status: number, message: string) => ({
-      status,
-      type: 'application/json; charset=utf-8',
-      body: JSON.stringify({ success: false, message } satisfies ErrorResponse),
-    });
+  const answer = async (req: IncomingMessage): Promise<ScrapeAnswer> => {
     const path = new URL(req.url ?? '/', 'http://metrics').pathname;
-    if (path !== METRICS_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) return json(404, MESSAGES.http.notFound);
-    if (options.token !== undefined && !bearerMatches(req.headers.authorization, options.token))
-      return json(401, MESSAGES.auth.authRequired);
-    return { status: 200, type: CONTENT_TYPE, body: await metrics.render() };
+    const request = { method: req.method ?? 'GET', path, authorization: req.headers.authorization };
+    return (await scrape(metrics, options.token, request)) ?? errorAnswer(404, MESSAGES.http.notFound);
   };
   const server: Server = createServer((req, res) => {
     answer(req).then(
-      ({ status, type, body }) => {
-        res.writeHead(status, { 'Content-Type': type, ...(status === 401 && { 'WWW-Authenticate': 'Bearer' }) });
-        res.end(req.method === 'HEAD' ? undefined : body);
+      (scraped) => {
+        res.writeHead(scraped.status, { 'Content-Type': scraped.type, ...headersOf(scraped) });
+        res.end(req.method === 'HEAD' ? undefined : scraped.body);
       },
       (err: unknown) => {
         logger.error({ err }, 'metrics not rendered');
-        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ success: false, message: MESSAGES.http.internal } satisfies ErrorResponse));
+        const failed = errorAnswer(500, MESSAGES.http.internal);
+        res.writeHead(failed.status, { 'Content-Type': failed.type });
+        res.end(failed.body);
       },
     );
   });

@@ -7,7 +7,8 @@ import { isTokenSecret, type ApiTokenService } from '../services/apiTokens.js';
 import type { Limiter } from './rateLimit.js';
 import type { AppContext, AppState } from './state.js';
 
-const bearer = (header: string | undefined): string | undefined => {
+/** The token of an `Authorization: Bearer …` header. */
+export const bearer = (header: string | undefined): string | undefined => {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
   return match?.[1];
 };
