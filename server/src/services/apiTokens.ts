@@ -20,6 +20,7 @@ import {
   type ApiTokenRow,
 } from '../db/queries/apiTokens.js';
 import type { Actor } from '../lib/actor.js';
+import { createRecentlyUsed } from '../lib/recentlyUsed.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 import type { ServiceContext } from './context.js';
 import { createReadMemo } from './readMemo.js';
@@ -69,7 +70,7 @@ export function createApiTokenService(
    */
   const keptTokens = createReadMemo<Awaited<ReturnType<typeof findTokenBySecret>>>({ memoVersions: sessionVersions }, KEPT_TOKENS);
   /** When this process last wrote each token's use: at most once a minute per token. */
-  const usesWritten = new Map<number, number>();
+  const usesWritten = createRecentlyUsed<number, number>(KEPT_TOKENS);
 
   const visibleTo = async (actor: Actor, id: number): Promise<ApiTokenRow> => {
     const row = await findToken(db, id);
@@ -115,7 +116,6 @@ export function createApiTokenService(
       if (!row || row.expiresAt <= at || !isStaff(row.user)) return undefined;
       const written = usesWritten.get(row.id);
       if (written === undefined || at.getTime() - written >= LAST_USE_PRECISION_MS) {
-        if (usesWritten.size >= KEPT_TOKENS) usesWritten.clear();
         usesWritten.set(row.id, at.getTime());
         await markTokenUsed(db, row.id, at, new Date(at.getTime() - LAST_USE_PRECISION_MS));
       }
