@@ -17,7 +17,6 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -25,6 +24,7 @@ import { apiTokensApi } from '../../api/apiTokens';
 import { isApiError } from '../../api/ApiError';
 import { queryKeys } from '../../api/queryKeys';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { confirmDelete } from '../../lib/confirmDelete';
 import { formatDate, formatDateTime, fromNow } from '../../lib/dates';
 import { notifySuccess } from '../../lib/notify';
 import { schemaResolver } from '../../lib/schemaResolver';
@@ -88,12 +88,10 @@ export function ApiTokens({ myId }: { myId: number }) {
     },
   });
   const askRevoke = (token: ApiToken) =>
-    modals.openConfirmModal({
+    confirmDelete({
       title: API_TOKENS_TEXT.revokeTitle,
-      centered: true,
-      children: <Text size="sm">{API_TOKENS_TEXT.revokeQuestion(token.name)}</Text>,
-      labels: { confirm: API_TOKENS_TEXT.revoke, cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
+      question: API_TOKENS_TEXT.revokeQuestion(token.name),
+      confirm: API_TOKENS_TEXT.revoke,
       onConfirm: () => revoke.mutate(token.id),
     });
   const fieldErrors = isApiError(create.error) && Object.keys(create.error.fieldErrors).length > 0;
