@@ -6,17 +6,18 @@ import { connectRedis, firstAttempt } from '../../src/scaleout/redis.js';
 import { startTcpProxy, upstreamOf, type TcpProxy } from '../tcpProxy.js';
 import { sharedServices } from './cluster.js';
 
+/** Each test's connection and the proxy it may go through, closed after it. */
+let proxy: TcpProxy | undefined;
+let redis: Redis | undefined;
+
+afterEach(async () => {
+  redis?.disconnect();
+  await proxy?.close();
+  redis = proxy = undefined;
+});
+
 /** What a Redis connection tells the operator: a loss and a return, and nothing when the process closes it. */
 describe('a Redis connection’s log', () => {
-  let proxy: TcpProxy | undefined;
-  let redis: Redis | undefined;
-
-  afterEach(async () => {
-    redis?.disconnect();
-    await proxy?.close();
-    redis = proxy = undefined;
-  });
-
   const logged = () => {
     const lines: { level: number; msg: string; connection: string }[] = [];
     const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
@@ -58,15 +59,6 @@ describe('a Redis connection’s log', () => {
 
 /** A server serves once its Redis connections are up, or once Redis has been found away. */
 describe('a Redis connection’s first attempt', () => {
-  let proxy: TcpProxy | undefined;
-  let redis: Redis | undefined;
-
-  afterEach(async () => {
-    redis?.disconnect();
-    await proxy?.close();
-    redis = proxy = undefined;
-  });
-
   it('ends with the connection ready when Redis is there', async () => {
     redis = connectRedis(sharedServices().redisUrl, 'rate-limits', createLogger('silent'));
     await firstAttempt(redis, 10_000);
