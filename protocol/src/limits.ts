@@ -27,6 +27,11 @@ export const LIMITS = {
   /** Saved views and canned responses one staff member may own (shared ones they own included). */
   /** API tokens (docs/api.md#api-tokens): live ones per person, requests a minute each, lifetime in days. */
   apiTokens: { perPerson: 20, requestsPerMinute: 600, name: { min: 1, max: 80 }, expiresInDays: { min: 1, max: 366, default: 90 } },
+  /**
+   * Outgoing webhooks (docs/api.md#webhooks): endpoints at once, their fields, and a page of the
+   * delivery log.
+   */
+  webhooks: { max: 20, url: { max: 2000 }, description: { max: 200 }, deliveriesPage: 25, deliveriesMaxPage: 100 },
   /** Service levels: calendars, policies and their targets in minutes (a year at most). */
   sla: {
     calendars: 20,
