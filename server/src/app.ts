@@ -25,6 +25,7 @@ import { viewRoutes } from './routes/views.js';
 import { cannedResponseRoutes } from './routes/cannedResponses.js';
 import { userRoutes } from './routes/users.js';
 import { slaRoutes } from './routes/sla.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export interface AppOptions extends RouteDeps {
   logger: Logger;
@@ -52,6 +53,7 @@ export const API_ROUTERS = [
   attachmentRoutes,
   emailRoutes,
   apiTokenRoutes,
+  webhookRoutes,
 ] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */

@@ -81,6 +81,8 @@ const env = z
         .regex(/^\S{16,256}$/, 'must be 16-256 characters without spaces'),
     ),
     METRICS_PORT: optional(z.coerce.number().int().min(0).max(65_535)),
+    WEBHOOK_ALLOW_HTTP: optional(flag),
+    WEBHOOK_ALLOW_PRIVATE: optional(flag),
   })
 
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
@@ -158,5 +160,7 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     },
     // Prometheus figures (docs/api.md#metrics): off unless METRICS_TOKEN or METRICS_PORT is set.
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    // Webhooks go to public https addresses only, unless these allow more (docs/api.md#webhooks).
+    webhooks: { allowHttp: e.WEBHOOK_ALLOW_HTTP ?? false, allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false },
   };
 }
