@@ -58,7 +58,11 @@ describe('webhooks API', () => {
     const listed = await t.api.get('/webhooks', { token: admin.token });
     expect(listed.status).toBe(200);
     expect(listed.body.webhooks).toContainEqual(res.body.webhook);
-    const edited = await t.api.put(`/webhooks/${res.body.webhook.id}`, { events: ['ticket.updated', 'ticket.created'] }, { token: admin.token });
+    const edited = await t.api.put(
+      `/webhooks/${res.body.webhook.id}`,
+      { events: ['ticket.updated', 'ticket.created'] },
+      { token: admin.token },
+    );
     expect(edited.status).toBe(200);
     expect(edited.body.webhook.events).toEqual(['ticket.created', 'ticket.updated']);
     for (const answer of [listed.body, edited.body]) expect(JSON.stringify(answer)).not.toContain(res.body.secret.slice(6));
@@ -235,7 +239,12 @@ describe('webhook addresses with WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE of
     await t.api.post(`/webhooks/${id}/test`, undefined, { token: admin.token });
     await t.server.webhooks.idle();
     const [delivery] = (await t.api.get(`/webhooks/${id}/deliveries`, { token: admin.token })).body.deliveries;
-    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: null, lastError: `Refused: ${host} is not a public address` });
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastStatusCode: null,
+      lastError: `Refused: ${host} is not a public address`,
+    });
     expect(receiver.received).toHaveLength(0);
   });
 });

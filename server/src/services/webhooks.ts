@@ -42,7 +42,12 @@ function checkUrl(url: string, { allowHttp, allowPrivate }: { allowHttp: boolean
  * Outgoing webhooks (docs/api.md#webhooks), for admins: the routes gate them. Deliveries of changes
  * are queued by webhooks/queueWebhooks.ts in each change's transaction; this queues tests and retries.
  */
-export function createWebhookService({ db, withTransaction, logger, settings }: Pick<ServiceContext, 'db' | 'withTransaction' | 'logger' | 'settings'>) {
+export function createWebhookService({
+  db,
+  withTransaction,
+  logger,
+  settings,
+}: Pick<ServiceContext, 'db' | 'withTransaction' | 'logger' | 'settings'>) {
   const rules = settings.webhooks;
 
   const existing = async (id: number): Promise<WebhookRow> => {

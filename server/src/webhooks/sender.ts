@@ -1,9 +1,4 @@
-import {
-  MESSAGES,
-  WEBHOOK_FAILING_DAYS,
-  WEBHOOK_RETRY_DELAYS_MS,
-  WEBHOOK_TIMEOUT_MS,
-} from '@helpdesk/protocol';
+import { MESSAGES, WEBHOOK_FAILING_DAYS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
 import { insertNotifications } from '../db/queries/notifications.js';
 import {
