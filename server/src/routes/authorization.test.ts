@@ -20,7 +20,8 @@ import {
   TEST_ADMIN,
   type Account,
 } from '../../test/factories.js';
-import { inboundMessages } from '../db/schema/index.js';
+import { inboundMessages, webhookDeliveries, webhooks } from '../db/schema/index.js';
+import { newDelivery } from '../presenters/webhooks.js';
 import { ifSetUp } from '../../test/hooks.js';
 import type { ApiClient, ApiResponse } from '../../test/http.js';
 import { uploadIds } from '../../test/uploads.js';
@@ -50,6 +51,9 @@ interface Fixture {
   attachmentId?: number;
   /** An inbound mail message (stored and failed for the retry row). */
   inboundId?: number;
+  /** A webhook, and a failed delivery of it. */
+  webhookId?: number;
+  deliveryId?: number;
 }
 
 interface Ctx {
@@ -129,6 +133,24 @@ async function freshInbound(): Promise<Fixture> {
   if (!accepted.stored) throw new Error('the matrix message was not stored');
   await t.server.database.db.update(inboundMessages).set({ status: 'failed' }).where(eq(inboundMessages.id, accepted.id));
   return { inboundId: accepted.id };
+}
+
+/**
+ * The only webhook, written directly (the matrix makes more than the limit of 20 over its calls). Its
+ * http URL is refused at send under the default settings: a test or retry it queues reaches no network.
+ */
+async function freshWebhook(): Promise<Fixture> {
+  const { db } = t.server.database;
+  await db.delete(webhooks);
+  const [hook] = await db
+    .insert(webhooks)
+    .values({ url: 'http://hooks.invalid/matrix', events: ['ticket.created'], secret: 'whsec_bWF0cml4LXNlY3JldC1vZi0zMi1ieXRlcy0wMDA=' })
+    .returning();
+  const [delivery] = await db
+    .insert(webhookDeliveries)
+    .values({ ...newDelivery(hook!.id, 'webhook.test', {}, new Date()), status: 'failed', attempts: 8 })
+    .returning();
+  return { webhookId: hook!.id, deliveryId: delivery!.id };
 }
 
 async function freshArticle(): Promise<Fixture> {
@@ -946,6 +968,93 @@ const ROWS: Row[] = [
     denied: { 403: STAFF_ONLY },
   },
 
+  // ---- Webhooks ----
+  {
+    route: 'GET /webhooks',
+    name: 'list',
+    method: 'GET',
+    path: () => '/webhooks',
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+  },
+  {
+    route: 'POST /webhooks',
+    name: 'create',
+    method: 'POST',
+    path: () => '/webhooks',
+    setup: async () => {
+      await t.server.database.db.delete(webhooks);
+      return {};
+    },
+    body: () => ({ url: 'https://hooks.example.com/matrix', events: ['ticket.created'] }),
+    expect: adminOnly(201),
+    denied: { 403: ADMIN_ONLY },
+    after: async (_c, res) => {
+      if (res.status === 201) expect(res.body.secret).toMatch(/^whsec_/);
+      // Its address is a real name: gone before any later ticket would be sent there.
+      await t.server.database.db.delete(webhooks);
+    },
+  },
+  {
+    route: 'PUT /webhooks/:id',
+    name: 'edit',
+    method: 'PUT',
+    path: (c) => `/webhooks/${c.fx.webhookId}`,
+    setup: freshWebhook,
+    body: () => ({ description: 'Matrix' }),
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+  },
+  {
+    route: 'DELETE /webhooks/:id',
+    name: 'delete',
+    method: 'DELETE',
+    path: (c) => `/webhooks/${c.fx.webhookId}`,
+    setup: freshWebhook,
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+    after: async (c, res) => {
+      const left = await t.server.database.db.select().from(webhooks);
+      expect(left.map((w) => w.id)).toEqual(res.status === 200 ? [] : [c.fx.webhookId]);
+    },
+  },
+  {
+    route: 'POST /webhooks/:id/rotate-secret',
+    name: 'rotate the secret',
+    method: 'POST',
+    path: (c) => `/webhooks/${c.fx.webhookId}/rotate-secret`,
+    setup: freshWebhook,
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+  },
+  {
+    route: 'POST /webhooks/:id/test',
+    name: 'send a test event',
+    method: 'POST',
+    path: (c) => `/webhooks/${c.fx.webhookId}/test`,
+    setup: freshWebhook,
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+  },
+  {
+    route: 'GET /webhooks/:id/deliveries',
+    name: 'delivery log',
+    method: 'GET',
+    path: (c) => `/webhooks/${c.fx.webhookId}/deliveries`,
+    setup: freshWebhook,
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+  },
+  {
+    route: 'POST /webhooks/deliveries/:id/retry',
+    name: 'retry a failed delivery',
+    method: 'POST',
+    path: (c) => `/webhooks/deliveries/${c.fx.deliveryId}/retry`,
+    setup: freshWebhook,
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+  },
+
   // ---- Other ----
   {
     route: 'GET /config',
@@ -1067,6 +1176,14 @@ const CONTRACT_ROUTES = [
   'GET /tokens',
   'POST /tokens',
   'DELETE /tokens/:id',
+  'GET /webhooks',
+  'POST /webhooks',
+  'PUT /webhooks/:id',
+  'DELETE /webhooks/:id',
+  'POST /webhooks/:id/rotate-secret',
+  'POST /webhooks/:id/test',
+  'GET /webhooks/:id/deliveries',
+  'POST /webhooks/deliveries/:id/retry',
 ];
 
 const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);
