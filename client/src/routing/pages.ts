@@ -53,6 +53,7 @@ const settings = code(() => import('../features/account/SettingsPage'));
 const supportManagement = code(() => import('../features/staff/SupportManagementPage'));
 const serviceLevels = code(() => import('../features/serviceLevels/ServiceLevelsPage'));
 const emailAdmin = code(() => import('../features/email/EmailAdminPage'));
+const webhooksAdmin = code(() => import('../features/webhooks/WebhooksPage'));
 
 const ticketRead = (id: string) => `/tickets/${id}`;
 
@@ -86,6 +87,7 @@ export const PAGES: readonly PageRule[] = [
   { path: '/support-management', code: supportManagement, access: 'signed-in', title: () => 'Support Management' },
   { path: '/service-levels', code: serviceLevels, access: 'staff', title: () => 'Service Levels' },
   { path: '/admin/email', code: emailAdmin, access: 'signed-in', title: () => 'Email' },
+  { path: '/admin/webhooks', code: webhooksAdmin, access: 'signed-in', title: () => 'Webhooks' },
 ];
 
 /** Route ids are positive integers (docs/api.md#conventions); anything else is not a page. */

@@ -18,8 +18,7 @@ const WHAT: Record<Notification['type'], (by: string, ticketId: number | null) =
 };
 
 /** Where a notice leads: its ticket, or for a webhook turned off, the Webhooks page. */
-const hrefOf = (notification: Notification) =>
-  notification.ticketId === null ? '/admin/webhooks' : `/ticket/${notification.ticketId}`;
+const hrefOf = (notification: Notification) => (notification.ticketId === null ? '/admin/webhooks' : `/ticket/${notification.ticketId}`);
 
 export const bellLabel = (unread: number) => (unread === 0 ? 'Notifications' : `Notifications, ${unread} unread`);
 
