@@ -325,7 +325,10 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     redis?.limits.disconnect();
     redis?.presence.disconnect();
     // What is not sent by then stays queued for the next run or another process.
-    await Promise.race([Promise.all([mailer.stop(), webhooks.stop()]), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
+    await Promise.race([
+      Promise.all([mailer.stop(), webhooks.stop()]),
+      new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref()),
+    ]);
     transport.close();
     // A connection lost in an outage can keep the pool from ending; shutdown still ends in time.
     const closed = await Promise.race([

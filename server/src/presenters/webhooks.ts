@@ -37,7 +37,7 @@ export const presentDelivery = (row: DeliveryRow): WebhookDelivery => ({
  * A delivery to queue: its message id (`msg_` + a UUID, the webhook-id header of every attempt) and
  * the body every attempt sends, `{type, timestamp, data}`, written once so each is signed alike.
  */
-export function newDelivery<T>(webhookId: number, type: WebhookEventType, data: T, at: Date) {
-  const payload: WebhookPayload<T> = { type, timestamp: at.toISOString(), data };
+export function newDelivery(webhookId: number, type: WebhookEventType, data: unknown, at: Date) {
+  const payload: WebhookPayload = { type, timestamp: at.toISOString(), data };
   return { webhookId, messageId: `msg_${randomUUID()}`, event: type, body: JSON.stringify(payload), nextAttemptAt: at };
 }

@@ -277,7 +277,7 @@ describe('webhook deliveries', () => {
   it('queues nothing for a change that rolls back', async () => {
     const { id } = await endpoint('/rollback', ['ticket.created']);
     const ticket = await createTicket(t.api, owner.token);
-    const before = (await deliveriesOf(id)).length;
+    const before: number = (await deliveriesOf(id)).length;
     const unitOfWork = createUnitOfWork(
       t.server.database.db,
       t.server.bus,
@@ -285,13 +285,16 @@ describe('webhook deliveries', () => {
     );
     const event = { ticketId: ticket.id, ownerId: owner.user.id, actor: actorRef({ ...owner.user }), ticket };
     await expect(
-      unitOfWork(async (_tx, emit) => {
+      unitOfWork((_tx, emit) => {
         emit('ticket.created', event);
-        throw new Error('the change failed');
+        return Promise.reject(new Error('the change failed'));
       }),
     ).rejects.toThrow('the change failed');
     expect(await deliveriesOf(id)).toHaveLength(before);
-    await unitOfWork(async (_tx, emit) => emit('ticket.created', event));
+    await unitOfWork((_tx, emit) => {
+      emit('ticket.created', event);
+      return Promise.resolve();
+    });
     expect(await deliveriesOf(id)).toHaveLength(before + 1);
   });
 

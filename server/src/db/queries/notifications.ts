@@ -22,21 +22,23 @@ export type NotificationKey = Pick<NewNotification, 'userId' | 'type'> & { ticke
 /** Which of `keys` have an unread notification created within the last `withinMs` (by the database's clock). */
 export async function findRecentUnread(db: Db, keys: NotificationKey[], withinMs: number): Promise<NotificationKey[]> {
   if (keys.length === 0) return [];
-  return db
-    // Matched on a ticket below, so never null here.
-    .select({ userId: notifications.userId, type: notifications.type, ticketId: sql<number>`${notifications.ticketId}` })
-    .from(notifications)
-    .where(
-      and(
-        isNull(notifications.readAt),
-        gte(notifications.createdAt, sql`now() - ${withinMs} * interval '1 millisecond'`),
-        or(
-          ...keys.map((k) =>
-            and(eq(notifications.userId, k.userId), eq(notifications.type, k.type), eq(notifications.ticketId, k.ticketId)),
+  return (
+    db
+      // Matched on a ticket below, so never null here.
+      .select({ userId: notifications.userId, type: notifications.type, ticketId: sql<number>`${notifications.ticketId}` })
+      .from(notifications)
+      .where(
+        and(
+          isNull(notifications.readAt),
+          gte(notifications.createdAt, sql`now() - ${withinMs} * interval '1 millisecond'`),
+          or(
+            ...keys.map((k) =>
+              and(eq(notifications.userId, k.userId), eq(notifications.type, k.type), eq(notifications.ticketId, k.ticketId)),
+            ),
           ),
         ),
-      ),
-    );
+      )
+  );
 }
 
 const by = alias(users, 'by');
