@@ -17,6 +17,7 @@ import {
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import { bareHost } from '../lib/publicAddress.js';
 import { failureLevel, type Logger } from '../lib/logger.js';
+import { createPassLoop } from '../lib/passLoop.js';
 import { NO_METRICS, type MetricsRecorder } from '../metrics/metrics.js';
 import { attemptDelivery, type AddressRules, type AttemptOutcome } from './post.js';
 import { signedHeaders } from './signing.js';
@@ -27,8 +28,6 @@ export const DELIVERY_KEEP_MS = 30 * DAY_MS;
 /** How often a sender prunes, and how many rows at most each time. */
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_BATCH = 1_000;
-/** A claimed delivery is this sender's this long: an attempt's timeout and its recording fit in it. */
-const CLAIM_MS = 5 * WEBHOOK_TIMEOUT_MS;
 
 export interface WebhookSenderOptions {
   db: Db;
@@ -67,9 +66,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const { db, withTransaction, rules, pollMs, now = () => new Date(), timeoutMs = WEBHOOK_TIMEOUT_MS } = options;
   const { batchSize = 20, concurrency = 4, metrics = NO_METRICS } = options;
   const log = options.logger.child({ component: 'webhooks' });
+  // A claimed batch is this sender's for as long as sending all of it can take, its lanes each timing
+  // out in turn, and one timeout more for recording: no other pass takes a row it is still to send.
+  const claimMs = (Math.ceil(batchSize / concurrency) + 1) * timeoutMs;
   let lastPruned = Number.NEGATIVE_INFINITY;
-  const state: { running?: Promise<void>; again: boolean; stopped: boolean } = { again: false, stopped: false };
-  let timer: NodeJS.Timeout | undefined;
+  const loop = createPassLoop(
+    () => passOnce(),
+    (error) => log[failureLevel(error)]({ err: error }, 'webhook pass failed'),
+  );
+  const { stopping } = loop;
 
   /** Turns the endpoint off, fails what it still had to send and tells every admin, once. */
   const disable = (webhook: WebhookRow, reason: string) =>
@@ -150,13 +155,13 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const passOnce = async (at: Date = now()): Promise<number> => {
     await prune(at);
     let attempted = 0;
-    while (!state.stopped) {
-      const claimed = await claimDueDeliveries(db, at, new Date(at.getTime() + CLAIM_MS), batchSize);
+    while (!stopping()) {
+      const claimed = await claimDueDeliveries(db, at, new Date(at.getTime() + claimMs), batchSize);
       if (claimed.length === 0) break;
       let next = 0;
       const lane = async () => {
         // On stop, what was not started stays claimed until the claim runs out, then any process sends it.
-        for (let delivery = claimed[next]; delivery && !state.stopped; delivery = claimed[next]) {
+        for (let delivery = claimed[next]; delivery && !stopping(); delivery = claimed[next]) {
           next += 1;
           await sendOne(delivery, at);
         }
@@ -167,40 +172,18 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     return attempted;
   };
 
-  const nudge = () => {
-    if (state.stopped) return;
-    if (state.running) {
-      state.again = true;
-      return;
-    }
-    state.running = (async () => {
-      do {
-        state.again = false;
-        await passOnce().catch((error: unknown) => log[failureLevel(error)]({ err: error }, 'webhook pass failed'));
-      } while (state.again && !state.stopped);
-    })().finally(() => {
-      state.running = undefined;
-    });
-  };
-
   return {
     passOnce,
-    nudge,
+    nudge: loop.nudge,
     async idle() {
       // A commit's nudge reaches the sender through the bus, a tick after the commit.
       await new Promise((resolve) => setImmediate(resolve));
-      while (state.running) await state.running;
+      for (let running = loop.current(); running; running = loop.current()) await running;
     },
-    start() {
-      if (timer) return;
-      timer = setInterval(nudge, pollMs);
-      timer.unref();
-      nudge();
-    },
+    start: () => loop.start(pollMs),
     async stop() {
-      state.stopped = true;
-      clearInterval(timer);
-      await state.running;
+      loop.halt();
+      await loop.current();
     },
   };
 }
