@@ -1,11 +1,11 @@
 import type { WebhookDelivery } from '@helpdesk/protocol';
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { screenMessage } from '../../api/ApiError';
 import { queryKeys } from '../../api/queryKeys';
 import { webhooksApi } from '../../api/webhooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { RetryButton } from '../../components/RetryButton';
 import { formatDateTime, fromNow } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { DELIVERY_COLORS, WEBHOOKS_TEXT } from './texts';
@@ -53,17 +53,7 @@ function DeliveryRow({ delivery, webhookId }: { delivery: WebhookDelivery; webho
           )}
         </Stack>
         {delivery.status === 'failed' && (
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconRefresh size={14} />}
-            loading={retry.isPending}
-            onClick={() => retry.mutate()}
-            aria-label={`${WEBHOOKS_TEXT.retry} delivery ${delivery.id}`}
-            style={{ flexShrink: 0 }}
-          >
-            {WEBHOOKS_TEXT.retry}
-          </Button>
+          <RetryButton label={`${WEBHOOKS_TEXT.retry} delivery ${delivery.id}`} pending={retry.isPending} onRetry={() => retry.mutate()} />
         )}
       </Group>
     </Paper>
