@@ -133,13 +133,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     }
   };
 
-  const sendOne = async (delivery: DeliveryRow, at: Date) => {
+  const sendOne = async (delivery: DeliveryRow) => {
     const webhook = await findWebhook(db, delivery.webhookId);
     if (!webhook) return;
     if (!webhook.active) {
       await recordAttempt(db, delivery.id, { status: 'failed', lastError: MESSAGES.webhooks.turnedOff });
       return;
     }
+    // The attempt's own time, not the pass's: a receiver refuses a signature much older than now.
+    const at = now();
     const headers = signedHeaders(webhook.secret, delivery.messageId, delivery.body, at);
     const outcome = await attemptDelivery(new URL(webhook.url), headers, delivery.body, { rules, timeoutMs });
     await record(delivery, webhook, outcome, at);
@@ -163,7 +165,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         // On stop, what was not started stays claimed until the claim runs out, then any process sends it.
         for (let delivery = claimed[next]; delivery && !stopping(); delivery = claimed[next]) {
           next += 1;
-          await sendOne(delivery, at);
+          await sendOne(delivery);
         }
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
