@@ -23,7 +23,7 @@ import {
 import { NotFoundError, ValidationError } from '../lib/errors.js';
 import { isPrivateHost } from '../lib/publicAddress.js';
 import { newDelivery, presentDelivery, presentWebhook } from '../presenters/webhooks.js';
-import { newWebhookSecret } from '../webhooks/signing.js';
+import { newWebhookSecret } from '../lib/webhookSigning.js';
 import type { ServiceContext } from './context.js';
 
 const M = MESSAGES.webhooks;

@@ -20,7 +20,7 @@ import { failureLevel, type Logger } from '../lib/logger.js';
 import { createPassLoop } from '../lib/passLoop.js';
 import { NO_METRICS, type MetricsRecorder } from '../metrics/metrics.js';
 import { attemptDelivery, type AddressRules, type AttemptOutcome } from './post.js';
-import { signedHeaders } from './signing.js';
+import { signedHeaders } from '../lib/webhookSigning.js';
 
 const DAY_MS = 86_400_000;
 /** Finished deliveries are kept this long for the log, then pruned (docs/decisions.md#webhooks). */
