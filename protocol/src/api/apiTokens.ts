@@ -1,5 +1,4 @@
 import { z } from '../zod.js';
-import type { UserRef } from '../entities.js';
 import { boundedText } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
@@ -12,16 +11,6 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** Every token's secret starts so, which tells it from a session's JWT at a glance (and to secret scanners). */
 export const TOKEN_SECRET_PREFIX = 'hd_pat_';
-
-export interface ApiToken {
-  id: number;
-  name: string;
-  scopes: TokenScope[];
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  owner: UserRef;
-}
 
 const name = boundedText({
   required: M.nameRequired,
@@ -45,17 +34,6 @@ const expiresInDays = z
 
 export const createApiTokenBody = z.object({ name, scopes, expiresInDays });
 export type CreateApiTokenBody = z.infer<typeof createApiTokenBody>;
-
-export interface ApiTokensResponse {
-  success: true;
-  tokens: ApiToken[];
-}
-/** The secret is shown once, here; only its hash is kept. */
-export interface CreatedApiTokenResponse {
-  success: true;
-  token: ApiToken;
-  secret: string;
-}
 
 /**
  * The scope a call needs when it is made with a token: by the route's template, one rule for every
