@@ -11,6 +11,7 @@ import type { Metrics } from './metrics/metrics.js';
 import { metricsEndpoint } from './metrics/metricsEndpoint.js';
 import { requestMetrics } from './metrics/requestMetrics.js';
 import type { AppState } from './middleware/state.js';
+import { apiReferenceRoutes } from './routes/apiReference.js';
 import { apiTokenRoutes } from './routes/apiTokens.js';
 import { attachmentRoutes } from './routes/attachments.js';
 import { authRoutes } from './routes/auth.js';
@@ -52,6 +53,7 @@ export const API_ROUTERS = [
   attachmentRoutes,
   emailRoutes,
   apiTokenRoutes,
+  apiReferenceRoutes,
 ] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */
