@@ -27,3 +27,4 @@ export * from './api/searchSyntax.js';
 export * from './api/sla.js';
 export * from './api/inboundMail.js';
 export * from './api/apiTokens.js';
+export * from './api/csat.js';
