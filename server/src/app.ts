@@ -14,6 +14,7 @@ import type { AppState } from './middleware/state.js';
 import { apiTokenRoutes } from './routes/apiTokens.js';
 import { attachmentRoutes } from './routes/attachments.js';
 import { authRoutes } from './routes/auth.js';
+import { csatRoutes } from './routes/csat.js';
 import { emailRoutes } from './routes/email.js';
 import type { RouteDeps } from './routes/deps.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
@@ -52,6 +53,7 @@ export const API_ROUTERS = [
   attachmentRoutes,
   emailRoutes,
   apiTokenRoutes,
+  csatRoutes,
 ] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */
