@@ -2,10 +2,12 @@ import {
   MESSAGES,
   csatAnswerBody,
   idParam,
+  isStaff,
   type CsatSurveyResponse,
   type MessageResponse,
   type TicketCsatSurveyResponse,
 } from '@helpdesk/protocol';
+import { ForbiddenError } from '../lib/errors.js';
 import { parseBody, parseInput } from '../lib/validation.js';
 import { jsonBody } from '../middleware/jsonBody.js';
 import type { AppContext } from '../middleware/state.js';
@@ -34,12 +36,19 @@ export function csatRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, message: MESSAGES.csat.thanks } satisfies MessageResponse;
   });
 
-  router.get('/tickets/:id/csat', auth.required, async (ctx) => {
+  // Staff rate nobody's work: refused before the body is read, whatever it holds. Not a role gate
+  // (auth.allow): the owner is a plain user, and so is everyone else this route refuses with 404.
+  const notStaff = async (ctx: AppContext, next: () => Promise<unknown>) => {
+    if (isStaff(actorOf(ctx))) throw new ForbiddenError(MESSAGES.csat.ownerOnly);
+    await next();
+  };
+
+  router.get('/tickets/:id/csat', auth.required, notStaff, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     ctx.body = { success: true, survey: await services.csat.ofOwner(actorOf(ctx), id) } satisfies TicketCsatSurveyResponse;
   });
 
-  router.post('/tickets/:id/csat', auth.required, jsonBody, async (ctx) => {
+  router.post('/tickets/:id/csat', auth.required, notStaff, jsonBody, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
     const answer = parseBody(csatAnswerBody, ctx.request.body);
     await services.csat.answerAsOwner(actorOf(ctx), id, answer);

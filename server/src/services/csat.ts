@@ -48,7 +48,7 @@ export function createCsatService(
   const ownersSurvey = async (actor: Actor, ticketId: number): Promise<CsatSurveyRow | undefined> => {
     const row = await findTicketRow(db, ticketId);
     if (!row || !canViewTicket(actor, row.ticket)) throw new NotFoundError(MESSAGES.tickets.notFound);
-    if (isStaff(actor) || row.ticket.userId !== actor.id) throw new ForbiddenError(MESSAGES.csat.ownerOnly);
+    if (isStaff(actor)) throw new ForbiddenError(MESSAGES.csat.ownerOnly);
     const survey = await findNewestSurvey(db, ticketId);
     return survey && survey.expiresAt > now() ? survey : undefined;
   };
