@@ -1,5 +1,5 @@
 import { CSAT_RATINGS, LIMITS, MESSAGES, isCsatRating, type CsatRating } from '@helpdesk/protocol';
-import { Button, Group, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Flex, Group, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { RATING_LOOK } from './ratings';
@@ -53,7 +53,8 @@ export function CsatForm({ rating: initialRating, comment: initialComment, sendi
           error={missing ? MESSAGES.csat.ratingInvalid : undefined}
           withAsterisk
         >
-          <Group gap="lg" mt="xs">
+          {/* One under another on a phone, where three in a row would wrap unevenly. */}
+          <Flex direction={{ base: 'column', xs: 'row' }} gap={{ base: 'sm', xs: 'lg' }} mt="xs">
             {CSAT_RATINGS.map((value) => {
               const { label, icon: Icon, color } = RATING_LOOK[value];
               return (
@@ -70,7 +71,7 @@ export function CsatForm({ rating: initialRating, comment: initialComment, sendi
                 />
               );
             })}
-          </Group>
+          </Flex>
         </Radio.Group>
         <Textarea
           label="Comment (optional)"
@@ -82,6 +83,8 @@ export function CsatForm({ rating: initialRating, comment: initialComment, sendi
           value={comment}
           onChange={(event) => setComment(event.currentTarget.value)}
           description={`${comment.length} / ${LIMITS.csat.commentMax} characters`}
+          // The count reads as the box's running total: beneath it, as counters usually are.
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
         />
         <Group justify="flex-end">
           <Button type="submit" loading={sending} leftSection={<IconSend size={16} />}>
