@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, type SQL } from 'drizzle-orm';
 import type { CsatRating } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
+import { literalLimit } from '../plannedStatements.js';
 import { csatSurveys, tickets } from '../schema/index.js';
 
 export interface CsatSurveyRow {
@@ -32,7 +33,8 @@ const findSurvey = async (db: Db, where: SQL | undefined): Promise<CsatSurveyRow
     .innerJoin(tickets, eq(tickets.id, csatSurveys.ticketId))
     .where(where)
     .orderBy(desc(csatSurveys.id))
-    .limit(1);
+    // In the text: the ticket page reads it on the planned-once connection (db/plannedStatements.ts).
+    .limit(literalLimit(1));
   return row;
 };
 
