@@ -18,7 +18,8 @@ export interface SurveyMailOptions {
  * that resolves, a mail), issues a satisfaction survey and mails its links to the owner, in the
  * change's transaction (a beforeCommit hook of db/unitOfWork.ts): no resolution without its survey,
  * no link to a survey that was rolled back (docs/api.md#satisfaction-surveys). Staff owners are not
- * asked (staff rate nobody's work); an owner who wants no mail gets none, yet can answer on the page.
+ * asked (staff rate nobody's work); an owner who resolved it themselves or wants no mail gets none,
+ * yet can answer on the page.
  */
 export function surveyMail({ publicUrl, mailFrom, supportAddress, tokenTtlDays }: SurveyMailOptions): BeforeCommit {
   return async (tx, events, emit) => {
@@ -28,7 +29,8 @@ export function surveyMail({ publicUrl, mailFrom, supportAddress, tokenTtlDays }
       const owner = await findTicketOwner(tx, event.payload.ticketId);
       if (!owner || owner.deletedAt || isStaff(owner)) continue;
       const token = await issueSurvey(tx, { id: owner.id, ownerId: event.payload.ownerId }, tokenTtlDays, now);
-      if (!wantsNotice(owner.preference, { kind: 'status', to: 'resolved' })) continue;
+      // Nobody is mailed about their own change (docs/api.md#email); the page still offers the survey.
+      if (event.payload.actor.id === event.payload.ownerId || !wantsNotice(owner.preference, { kind: 'status', to: 'resolved' })) continue;
       const mail = csatSurveyMail({
         to: owner.email,
         name: owner.name,

@@ -96,6 +96,20 @@ describe('the survey mail (docs/api.md#satisfaction-surveys)', () => {
     expect((await t.api.get(`/tickets/${theirs.id}/csat`, { token: quiet.token })).body.survey).toMatchObject({ ticketId: theirs.id });
   });
 
+  it('is not mailed to an owner who resolved the ticket themselves, nor issued for a staff member’s own ticket', async () => {
+    const own = await createTicket(t.api, cast.owner.token, { title: 'Fixed it myself' });
+    await setStatus(own, 'resolved', cast.owner);
+    await t.server.mailer.idle();
+    expect(surveyMails(cast.owner, own)).toEqual([]);
+    expect((await t.api.get(`/tickets/${own.id}/csat`, { token: cast.owner.token })).body.survey).toMatchObject({ ticketId: own.id });
+
+    const staffOwned = await createTicket(t.api, cast.agent.token, { title: 'Agent’s own laptop' });
+    await setStatus(staffOwned, 'resolved', cast.admin);
+    await t.server.mailer.idle();
+    expect(surveyMails(cast.agent, staffOwned)).toEqual([]);
+    expect(await t.server.database.db.select().from(csatSurveys).where(eq(csatSurveys.ticketId, staffOwned.id))).toEqual([]);
+  });
+
   it('is written with the resolution: a transaction that fails after it leaves neither survey nor mail', async () => {
     const ticket = await createTicket(t.api, cast.owner.token, { title: 'Rolled back' });
     const { db } = t.server.database;
