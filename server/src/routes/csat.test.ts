@@ -9,6 +9,7 @@ import { sentinel, socketClients } from '../../test/socketClients.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { csatSurveys, emailOutbox, tickets } from '../db/schema/index.js';
 import { createUnitOfWork } from '../db/unitOfWork.js';
+import { redactTokens } from '../mail/outbox.js';
 import { surveyMail } from '../mail/surveyMail.js';
 
 const THANKS = 'Thank you for your feedback!';
@@ -72,6 +73,9 @@ describe('the survey mail (docs/api.md#satisfaction-surveys)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(rows)).not.toContain(token);
+    // Mail written to the log (no SMTP_URL) shows no working link.
+    expect(redactTokens(mail!.text)).toContain('http://helpdesk.test/rate/[redacted]?rating=good');
+    expect(redactTokens(mail!.html)).not.toContain(token);
   });
 
   it('goes out on a bulk change to resolved as well', async () => {
