@@ -160,7 +160,15 @@ describeWithTool('docker-compose', 'docker-compose', 'docker-compose.yml', (comp
     expect(new URL(env.DATABASE_URL ?? '').hostname).toBe('postgres');
     expect(new URL(env.REDIS_URL ?? '').hostname).toBe('redis');
     expect(env.PUBLIC_URL).toMatch(/^https?:\/\//);
-    for (const optional of ['ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SMTP_URL', 'METRICS_PORT', 'METRICS_TOKEN'])
+    for (const optional of [
+      'ADMIN_EMAIL',
+      'ADMIN_PASSWORD',
+      'SMTP_URL',
+      'METRICS_PORT',
+      'METRICS_TOKEN',
+      'CSAT_ENABLED',
+      'CSAT_TOKEN_TTL_DAYS',
+    ])
       expect(env, optional).toHaveProperty(optional);
     expect(config.services.app!.depends_on).toMatchObject({
       postgres: { condition: 'service_healthy' },

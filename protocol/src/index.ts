@@ -27,4 +27,5 @@ export * from './api/searchSyntax.js';
 export * from './api/sla.js';
 export * from './api/inboundMail.js';
 export * from './api/apiTokens.js';
+export * from './api/csat.js';
 export type * from './responses.js';

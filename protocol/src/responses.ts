@@ -2,6 +2,7 @@ import { z } from './zod.js';
 import { INBOUND_STATUSES } from './api/inboundMail.js';
 import { SLA_FILTERS } from './api/slaState.js';
 import { TOKEN_SCOPES } from './api/apiTokens.js';
+import { CSAT_RATINGS } from './api/csat.js';
 import {
   articleSchema,
   attachmentSchema,
@@ -296,3 +297,20 @@ export type ApiTokensResponse = z.infer<typeof apiTokensResponseSchema>;
 /** The secret is shown once, here; only its hash is kept. */
 export const createdApiTokenResponseSchema = ok({ token: apiTokenSchema, secret: z.string() });
 export type CreatedApiTokenResponse = z.infer<typeof createdApiTokenResponseSchema>;
+
+// Satisfaction surveys (docs/api.md#satisfaction-surveys)
+
+/** A survey as its link (or the ticket's owner) reads it; rating and comment stay null until answered. */
+export const csatSurveySchema = z.object({
+  ticketId: z.number().int(),
+  title: z.string(),
+  rating: z.enum(CSAT_RATINGS).nullable(),
+  comment: z.string().nullable(),
+  expiresAt: z.string(),
+});
+export type CsatSurvey = z.infer<typeof csatSurveySchema>;
+export const csatSurveyResponseSchema = ok({ survey: csatSurveySchema });
+export type CsatSurveyResponse = z.infer<typeof csatSurveyResponseSchema>;
+/** The owner's ticket page: the ticket's newest survey while it can be answered, else null. */
+export const ticketCsatSurveyResponseSchema = ok({ survey: csatSurveySchema.nullable() });
+export type TicketCsatSurveyResponse = z.infer<typeof ticketCsatSurveyResponseSchema>;

@@ -15,6 +15,7 @@ import { apiReferenceRoutes } from './routes/apiReference.js';
 import { apiTokenRoutes } from './routes/apiTokens.js';
 import { attachmentRoutes } from './routes/attachments.js';
 import { authRoutes } from './routes/auth.js';
+import { csatRoutes } from './routes/csat.js';
 import { emailRoutes } from './routes/email.js';
 import type { RouteDeps } from './routes/deps.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
@@ -53,6 +54,7 @@ export const API_ROUTERS = [
   attachmentRoutes,
   emailRoutes,
   apiTokenRoutes,
+  csatRoutes,
   apiReferenceRoutes,
 ] as const;
 

@@ -81,6 +81,10 @@ const env = z
         .regex(/^\S{16,256}$/, 'must be 16-256 characters without spaces'),
     ),
     METRICS_PORT: optional(z.coerce.number().int().min(0).max(65_535)),
+    CSAT_ENABLED: optional(flag).transform((v) => v ?? true),
+    CSAT_TOKEN_TTL_DAYS: optional(z.coerce.number().int().min(LIMITS.csat.tokenTtlDays.min).max(LIMITS.csat.tokenTtlDays.max)).transform(
+      (v) => v ?? LIMITS.csat.tokenTtlDays.default,
+    ),
   })
 
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
@@ -158,5 +162,7 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     },
     // Prometheus figures (docs/api.md#metrics): off unless METRICS_TOKEN or METRICS_PORT is set.
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    // Satisfaction surveys (docs/api.md#satisfaction-surveys): one mailed to the owner per resolution.
+    csat: { enabled: e.CSAT_ENABLED, tokenTtlDays: e.CSAT_TOKEN_TTL_DAYS },
   };
 }

@@ -53,6 +53,7 @@ const settings = code(() => import('../features/account/SettingsPage'));
 const supportManagement = code(() => import('../features/staff/SupportManagementPage'));
 const serviceLevels = code(() => import('../features/serviceLevels/ServiceLevelsPage'));
 const emailAdmin = code(() => import('../features/email/EmailAdminPage'));
+const rate = code(() => import('../features/csat/RatePage'));
 
 const ticketRead = (id: string) => `/tickets/${id}`;
 
@@ -86,6 +87,8 @@ export const PAGES: readonly PageRule[] = [
   { path: '/support-management', code: supportManagement, access: 'signed-in', title: () => 'Support Management' },
   { path: '/service-levels', code: serviceLevels, access: 'staff', title: () => 'Service Levels' },
   { path: '/admin/email', code: emailAdmin, access: 'signed-in', title: () => 'Email' },
+  // The survey link of a mail: whoever holds it, signed in or not (docs/product.md#satisfaction-survey).
+  { path: '/rate/:token', code: rate, access: 'anyone', title: () => 'Rate Our Support' },
 ];
 
 /** Route ids are positive integers (docs/api.md#conventions); anything else is not a page. */

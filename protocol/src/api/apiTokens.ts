@@ -39,7 +39,7 @@ export type CreateApiTokenBody = z.infer<typeof createApiTokenBody>;
  * The scope a call needs when it is made with a token: by the route's template, one rule for every
  * route, so a new route has a scope without anyone writing one. `never` for the calls a leaked token
  * must not reach (tokens, sign-in and sign-up, the account's password and preferences); admin areas
- * need `admin`, the user directory and profile `users:read`, the knowledge base's reads `any` scope, reports `reports:read`, article writes `knowledge:write`, and every other
+ * need `admin`, the user directory and profile `users:read`, the knowledge base's reads and survey links `any` scope, reports `reports:read`, article writes `knowledge:write`, and every other
  * read or write `tickets:read` or `tickets:write`.
  */
 export function scopeOfCall(method: string, route: string): TokenScope | 'never' | 'any' {
@@ -54,5 +54,7 @@ export function scopeOfCall(method: string, route: string): TokenScope | 'never'
   }
   // What anyone may read signed out, any token may read.
   if (under('/api/knowledge')) return read ? 'any' : 'knowledge:write';
+  // A survey link is its own key: whoever holds it may read and answer, with any token or none.
+  if (under('/api/csat')) return 'any';
   return read ? 'tickets:read' : 'tickets:write';
 }

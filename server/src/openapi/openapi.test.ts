@@ -156,6 +156,17 @@ describe('real answers', () => {
       expect(res.status, key).toBe(OPERATIONS[key]?.status ?? 200);
       expect(answerOf(key).safeParse(res.body).error?.issues ?? [], key).toEqual([]);
     }
+    // A resolved ticket: the owner's survey, and staff's view with its answer.
+    expect((await t.api.put(`/tickets/${ticket.id}`, { status: 'resolved' }, { token: agent.token })).status).toBe(200);
+    const survey = await t.api.get(`/tickets/${ticket.id}/csat`, { token: owner.token });
+    expect(survey.body.survey).not.toBeNull();
+    expect(answerOf('GET /tickets/:id/csat').safeParse(survey.body).error?.issues ?? []).toEqual([]);
+    const answered = await t.api.post(`/tickets/${ticket.id}/csat`, { rating: 'good', comment: 'Quick' }, { token: owner.token });
+    expect(answerOf('POST /tickets/:id/csat').safeParse(answered.body).error?.issues ?? []).toEqual([]);
+    const rated = await t.api.get(`/tickets/${ticket.id}`, { token: agent.token });
+    expect(rated.body.ticket.csat).toMatchObject({ rating: 'good', comment: 'Quick' });
+    expect(answerOf('GET /tickets/:id').safeParse(rated.body).error?.issues ?? []).toEqual([]);
+
     const error = await t.api.get('/tickets/999999', { token: owner.token });
     expect(error.status).toBe(404);
     const { errorResponseSchema } = await import('@helpdesk/protocol');

@@ -1,10 +1,12 @@
 import {
+  CSAT_TOKEN_PATTERN,
   articleListQuery,
   bulkUpdateBody,
   calendarBody,
   changePasswordBody,
   commentBody,
   createApiTokenBody,
+  csatAnswerBody,
   createArticleBody,
   createCannedResponseBody,
   createStaffBody,
@@ -66,6 +68,7 @@ export interface Operation {
 
 const id = z.object({ id: idParam });
 const viewId = z.object({ id: viewIdParam });
+const surveyToken = z.object({ token: z.string().regex(CSAT_TOKEN_PATTERN) });
 
 /**
  * Every route under /api by `METHOD /path` (the router's template, without `/api`), with what it takes
@@ -490,6 +493,37 @@ export const OPERATIONS: Record<string, Operation> = {
     access: 'staff',
     params: id,
     answer: 'file',
+  },
+
+  'GET /csat/:token': {
+    summary: "A satisfaction survey, by its mailed link's token (reading records nothing)",
+    tag: 'Satisfaction surveys',
+    access: 'public',
+    params: surveyToken,
+    answer: answers.csatSurveyResponseSchema,
+  },
+  'POST /csat/:token': {
+    summary: 'Answer a satisfaction survey by its link (again until it expires: the last answer counts)',
+    tag: 'Satisfaction surveys',
+    access: 'public',
+    params: surveyToken,
+    body: csatAnswerBody,
+    answer: answers.messageResponseSchema,
+  },
+  'GET /tickets/:id/csat': {
+    summary: "Your resolved ticket's survey while it can be answered (owner only)",
+    tag: 'Satisfaction surveys',
+    access: 'signedIn',
+    params: id,
+    answer: answers.ticketCsatSurveyResponseSchema,
+  },
+  'POST /tickets/:id/csat': {
+    summary: "Answer your resolved ticket's survey (owner only)",
+    tag: 'Satisfaction surveys',
+    access: 'signedIn',
+    params: id,
+    body: csatAnswerBody,
+    answer: answers.messageResponseSchema,
   },
 
   'GET /tokens': {

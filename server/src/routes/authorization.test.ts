@@ -50,6 +50,8 @@ interface Fixture {
   attachmentId?: number;
   /** An inbound mail message (stored and failed for the retry row). */
   inboundId?: number;
+  /** The survey link's token of `ticketId`, resolved by an agent. */
+  surveyToken?: string;
 }
 
 interface Ctx {
@@ -90,6 +92,7 @@ const AUTH_REQUIRED = MESSAGES.auth.authRequired;
 const TICKET_NOT_FOUND = MESSAGES.tickets.notFound;
 const ADMIN_ONLY = MESSAGES.http.adminOnly;
 const STAFF_ONLY = MESSAGES.http.staffOnly;
+const CSAT_OWNER_ONLY = 'Only the ticket’s owner can rate it';
 
 /** Short-hands for the expected status of each caller, in CALLERS order. */
 const all = (status: number): Record<Caller, number> => ({ anonymous: status, owner: status, other: status, agent: status, admin: status });
@@ -218,6 +221,21 @@ async function requestResetToken(server: TestServer, email: string): Promise<str
     if (match) return decodeURIComponent(match[1]!);
   }
   throw new Error(`no reset mail for ${email} in ${outbox}`);
+}
+
+/** A fresh ticket of `owner` an agent resolved, with the token of the survey link mailed for it. */
+async function freshSurvey(): Promise<Fixture> {
+  const { ticketId } = await freshTicket();
+  const res = await api().put(`/tickets/${ticketId}`, { status: 'resolved' }, { token: cast.agent.token });
+  if (res.status !== 200) throw new Error(`resolve failed: ${res.status} ${JSON.stringify(res.body)}`);
+  await t.server.mailer.idle();
+  const outbox = path.join(t.dataDir, 'outbox');
+  for (const file of await readdir(outbox)) {
+    const text = decodeMail(await readFile(path.join(outbox, file), 'utf8'));
+    const match = text.includes(`How did we do on ticket #${ticketId}?`) && text.match(/\/rate\/([A-Za-z0-9_-]{43})\?rating=/);
+    if (match) return { ticketId, surveyToken: match[1]! };
+  }
+  throw new Error(`no survey mail for ticket #${ticketId} in ${outbox}`);
 }
 
 async function freshResetToken(): Promise<Fixture> {
@@ -946,6 +964,51 @@ const ROWS: Row[] = [
     denied: { 403: STAFF_ONLY },
   },
 
+  // ---- Satisfaction surveys ----
+  {
+    route: 'GET /csat/:token',
+    name: 'the link is the key',
+    method: 'GET',
+    path: (c) => `/csat/${c.fx.surveyToken}`,
+    setup: freshSurvey,
+    expect: all(200),
+    after: (c, res) => expect(res.body.survey).toMatchObject({ ticketId: c.fx.ticketId, rating: null }),
+  },
+  {
+    route: 'POST /csat/:token',
+    name: 'answer through the link',
+    method: 'POST',
+    path: (c) => `/csat/${c.fx.surveyToken}`,
+    setup: freshSurvey,
+    body: () => ({ rating: 'good' }),
+    expect: all(200),
+    after: (_c, res) => expect(res.body).toEqual({ success: true, message: 'Thank you for your feedback!' }),
+  },
+  {
+    route: 'GET /tickets/:id/csat',
+    name: "the owner's survey",
+    method: 'GET',
+    path: (c) => `/tickets/${c.fx.ticketId}/csat`,
+    setup: freshSurvey,
+    expect: { anonymous: 401, owner: 200, other: 404, agent: 403, admin: 403 },
+    denied: { 403: CSAT_OWNER_ONLY, 404: TICKET_NOT_FOUND },
+  },
+  {
+    route: 'POST /tickets/:id/csat',
+    name: 'the owner answers',
+    method: 'POST',
+    path: (c) => `/tickets/${c.fx.ticketId}/csat`,
+    setup: freshSurvey,
+    body: () => ({ rating: 'bad', comment: 'From the matrix' }),
+    expect: { anonymous: 401, owner: 200, other: 404, agent: 403, admin: 403 },
+    denied: { 403: CSAT_OWNER_ONLY, 404: TICKET_NOT_FOUND },
+    after: async (c, res) => {
+      // Only the owner's answer is recorded.
+      const staffView = (await api().get(`/tickets/${c.fx.ticketId}`, { token: cast.agent.token })).body.ticket as TicketDetail;
+      expect(staffView.csat).toEqual(res.status === 200 ? { rating: 'bad', comment: 'From the matrix', at: expect.any(String) } : null);
+    },
+  },
+
   // ---- Other ----
   {
     route: 'GET /config',
@@ -1094,6 +1157,10 @@ const CONTRACT_ROUTES = [
   'GET /openapi.json',
   'GET /docs',
   'GET /docs/:file',
+  'GET /csat/:token',
+  'POST /csat/:token',
+  'GET /tickets/:id/csat',
+  'POST /tickets/:id/csat',
 ];
 
 const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);

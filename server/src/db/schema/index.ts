@@ -8,3 +8,4 @@ export * from './sla.js';
 export * from './inbound.js';
 export * from './attachments.js';
 export * from './apiTokens.js';
+export * from './csat.js';
