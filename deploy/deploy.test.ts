@@ -168,6 +168,8 @@ describeWithTool('docker-compose', 'docker-compose', 'docker-compose.yml', (comp
       'METRICS_TOKEN',
       'WEBHOOK_ALLOW_HTTP',
       'WEBHOOK_ALLOW_PRIVATE',
+      'CSAT_ENABLED',
+      'CSAT_TOKEN_TTL_DAYS',
     ])
       expect(env, optional).toHaveProperty(optional);
     expect(config.services.app!.depends_on).toMatchObject({

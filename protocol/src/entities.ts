@@ -9,6 +9,7 @@ import {
   ticketStatusSchema,
 } from './enums.js';
 import { SLA_STATES, type TicketSla } from './api/slaState.js';
+import { CSAT_RATINGS, type TicketCsat } from './api/csat.js';
 
 /** Response shapes of docs/api.md#entities. Timestamps are ISO-8601 strings. */
 const timestamp = z.string();
@@ -34,6 +35,13 @@ export const ticketSlaSchema = z.object({
   firstRespondedAt: timestamp.nullable(),
   state: z.enum(SLA_STATES),
 }) satisfies z.ZodType<TicketSla>;
+
+/** The answer to a ticket's newest satisfaction survey (docs/api.md#satisfaction-surveys). */
+export const ticketCsatSchema = z.object({
+  rating: z.enum(CSAT_RATINGS),
+  comment: z.string().nullable(),
+  at: timestamp,
+}) satisfies z.ZodType<TicketCsat>;
 
 export const ticketSchema = z.object({
   id: z.number().int(),
@@ -121,6 +129,11 @@ export const ticketDetailSchema = ticketSchema.extend({
    * for staff and `commentCount` for the owner, whatever page of the thread is loaded.
    */
   noteCount: z.number().int().optional(),
+  /**
+   * Staff only: the answer to the ticket's newest survey, null until one is answered; absent in what
+   * the owner receives. Live through `csat-received`, which does not bump `version`.
+   */
+  csat: ticketCsatSchema.nullable().optional(),
 });
 export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 

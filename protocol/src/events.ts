@@ -1,6 +1,7 @@
 import type { EmailStatus } from './enums.js';
 import type { Comment, HistoryEntry, Notification, PresenceViewer, Ticket, UserRef } from './entities.js';
 import type { TicketSla } from './api/sla.js';
+import type { TicketCsat } from './api/csat.js';
 
 /** The fields a change can touch, as they were before it. */
 export type TicketPrevious = Partial<
@@ -91,6 +92,12 @@ export interface SlaChangedEvent extends Stamped {
   history?: HistoryEntry[];
 }
 
+/** A ticket's owner answered its newest satisfaction survey (again: the last answer counts); staff only. */
+export interface CsatReceivedEvent extends Stamped {
+  ticketId: number;
+  csat: TicketCsat;
+}
+
 export interface ServerToClientEvents {
   'ticket-changed': (event: TicketChangedEvent) => void;
   'comment-added': (event: CommentAddedEvent) => void;
@@ -101,6 +108,7 @@ export interface ServerToClientEvents {
   'email-status': (event: EmailStatusEvent) => void;
   'sla-changed': (event: SlaChangedEvent) => void;
   'last-change': (event: LastChangeEvent) => void;
+  'csat-received': (event: CsatReceivedEvent) => void;
 }
 
 /**

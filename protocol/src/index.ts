@@ -28,3 +28,5 @@ export * from './api/sla.js';
 export * from './api/inboundMail.js';
 export * from './api/apiTokens.js';
 export * from './api/webhooks.js';
+export * from './api/csat.js';
+export type * from './responses.js';

@@ -26,6 +26,8 @@ export const LIMITS = {
   cannedContent: { min: 1, max: 5000 },
   /** Saved views and canned responses one staff member may own (shared ones they own included). */
   /** API tokens (docs/api.md#api-tokens): live ones per person, requests a minute each, lifetime in days. */
+  /** Satisfaction surveys: the optional comment, and how long a link lasts (CSAT_TOKEN_TTL_DAYS). */
+  csat: { commentMax: 2000, tokenTtlDays: { min: 1, max: 365, default: 30 } },
   apiTokens: { perPerson: 20, requestsPerMinute: 600, name: { min: 1, max: 80 }, expiresInDays: { min: 1, max: 366, default: 90 } },
   /**
    * Outgoing webhooks (docs/api.md#webhooks): endpoints at once, their fields, and a page of the

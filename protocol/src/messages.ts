@@ -158,6 +158,21 @@ export const MESSAGES = {
     sharedAdminOnly: 'Only administrators can create or change shared canned responses',
     tooMany: (max: number) => `You can keep at most ${max} canned responses. Delete one to add another.`,
   },
+  /** Satisfaction surveys (docs/api.md#satisfaction-surveys); the mail and both pages use these. */
+  csat: {
+    ratingInvalid: 'Rating must be one of good, neutral, bad',
+    commentTooLong: 'Comment must be at most 2000 characters long',
+    linkInvalid: 'This survey link is invalid or has expired',
+    thanks: 'Thank you for your feedback!',
+    /** The ticket's owner answers from their ticket page; staff rate nobody's work. */
+    ownerOnly: 'Only the ticket’s owner can rate it',
+    /** The owner's page asked to rate a ticket with no survey to answer (not resolved, or expired). */
+    noSurvey: 'This ticket has no survey to answer',
+    tooManyRequests: 'Too many survey requests from this address. Please try again later.',
+    mailSubject: (ticketId: number) => `How did we do on ticket #${ticketId}?`,
+    question: 'How did we do?',
+    ratingLabels: { good: 'Good', neutral: 'Neutral', bad: 'Bad' },
+  },
   apiTokens: {
     staffOnly: 'Only support staff can create API tokens',
     revoked: 'Token revoked',

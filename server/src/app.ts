@@ -11,9 +11,11 @@ import type { Metrics } from './metrics/metrics.js';
 import { metricsEndpoint } from './metrics/metricsEndpoint.js';
 import { requestMetrics } from './metrics/requestMetrics.js';
 import type { AppState } from './middleware/state.js';
+import { apiReferenceRoutes } from './routes/apiReference.js';
 import { apiTokenRoutes } from './routes/apiTokens.js';
 import { attachmentRoutes } from './routes/attachments.js';
 import { authRoutes } from './routes/auth.js';
+import { csatRoutes } from './routes/csat.js';
 import { emailRoutes } from './routes/email.js';
 import type { RouteDeps } from './routes/deps.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
@@ -54,6 +56,8 @@ export const API_ROUTERS = [
   emailRoutes,
   apiTokenRoutes,
   webhookRoutes,
+  csatRoutes,
+  apiReferenceRoutes,
 ] as const;
 
 /** The Koa application without a listener, so tests and main.ts mount it alike. */

@@ -15,6 +15,7 @@ import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createTokenService, type TokenService } from './lib/tokens.js';
 import { createOutboxSender, type OutboxSender } from './mail/outboxSender.js';
+import { surveyMail } from './mail/surveyMail.js';
 import { ticketMail } from './mail/ticketMail.js';
 import { startImapIntake, type ImapIntake } from './mail/imapIntake.js';
 import { startInboundSmtp, type InboundSmtp } from './mail/inboundSmtp.js';
@@ -131,11 +132,21 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   // until a write to `webhooks`.
   const memoVersions = settings.readMemo ? database.versions() : memoOff;
   const queueDeliveries = queueWebhooks(createReadMemo({ memoVersions }, 1));
+  // A resolution's survey and its mail (CSAT_ENABLED), in the resolution's transaction too.
+  const issueSurveys = settings.csat.enabled
+    ? surveyMail({
+        publicUrl: settings.publicUrl,
+        mailFrom: settings.mailFrom,
+        supportAddress: settings.supportAddress,
+        tokenTtlDays: settings.csat.tokenTtlDays,
+      })
+    : undefined;
   let seeding = false;
   const withTransaction = createUnitOfWork(database.db, bus, async (tx, events, emit) => {
     if (seeding) return;
     await queueMail(tx, events, emit);
     await queueDeliveries(tx, events, emit);
+    await issueSurveys?.(tx, events, emit);
   });
   const attachments = createAttachmentStore(settings.attachments);
   const transport = createMailTransport({

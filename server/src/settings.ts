@@ -83,6 +83,10 @@ const env = z
     METRICS_PORT: optional(z.coerce.number().int().min(0).max(65_535)),
     WEBHOOK_ALLOW_HTTP: optional(flag),
     WEBHOOK_ALLOW_PRIVATE: optional(flag),
+    CSAT_ENABLED: optional(flag).transform((v) => v ?? true),
+    CSAT_TOKEN_TTL_DAYS: optional(z.coerce.number().int().min(LIMITS.csat.tokenTtlDays.min).max(LIMITS.csat.tokenTtlDays.max)).transform(
+      (v) => v ?? LIMITS.csat.tokenTtlDays.default,
+    ),
   })
 
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
@@ -162,5 +166,7 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
     // Webhooks go to public https addresses only, unless these allow more (docs/api.md#webhooks).
     webhooks: { allowHttp: e.WEBHOOK_ALLOW_HTTP ?? false, allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false },
+    // Satisfaction surveys (docs/api.md#satisfaction-surveys): one mailed to the owner per resolution.
+    csat: { enabled: e.CSAT_ENABLED, tokenTtlDays: e.CSAT_TOKEN_TTL_DAYS },
   };
 }

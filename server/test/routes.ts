@@ -5,8 +5,8 @@ import type { RouteDeps } from '../src/routes/deps.js';
 import type { HelpdeskServer } from '../src/server.js';
 import { parseSettings } from '../src/settings.js';
 
-/** `METHOD /path` (without /api) of the routes the server registers, HEAD aside, whose layer passes `keep`. */
-function routesWhere(server: HelpdeskServer, keep: (stack: unknown[]) => boolean): string[] {
+/** Each route the server registers as `METHOD /path` (without /api), HEAD aside, with its middleware. */
+export function routeLayers(server: HelpdeskServer): { route: string; stack: unknown[] }[] {
   const limiters = createLimiters(DEFAULT_RATE_LIMITS);
   const deps: RouteDeps = {
     services: server.services,
@@ -15,15 +15,17 @@ function routesWhere(server: HelpdeskServer, keep: (stack: unknown[]) => boolean
     settings: { ...parseSettings({}), agentSignup: 'open' },
     database: server.database,
   };
-  const registered = new Set<string>();
-  for (const routes of API_ROUTERS) {
-    for (const layer of routes(deps).stack) {
-      if (!keep(layer.stack)) continue;
-      for (const method of layer.methods.filter((m) => m !== 'HEAD')) registered.add(`${method} ${String(layer.path)}`);
-    }
-  }
-  return [...registered];
+  return API_ROUTERS.flatMap((routes) =>
+    routes(deps).stack.flatMap((layer) =>
+      layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ route: `${method} ${String(layer.path)}`, stack: layer.stack })),
+    ),
+  );
 }
+
+/** The routes whose middleware passes `keep`, each once. */
+const routesWhere = (server: HelpdeskServer, keep: (stack: unknown[]) => boolean): string[] => [
+  ...new Set(routeLayers(server).flatMap(({ route, stack }) => (keep(stack) ? [route] : []))),
+];
 
 /** Every route the server registers. */
 export const registeredRoutes = (server: HelpdeskServer): string[] => routesWhere(server, () => true);

@@ -32,6 +32,7 @@ export const ROOMY_TEST_LIMITS: Partial<RateLimitRules> = {
   uploadPerUser: ROOMY,
   uploadPerAddress: ROOMY,
   invalidTokensPerAddress: ROOMY,
+  csatPerAddress: ROOMY,
 };
 
 /** The real server over real HTTP on a random loopback port, on a fresh database. */

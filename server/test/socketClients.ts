@@ -2,6 +2,7 @@ import { io as connectClient, type Socket } from 'socket.io-client';
 import type {
   ClientToServerEvents,
   CommentAddedEvent,
+  CsatReceivedEvent,
   EmailStatusEvent,
   HelpfulCountEvent,
   LastChangeEvent,
@@ -26,6 +27,7 @@ type Payloads = {
   'email-status': EmailStatusEvent;
   'sla-changed': SlaChangedEvent;
   'last-change': LastChangeEvent;
+  'csat-received': CsatReceivedEvent;
 };
 
 /**
@@ -75,6 +77,7 @@ export function socketClients() {
       'sla-changed': [],
       'email-status': [],
       'last-change': [],
+      'csat-received': [],
     };
     const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
     let disconnectReason: string | undefined;
@@ -97,6 +100,7 @@ export function socketClients() {
     socket.on('email-status', record('email-status'));
     socket.on('sla-changed', record('sla-changed'));
     socket.on('last-change', record('last-change'));
+    socket.on('csat-received', record('csat-received'));
     socket.on('disconnect', (reason) => {
       disconnectReason = reason;
       disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));

@@ -28,6 +28,10 @@ export const queryKeys = {
   },
   notifications: notificationsKey,
   apiTokens: ['api-tokens'] as const,
+  csat: {
+    link: (token: string) => ['csat', 'link', token] as const,
+    ticket: (ticketId: number) => ['csat', 'ticket', ticketId] as const,
+  },
   config: ['config'] as const,
   sla: {
     calendars: ['sla', 'calendars'] as const,

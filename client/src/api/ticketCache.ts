@@ -7,6 +7,7 @@ import {
   type Comment,
   type HistoryEntry,
   type CommentAddedEvent,
+  type CsatReceivedEvent,
   type EmailStatusEvent,
   type SlaChangedEvent,
   type Ticket,
@@ -320,6 +321,12 @@ export function applySlaChanged(client: QueryClient, event: SlaChangedEvent): vo
 export function applyEmailStatus(client: QueryClient, event: EmailStatusEvent): void {
   const { ticketId, commentId, status, at } = event;
   changeCopies(client, { ticketId, at, row: (t) => t, detail: (detail) => withEmailStatus(detail, commentId, status) });
+}
+
+/** `csat-received` (staff): the owner answered the newest survey; only the open ticket shows it (rows carry no rating). */
+export function applyCsatReceived(client: QueryClient, event: CsatReceivedEvent): void {
+  const { ticketId, csat, at } = event;
+  changeCopies(client, { ticketId, at, row: (t) => t, detail: (detail) => ({ ...detail, ticket: { ...detail.ticket, csat } }) });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

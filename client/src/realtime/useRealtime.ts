@@ -11,6 +11,7 @@ import { commentNotice, ticketNotice } from './liveNotices';
 import { useSessionCheck } from '../state/useSessionCheck';
 import {
   applyCommentAdded,
+  applyCsatReceived,
   applyEmailStatus,
   applySlaChanged,
   applyTicketChanged,
@@ -127,6 +128,7 @@ export function useRealtime(enabled = true): void {
         announceLive(commentNotice(event, me()), pathRef.current);
       });
       socket.on('email-status', (event) => applyEmailStatus(client, event));
+      socket.on('csat-received', (event) => applyCsatReceived(client, event));
       socket.on('sla-changed', (event) => {
         // The copy before the event says which SLA-filtered views the ticket leaves.
         const held = heldTicket(client, event.ticketId);

@@ -54,6 +54,7 @@ const supportManagement = code(() => import('../features/staff/SupportManagement
 const serviceLevels = code(() => import('../features/serviceLevels/ServiceLevelsPage'));
 const emailAdmin = code(() => import('../features/email/EmailAdminPage'));
 const webhooksAdmin = code(() => import('../features/webhooks/WebhooksPage'));
+const rate = code(() => import('../features/csat/RatePage'));
 
 const ticketRead = (id: string) => `/tickets/${id}`;
 
@@ -88,6 +89,8 @@ export const PAGES: readonly PageRule[] = [
   { path: '/service-levels', code: serviceLevels, access: 'staff', title: () => 'Service Levels' },
   { path: '/admin/email', code: emailAdmin, access: 'signed-in', title: () => 'Email' },
   { path: '/admin/webhooks', code: webhooksAdmin, access: 'signed-in', title: () => 'Webhooks' },
+  // The survey link of a mail: whoever holds it, signed in or not (docs/product.md#satisfaction-survey).
+  { path: '/rate/:token', code: rate, access: 'anyone', title: () => 'Rate Our Support' },
 ];
 
 /** Route ids are positive integers (docs/api.md#conventions); anything else is not a page. */

@@ -1,5 +1,4 @@
 import { z } from '../zod.js';
-import type { UserRef } from '../entities.js';
 import { boundedText } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
@@ -12,16 +11,6 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** Every token's secret starts so, which tells it from a session's JWT at a glance (and to secret scanners). */
 export const TOKEN_SECRET_PREFIX = 'hd_pat_';
-
-export interface ApiToken {
-  id: number;
-  name: string;
-  scopes: TokenScope[];
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  owner: UserRef;
-}
 
 const name = boundedText({
   required: M.nameRequired,
@@ -46,22 +35,11 @@ const expiresInDays = z
 export const createApiTokenBody = z.object({ name, scopes, expiresInDays });
 export type CreateApiTokenBody = z.infer<typeof createApiTokenBody>;
 
-export interface ApiTokensResponse {
-  success: true;
-  tokens: ApiToken[];
-}
-/** The secret is shown once, here; only its hash is kept. */
-export interface CreatedApiTokenResponse {
-  success: true;
-  token: ApiToken;
-  secret: string;
-}
-
 /**
  * The scope a call needs when it is made with a token: by the route's template, one rule for every
  * route, so a new route has a scope without anyone writing one. `never` for the calls a leaked token
  * must not reach (tokens, sign-in and sign-up, the account's password and preferences); admin areas
- * need `admin`, the user directory and profile `users:read`, the knowledge base's reads `any` scope, reports `reports:read`, article writes `knowledge:write`, and every other
+ * need `admin`, the user directory and profile `users:read`, the knowledge base's reads and survey links `any` scope, reports `reports:read`, article writes `knowledge:write`, and every other
  * read or write `tickets:read` or `tickets:write`.
  */
 export function scopeOfCall(method: string, route: string): TokenScope | 'never' | 'any' {
@@ -76,5 +54,7 @@ export function scopeOfCall(method: string, route: string): TokenScope | 'never'
   }
   // What anyone may read signed out, any token may read.
   if (under('/api/knowledge')) return read ? 'any' : 'knowledge:write';
+  // A survey link is its own key: whoever holds it may read and answer, with any token or none.
+  if (under('/api/csat')) return 'any';
   return read ? 'tickets:read' : 'tickets:write';
 }

@@ -1,5 +1,4 @@
 import { z } from '../zod.js';
-import type { Attachment } from '../entities.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 
@@ -15,12 +14,6 @@ export const attachmentIdsField = z
   .refine((ids): ids is number[] => ids.every(isId), A.idsInvalid)
   .optional()
   .transform((ids) => [...new Set((ids ?? []) as number[])]);
-
-/** POST /uploads → 201. */
-export interface UploadResponse {
-  success: true;
-  uploads: Attachment[];
-}
 
 const UNITS = ['KB', 'MB', 'GB'] as const;
 

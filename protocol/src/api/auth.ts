@@ -1,6 +1,5 @@
 import { z } from '../zod.js';
 import { ROLES } from '../enums.js';
-import type { User } from '../entities.js';
 import { emailField, newPasswordField, nameField, passwordField, requiredString } from '../fields.js';
 import { MESSAGES } from '../messages.js';
 
@@ -46,13 +45,3 @@ export const apiTestForm = z.object({
   email: z.string().trim().min(1, V.apiTestCredentialsRequired),
   password: z.string().min(1, V.apiTestCredentialsRequired),
 });
-
-export interface AuthResponse {
-  success: true;
-  token: string;
-  user: User;
-}
-export interface UserResponse {
-  success: true;
-  user: User;
-}

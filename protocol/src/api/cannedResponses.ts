@@ -1,18 +1,9 @@
 import { z } from '../zod.js';
-import type { UserRef } from '../entities.js';
 import { boundedText } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 
 const V = MESSAGES.validation;
-
-export interface CannedResponse {
-  id: number;
-  title: string;
-  content: string;
-  shared: boolean;
-  owner: UserRef;
-}
 
 const title = boundedText({
   required: V.cannedTitleRequired,
@@ -34,12 +25,3 @@ export const createCannedResponseBody = z.object({ title, content, shared: share
 export type CreateCannedResponseBody = z.infer<typeof createCannedResponseBody>;
 export const updateCannedResponseBody = z.object({ title: title.optional(), content: content.optional(), shared: shared.optional() });
 export type UpdateCannedResponseBody = z.infer<typeof updateCannedResponseBody>;
-
-export interface CannedResponsesResponse {
-  success: true;
-  cannedResponses: CannedResponse[];
-}
-export interface CannedResponseResponse {
-  success: true;
-  cannedResponse: CannedResponse;
-}

@@ -8,11 +8,6 @@ export const errorResponseSchema = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
-export interface MessageResponse {
-  success: true;
-  message: string;
-}
-
 /** Turns "yes"-like query flags (`mine=1`) into booleans. */
 export const flagQuery = z
   .preprocess((v) => (v === '' ? undefined : v), z.enum(['1', '0', 'true', 'false']).optional())

@@ -23,51 +23,8 @@ export const INBOUND_LIMITS = {
   maxAttachments: 100,
 } as const;
 
-/** One accepted message as the Email admin page lists it. */
-export interface InboundMessage {
-  id: number;
-  messageId: string | null;
-  envelopeTo: string;
-  from: string | null;
-  subject: string | null;
-  size: number;
-  sha256: string;
-  source: 'smtp' | 'imap';
-  receivedAt: string;
-  status: InboundStatus;
-  reason: string | null;
-  ticketId: number | null;
-  commentId: number | null;
-  attempts: number;
-}
-
-/** The intake settings in force, without secrets (IMAP_URL loses its password). */
-export interface EmailSettings {
-  supportAddress: string;
-  smtp: { host: string; port: number | null } | null;
-  imap: { url: string; doneFolder: string; pollMs: number } | null;
-  createUsers: boolean;
-  maxBytes: number;
-  maxPerSenderPerHour: number;
-}
-
 export const inboundListQuery = z.object({
   limit: limitQuery(INBOUND_LIMITS.page, INBOUND_LIMITS.maxPage),
   /** The oldest id already shown: the next page lists older messages. */
   before: optionalQuery(idParam),
 });
-
-export interface EmailSettingsResponse {
-  success: true;
-  settings: EmailSettings;
-}
-export interface InboundMessagesResponse {
-  success: true;
-  messages: InboundMessage[];
-  hasMore: boolean;
-}
-export interface InboundMessageResponse {
-  success: true;
-  inboundMessage: InboundMessage;
-  message: string;
-}

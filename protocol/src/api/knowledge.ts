@@ -1,6 +1,5 @@
 import { z } from '../zod.js';
 import { CATEGORIES } from '../enums.js';
-import type { Article } from '../entities.js';
 import { boundedText, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
@@ -45,16 +44,3 @@ export type CreateArticleBody = z.infer<typeof createArticleBody>;
 
 export const updateArticleBody = z.object(articleFields).partial();
 export type UpdateArticleBody = z.infer<typeof updateArticleBody>;
-
-export interface ArticleListResponse {
-  success: true;
-  data: { articles: Article[]; total: number };
-}
-export interface ArticleResponse {
-  success: true;
-  article: Article;
-}
-export interface HelpfulResponse {
-  success: true;
-  helpfulCount: number;
-}

@@ -1,5 +1,4 @@
 import { z } from '../zod.js';
-import type { Notification } from '../entities.js';
 import { MESSAGES } from '../messages.js';
 import { flagQuery } from './common.js';
 
@@ -25,13 +24,3 @@ export const markNotificationsReadBody = z.object({
     .optional(),
 });
 export type MarkNotificationsReadBody = z.infer<typeof markNotificationsReadBody>;
-
-export interface NotificationListResponse {
-  success: true;
-  notifications: Notification[];
-  unread: number;
-}
-export interface NotificationReadResponse {
-  success: true;
-  unread: number;
-}

@@ -7,45 +7,6 @@ import { MESSAGES } from '../messages.js';
 const S = MESSAGES.sla;
 const L = LIMITS.sla;
 
-/**
- * Service levels: business calendars and SLA policies (docs/decisions.md#service-levels). Admins
- * write them, staff read them; a ticket's `sla` is shown to staff only.
- */
-export interface OpeningInterval {
-  /** 0 = Sunday … 6 = Saturday. */
-  day: number;
-  /** "HH:MM"; `end` may be "24:00". */
-  start: string;
-  end: string;
-}
-export interface Holiday {
-  date: string;
-  name: string;
-}
-export interface SlaCalendar {
-  id: number;
-  name: string;
-  timeZone: string;
-  hours: OpeningInterval[];
-  holidays: Holiday[];
-}
-export interface SlaTarget {
-  firstResponseMinutes: number | null;
-  resolutionMinutes: number | null;
-}
-export interface SlaPolicy {
-  id: number;
-  name: string;
-  position: number;
-  /** null: around the clock. */
-  calendarId: number | null;
-  /** Empty: everyone. */
-  requesterDomains: string[];
-  targets: Record<Priority, SlaTarget>;
-  warnBeforeMinutes: number;
-  active: boolean;
-}
-
 // The ticket's SLA shapes live apart from the schemas, so the client's first load (its ticket cache)
 // takes them without zod.
 export * from './slaState.js';
@@ -197,20 +158,3 @@ export const policyOrderBody = z.object({
     .max(L.policies, S.orderInvalid)
     .refine((ids) => new Set(ids).size === ids.length, S.orderInvalid),
 });
-
-export interface CalendarsResponse {
-  success: true;
-  calendars: SlaCalendar[];
-}
-export interface CalendarResponse {
-  success: true;
-  calendar: SlaCalendar;
-}
-export interface PoliciesResponse {
-  success: true;
-  policies: SlaPolicy[];
-}
-export interface PolicyResponse {
-  success: true;
-  policy: SlaPolicy;
-}

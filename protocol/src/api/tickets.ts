@@ -8,7 +8,6 @@ import {
   normalizeStatus,
   type TicketSortField,
 } from '../enums.js';
-import type { Comment, HistoryEntry, Ticket, TicketDetail, TicketStats, User } from '../entities.js';
 import { boundedText, idParam, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
@@ -192,13 +191,6 @@ export function ticketQueryFromUrl(search: string, pageSizes?: readonly number[]
 export const requesterTicketsQuery = z.object({
   limit: limitQuery(LIMITS.requesterTickets.default, LIMITS.requesterTickets.max, V.limitUpTo(LIMITS.requesterTickets.max)),
 });
-/** Who the requester is, for the panel: name, email and how long they have had an account. */
-export type RequesterAccount = Pick<User, 'id' | 'name' | 'email' | 'createdAt'>;
-export interface RequesterTicketsResponse {
-  success: true;
-  requester: RequesterAccount;
-  tickets: Ticket[];
-}
 
 /** POST /tickets/:id/merge: the ticket this one goes into. */
 export const mergeTicketBody = z.object({
@@ -209,21 +201,6 @@ export const mergeTicketBody = z.object({
     .max(2_147_483_647, V.mergeIntoInvalid),
 });
 export type MergeTicketBody = z.infer<typeof mergeTicketBody>;
-export interface MergeTicketResponse {
-  success: true;
-  /** The ticket merged into, as it is after the merge. */
-  ticket: Ticket;
-}
-
-/** GET /tags: the tags in use, most used first, for suggestions (staff). */
-export interface TagCount {
-  tag: string;
-  count: number;
-}
-export interface TagsResponse {
-  success: true;
-  tags: TagCount[];
-}
 
 /** `?before=<id>` of the older comments or history of a ticket. */
 export const olderQuery = z.object({ before: idParam });
@@ -254,48 +231,6 @@ export const commentBody = z.object({
 });
 export type CommentBody = z.infer<typeof commentBody>;
 
-export interface TicketListResponse {
-  success: true;
-  /** The user view reads `tickets`, the agent view reads `data`; both hold the same page (docs/api.md#ticket-endpoints). */
-  tickets: Ticket[];
-  data: Ticket[];
-  total: number;
-  /** True when a search's count stopped at its cap: `total` is then the cap, and more tickets match. */
-  totalCapped?: boolean;
-  page: number;
-  limit: number;
-  /**
-   * Up to LIMITS.ticketList.spare rows that follow the page, in the same order: a live page fills a
-   * row that left it from these instead of reading the page again.
-   */
-  next: Ticket[];
-}
-export interface TicketStatsResponse {
-  success: true;
-  stats: TicketStats;
-  /** As in TicketListResponse: under a search the cards count at most the cap's matches. */
-  totalCapped?: boolean;
-}
-/** GET /tickets/:id/comments?before=<id> and /history?before=<id>: the next older page, oldest first. */
-export interface TicketCommentsResponse {
-  success: true;
-  comments: Comment[];
-  hasMore: boolean;
-}
-export interface TicketHistoryResponse {
-  success: true;
-  history: HistoryEntry[];
-  hasMore: boolean;
-}
-export interface TicketResponse {
-  success: true;
-  ticket: TicketDetail;
-}
-export interface TicketMessageResponse {
-  success: true;
-  ticket: Ticket;
-  message: string;
-}
 /**
  * POST /tickets/bulk: the same change for up to 100 tickets, each under the rules of a single update.
  * Status here is any of the four (staff only); a ticket that cannot take the change fails alone.
@@ -332,26 +267,3 @@ export const bulkUpdateBody = z.object({
 });
 export type BulkUpdateBody = z.infer<typeof bulkUpdateBody>;
 export type BulkChanges = BulkUpdateBody['changes'];
-
-export interface BulkFailure {
-  id: number;
-  message: string;
-}
-export interface BulkUpdateResponse {
-  success: true;
-  updated: Ticket[];
-  failed: BulkFailure[];
-}
-
-export interface CommentResponse {
-  success: true;
-  comment: Comment;
-  /** Present when the comment also changed the ticket (`status`). */
-  ticket?: Ticket;
-}
-/** The 409 of a stale `expectedVersion`: the ticket as it is now, nothing written. */
-export interface VersionConflictResponse {
-  success: false;
-  message: string;
-  ticket: Ticket;
-}

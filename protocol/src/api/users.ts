@@ -1,6 +1,5 @@
 import { z } from '../zod.js';
 import { NOTIFICATION_PREFERENCES, ROLES, STAFF_ROLES } from '../enums.js';
-import type { User, UserRef } from '../entities.js';
 import { emailField, nameField, newPasswordField, optionalQuery, requiredString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
@@ -40,12 +39,6 @@ export type UpdateStaffBody = z.infer<typeof updateStaffBody>;
 /** The dialog of the support-management screen: password required on create only. */
 export const staffForm = (mode: 'create' | 'edit') => (mode === 'create' ? createStaffBody : updateStaffBody);
 
-/** GET /users/staff: the staff a note may mention (names only), for every staff member. */
-export interface StaffDirectoryResponse {
-  success: true;
-  staff: UserRef[];
-}
-
 const U = MESSAGES.users;
 
 /**
@@ -62,21 +55,3 @@ export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 export const changePasswordForm = z
   .object({ currentPassword: changePasswordBody.shape.currentPassword, newPassword: newPasswordField, confirmPassword: z.string() })
   .refine((f) => f.newPassword === f.confirmPassword, { path: ['confirmPassword'], message: V.passwordsDoNotMatch });
-
-/** A fresh token for this session: the change revokes every older one, this tab's included. */
-export interface ChangePasswordResponse {
-  success: true;
-  token: string;
-  user: User;
-  message: string;
-}
-
-export interface UsersResponse {
-  success: true;
-  users: User[];
-}
-export interface UserMessageResponse {
-  success: true;
-  user: User;
-  message: string;
-}

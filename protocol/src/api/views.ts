@@ -1,41 +1,12 @@
 import { z } from '../zod.js';
 import { PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus } from '../enums.js';
-import type { UserRef } from '../entities.js';
 import { boundedText, searchQuery } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
-import type { TicketAssignee } from './ticketQuery.js';
+import type { View } from '../responses.js';
 import { assigneeQuery, slaFilterQuery, tagQuery } from './tickets.js';
-import type { SlaFilter } from './sla.js';
 
 const V = MESSAGES.validation;
-
-export interface ViewFilters {
-  status?: (typeof TICKET_STATUSES)[number];
-  priority?: (typeof PRIORITIES)[number];
-  search?: string;
-  assignee?: TicketAssignee;
-  /** Staff's tag (docs/api.md#tags). */
-  tag?: string;
-  /** Staff's service-level state (docs/api.md#service-levels). */
-  sla?: SlaFilter;
-}
-
-/**
- * A saved list of the agent dashboard. Built-in views (My open tickets, Unassigned, Urgent) come first
- * in every answer with negative ids and `builtIn: true`; they belong to nobody (`owner: null`) and
- * cannot be changed or deleted (docs/decisions.md#running-the-queue).
- */
-export interface View {
-  id: number;
-  name: string;
-  filters: ViewFilters;
-  /** The `sort` parameter of GET /tickets, e.g. `-priority`. */
-  sort?: string;
-  shared: boolean;
-  builtIn?: boolean;
-  owner: UserRef | null;
-}
 
 export const BUILT_IN_VIEWS: readonly Omit<View, 'owner'>[] = [
   { id: -1, name: 'My open tickets', filters: { status: 'open', assignee: 'me' }, shared: true, builtIn: true },
@@ -96,17 +67,3 @@ export const viewIdParam = z
   .regex(/^-?[1-9]\d{0,9}$/, V.idInvalid)
   .transform(Number)
   .refine((n) => Math.abs(n) <= 2_147_483_647, V.idInvalid);
-
-export interface ViewsResponse {
-  success: true;
-  views: View[];
-}
-export interface ViewResponse {
-  success: true;
-  view: View;
-}
-export interface ViewCountsResponse {
-  success: true;
-  /** Keyed by view id; a view with a search counts up to LIMITS.ticketList.countCap. */
-  counts: Record<string, number>;
-}

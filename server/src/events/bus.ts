@@ -6,6 +6,7 @@ import type {
   Notification,
   Role,
   Ticket,
+  TicketCsat,
   TicketPrevious,
   TicketSla,
   TicketStatus,
@@ -61,7 +62,15 @@ export interface DomainEvents {
   'sla.changed': { ticketId: number; ownerId: number; sla: TicketSla | null; version: number; history?: HistoryEntry[] };
   /** A staff reply's mail changed state; staff only. */
   'email.status': { ticketId: number; commentId: number; status: EmailStatus };
+  /**
+   * A ticket's owner answered its newest satisfaction survey (again, when they change their answer);
+   * staff only. The name webhooks subscribe to (docs/api.md#satisfaction-surveys).
+   */
+  'csat.received': { ticketId: number; ownerId: number; surveyId: number; csat: TicketCsat };
 }
+
+/** The domain event of a survey answer, for subscribers outside the ticket code (webhooks). */
+export const CSAT_RECEIVED = 'csat.received' satisfies EventName;
 
 /** One emitted event, as a unit of work holds it until the commit. */
 export type HeldEvent = { [K in EventName]: { name: K; payload: DomainEvents[K] } }[EventName];

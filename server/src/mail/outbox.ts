@@ -19,8 +19,11 @@ export interface QueuedMail {
 /** `<uuid>@<domain of the support address>`, without angle brackets. */
 export const newMessageId = (supportAddress: string) => `${randomUUID()}@${supportAddress.slice(supportAddress.lastIndexOf('@') + 1)}`;
 
-/** A reset link's secret replaced: for logs, and for the outbox once the mail has gone. */
-export const redactTokens = (text: string) => text.replace(/([?&]token=)[^\s&#"<]+/g, '$1[redacted]');
+/**
+ * A reset link's secret replaced, and a survey link's (`/rate/<token>`): for logs, and for the outbox
+ * once a reset mail has gone.
+ */
+export const redactTokens = (text: string) => text.replace(/([?&]token=|\/rate\/)[^\s&#"<?]+/g, '$1[redacted]');
 
 export const bracketed = (messageId: string) => `<${messageId}>`;
 

@@ -1,4 +1,4 @@
-import { STATUS_LABELS, type TicketStatus } from '@helpdesk/protocol';
+import { CSAT_RATINGS, MESSAGES, STATUS_LABELS, type TicketStatus } from '@helpdesk/protocol';
 
 export interface MailMessage {
   to: string;
@@ -16,13 +16,26 @@ export const REPLY_MARKER = '-- Reply above this line --';
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
+interface MailLink {
+  href: string;
+  label: string;
+}
+
 /** Plain text plus the same lines as simple HTML; user-written text is always escaped. */
-function compose(to: string, subject: string, lines: string[], link?: { href: string; label: string }): MailMessage {
-  const text = [REPLY_MARKER, '', ...lines, ...(link ? ['', `${link.label}: ${link.href}`] : []), '', '— HelpDesk System'].join('\n');
+function compose(to: string, subject: string, lines: string[], link: MailLink | MailLink[] = []): MailMessage {
+  const links = [link].flat();
+  const text = [
+    REPLY_MARKER,
+    '',
+    ...lines,
+    ...(links.length > 0 ? ['', ...links.map((l) => `${l.label}: ${l.href}`)] : []),
+    '',
+    '— HelpDesk System',
+  ].join('\n');
   const html = [
     `<p style="color:#888">${escapeHtml(REPLY_MARKER)}</p>`,
     ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
-    link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : '',
+    ...links.map((l) => `<p><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></p>`),
     '<p>— HelpDesk System</p>',
   ].join('\n');
   return { to, subject, text, html };
@@ -96,4 +109,26 @@ export const staffNoticeMail = ({
         ? [`Hello ${name},`, `${by} assigned ticket #${ticket.id} "${ticket.title}" to you.`]
         : [`Hello ${name},`, `Ticket #${ticket.id} "${ticket.title}" from ${by}:`, excerpt],
     { href: ticketUrl, label: 'Open the ticket' },
+  );
+
+/**
+ * After a resolution, to the ticket's owner: one link per rating, each opening the survey page with
+ * that answer chosen (docs/api.md#satisfaction-surveys). Opening one records nothing; the page sends.
+ */
+export const csatSurveyMail = ({
+  to,
+  name,
+  ticket,
+  surveyUrl,
+  days,
+}: Omit<TicketMailInput, 'ticketUrl'> & { surveyUrl: string; days: number }) =>
+  compose(
+    to,
+    MESSAGES.csat.mailSubject(ticket.id),
+    [
+      `Hello ${name},`,
+      `Your ticket #${ticket.id} "${ticket.title}" was resolved. ${MESSAGES.csat.question} Choose an answer below; you can add a comment before you send it.`,
+      `The links work for ${days} days.`,
+    ],
+    CSAT_RATINGS.map((rating) => ({ href: `${surveyUrl}?rating=${rating}`, label: MESSAGES.csat.ratingLabels[rating] })),
   );

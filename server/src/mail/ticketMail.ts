@@ -26,6 +26,24 @@ export const mailHeaders = (supportAddress: string, automatic: boolean): Record<
   'X-HelpDesk-Loop': supportAddress,
 });
 
+/** A ticket with its owner, as mail to the owner needs them. */
+export async function findTicketOwner(tx: Db, ticketId: number) {
+  const [row] = await tx
+    .select({
+      id: tickets.id,
+      title: tickets.title,
+      name: users.name,
+      email: users.email,
+      role: users.role,
+      preference: users.emailNotifications,
+      deletedAt: users.deletedAt,
+    })
+    .from(tickets)
+    .innerJoin(users, eq(users.id, tickets.userId))
+    .where(eq(tickets.id, ticketId));
+  return row;
+}
+
 /**
  * The mail a unit of work's events cause, written to the outbox in its transaction (a beforeCommit
  * hook of db/unitOfWork.ts), so a change and its mail commit or roll back together: the ticket's owner
@@ -36,18 +54,7 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
   const ticketUrl = (id: number) => `${publicUrl}/ticket/${id}`;
 
   const ownerOf = async (tx: Db, ticketId: number, notice: TicketNotice) => {
-    const [row] = await tx
-      .select({
-        id: tickets.id,
-        title: tickets.title,
-        name: users.name,
-        email: users.email,
-        preference: users.emailNotifications,
-        deletedAt: users.deletedAt,
-      })
-      .from(tickets)
-      .innerJoin(users, eq(users.id, tickets.userId))
-      .where(eq(tickets.id, ticketId));
+    const row = await findTicketOwner(tx, ticketId);
     return row && !row.deletedAt && wantsNotice(row.preference, notice) ? row : undefined;
   };
 

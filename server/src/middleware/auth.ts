@@ -17,10 +17,14 @@ export const bearer = (header: string | undefined): string | undefined => {
  * `required`: no valid token → 401. `optional`: no token is fine, but a token that was sent must be
  * valid, so an expired session is reported rather than silently treated as anonymous.
  */
-/** Every middleware `allow` made, so a test can list the role-gated routes from the routers themselves. */
-const roleGates = new WeakSet<Middleware<AppState>>();
-export const isRoleGate = (middleware: unknown): boolean =>
-  typeof middleware === 'function' && roleGates.has(middleware as Middleware<AppState>);
+/** What a middleware of `authentication` asks of the caller; a role gate names the refusal it answers. */
+export type Gate = { kind: 'required' } | { kind: 'optional' } | { kind: 'role'; refusal: string };
+
+/** Every middleware `authentication` made, so tests and the API reference read access off the routers. */
+const gates = new WeakMap<Middleware<AppState>, Gate>();
+export const gateOf = (middleware: unknown): Gate | undefined =>
+  typeof middleware === 'function' ? gates.get(middleware as Middleware<AppState>) : undefined;
+export const isRoleGate = (middleware: unknown): boolean => gateOf(middleware)?.kind === 'role';
 
 /**
  * Sessions (a JWT) and API tokens (`hd_pat_…`, docs/api.md#api-tokens) alike. A token is checked
@@ -57,13 +61,15 @@ export function authentication(
     if (!session) throw new UnauthorizedError(MESSAGES.auth.sessionInvalid);
     return session.actor;
   };
-  const resolve =
-    (mode: 'required' | 'optional'): Middleware<AppState> =>
-    async (ctx, next) => {
+  const resolve = (mode: 'required' | 'optional'): Middleware<AppState> => {
+    const middleware: Middleware<AppState> = async (ctx, next) => {
       const header = ctx.get('authorization') || undefined;
       if (header || mode === 'required') ctx.state.actor = await authenticate(ctx, header);
       await next();
     };
+    gates.set(middleware, { kind: mode });
+    return middleware;
+  };
   /** Signed in and allowed by the policy; checked before the body, so outsiders learn nothing from a 400. */
   const allow = (policy: (actor: Actor) => boolean, message: string): Middleware<AppState> => {
     const gate: Middleware<AppState> = async (ctx, next) => {
@@ -72,7 +78,7 @@ export function authentication(
       if (!policy(actor)) throw new ForbiddenError(message);
       await next();
     };
-    roleGates.add(gate);
+    gates.set(gate, { kind: 'role', refusal: message });
     return gate;
   };
   return { required: resolve('required'), optional: resolve('optional'), allow };

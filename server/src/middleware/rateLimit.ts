@@ -40,6 +40,8 @@ export interface RateLimitRules {
   tokenRequests: RateLimitRule;
   /** Unknown, revoked or expired API tokens per IP: each costs a database read, unlike a bad JWT. */
   invalidTokensPerAddress: RateLimitRule;
+  /** Survey link reads and answers per IP (public: the link is the only key, so guessing must stay slow). */
+  csatPerAddress: RateLimitRule;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -62,6 +64,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   uploadPerAddress: { points: 200, durationSeconds: 60 },
   tokenRequests: { points: LIMITS.apiTokens.requestsPerMinute, durationSeconds: 60 },
   invalidTokensPerAddress: { points: 30, durationSeconds: 15 * 60 },
+  // Opening a link and sending an answer or two is a handful of calls; an office shares an address.
+  csatPerAddress: { points: 60, durationSeconds: 15 * 60 },
 };
 
 export interface Limiter {
@@ -114,6 +118,7 @@ const LIMIT_MESSAGES: Record<keyof RateLimitRules, string> = {
   uploadPerAddress: MESSAGES.attachments.tooManyUploadsFromAddress,
   tokenRequests: MESSAGES.apiTokens.tooManyRequests,
   invalidTokensPerAddress: MESSAGES.apiTokens.tooManyInvalid,
+  csatPerAddress: MESSAGES.csat.tooManyRequests,
 };
 
 /** `onRefused` hears each refusal by the limit's name (the metrics' count). */

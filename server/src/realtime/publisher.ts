@@ -95,6 +95,10 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
     bus.subscribe('email.status', ({ ticketId, commentId, status }) => {
       send([ROOMS.staff], (to, stamp) => to.emit('email-status', { ticketId, commentId, status, ...stamp }));
     }),
+    // A rating is staff's to read: never to the owner's room, whoever the owner is.
+    bus.subscribe('csat.received', ({ ticketId, csat }) => {
+      send([ROOMS.staff], (to, stamp) => to.emit('csat-received', { ticketId, csat, ...stamp }));
+    }),
     bus.subscribe('article.helpful', ({ articleId, helpfulCount }) => {
       // A count, not a change: the newest one is all a late client needs, and a replay would be older.
       if (fanout.crossProcess()) io.to(ROOMS.public).emit('helpful-count', { articleId, helpfulCount });

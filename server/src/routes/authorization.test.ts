@@ -54,6 +54,8 @@ interface Fixture {
   /** A webhook, and a failed delivery of it. */
   webhookId?: number;
   deliveryId?: number;
+  /** The survey link's token of `ticketId`, resolved by an agent. */
+  surveyToken?: string;
 }
 
 interface Ctx {
@@ -94,6 +96,7 @@ const AUTH_REQUIRED = MESSAGES.auth.authRequired;
 const TICKET_NOT_FOUND = MESSAGES.tickets.notFound;
 const ADMIN_ONLY = MESSAGES.http.adminOnly;
 const STAFF_ONLY = MESSAGES.http.staffOnly;
+const CSAT_OWNER_ONLY = 'Only the ticket’s owner can rate it';
 
 /** Short-hands for the expected status of each caller, in CALLERS order. */
 const all = (status: number): Record<Caller, number> => ({ anonymous: status, owner: status, other: status, agent: status, admin: status });
@@ -240,6 +243,21 @@ async function requestResetToken(server: TestServer, email: string): Promise<str
     if (match) return decodeURIComponent(match[1]!);
   }
   throw new Error(`no reset mail for ${email} in ${outbox}`);
+}
+
+/** A fresh ticket of `owner` an agent resolved, with the token of the survey link mailed for it. */
+async function freshSurvey(): Promise<Fixture> {
+  const { ticketId } = await freshTicket();
+  const res = await api().put(`/tickets/${ticketId}`, { status: 'resolved' }, { token: cast.agent.token });
+  if (res.status !== 200) throw new Error(`resolve failed: ${res.status} ${JSON.stringify(res.body)}`);
+  await t.server.mailer.idle();
+  const outbox = path.join(t.dataDir, 'outbox');
+  for (const file of await readdir(outbox)) {
+    const text = decodeMail(await readFile(path.join(outbox, file), 'utf8'));
+    const match = text.includes(`How did we do on ticket #${ticketId}?`) && text.match(/\/rate\/([A-Za-z0-9_-]{43})\?rating=/);
+    if (match) return { ticketId, surveyToken: match[1]! };
+  }
+  throw new Error(`no survey mail for ticket #${ticketId} in ${outbox}`);
 }
 
 async function freshResetToken(): Promise<Fixture> {
@@ -1054,6 +1072,50 @@ const ROWS: Row[] = [
     expect: adminOnly(200),
     denied: { 403: ADMIN_ONLY },
   },
+  // ---- Satisfaction surveys ----
+  {
+    route: 'GET /csat/:token',
+    name: 'the link is the key',
+    method: 'GET',
+    path: (c) => `/csat/${c.fx.surveyToken}`,
+    setup: freshSurvey,
+    expect: all(200),
+    after: (c, res) => expect(res.body.survey).toMatchObject({ ticketId: c.fx.ticketId, rating: null }),
+  },
+  {
+    route: 'POST /csat/:token',
+    name: 'answer through the link',
+    method: 'POST',
+    path: (c) => `/csat/${c.fx.surveyToken}`,
+    setup: freshSurvey,
+    body: () => ({ rating: 'good' }),
+    expect: all(200),
+    after: (_c, res) => expect(res.body).toEqual({ success: true, message: 'Thank you for your feedback!' }),
+  },
+  {
+    route: 'GET /tickets/:id/csat',
+    name: "the owner's survey",
+    method: 'GET',
+    path: (c) => `/tickets/${c.fx.ticketId}/csat`,
+    setup: freshSurvey,
+    expect: { anonymous: 401, owner: 200, other: 404, agent: 403, admin: 403 },
+    denied: { 403: CSAT_OWNER_ONLY, 404: TICKET_NOT_FOUND },
+  },
+  {
+    route: 'POST /tickets/:id/csat',
+    name: 'the owner answers',
+    method: 'POST',
+    path: (c) => `/tickets/${c.fx.ticketId}/csat`,
+    setup: freshSurvey,
+    body: () => ({ rating: 'bad', comment: 'From the matrix' }),
+    expect: { anonymous: 401, owner: 200, other: 404, agent: 403, admin: 403 },
+    denied: { 403: CSAT_OWNER_ONLY, 404: TICKET_NOT_FOUND },
+    after: async (c, res) => {
+      // Only the owner's answer is recorded.
+      const staffView = (await api().get(`/tickets/${c.fx.ticketId}`, { token: cast.agent.token })).body.ticket as TicketDetail;
+      expect(staffView.csat).toEqual(res.status === 200 ? { rating: 'bad', comment: 'From the matrix', at: expect.any(String) } : null);
+    },
+  },
 
   // ---- Other ----
   {
@@ -1105,6 +1167,30 @@ const ROWS: Row[] = [
     path: () => '/health',
     expect: all(200),
     after: (_c, res) => expect(res.body).toEqual({ status: 'ok', db: 'ok' }),
+  },
+  {
+    route: 'GET /openapi.json',
+    name: 'public',
+    method: 'GET',
+    path: () => '/openapi.json',
+    expect: all(200),
+    after: (_c, res) => expect(res.body).toMatchObject({ openapi: '3.1.0' }),
+  },
+  {
+    route: 'GET /docs',
+    name: 'public',
+    method: 'GET',
+    path: () => '/docs',
+    expect: all(200),
+    after: (_c, res) => expect(res.body).toContain('<div id="reference"></div>'),
+  },
+  {
+    route: 'GET /docs/:file',
+    name: 'public',
+    method: 'GET',
+    path: () => '/docs/init.js',
+    expect: all(200),
+    after: (_c, res) => expect(res.body).toContain("url: '/api/openapi.json'"),
   },
 ];
 
@@ -1184,6 +1270,13 @@ const CONTRACT_ROUTES = [
   'POST /webhooks/:id/test',
   'GET /webhooks/:id/deliveries',
   'POST /webhooks/deliveries/:id/retry',
+  'GET /openapi.json',
+  'GET /docs',
+  'GET /docs/:file',
+  'GET /csat/:token',
+  'POST /csat/:token',
+  'GET /tickets/:id/csat',
+  'POST /tickets/:id/csat',
 ];
 
 const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);
@@ -1231,8 +1324,9 @@ describe('authorization matrix (docs/api.md#endpoints)', () => {
             if (!message) throw new Error(`row "${row.route} (${row.name})" expects ${status} but names no message`);
             expectError(res, status, message);
           }
-          // A download answers its bytes, not JSON.
-          if (status < 300) expect(typeof res.body === 'string' ? res.body : (res.body.success ?? res.body.status)).toBeTruthy();
+          // A download answers its bytes, not JSON; the API document is OpenAPI's shape, not ours.
+          if (status < 300)
+            expect(typeof res.body === 'string' ? res.body : (res.body.success ?? res.body.status ?? res.body.openapi)).toBeTruthy();
           await row.after?.(ctx, res);
         });
       }

@@ -333,3 +333,20 @@ describe('9. a staff-only call from a user', () => {
     }
   });
 });
+
+describe('10. a rating from staff', () => {
+  it('is 403 on the owner’s survey routes whatever the body, before it is read', async () => {
+    const ticket = await createTicket(t.api, cast.owner.token);
+    for (const raw of ['{"rating":', 'rating=good', JSON.stringify({ rating: 'great', comment: 'x'.repeat(300 * 1024) })]) {
+      const res = await fetch(`${t.url}/api/tickets/${ticket.id}/csat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${cast.agent.token}`, 'content-type': 'application/json' },
+        body: raw,
+      });
+      expect({ status: res.status, body: await res.json() }).toEqual({
+        status: 403,
+        body: { success: false, message: MESSAGES.csat.ownerOnly },
+      });
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { createAccountService } from './accounts.js';
 import { createApiTokenService } from './apiTokens.js';
 import { createAttachmentService } from './attachments.js';
 import { createCannedResponseService } from './cannedResponses.js';
+import { createCsatService } from './csat.js';
 import { createInboundService } from './inbound/index.js';
 import type { ServiceContext } from './context.js';
 import { createKnowledgeService } from './knowledge.js';
@@ -41,5 +42,6 @@ export function createServices(context: ServiceContext) {
     attachments: createAttachmentService(context),
     apiTokens: createApiTokenService(context),
     webhooks: createWebhookService(context),
+    csat: createCsatService(context),
   };
 }

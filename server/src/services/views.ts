@@ -23,7 +23,7 @@ export type ViewService = ReturnType<typeof createViewService>;
 
 /** The stored filters without empty values, so a view's JSON says only what it filters by. */
 const compact = (filters: ViewFilters): ViewFilters =>
-  Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
+  Object.fromEntries(Object.entries(filters as Record<string, unknown>).filter(([, value]) => value !== undefined));
 
 /** The staff member `assignee` names for this viewer: undefined for no filter, null for the unassigned. */
 const agentIdOf = (viewerId: number, assignee: TicketAssignee | undefined): number | null | undefined =>

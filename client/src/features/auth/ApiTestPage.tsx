@@ -6,7 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { isApiError } from '../../api/ApiError';
 import { authApi } from '../../api/auth';
 import { API_BASE } from '../../api/http';
-import { AuthCard } from './AuthCard';
+import { AuthCard } from '../../components/AuthCard';
 import { schemaResolver } from '../../lib/schemaResolver';
 import { EmailInput } from './EmailInput';
 

@@ -9,7 +9,7 @@ import { authApi } from '../../api/auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { homePath } from '../../state/home';
 import { clearSession, setSession, signOutReasonAtom } from '../../state/session';
-import { AuthCard } from './AuthCard';
+import { AuthCard } from '../../components/AuthCard';
 import { LOGIN_TEXT, loginErrorMessage, sessionFrom } from './authErrors';
 import { useLazyValidation } from '../../lib/useLazyValidation';
 import { returnPathOf, withReturnPath } from '../../routing/returnPath';

@@ -6,7 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { screenMessage } from '../../api/ApiError';
 import { authApi } from '../../api/auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { AuthCard } from './AuthCard';
+import { AuthCard } from '../../components/AuthCard';
 import { BackToLoginLink } from './BackToLoginLink';
 import { PASSWORD_HINT } from '../../lib/passwordHint';
 import { schemaResolver } from '../../lib/schemaResolver';

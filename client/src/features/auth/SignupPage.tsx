@@ -23,7 +23,7 @@ import { notifySuccess } from '../../lib/notify';
 import { labelOf } from '../../lib/text';
 import { homePath } from '../../state/home';
 import { setSession, userAtom } from '../../state/session';
-import { AuthCard } from './AuthCard';
+import { AuthCard } from '../../components/AuthCard';
 import { PASSWORD_HINT } from '../../lib/passwordHint';
 import { SIGNUP_TEXT, sessionFrom, signupErrorMessage } from './authErrors';
 import { schemaResolver } from '../../lib/schemaResolver';

@@ -35,6 +35,8 @@ import { TicketInfo } from './TicketInfo';
 import { RequesterPanel } from './RequesterPanel';
 import { threadCount } from './thread';
 import { TicketSidePanel } from './TicketSidePanel';
+import { OwnerCsatSection } from './OwnerCsatSection';
+import { StaffCsatSection } from './StaffCsatSection';
 import { useTicketNotificationsRead } from '../../components/collaboration/useTicketNotificationsRead';
 import { TICKET_TEXT } from './texts';
 import { useTicket } from '../../api/useTicket';
@@ -138,6 +140,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
                 <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{ticket.resolutionNotes}</Text>
               </Section>
             )}
+            {!staff && ticket.status === 'resolved' && ticket.user.id === user.id && <OwnerCsatSection ticketId={ticket.id} />}
             {/* Visible overflow: the pinned reply box sticks to the screen, not to a clipped card. */}
             <Section title={TICKET_TEXT.comments(threadCount(ticket, staff))} overflow="visible">
               <TicketComments
@@ -151,6 +154,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="lg">
+            {staff && ticket.csat && <StaffCsatSection csat={ticket.csat} />}
             {staff && <TicketSidePanel ticket={ticket} me={user} />}
             {staff && <RequesterPanel requester={ticket.user} ticketId={ticket.id} />}
             <Section title="Ticket Information">

@@ -22,4 +22,8 @@ export const TICKET_TEXT = {
   noMatches: 'No tickets match your filters',
   emptyDashboardTitle: 'No tickets yet',
   emptyDashboardText: 'Create your first support ticket to get started',
+  csatTitle: 'Rate Our Support',
+  csatFailed: 'Failed to send your feedback',
+  csatRating: 'Customer Rating',
+  csatNoComment: 'No comment',
 } as const;

@@ -9,3 +9,4 @@ export * from './inbound.js';
 export * from './attachments.js';
 export * from './apiTokens.js';
 export * from './webhooks.js';
+export * from './csat.js';

@@ -18,6 +18,7 @@ import {
 import type { SQL } from 'drizzle-orm';
 import { isForeignKeyViolation } from '../../db/errors.js';
 import { findTicketAttachments } from '../../db/queries/attachments.js';
+import { findNewestSurvey } from '../../db/queries/csat.js';
 import {
   cappedTicketTotal,
   countedStats,
@@ -43,6 +44,7 @@ import { taggedRowsOf } from '../../db/queries/ticketTags.js';
 import { amongMatches, cappedWordTotal, FEW_WORD_MATCHES, wordMatchesOf } from '../../db/queries/ticketWords.js';
 import { findComments, findHistory } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
+import { presentTicketCsat } from '../../presenters/csat.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { presentComment, presentHistoryEntry, presentTicket, presentTicketDetail, ticketFor } from '../../presenters/tickets.js';
 import type { ServiceContext } from '../context.js';
@@ -267,17 +269,21 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
   const readDetail = async (actor: Actor, id: number): Promise<TicketDetail> => {
     const row = await loadVisible(plannedDb, actor, id);
     const audience = audienceOf(actor);
-    const [comments, history, files] = await Promise.all([
+    const staff = isStaff(actor);
+    const [comments, history, files, survey] = await Promise.all([
       findComments(plannedDb, id, THREAD_PAGE, audience, { countNotes: audience.internal }),
       findHistory(plannedDb, id, THREAD_PAGE, audience),
       findTicketAttachments(plannedDb, id),
+      // The rating is staff's: the owner's answer reaches them through their own survey, not the ticket.
+      staff ? findNewestSurvey(plannedDb, id) : undefined,
     ]);
     const noteCount = audience.internal ? comments.noteCount : undefined;
-    return ticketFor(isStaff(actor), {
+    return ticketFor(staff, {
       ...presentTicketDetail(row, comments.rows, history.rows, files),
       hasOlderComments: comments.hasMore,
       hasOlderHistory: history.hasMore,
       ...(noteCount !== undefined && { noteCount }),
+      ...(staff && { csat: presentTicketCsat(survey) }),
     });
   };
 

@@ -11,7 +11,7 @@ interface AuthCardProps {
   footer?: ReactNode;
 }
 
-/** The frame every sign-in screen shares: a centred card with an icon, a title and a short lead. */
+/** The frame every sign-in screen and the public survey page share: a centred card with an icon, a title and a short lead. */
 export function AuthCard({ title, subtitle, icon, width = 440, children, footer }: AuthCardProps) {
   return (
     <Center py={{ base: 'md', sm: 40 }}>
