@@ -36,40 +36,6 @@ export const WEBHOOK_FAILING_DAYS = 5;
 /** An attempt without a whole answer by then is a failure. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
-/** What the API answers for an endpoint; its secret never, but on creation and rotation. */
-export interface Webhook {
-  id: number;
-  url: string;
-  description: string;
-  events: WebhookEvent[];
-  includeInternal: boolean;
-  active: boolean;
-  /** Why the server turned it off (410, days of failures); null when on, or turned off by an admin. */
-  disabledReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** One event's way to one endpoint, as the delivery log lists it. */
-export interface WebhookDelivery {
-  id: number;
-  webhookId: number;
-  /** The `webhook-id` header: the same on every attempt, for the receiver to drop repeats. */
-  messageId: string;
-  event: WebhookEventType;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  /** The last attempt's HTTP status; null when it got none (refused, timed out, network error). */
-  lastStatusCode: number | null;
-  lastError: string | null;
-  /** How long the last attempt took, in milliseconds. */
-  durationMs: number | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  /** When a pending delivery is tried next. */
-  nextAttemptAt: string | null;
-}
-
 /** What every delivery's body is, as JSON. `data` has the shape of the matching socket event. */
 export interface WebhookPayload<T = unknown> {
   type: WebhookEventType;
@@ -119,28 +85,3 @@ export const webhookDeliveriesQuery = z.object({
   /** The oldest id already shown: the next page lists older deliveries. */
   before: optionalQuery(idParam),
 });
-
-export interface WebhooksResponse {
-  success: true;
-  webhooks: Webhook[];
-}
-export interface WebhookResponse {
-  success: true;
-  webhook: Webhook;
-}
-/** The secret is shown here and on rotation only. */
-export interface WebhookSecretResponse {
-  success: true;
-  webhook: Webhook;
-  secret: string;
-}
-export interface WebhookDeliveriesResponse {
-  success: true;
-  deliveries: WebhookDelivery[];
-  hasMore: boolean;
-}
-export interface WebhookDeliveryResponse {
-  success: true;
-  delivery: WebhookDelivery;
-  message: string;
-}
