@@ -17,8 +17,7 @@ const by = ({ id, name }: { id: number; name: string }) => ({ id, name });
 
 /**
  * The webhook events of a domain event, each `data` shaped as the staff socket event of the same
- * change (docs/api.md#real-time-events), without its `at` stamp. `csat.received` joins here once
- * satisfaction surveys emit their domain event.
+ * change (docs/api.md#real-time-events), without its `at` stamp.
  */
 export function webhookMessagesOf(event: HeldEvent): WebhookMessage[] {
   switch (event.name) {
@@ -45,6 +44,10 @@ export function webhookMessagesOf(event: HeldEvent): WebhookMessage[] {
         const entries = history.filter((entry) => entry.type === 'sla' && entry.to === mark);
         return entries.length === 0 ? [] : [{ type: `sla.${mark}` as const, data: { ticketId, sla, version, history: entries } }];
       });
+    }
+    case 'csat.received': {
+      const { ticketId, csat } = event.payload;
+      return [{ type: 'csat.received', data: { ticketId, csat } }];
     }
     default:
       return [];

@@ -152,6 +152,21 @@ describe('webhook deliveries', () => {
     });
   });
 
+  it('sends csat.received when an owner answers the survey of their resolved ticket', async () => {
+    const { secret } = await endpoint('/csat', ['csat.received']);
+    const ticket = await createTicket(t.api, owner.token);
+    expect((await t.api.put(`/tickets/${ticket.id}`, { status: 'resolved' }, { token: agent.token })).status).toBe(200);
+    const answered = await t.api.post(`/tickets/${ticket.id}/csat`, { rating: 'good', comment: 'Fixed fast' }, { token: owner.token });
+    expect(answered.status).toBe(200);
+    await sent();
+    const [received] = verified(secret, '/csat') as { type: string; data: any }[];
+    expect(receiver.at('/csat')).toHaveLength(1);
+    expect(received).toMatchObject({
+      type: 'csat.received',
+      data: { ticketId: ticket.id, csat: { rating: 'good', comment: 'Fixed fast', at: expect.any(String) } },
+    });
+  });
+
   it('retries a failing endpoint after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h with the same webhook-id, then gives up', async () => {
     const { id, secret } = await endpoint('/flaky', ['ticket.created']);
     receiver.answer('/flaky', ...Array.from({ length: 8 }, () => ({ status: 503 })));
