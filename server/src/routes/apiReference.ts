@@ -4,8 +4,7 @@ import path from 'node:path';
 import { MESSAGES } from '@helpdesk/protocol';
 import { NotFoundError } from '../lib/errors.js';
 import { createApiDocument } from '../openapi/document.js';
-import type { FileResponse } from './router.js';
-import { createRouter } from './router.js';
+import { createRouter, type FileResponse, type TextResponse } from './router.js';
 
 /** The reference page's own policy: its scripts and styles from here, its calls to this API, nothing else. */
 export const API_DOCS_CSP = [
@@ -140,13 +139,13 @@ export function apiReferenceRoutes() {
     // Made on first ask: a process that never serves it never pays for it.
     document ??= JSON.stringify(createApiDocument());
     ctx.type = 'application/json';
-    ctx.body = document;
+    ctx.body = document satisfies TextResponse;
   });
 
   router.get('/docs', (ctx) => {
     ctx.set('Content-Security-Policy', API_DOCS_CSP);
     ctx.type = 'html';
-    ctx.body = PAGE;
+    ctx.body = PAGE satisfies TextResponse;
   });
 
   router.get('/docs/:file', (ctx) => {
@@ -155,7 +154,7 @@ export function apiReferenceRoutes() {
     const own = OWN_FILES[file];
     if (own) {
       ctx.type = own.type;
-      ctx.body = own.body;
+      ctx.body = own.body satisfies TextResponse;
       return;
     }
     const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;

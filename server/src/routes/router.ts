@@ -10,6 +10,9 @@ export const createRouter = () => new Router<AppState>();
 /** A download answers with the file's bytes, streamed, not with JSON. */
 export type FileResponse = Readable;
 
+/** A page, a script or a document written out whole as text (the API reference's), not our JSON. */
+export type TextResponse = string;
+
 /** A downloaded file can run nothing and load nothing, even opened on its own (docs/api.md#attachments). */
 export const DOWNLOAD_CSP = "sandbox; default-src 'none'";
 
