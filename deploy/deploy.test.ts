@@ -166,6 +166,8 @@ describeWithTool('docker-compose', 'docker-compose', 'docker-compose.yml', (comp
       'SMTP_URL',
       'METRICS_PORT',
       'METRICS_TOKEN',
+      'WEBHOOK_ALLOW_HTTP',
+      'WEBHOOK_ALLOW_PRIVATE',
       'CSAT_ENABLED',
       'CSAT_TOKEN_TTL_DAYS',
     ])

@@ -164,14 +164,16 @@ export type TicketStats = z.infer<typeof ticketStatsSchema>;
 /**
  * `sla_warning` / `sla_breached`: a deadline of a ticket assigned to you (to every admin when it is
  * unassigned) is near or missed; `by` is the ticket's owner, the person waiting.
+ * `webhook_disabled`: to every admin, a webhook was turned off (it answered 410, or failed for days); it
+ * is about no ticket (`ticketId` null), and `by` is the recipient (nobody did it).
  */
-export const NOTIFICATION_TYPES = ['mention', 'assigned', 'reply', 'sla_warning', 'sla_breached'] as const;
+export const NOTIFICATION_TYPES = ['mention', 'assigned', 'reply', 'sla_warning', 'sla_breached', 'webhook_disabled'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const notificationSchema = z.object({
   id: z.number().int(),
   type: z.enum(NOTIFICATION_TYPES),
-  ticketId: z.number().int(),
+  ticketId: z.number().int().nullable(),
   by: userRefSchema,
   excerpt: z.string(),
   createdAt: timestamp,

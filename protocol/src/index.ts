@@ -27,5 +27,6 @@ export * from './api/searchSyntax.js';
 export * from './api/sla.js';
 export * from './api/inboundMail.js';
 export * from './api/apiTokens.js';
+export * from './api/webhooks.js';
 export * from './api/csat.js';
 export type * from './responses.js';

@@ -29,6 +29,11 @@ export const LIMITS = {
   /** Satisfaction surveys: the optional comment, and how long a link lasts (CSAT_TOKEN_TTL_DAYS). */
   csat: { commentMax: 2000, tokenTtlDays: { min: 1, max: 365, default: 30 } },
   apiTokens: { perPerson: 20, requestsPerMinute: 600, name: { min: 1, max: 80 }, expiresInDays: { min: 1, max: 366, default: 90 } },
+  /**
+   * Outgoing webhooks (docs/api.md#webhooks): endpoints at once, their fields, and a page of the
+   * delivery log.
+   */
+  webhooks: { max: 20, url: { max: 2000 }, description: { max: 200 }, deliveriesPage: 25, deliveriesMaxPage: 100 },
   /** Service levels: calendars, policies and their targets in minutes (a year at most). */
   sla: {
     calendars: 20,

@@ -191,6 +191,33 @@ export const MESSAGES = {
     tooManyRequests: 'Too many requests with this API token. Please wait a minute and try again.',
     tooManyInvalid: 'Too many invalid API tokens from this address. Please try again later.',
   },
+  webhooks: {
+    notFound: 'Webhook not found',
+    deliveryNotFound: 'Delivery not found',
+    deleted: 'Webhook deleted',
+    testQueued: 'A test event is on its way',
+    retried: 'The delivery will be sent again',
+    urlInvalid: 'Webhook URL must be an https URL of at most 2000 characters',
+    urlNotPublic: 'Webhook URL must be a public address',
+    descriptionTooLong: 'Description must be at most 200 characters long',
+    eventsRequired: 'Choose at least one event',
+    eventsInvalid: (events: readonly string[]) => `Events must be among: ${events.join(', ')}`,
+    includeInternalInvalid: 'Include internal must be true or false',
+    activeInvalid: 'Active must be true or false',
+    tooMany: (max: number) => `There can be at most ${max} webhooks. Delete one to add another.`,
+    retryNotFailed: 'Only a failed delivery can be sent again',
+    retryInactive: 'Turn the webhook on before sending its deliveries again',
+    testInactive: 'Turn the webhook on before sending it a test event',
+    /** What a delivery's log says when it was not sent (the address refused, the endpoint turned off). */
+    refusedAddress: (host: string) => `Refused: ${host} is not a public address`,
+    refusedScheme: 'Refused: the URL is not https',
+    turnedOff: 'Not sent: the webhook was turned off',
+    redirected: (status: number, location: string | undefined) =>
+      `Answered ${status}${location ? ` (a redirect to ${location.slice(0, 200)})` : ''}: redirects are not followed`,
+    /** The excerpt of a `webhook_disabled` notification. */
+    disabledGone: (host: string) => `Webhook to ${host} was turned off: it answered 410 Gone`,
+    disabledFailing: (host: string, days: number) => `Webhook to ${host} was turned off: its deliveries failed for ${days} days`,
+  },
   sla: {
     timeZoneInvalid: 'Time zone must be an IANA time zone such as Europe/Berlin',
     hoursInvalid: 'Opening hours must be HH:MM-HH:MM with the end after the start',

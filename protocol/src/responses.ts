@@ -3,6 +3,7 @@ import { INBOUND_STATUSES } from './api/inboundMail.js';
 import { SLA_FILTERS } from './api/slaState.js';
 import { TOKEN_SCOPES } from './api/apiTokens.js';
 import { CSAT_RATINGS } from './api/csat.js';
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT } from './api/webhooks.js';
 import {
   articleSchema,
   attachmentSchema,
@@ -314,3 +315,53 @@ export type CsatSurveyResponse = z.infer<typeof csatSurveyResponseSchema>;
 /** The owner's ticket page: the ticket's newest survey while it can be answered, else null. */
 export const ticketCsatSurveyResponseSchema = ok({ survey: csatSurveySchema.nullable() });
 export type TicketCsatSurveyResponse = z.infer<typeof ticketCsatSurveyResponseSchema>;
+
+// Webhooks (docs/api.md#webhooks)
+
+/** An endpoint as the API answers it: never its secret, but on creation and rotation. */
+export const webhookSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  description: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  includeInternal: z.boolean(),
+  active: z.boolean(),
+  /** Why the server turned it off (410, days of failures); null when on, or turned off by an admin. */
+  disabledReason: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Webhook = z.infer<typeof webhookSchema>;
+
+/** One event's way to one endpoint, as the delivery log lists it. */
+export const webhookDeliverySchema = z.object({
+  id: z.number().int(),
+  webhookId: z.number().int(),
+  /** The `webhook-id` header: the same on every attempt, for the receiver to drop repeats. */
+  messageId: z.string(),
+  event: z.enum([...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT]),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  /** The last attempt's HTTP status; null when it got none (refused, timed out, network error). */
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  /** How long the last attempt took, in milliseconds. */
+  durationMs: z.number().int().nullable(),
+  createdAt: z.string(),
+  lastAttemptAt: z.string().nullable(),
+  /** When a pending delivery is tried next. */
+  nextAttemptAt: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+export const webhooksResponseSchema = ok({ webhooks: z.array(webhookSchema) });
+export type WebhooksResponse = z.infer<typeof webhooksResponseSchema>;
+export const webhookResponseSchema = ok({ webhook: webhookSchema });
+export type WebhookResponse = z.infer<typeof webhookResponseSchema>;
+/** The secret is shown here, on creation and rotation, and never again. */
+export const webhookSecretResponseSchema = ok({ webhook: webhookSchema, secret: z.string() });
+export type WebhookSecretResponse = z.infer<typeof webhookSecretResponseSchema>;
+export const webhookDeliveriesResponseSchema = ok({ deliveries: z.array(webhookDeliverySchema), hasMore: z.boolean() });
+export type WebhookDeliveriesResponse = z.infer<typeof webhookDeliveriesResponseSchema>;
+export const webhookDeliveryResponseSchema = ok({ delivery: webhookDeliverySchema, message: z.string() });
+export type WebhookDeliveryResponse = z.infer<typeof webhookDeliveryResponseSchema>;

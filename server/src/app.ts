@@ -27,6 +27,7 @@ import { viewRoutes } from './routes/views.js';
 import { cannedResponseRoutes } from './routes/cannedResponses.js';
 import { userRoutes } from './routes/users.js';
 import { slaRoutes } from './routes/sla.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export interface AppOptions extends RouteDeps {
   logger: Logger;
@@ -54,6 +55,7 @@ export const API_ROUTERS = [
   attachmentRoutes,
   emailRoutes,
   apiTokenRoutes,
+  webhookRoutes,
   csatRoutes,
   apiReferenceRoutes,
 ] as const;

@@ -27,6 +27,7 @@ import { createLimiters, DEFAULT_RATE_LIMITS, memoryStore, redisStore, type Rate
 import { createMetrics, NO_METRICS } from './metrics/metrics.js';
 import { startMetricsListener, type MetricsListener } from './metrics/metricsEndpoint.js';
 import { queuedMailCount, ticketsByStatus } from './db/queries/systemFigures.js';
+import { pendingDeliveryCount } from './db/queries/webhooks.js';
 import { publishDomainEvents, type Publisher } from './realtime/publisher.js';
 import { pushViewCounts } from './realtime/viewCountsPush.js';
 import { attachPresence } from './realtime/presence.js';
@@ -36,8 +37,11 @@ import { redisFanout, singleProcess, type Fanout } from './scaleout/fanout.js';
 import { connectRedis, firstAttempt } from './scaleout/redis.js';
 import { sharedVersions } from './scaleout/sharedVersions.js';
 import { createServices, type Services } from './services/index.js';
+import { createReadMemo } from './services/readMemo.js';
 import { startSlaScanner, type SlaScanner } from './services/sla/scanner.js';
 import type { Settings } from './settings.js';
+import { queueWebhooks } from './webhooks/queueWebhooks.js';
+import { createWebhookSender, type WebhookSender } from './webhooks/sender.js';
 
 export const AGENT_SIGNUP_OPEN_WARNING =
   'AGENT_SIGNUP is open on a PostgreSQL deployment: anyone can sign up as a support agent and read every ticket. Set AGENT_SIGNUP=closed unless that is intended.';
@@ -49,6 +53,8 @@ export interface ServerOptions {
   rateLimits?: Partial<RateLimitRules>;
   /** The outbox sender's clock and poll (tests move the clock to reach retries). */
   mail?: { now?: () => Date; pollMs?: number };
+  /** The webhook sender's clock, poll and attempt timeout (tests move the clock to reach retries). */
+  webhooks?: { now?: () => Date; pollMs?: number; timeoutMs?: number };
 }
 
 export interface HelpdeskServer {
@@ -63,6 +69,8 @@ export interface HelpdeskServer {
   bus: EventBus;
   /** The outbox sender: idle() resolves once every due mail was tried. */
   mailer: OutboxSender;
+  /** The webhook sender: passOnce(now) sends what is due then; idle() waits for a nudged pass. */
+  webhooks: WebhookSender;
   logger: Logger;
   /** The port the inbound SMTP listener took, when INBOUND_SMTP_PORT is set. */
   inboundSmtpPort: number | undefined;
@@ -120,6 +128,10 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   // Every unit of work writes the mail its events cause to the outbox before it commits, but for the
   // demo data: its accounts are made up, and mail about it would only fill the log at first start.
   const queueMail = ticketMail({ publicUrl: settings.publicUrl, mailFrom: settings.mailFrom, threadKeys: mailKeys });
+  // And the webhook deliveries they cause (docs/api.md#webhooks), against the active endpoints kept
+  // until a write to `webhooks`.
+  const memoVersions = settings.readMemo ? database.versions() : memoOff;
+  const queueDeliveries = queueWebhooks(createReadMemo({ memoVersions }, 1));
   // A resolution's survey and its mail (CSAT_ENABLED), in the resolution's transaction too.
   const issueSurveys = settings.csat.enabled
     ? surveyMail({
@@ -133,6 +145,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   const withTransaction = createUnitOfWork(database.db, bus, async (tx, events, emit) => {
     if (seeding) return;
     await queueMail(tx, events, emit);
+    await queueDeliveries(tx, events, emit);
     await issueSurveys?.(tx, events, emit);
   });
   const attachments = createAttachmentStore(settings.attachments);
@@ -156,12 +169,25 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     ...(options.mail?.now && { now: options.mail.now }),
   });
   const stopNudging = bus.subscribe('mail.queued', () => mailer.nudge());
+  const webhooks = createWebhookSender({
+    db: database.db,
+    withTransaction,
+    logger,
+    rules: settings.webhooks,
+    metrics: recorder,
+    // One statement at a time on PGlite: more lanes would only queue there.
+    concurrency: database.kind === 'pglite' ? 1 : 4,
+    pollMs: options.webhooks?.pollMs ?? 10_000,
+    ...(options.webhooks?.now && { now: options.webhooks.now }),
+    ...(options.webhooks?.timeoutMs !== undefined && { timeoutMs: options.webhooks.timeoutMs }),
+  });
+  const stopNudgingWebhooks = bus.subscribe('webhook.queued', () => webhooks.nudge());
   const services = createServices({
     attachments,
     db: database.db,
     plannedDb: database.planned,
     withTransaction,
-    memoVersions: settings.readMemo ? database.versions() : memoOff,
+    memoVersions,
     sessionVersions: database.versions(),
     tokens,
     mailer,
@@ -243,6 +269,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     socketConnections: () => io.engine.clientsCount,
     ticketsByStatus: () => ticketsByStatus(database.db),
     outboxDepth: () => queuedMailCount(database.db),
+    webhookQueueDepth: () => pendingDeliveryCount(database.db),
   });
   // Counted where the mark committed, so each breach once whichever process's scanner made it.
   const stopCountingBreaches = bus.subscribe('sla.changed', ({ history = [] }) => {
@@ -270,6 +297,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
   );
   // Mail left by a previous run or another process is sent from now on, not only after a new change.
   mailer.start();
+  webhooks.start();
   const slaScanner = startSlaScanner(database, services.slaScan, settings.slaScanIntervalMs, logger);
   // Unused uploads older than a day, and files no row names, go hourly (docs/api.md#attachments).
   const sweeping = setInterval(() => {
@@ -286,6 +314,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     clearInterval(sweeping);
     stopPushingCounts();
     stopNudging();
+    stopNudgingWebhooks();
     stopCountingBreaches();
     await metricsListener?.close();
     presence.stop();
@@ -307,7 +336,10 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     redis?.limits.disconnect();
     redis?.presence.disconnect();
     // What is not sent by then stays queued for the next run or another process.
-    await Promise.race([mailer.stop(), new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref())]);
+    await Promise.race([
+      Promise.all([mailer.stop(), webhooks.stop()]),
+      new Promise((r) => setTimeout(r, settings.shutdownTimeoutMs).unref()),
+    ]);
     transport.close();
     // A connection lost in an outage can keep the pool from ending; shutdown still ends in time.
     const closed = await Promise.race([
@@ -331,6 +363,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     attachments,
     bus,
     mailer,
+    webhooks,
     logger,
     inboundSmtpPort: inboundSmtp?.port,
     imapIntake,

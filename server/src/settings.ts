@@ -81,6 +81,8 @@ const env = z
         .regex(/^\S{16,256}$/, 'must be 16-256 characters without spaces'),
     ),
     METRICS_PORT: optional(z.coerce.number().int().min(0).max(65_535)),
+    WEBHOOK_ALLOW_HTTP: optional(flag),
+    WEBHOOK_ALLOW_PRIVATE: optional(flag),
     CSAT_ENABLED: optional(flag).transform((v) => v ?? true),
     CSAT_TOKEN_TTL_DAYS: optional(z.coerce.number().int().min(LIMITS.csat.tokenTtlDays.min).max(LIMITS.csat.tokenTtlDays.max)).transform(
       (v) => v ?? LIMITS.csat.tokenTtlDays.default,
@@ -162,6 +164,8 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     },
     // Prometheus figures (docs/api.md#metrics): off unless METRICS_TOKEN or METRICS_PORT is set.
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    // Webhooks go to public https addresses only, unless these allow more (docs/api.md#webhooks).
+    webhooks: { allowHttp: e.WEBHOOK_ALLOW_HTTP ?? false, allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false },
     // Satisfaction surveys (docs/api.md#satisfaction-surveys): one mailed to the owner per resolution.
     csat: { enabled: e.CSAT_ENABLED, tokenTtlDays: e.CSAT_TOKEN_TTL_DAYS },
   };

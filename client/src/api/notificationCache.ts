@@ -53,7 +53,7 @@ const newestFirst = (a: Notification, b: Notification) => (a.createdAt < b.creat
 
 /** The `notification` socket event: on top of the list, counted unread, once. */
 export function applyNotification(client: QueryClient, { notification, at }: NotificationEvent): void {
-  if (stateOf(client).deletedTickets.has(notification.ticketId)) return;
+  if (notification.ticketId !== null && stateOf(client).deletedTickets.has(notification.ticketId)) return;
   // Without a time, it may be newer than any read.
   record(client, at ?? Number.POSITIVE_INFINITY, (list) => {
     if (list.notifications.some((n) => n.id === notification.id)) return list;

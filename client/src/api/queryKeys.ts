@@ -37,6 +37,11 @@ export const queryKeys = {
     calendars: ['sla', 'calendars'] as const,
     policies: ['sla', 'policies'] as const,
   },
+  webhooks: {
+    all: ['webhooks'] as const,
+    list: ['webhooks', 'list'] as const,
+    deliveries: (id: number) => ['webhooks', 'deliveries', id] as const,
+  },
   email: {
     settings: ['email', 'settings'] as const,
     inbound: ['email', 'inbound'] as const,

@@ -53,6 +53,7 @@ const settings = code(() => import('../features/account/SettingsPage'));
 const supportManagement = code(() => import('../features/staff/SupportManagementPage'));
 const serviceLevels = code(() => import('../features/serviceLevels/ServiceLevelsPage'));
 const emailAdmin = code(() => import('../features/email/EmailAdminPage'));
+const webhooksAdmin = code(() => import('../features/webhooks/WebhooksPage'));
 const rate = code(() => import('../features/csat/RatePage'));
 
 const ticketRead = (id: string) => `/tickets/${id}`;
@@ -87,6 +88,7 @@ export const PAGES: readonly PageRule[] = [
   { path: '/support-management', code: supportManagement, access: 'signed-in', title: () => 'Support Management' },
   { path: '/service-levels', code: serviceLevels, access: 'staff', title: () => 'Service Levels' },
   { path: '/admin/email', code: emailAdmin, access: 'signed-in', title: () => 'Email' },
+  { path: '/admin/webhooks', code: webhooksAdmin, access: 'signed-in', title: () => 'Webhooks' },
   // The survey link of a mail: whoever holds it, signed in or not (docs/product.md#satisfaction-survey).
   { path: '/rate/:token', code: rate, access: 'anyone', title: () => 'Rate Our Support' },
 ];

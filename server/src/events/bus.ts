@@ -53,6 +53,8 @@ export interface DomainEvents {
   'user.revoked': { userId: number };
   /** A mail was written to the outbox (mail/outbox.ts): the sender starts on it once this commits. */
   'mail.queued': { outboxId: number };
+  /** Webhook deliveries were queued (webhooks/queueWebhooks.ts): the sender starts on them once this commits. */
+  'webhook.queued': { deliveries: number };
   /**
    * A ticket's service level changed without a change of the ticket (a first reply, a scanner's mark, a
    * re-applied policy); staff only. `history`: the timeline entries a mark added.

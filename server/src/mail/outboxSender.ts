@@ -3,6 +3,7 @@ import type { Db } from '../db/client.js';
 import { emailOutbox } from '../db/schema/index.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import { failureLevel, type Logger } from '../lib/logger.js';
+import { createPassLoop } from '../lib/passLoop.js';
 import { NO_METRICS, type MetricsRecorder } from '../metrics/metrics.js';
 import { redactTokens } from './outbox.js';
 import type { MailTransport } from './transport.js';
@@ -58,13 +59,11 @@ export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
   const { metrics = NO_METRICS } = options;
   const log = options.logger.child({ component: 'mail' });
   const background = new Set<Promise<unknown>>();
-  // Read across awaits, so kept in an object: a pass in progress, a nudge during it, a stop.
-  const state: { running?: Promise<void>; again: boolean; stopped: boolean } = { again: false, stopped: false };
-  let timer: NodeJS.Timeout | undefined;
-  // Functions, not fields: the compiler would take a field read before an await for its value after.
-  const stopping = () => state.stopped;
-  const nudgedMeanwhile = () => state.again;
-  const passing = () => state.running !== undefined;
+  const loop = createPassLoop(
+    () => pass(),
+    (error) => log[failureLevel(error)]({ err: error }, 'outbox pass failed'),
+  );
+  const { stopping } = loop;
 
   const claim = async (): Promise<OutboxRow[]> => {
     const at = now();
@@ -159,31 +158,15 @@ export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
   };
 
   const pass = async () => {
-    while (!state.stopped) {
+    while (!stopping()) {
       const rows = await claim();
       if (rows.length === 0) return;
       await sendBatch(rows);
     }
   };
 
-  const nudge = () => {
-    if (state.stopped) return;
-    if (state.running) {
-      state.again = true;
-      return;
-    }
-    state.running = (async () => {
-      do {
-        state.again = false;
-        await pass().catch((error: unknown) => log[failureLevel(error)]({ err: error }, 'outbox pass failed'));
-      } while (nudgedMeanwhile() && !stopping());
-    })().finally(() => {
-      state.running = undefined;
-    });
-  };
-
   return {
-    nudge,
+    nudge: loop.nudge,
     later(work) {
       const job = new Promise<void>((resolve) => setImmediate(resolve))
         .then(work)
@@ -193,26 +176,21 @@ export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
     },
     async idle() {
       for (;;) {
+        const running = loop.current();
         if (background.size > 0) await Promise.all([...background]);
-        else if (state.running) await state.running;
+        else if (running) await running;
         else {
           // A commit's nudge reaches the sender through the bus, a tick after the commit.
           await new Promise((resolve) => setImmediate(resolve));
-          if (background.size === 0 && !passing()) return;
+          if (background.size === 0 && !loop.current()) return;
         }
       }
     },
-    start() {
-      if (timer) return;
-      timer = setInterval(nudge, pollMs);
-      timer.unref();
-      nudge();
-    },
+    start: () => loop.start(pollMs),
     async stop() {
-      state.stopped = true;
-      clearInterval(timer);
+      loop.halt();
       await Promise.all([...background]);
-      await state.running;
+      await loop.current();
     },
   };
 }

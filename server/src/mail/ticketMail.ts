@@ -133,8 +133,10 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
   const staffNotice = async (tx: Db, emit: Emit, { userId, notification }: DomainEvents['notification.created']) => {
     // SLA marks stay in the app: a scan that finds many missed deadlines must not flood mailboxes, nor
     // write a mail per notification inside its one transaction.
-    if (notification.type === 'reply' || notification.type === 'sla_warning' || notification.type === 'sla_breached') return;
-    const kind = notification.type;
+    // A webhook turned off is about no ticket, and stays in the app too.
+    if (notification.type !== 'mention' && notification.type !== 'assigned') return;
+    const { type: kind, ticketId } = notification;
+    if (ticketId === null) return;
     const [row] = await tx
       .select({
         email: users.email,
@@ -144,14 +146,14 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
         title: tickets.title,
       })
       .from(users)
-      .innerJoin(tickets, eq(tickets.id, notification.ticketId))
+      .innerJoin(tickets, eq(tickets.id, ticketId))
       .where(eq(users.id, userId));
     if (!row || row.deletedAt || !wantsNotice(row.preference, { kind })) return;
     const mail = staffNoticeMail({
       to: row.email,
       name: row.name,
-      ticket: { id: notification.ticketId, title: row.title },
-      ticketUrl: ticketUrl(notification.ticketId),
+      ticket: { id: ticketId, title: row.title },
+      ticketUrl: ticketUrl(ticketId),
       kind,
       by: notification.by.name,
       excerpt: notification.excerpt,

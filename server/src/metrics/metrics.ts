@@ -5,6 +5,9 @@ import type { Logger } from '../lib/logger.js';
 /** What became of a mail the outbox tried: accepted, to be tried again, given up, or bounced later. */
 export const MAIL_OUT_RESULTS = ['sent', 'retry', 'failed', 'bounced'] as const;
 export type MailOutResult = (typeof MAIL_OUT_RESULTS)[number];
+/** What became of a webhook delivery's attempt: a 2xx, to be tried again, given up, or not sent (address refused). */
+export const WEBHOOK_RESULTS = ['delivered', 'retry', 'failed', 'refused'] as const;
+export type WebhookResult = (typeof WEBHOOK_RESULTS)[number];
 /** A filed mail's status, or an attempt that failed and will be made again. */
 export type MailInResult = Exclude<InboundStatus, 'queued'> | 'retry';
 const MAIL_IN_RESULTS: readonly MailInResult[] = [...INBOUND_STATUSES.filter((s) => s !== 'queued'), 'retry'];
@@ -19,6 +22,7 @@ export interface MetricsRecorder {
   mailIn(result: MailInResult): void;
   slaBreached(target: SlaTargetKind): void;
   rateLimited(limit: string): void;
+  webhookDelivery(result: WebhookResult): void;
 }
 
 export const NO_METRICS: MetricsRecorder = {
@@ -27,6 +31,7 @@ export const NO_METRICS: MetricsRecorder = {
   mailIn: () => undefined,
   slaBreached: () => undefined,
   rateLimited: () => undefined,
+  webhookDelivery: () => undefined,
 };
 
 /** Figures read when scraped rather than counted: this process's sockets, and the database's queues and counters. */
@@ -34,6 +39,7 @@ export interface MetricsSources {
   socketConnections(): number;
   ticketsByStatus(): Promise<Record<string, number>>;
   outboxDepth(): Promise<number>;
+  webhookQueueDepth(): Promise<number>;
 }
 
 export interface Metrics extends MetricsRecorder {
@@ -103,6 +109,15 @@ export function createMetrics(logger: Logger, limits: readonly string[]): Metric
       if (depth !== undefined) this.set(depth);
     },
   });
+  new Gauge({
+    name: 'helpdesk_webhook_queue_depth',
+    help: 'Webhook deliveries waiting to be sent, due or waiting for a retry.',
+    registers: [registry],
+    async collect() {
+      const depth = await scraped('helpdesk_webhook_queue_depth', (from) => from.webhookQueueDepth());
+      if (depth !== undefined) this.set(depth);
+    },
+  });
   const counter = <L extends string>(name: string, help: string, label: L) =>
     new Counter<L>({ name, help, labelNames: [label], registers: [registry] });
   const mailOut = counter(
@@ -117,12 +132,18 @@ export function createMetrics(logger: Logger, limits: readonly string[]): Metric
   );
   const breaches = counter('helpdesk_sla_breaches_total', 'Service-level targets breached, by target.', 'target');
   const refusals = counter('helpdesk_rate_limit_refusals_total', 'Requests refused by a rate limit, by limit.', 'limit');
+  const webhookDeliveries = counter(
+    'helpdesk_webhook_deliveries_total',
+    'Webhook delivery attempts by what became of them: delivered, retry, failed, refused.',
+    'result',
+  );
 
   // Every series from the start at 0, so a rate over the first increase is not lost to a missing series.
   for (const result of MAIL_OUT_RESULTS) mailOut.inc({ result }, 0);
   for (const result of MAIL_IN_RESULTS) mailIn.inc({ result }, 0);
   for (const target of SLA_TARGET_KINDS) breaches.inc({ target }, 0);
   for (const limit of limits) refusals.inc({ limit }, 0);
+  for (const result of WEBHOOK_RESULTS) webhookDeliveries.inc({ result }, 0);
 
   return {
     registry,
@@ -137,5 +158,6 @@ export function createMetrics(logger: Logger, limits: readonly string[]): Metric
     mailIn: (result) => mailIn.inc({ result }),
     slaBreached: (target) => breaches.inc({ target }),
     rateLimited: (limit) => refusals.inc({ limit }),
+    webhookDelivery: (result) => webhookDeliveries.inc({ result }),
   };
 }

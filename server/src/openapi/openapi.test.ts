@@ -151,9 +151,22 @@ describe('real answers', () => {
       ],
       ['POST /tokens', await t.api.post('/tokens', { name: 'Reports', scopes: ['tickets:read'] }, { token: agent.token })],
       ['POST /notifications/read', await t.api.post('/notifications/read', {}, { token: agent.token })],
+      // An event this test never causes: nothing is sent anywhere.
+      [
+        'POST /webhooks',
+        await t.api.post('/webhooks', { url: 'https://hooks.example.com/in', events: ['sla.breached'] }, { token: admin.token }),
+      ],
     ];
     for (const [key, res] of writes) {
       expect(res.status, key).toBe(OPERATIONS[key]?.status ?? 200);
+      expect(answerOf(key).safeParse(res.body).error?.issues ?? [], key).toEqual([]);
+    }
+    const webhookId = (writes.at(-1)![1].body as { webhook: { id: number } }).webhook.id;
+    for (const [key, path] of [
+      ['GET /webhooks', '/webhooks'],
+      ['GET /webhooks/:id/deliveries', `/webhooks/${webhookId}/deliveries`],
+    ] as const) {
+      const res = await t.api.get(path, { token: admin.token });
       expect(answerOf(key).safeParse(res.body).error?.issues ?? [], key).toEqual([]);
     }
     // A resolved ticket: the owner's survey, and staff's view with its answer.

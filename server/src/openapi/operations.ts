@@ -12,6 +12,7 @@ import {
   createStaffBody,
   createTicketBody,
   createViewBody,
+  createWebhookBody,
   idParam,
   inboundListQuery,
   listUsersQuery,
@@ -34,7 +35,9 @@ import {
   updateStaffBody,
   updateTicketBody,
   updateViewBody,
+  updateWebhookBody,
   viewIdParam,
+  webhookDeliveriesQuery,
 } from '@helpdesk/protocol';
 import * as answers from '@helpdesk/protocol/responses';
 import { z } from 'zod';
@@ -547,5 +550,64 @@ export const OPERATIONS: Record<string, Operation> = {
     access: 'staff',
     params: id,
     answer: answers.messageResponseSchema,
+  },
+
+  'GET /webhooks': {
+    summary: 'Outgoing webhooks, oldest first (never their secrets)',
+    tag: 'Webhooks',
+    access: 'admin',
+    answer: answers.webhooksResponseSchema,
+  },
+  'POST /webhooks': {
+    summary: 'Add a webhook; its signing secret is shown once',
+    tag: 'Webhooks',
+    access: 'admin',
+    body: createWebhookBody,
+    status: 201,
+    answer: answers.webhookSecretResponseSchema,
+  },
+  'PUT /webhooks/:id': {
+    summary: 'Change a webhook (turning it off fails its waiting deliveries)',
+    tag: 'Webhooks',
+    access: 'admin',
+    params: id,
+    body: updateWebhookBody,
+    answer: answers.webhookResponseSchema,
+  },
+  'DELETE /webhooks/:id': {
+    summary: 'Delete a webhook and its delivery log',
+    tag: 'Webhooks',
+    access: 'admin',
+    params: id,
+    answer: answers.messageResponseSchema,
+  },
+  'POST /webhooks/:id/rotate-secret': {
+    summary: 'Make a new signing secret, shown once; the old one stops signing at once',
+    tag: 'Webhooks',
+    access: 'admin',
+    params: id,
+    answer: answers.webhookSecretResponseSchema,
+  },
+  'POST /webhooks/:id/test': {
+    summary: 'Queue a webhook.test delivery to this webhook',
+    tag: 'Webhooks',
+    access: 'admin',
+    params: id,
+    answer: answers.webhookDeliveryResponseSchema,
+  },
+  'GET /webhooks/:id/deliveries': {
+    summary: "A webhook's deliveries, newest first",
+    tag: 'Webhooks',
+    access: 'admin',
+    params: id,
+    query: webhookDeliveriesQuery,
+    answer: answers.webhookDeliveriesResponseSchema,
+  },
+  'POST /webhooks/deliveries/:id/retry': {
+    summary: 'Send a failed delivery again, with a fresh run of attempts',
+    tag: 'Webhooks',
+    access: 'admin',
+    params: id,
+    answer: answers.webhookDeliveryResponseSchema,
   },
 };

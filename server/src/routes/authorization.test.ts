@@ -20,7 +20,8 @@ import {
   TEST_ADMIN,
   type Account,
 } from '../../test/factories.js';
-import { inboundMessages } from '../db/schema/index.js';
+import { inboundMessages, webhookDeliveries, webhooks } from '../db/schema/index.js';
+import { newDelivery } from '../presenters/webhooks.js';
 import { ifSetUp } from '../../test/hooks.js';
 import type { ApiClient, ApiResponse } from '../../test/http.js';
 import { uploadIds } from '../../test/uploads.js';
@@ -50,6 +51,9 @@ interface Fixture {
   attachmentId?: number;
   /** An inbound mail message (stored and failed for the retry row). */
   inboundId?: number;
+  /** A webhook, and a failed delivery of it. */
+  webhookId?: number;
+  deliveryId?: number;
   /** The survey link's token of `ticketId`, resolved by an agent. */
   surveyToken?: string;
 }
@@ -132,6 +136,24 @@ async function freshInbound(): Promise<Fixture> {
   if (!accepted.stored) throw new Error('the matrix message was not stored');
   await t.server.database.db.update(inboundMessages).set({ status: 'failed' }).where(eq(inboundMessages.id, accepted.id));
   return { inboundId: accepted.id };
+}
+
+/**
+ * The only webhook, written directly (the matrix makes more than the limit of 20 over its calls). Its
+ * http URL is refused at send under the default settings: a test or retry it queues reaches no network.
+ */
+async function freshWebhook(): Promise<Fixture> {
+  const { db } = t.server.database;
+  await db.delete(webhooks);
+  const [hook] = await db
+    .insert(webhooks)
+    .values({ url: 'http://hooks.invalid/matrix', events: ['ticket.created'], secret: 'whsec_bWF0cml4LXNlY3JldC1vZi0zMi1ieXRlcy0wMDA=' })
+    .returning();
+  const [delivery] = await db
+    .insert(webhookDeliveries)
+    .values({ ...newDelivery(hook!.id, 'webhook.test', {}, new Date()), status: 'failed', attempts: 8 })
+    .returning();
+  return { webhookId: hook!.id, deliveryId: delivery!.id };
 }
 
 async function freshArticle(): Promise<Fixture> {
@@ -964,6 +986,60 @@ const ROWS: Row[] = [
     denied: { 403: STAFF_ONLY },
   },
 
+  // ---- Webhooks ----
+  {
+    route: 'GET /webhooks',
+    name: 'list',
+    method: 'GET',
+    path: () => '/webhooks',
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+  },
+  {
+    route: 'POST /webhooks',
+    name: 'create',
+    method: 'POST',
+    path: () => '/webhooks',
+    setup: async () => {
+      await t.server.database.db.delete(webhooks);
+      return {};
+    },
+    body: () => ({ url: 'https://hooks.example.com/matrix', events: ['ticket.created'] }),
+    expect: adminOnly(201),
+    denied: { 403: ADMIN_ONLY },
+    after: async (_c, res) => {
+      if (res.status === 201) expect(res.body.secret).toMatch(/^whsec_/);
+      // Its address is a real name: gone before any later ticket would be sent there.
+      await t.server.database.db.delete(webhooks);
+    },
+  },
+  // The calls on one webhook (or its failed delivery), each on a fresh one.
+  ...(
+    [
+      ['PUT /webhooks/:id', 'edit', (c) => `/webhooks/${c.fx.webhookId}`],
+      ['DELETE /webhooks/:id', 'delete', (c) => `/webhooks/${c.fx.webhookId}`],
+      ['POST /webhooks/:id/rotate-secret', 'rotate the secret', (c) => `/webhooks/${c.fx.webhookId}/rotate-secret`],
+      ['POST /webhooks/:id/test', 'send a test event', (c) => `/webhooks/${c.fx.webhookId}/test`],
+      ['GET /webhooks/:id/deliveries', 'delivery log', (c) => `/webhooks/${c.fx.webhookId}/deliveries`],
+      ['POST /webhooks/deliveries/:id/retry', 'retry a failed delivery', (c) => `/webhooks/deliveries/${c.fx.deliveryId}/retry`],
+    ] satisfies [string, string, (c: Ctx) => string][]
+  ).map(([route, name, path]): Row => ({
+    route,
+    name,
+    method: route.split(' ')[0] as Method,
+    path,
+    setup: freshWebhook,
+    ...(route.startsWith('PUT') && { body: () => ({ description: 'Matrix' }) }),
+    expect: adminOnly(200),
+    denied: { 403: ADMIN_ONLY },
+    ...(route.startsWith('DELETE') && {
+      after: async (c: Ctx, res: ApiResponse) => {
+        const left = await t.server.database.db.select().from(webhooks);
+        expect(left.map((w) => w.id)).toEqual(res.status === 200 ? [] : [c.fx.webhookId]);
+      },
+    }),
+  })),
+
   // ---- Satisfaction surveys ----
   {
     route: 'GET /csat/:token',
@@ -1154,6 +1230,14 @@ const CONTRACT_ROUTES = [
   'GET /tokens',
   'POST /tokens',
   'DELETE /tokens/:id',
+  'GET /webhooks',
+  'POST /webhooks',
+  'PUT /webhooks/:id',
+  'DELETE /webhooks/:id',
+  'POST /webhooks/:id/rotate-secret',
+  'POST /webhooks/:id/test',
+  'GET /webhooks/:id/deliveries',
+  'POST /webhooks/deliveries/:id/retry',
   'GET /openapi.json',
   'GET /docs',
   'GET /docs/:file',

@@ -2,11 +2,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRONG_PASSWORD, signUp } from '../../test/factories.js';
+import { ADMIN_ENV, STRONG_PASSWORD, TEST_ADMIN, logIn, signUp } from '../../test/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { createApiClient } from '../../test/http.js';
 import { startServerProcess, type ServerProcess } from '../../test/serverProcess.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhookReceiver.js';
 
 /** The reset link of the newest .eml in the outbox, undoing quoted-printable first. */
 async function resetTokenFromOutbox(dataDir: string): Promise<string> {
@@ -24,8 +25,10 @@ describe('the log of a server process', () => {
   let dataDir: string;
   let database: TestDatabase;
   let server: ServerProcess;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
+    receiver = await startWebhookReceiver();
     dataDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-log-'));
     database = await createTestDatabase();
     server = await startServerProcess({
@@ -36,16 +39,20 @@ describe('the log of a server process', () => {
       SEED_DEMO: 'false',
       PUBLIC_URL: 'http://helpdesk.test',
       JWT_SECRET: 'log-test-secret-that-is-long-enough-for-hs256',
+      ...ADMIN_ENV,
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
       ...(database.target.kind === 'postgres' && { DATABASE_URL: database.target.url }),
     });
   });
   afterAll(async () => {
     await ifSetUp(server)?.stop();
     await ifSetUp(database)?.drop();
+    await ifSetUp(receiver)?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('carries no password, password hash, session token or reset link secret', async () => {
+  it('carries no password, password hash, session token, reset link secret or webhook secret', async () => {
     const api = createApiClient(server.url);
     const account = await signUp(api, { name: 'Quiet Quinn' });
     const login = await api.post('/auth/login', { email: account.user.email, password: STRONG_PASSWORD });
@@ -62,10 +69,20 @@ describe('the log of a server process', () => {
     expect((await api.post('/auth/reset-password', { token: `${token}x`, newPassword: 'Quiet9$New' })).status).toBe(400);
     expect((await api.post('/auth/reset-password', { token, newPassword: 'Quiet9$New' })).status).toBe(200);
 
+    // A webhook made, its secret rotated, a delivery signed with it.
+    const admin = await logIn(api, TEST_ADMIN.email, TEST_ADMIN.password);
+    const made = await api.post('/webhooks', { url: receiver.url('/log'), events: ['ticket.created'] }, { token: admin.token });
+    expect(made.status).toBe(201);
+    const rotated = await api.post(`/webhooks/${made.body.webhook.id}/rotate-secret`, undefined, { token: admin.token });
+    expect((await api.post(`/webhooks/${made.body.webhook.id}/test`, undefined, { token: admin.token })).status).toBe(200);
+    await expect.poll(() => receiver.received.length).toBe(1);
+    const webhookSecrets = [made.body.secret as string, rotated.body.secret as string].map((secret) => secret.slice('whsec_'.length));
+
     expect(await server.stop()).toBe(0);
     const log = server.output();
     expect(log).toContain('mail written to outbox');
     expect(log).toContain('/api/auth/reset-password');
+    expect(log).toContain('webhook secret rotated');
     for (const secret of [
       token!,
       encodeURIComponent(token!),
@@ -75,6 +92,10 @@ describe('the log of a server process', () => {
       'Wrong-Guess1!',
       'Quiet9$New',
       '$argon2',
+      admin.token,
+      TEST_ADMIN.password,
+      ...webhookSecrets,
+      receiver.received[0]!.headers['webhook-signature'] as string,
     ]) {
       expect(log).not.toContain(secret);
     }

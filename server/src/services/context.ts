@@ -38,7 +38,7 @@ export interface ServiceContext {
   metrics: MetricsRecorder;
   settings: Pick<
     Settings,
-    'agentSignup' | 'publicUrl' | 'redisUrl' | 'mailFrom' | 'attachments' | 'dataDir' | 'supportAddress' | 'inbound'
+    'agentSignup' | 'publicUrl' | 'redisUrl' | 'mailFrom' | 'attachments' | 'dataDir' | 'supportAddress' | 'inbound' | 'webhooks'
   >;
   /** Files by content under ATTACHMENT_DIR, and their rows (attachments/store.ts). */
   attachments: AttachmentStore;

@@ -15,6 +15,7 @@ import { createSlaScan } from './sla/scanner.js';
 import { createTicketService } from './tickets/index.js';
 import { createUserService } from './users.js';
 import { createViewService } from './views.js';
+import { createWebhookService } from './webhooks.js';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -40,6 +41,7 @@ export function createServices(context: ServiceContext) {
     slaScan: createSlaScan(context),
     attachments: createAttachmentService(context),
     apiTokens: createApiTokenService(context),
+    webhooks: createWebhookService(context),
     csat: createCsatService(context),
   };
 }

@@ -8,13 +8,17 @@ import { notificationsMarkedRead } from '../../api/notificationCache';
 import { notificationQuery, notificationsApi } from '../../api/notifications';
 import { formatDateTime, fromNow } from '../../lib/dates';
 
-const WHAT: Record<Notification['type'], (by: string, ticketId: number) => string> = {
+const WHAT: Record<Notification['type'], (by: string, ticketId: number | null) => string> = {
   mention: (by, id) => `${by} mentioned you on #${id}`,
   assigned: (by, id) => `${by} assigned #${id} to you`,
   reply: (by, id) => `${by} replied on #${id}`,
   sla_warning: (_by, id) => `SLA deadline near on #${id}`,
   sla_breached: (_by, id) => `SLA deadline missed on #${id}`,
+  webhook_disabled: () => 'A webhook was turned off',
 };
+
+/** Where a notice leads: its ticket, or for a webhook turned off, the Webhooks page. */
+const hrefOf = (notification: Notification) => (notification.ticketId === null ? '/admin/webhooks' : `/ticket/${notification.ticketId}`);
 
 export const bellLabel = (unread: number) => (unread === 0 ? 'Notifications' : `Notifications, ${unread} unread`);
 
@@ -31,7 +35,7 @@ function NotificationItem({ notification, onOpen }: { notification: Notification
   return (
     <UnstyledButton
       component={Link}
-      href={`/ticket/${notification.ticketId}`}
+      href={hrefOf(notification)}
       onClick={onOpen}
       p="xs"
       style={{ borderRadius: 'var(--mantine-radius-sm)', background: unread ? 'var(--mantine-color-blue-light)' : undefined }}

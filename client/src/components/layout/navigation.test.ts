@@ -25,6 +25,7 @@ describe('top navigation by role (docs/product.md#navigation)', () => {
         ['Knowledge Base', '/knowledge'],
         ['Support Management', '/support-management'],
         ['Email', '/admin/email'],
+        ['Webhooks', '/admin/webhooks'],
       ],
     ],
   ])('%o sees its items in order', (user, expected) => {

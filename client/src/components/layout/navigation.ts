@@ -14,6 +14,7 @@ export function navItems(user: Pick<User, 'role'> | null): NavItem[] {
   if (canManageUsers(user)) {
     items.push({ label: 'Support Management', href: '/support-management' });
     items.push({ label: 'Email', href: '/admin/email' });
+    items.push({ label: 'Webhooks', href: '/admin/webhooks' });
   }
   return items;
 }

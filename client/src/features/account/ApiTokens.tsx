@@ -1,29 +1,13 @@
 import { createApiTokenBody, LIMITS, MESSAGES, TOKEN_SCOPES, type ApiToken, type TokenScope } from '@helpdesk/protocol';
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Code,
-  CopyButton,
-  Group,
-  NumberInput,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Button, Checkbox, Group, NumberInput, Skeleton, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiTokensApi } from '../../api/apiTokens';
 import { isApiError } from '../../api/ApiError';
 import { queryKeys } from '../../api/queryKeys';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { SecretOnce } from '../../components/SecretOnce';
 import { confirmDelete } from '../../lib/confirmDelete';
 import { formatDate, formatDateTime, fromNow } from '../../lib/dates';
 import { notifySuccess } from '../../lib/notify';
@@ -102,23 +86,7 @@ export function ApiTokens({ myId }: { myId: number }) {
         {API_TOKENS_TEXT.intro}
       </Text>
       {secret && (
-        <Alert color="green" variant="light" icon={<IconKey size={18} aria-hidden />} title={API_TOKENS_TEXT.secretTitle} role="status">
-          <Stack gap="xs">
-            <Text size="sm">{API_TOKENS_TEXT.secretHint}</Text>
-            <Group gap="xs">
-              <Code style={{ wordBreak: 'break-all' }} data-testid="new-token-secret">
-                {secret}
-              </Code>
-              <CopyButton value={secret}>
-                {({ copied, copy }) => (
-                  <Button size="xs" variant="light" onClick={copy} leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}>
-                    {copied ? 'Copied' : 'Copy'}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
-          </Stack>
-        </Alert>
+        <SecretOnce title={API_TOKENS_TEXT.secretTitle} hint={API_TOKENS_TEXT.secretHint} secret={secret} testId="new-token-secret" />
       )}
 
       {tokens.isPending && <Skeleton height={80} radius="md" />}

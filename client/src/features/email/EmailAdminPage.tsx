@@ -1,6 +1,6 @@
 import { canManageUsers, formatBytes, type EmailSettings, type InboundMessage, type InboundStatus } from '@helpdesk/protocol';
 import { Anchor, Badge, Button, Card, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { IconDownload, IconMailOpened, IconRefresh } from '@tabler/icons-react';
+import { IconDownload, IconMailOpened } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
@@ -10,6 +10,7 @@ import { queryKeys } from '../../api/queryKeys';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { NoPermission } from '../../components/NoPermission';
+import { RetryButton } from '../../components/RetryButton';
 import { formatDateTime } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { userAtom } from '../../state/session';
@@ -93,16 +94,7 @@ function MessageActions({ message }: { message: InboundMessage }) {
   return (
     <Group gap="xs" justify="flex-end" wrap="nowrap">
       {message.status === 'failed' && (
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconRefresh size={14} />}
-          loading={retry.isPending}
-          onClick={() => retry.mutate()}
-          aria-label={`Retry message ${message.id}`}
-        >
-          Retry
-        </Button>
+        <RetryButton label={`Retry message ${message.id}`} pending={retry.isPending} onRetry={() => retry.mutate()} />
       )}
       <Button
         size="xs"

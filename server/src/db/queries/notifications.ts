@@ -8,7 +8,7 @@ import { shrinkingBatch } from '../shrinkingBatch.js';
 export interface NewNotification {
   userId: number;
   type: NotificationType;
-  ticketId: number;
+  ticketId: number | null;
   byId: number;
   excerpt: string;
 }
@@ -17,25 +17,28 @@ export const insertNotifications = (db: Db, rows: NewNotification[]) =>
   rows.length === 0 ? Promise.resolve([]) : db.insert(notifications).values(rows).returning();
 
 /** What makes two notifications the same news: who gets it, of what, on which ticket. */
-export type NotificationKey = Pick<NewNotification, 'userId' | 'type' | 'ticketId'>;
+export type NotificationKey = Pick<NewNotification, 'userId' | 'type'> & { ticketId: number };
 
 /** Which of `keys` have an unread notification created within the last `withinMs` (by the database's clock). */
 export async function findRecentUnread(db: Db, keys: NotificationKey[], withinMs: number): Promise<NotificationKey[]> {
   if (keys.length === 0) return [];
-  return db
-    .select({ userId: notifications.userId, type: notifications.type, ticketId: notifications.ticketId })
-    .from(notifications)
-    .where(
-      and(
-        isNull(notifications.readAt),
-        gte(notifications.createdAt, sql`now() - ${withinMs} * interval '1 millisecond'`),
-        or(
-          ...keys.map((k) =>
-            and(eq(notifications.userId, k.userId), eq(notifications.type, k.type), eq(notifications.ticketId, k.ticketId)),
+  return (
+    db
+      // Matched on a ticket below, so never null here.
+      .select({ userId: notifications.userId, type: notifications.type, ticketId: sql<number>`${notifications.ticketId}` })
+      .from(notifications)
+      .where(
+        and(
+          isNull(notifications.readAt),
+          gte(notifications.createdAt, sql`now() - ${withinMs} * interval '1 millisecond'`),
+          or(
+            ...keys.map((k) =>
+              and(eq(notifications.userId, k.userId), eq(notifications.type, k.type), eq(notifications.ticketId, k.ticketId)),
+            ),
           ),
         ),
-      ),
-    );
+      )
+  );
 }
 
 const by = alias(users, 'by');

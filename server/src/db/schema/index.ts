@@ -8,4 +8,5 @@ export * from './sla.js';
 export * from './inbound.js';
 export * from './attachments.js';
 export * from './apiTokens.js';
+export * from './webhooks.js';
 export * from './csat.js';

@@ -6,7 +6,7 @@ import { users } from './users.js';
 
 export const notificationTypeEnum = pgEnum('notification_type', NOTIFICATION_TYPES);
 
-/** In-app notifications (mention, assigned, reply); one row per recipient. */
+/** In-app notifications (mention, assigned, reply, SLA marks, a webhook turned off); one row per recipient. */
 export const notifications = pgTable(
   'notifications',
   {
@@ -15,9 +15,8 @@ export const notifications = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     type: notificationTypeEnum('type').notNull(),
-    ticketId: integer('ticket_id')
-      .notNull()
-      .references(() => tickets.id, { onDelete: 'cascade' }),
+    // Null for news about no ticket (a webhook turned off).
+    ticketId: integer('ticket_id').references(() => tickets.id, { onDelete: 'cascade' }),
     byId: integer('by_id')
       .notNull()
       .references(() => users.id),
