@@ -4,6 +4,7 @@ import {
   hasTicketFilters,
   PRIORITIES,
   TICKET_STATUSES,
+  type Category,
   type Priority,
   type TicketFilters as Filters,
   type TicketQuery,
@@ -19,6 +20,7 @@ import { IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../lib/paging';
 import { labelledOptions } from '../lib/text';
+import { CATEGORY_OPTIONS } from './CategoryChip';
 import { SearchChips } from './SearchChips';
 import { SLA_FILTER_OPTIONS } from './sla/slaFilter';
 import classes from './TicketFilters.module.css';
@@ -28,6 +30,7 @@ const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
 const NO_FILTERS: Record<keyof Filters, undefined> = {
   status: undefined,
   priority: undefined,
+  category: undefined,
   search: undefined,
   assignee: undefined,
   mine: undefined,
@@ -75,7 +78,7 @@ const assigneeOptions = ({ staff, meId }: { staff: UserRef[]; meId: number }) =>
 const readAssignee = (value: string | null): TicketAssignee | undefined =>
   !value || value === ASSIGNEE_ANYONE ? undefined : value === 'me' || value === 'none' ? value : Number(value);
 
-/** Search, status, priority, an optional sort and Clear Filters above a ticket list (the agent table, /tickets). */
+/** Search, status, priority, category, an optional sort and Clear Filters above a ticket list (the agent table, /tickets). */
 export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = false, syntax = false }: TicketFiltersProps) {
   const search = query.search ?? '';
   // The box shows every keystroke; the query takes the text once typing settles.
@@ -109,7 +112,7 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = f
     <Paper withBorder radius="md" p="md">
       <SimpleGrid
         // The search box spans two of the columns at lg.
-        cols={{ base: 2, lg: 5 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) + (sla ? 1 : 0) }}
+        cols={{ base: 2, lg: 6 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) + (sla ? 1 : 0) }}
         spacing="sm"
         verticalSpacing="sm"
         style={{ alignItems: 'end' }}
@@ -136,6 +139,14 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = f
           data={PRIORITY_OPTIONS}
           value={query.priority ?? null}
           onChange={(value) => onChange({ priority: (value ?? undefined) as Priority | undefined })}
+          clearable
+        />
+        <Select
+          label="Category"
+          placeholder="All categories"
+          data={CATEGORY_OPTIONS}
+          value={query.category ?? null}
+          onChange={(value) => onChange({ category: (value ?? undefined) as Category | undefined })}
           clearable
         />
         {assignees && (

@@ -178,6 +178,57 @@ describe('agent table', () => {
     expect(screen.getByRole('textbox', { name: 'Tag' })).toHaveValue('vip');
   });
 
+  it('filters by category, saves it in a view, opens a category view, and sets a category in bulk', async () => {
+    const billingView: View = {
+      id: 8,
+      name: 'Billing',
+      filters: { category: 'billing' },
+      shared: false,
+      owner: { id: agent.id, name: agent.name },
+    };
+    const server = queueServer(() => ({}), {
+      'GET /views': { body: { success: true, views: [...VIEWS, billingView] } },
+      'POST /views': ({ body }) => ({
+        status: 201,
+        body: { success: true, view: { id: 9, shared: false, owner: null, ...(body as object) } },
+      }),
+      'POST /tickets/bulk': () => ({ body: { success: true, updated: rows.slice(0, 2), failed: [] } }),
+    });
+    renderApp('/agent-dashboard', { user: agent });
+    await waitFor(() => expect(rowOf(1)).toBeTruthy());
+    // Each row shows its category beside the excerpt.
+    expect(within(rowOf(1)).getByText('General')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('textbox', { name: 'Category' }));
+    await user.click(await screen.findByRole('option', { name: 'Technical' }));
+    await waitFor(() => expect(listQueries(server).at(-1)?.get('category')).toBe('technical'));
+    await waitFor(() => expect(window.location.search).toContain('category=technical'));
+
+    await user.click(screen.getByRole('button', { name: 'Save current view' }));
+    await user.type(await screen.findByRole('textbox', { name: 'View name' }), 'Technical');
+    await user.click(screen.getByRole('button', { name: 'Save view' }));
+    await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /views')).toBe(true));
+    expect(server.calls.find((c) => c.key === 'POST /views')?.body).toMatchObject({
+      name: 'Technical',
+      filters: { category: 'technical' },
+    });
+
+    const nav = screen.getByRole('navigation', { name: 'Saved views' });
+    await user.click(within(nav).getByRole('button', { name: /^Billing/ }));
+    await waitFor(() => expect(listQueries(server).at(-1)?.get('category')).toBe('billing'));
+    expect(within(nav).getByRole('button', { name: /^Billing/ })).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('textbox', { name: 'Category' })).toHaveValue('Billing');
+
+    await user.click(within(rowOf(1)).getByRole('checkbox'));
+    await user.click(within(rowOf(2)).getByRole('checkbox'));
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    await user.click(within(bar).getByRole('textbox', { name: 'Set category' }));
+    await user.click(await screen.findByRole('option', { name: 'Account' }));
+    await user.click(within(bar).getByRole('button', { name: 'Apply to 2' }));
+    await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /tickets/bulk')).toBe(true));
+    expect(server.calls.find((c) => c.key === 'POST /tickets/bulk')?.body).toEqual({ ids: [1, 2], changes: { category: 'account' } });
+  });
+
   it('phrases bulk results', () => {
     expect(bulkResultText({ updated: [aTicket()], failed: [] })).toBe('1 ticket updated');
     expect(bulkResultText({ updated: [], failed: [{ id: 1, message: 'x' }] })).toBe('0 tickets updated, 1 failed');

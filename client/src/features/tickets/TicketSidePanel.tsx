@@ -1,4 +1,4 @@
-import { PRIORITIES, TICKET_STATUSES, type Priority, type Ticket, type TicketStatus, type User } from '@helpdesk/protocol';
+import { PRIORITIES, TICKET_STATUSES, type Category, type Priority, type Ticket, type TicketStatus, type User } from '@helpdesk/protocol';
 import { Card, Select, Stack, TagsInput, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { staffDirectoryQuery } from '../../api/users';
 import { tagsChanged, useTagSuggestions } from '../../api/tagSuggestions';
+import { CATEGORY_OPTIONS } from '../../components/CategoryChip';
 import { ConflictReview } from '../../components/collaboration/ConflictReview';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelledOptions } from '../../lib/text';
@@ -27,6 +28,7 @@ const UNASSIGNED = 'none';
 type Change =
   | { field: 'status'; value: TicketStatus }
   | { field: 'priority'; value: Priority }
+  | { field: 'category'; value: Category }
   | { field: 'assignedAgentId'; value: number | null }
   | { field: 'tags'; value: string[] };
 
@@ -41,7 +43,7 @@ const mineOf = (change: Change): Record<string, unknown> =>
 
 /**
  * The staff side panel of a ticket page (docs/product.md#ticket-page): status (every status),
- * priority, assignee and tags, each saved in place as soon as it is chosen, on the version shown
+ * priority, category, assignee and tags, each saved in place as soon as it is chosen, on the version shown
  * (a change made meanwhile by someone else answers 409 and is reviewed here). The page stays on the ticket.
  */
 export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<User, 'id' | 'name'> }) {
@@ -115,6 +117,14 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
           allowDeselect={false}
           disabled={busy}
           onChange={(value) => value && value !== ticket.priority && change({ field: 'priority', value: value as Priority })}
+        />
+        <Select
+          label="Category"
+          data={CATEGORY_OPTIONS}
+          value={ticket.category}
+          allowDeselect={false}
+          disabled={busy}
+          onChange={(value) => value && value !== ticket.category && change({ field: 'category', value: value as Category })}
         />
         <Select
           label="Assignee"
