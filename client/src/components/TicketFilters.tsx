@@ -68,6 +68,9 @@ interface TicketFiltersProps {
   syntax?: boolean;
 }
 
+/** One row of `slots` columns while they fit, else two rows. */
+const lgColumns = (slots: number) => (slots <= 8 ? slots : Math.ceil(slots / 2));
+
 const ASSIGNEE_ANYONE = 'anyone';
 const assigneeOptions = ({ staff, meId }: { staff: UserRef[]; meId: number }) => [
   { value: ASSIGNEE_ANYONE, label: 'Anyone' },
@@ -111,8 +114,9 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = f
   return (
     <Paper withBorder radius="md" p="md">
       <SimpleGrid
-        // The search box spans two of the columns at lg.
-        cols={{ base: 2, lg: 6 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) + (sla ? 1 : 0) }}
+        // The search box spans two of the columns at lg; more than eight columns (the agent's every box)
+        // would cut Clear Filters short at 1280 px, so those take two rows.
+        cols={{ base: 2, lg: lgColumns(6 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) + (sla ? 1 : 0)) }}
         spacing="sm"
         verticalSpacing="sm"
         style={{ alignItems: 'end' }}
