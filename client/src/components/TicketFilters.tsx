@@ -14,7 +14,7 @@ import {
   type TicketStatus,
   type UserRef,
 } from '@helpdesk/protocol';
-import { Button, Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { Button, Paper, Select, SimpleGrid, TextInput, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
@@ -66,6 +66,15 @@ interface TicketFiltersProps {
   sla?: boolean;
   /** The queue's box reads the search syntax (status:, tag:, requester:…) and shows its terms as chips. */
   syntax?: boolean;
+}
+
+/** One of the list's enum filters; cleared, it does not filter. */
+function FilterSelect({
+  value,
+  onPick,
+  ...props
+}: Pick<SelectProps, 'label' | 'placeholder' | 'data'> & { value: string | undefined; onPick: (value: string | undefined) => void }) {
+  return <Select value={value ?? null} onChange={(next) => onPick(next ?? undefined)} clearable {...props} />;
 }
 
 /** One row of `slots` columns while they fit, else two rows. */
@@ -129,29 +138,26 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = f
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
         />
-        <Select
+        <FilterSelect
           label="Status"
           placeholder="All statuses"
           data={STATUS_OPTIONS}
-          value={query.status ?? null}
-          onChange={(value) => onChange({ status: (value ?? undefined) as TicketStatus | undefined })}
-          clearable
+          value={query.status}
+          onPick={(value) => onChange({ status: value as TicketStatus | undefined })}
         />
-        <Select
+        <FilterSelect
           label="Priority"
           placeholder="All priorities"
           data={PRIORITY_OPTIONS}
-          value={query.priority ?? null}
-          onChange={(value) => onChange({ priority: (value ?? undefined) as Priority | undefined })}
-          clearable
+          value={query.priority}
+          onPick={(value) => onChange({ priority: value as Priority | undefined })}
         />
-        <Select
+        <FilterSelect
           label="Category"
           placeholder="All categories"
           data={CATEGORY_OPTIONS}
-          value={query.category ?? null}
-          onChange={(value) => onChange({ category: (value ?? undefined) as Category | undefined })}
-          clearable
+          value={query.category}
+          onPick={(value) => onChange({ category: value as Category | undefined })}
         />
         {assignees && (
           <Select
@@ -176,13 +182,12 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = f
           />
         )}
         {sla && (
-          <Select
+          <FilterSelect
             label="SLA"
             placeholder="Any service level"
             data={SLA_FILTER_OPTIONS}
-            value={query.sla ?? null}
-            onChange={(value) => onChange({ sla: (value ?? undefined) as SlaFilter | undefined })}
-            clearable
+            value={query.sla}
+            onPick={(value) => onChange({ sla: value as SlaFilter | undefined })}
           />
         )}
         {sorts && (

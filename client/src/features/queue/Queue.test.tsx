@@ -52,6 +52,25 @@ function queueServer(counts: () => Record<string, number>, extra: Parameters<typ
 const listQueries = (server: ReturnType<typeof fakeServer>) =>
   server.calls.filter((c) => c.key.startsWith('GET /tickets?')).map((c) => new URL(c.key.replace('GET ', 'http://x')).searchParams);
 const rowOf = (id: number) => document.querySelector<HTMLElement>(`tr[data-ticket-id="${id}"]`)!;
+type Server = ReturnType<typeof fakeServer>;
+type User = ReturnType<typeof userEvent.setup>;
+
+/** Picks a filter box's option, then waits for the list to ask for it and the address to keep it. */
+async function pickFilter(user: User, server: Server, box: string, option: string, [param, value]: [string, string]) {
+  await user.click(screen.getByRole('textbox', { name: box }));
+  await user.click(await screen.findByRole('option', { name: option }));
+  await waitFor(() => expect(listQueries(server).at(-1)?.get(param)).toBe(value));
+  await waitFor(() => expect(window.location.search).toContain(`${param}=${value}`));
+}
+
+/** Saves the table's filters and sort as a view named `name`; answers the body it posted. */
+async function saveCurrentView(user: User, server: Server, name: string): Promise<unknown> {
+  await user.click(screen.getByRole('button', { name: 'Save current view' }));
+  await user.type(await screen.findByRole('textbox', { name: 'View name' }), name);
+  await user.click(screen.getByRole('button', { name: 'Save view' }));
+  await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /views')).toBe(true));
+  return server.calls.find((c) => c.key === 'POST /views')?.body;
+}
 
 beforeEach(() => {
   store.set(agentFiltersAtom, EMPTY_AGENT_FILTERS);
@@ -160,16 +179,8 @@ describe('agent table', () => {
     renderApp('/agent-dashboard', { user: agent });
     await waitFor(() => expect(rowOf(1)).toBeTruthy());
     const user = userEvent.setup();
-    await user.click(screen.getByRole('textbox', { name: 'Tag' }));
-    await user.click(await screen.findByRole('option', { name: 'printer' }));
-    await waitFor(() => expect(listQueries(server).at(-1)?.get('tag')).toBe('printer'));
-    await waitFor(() => expect(window.location.search).toContain('tag=printer'));
-
-    await user.click(screen.getByRole('button', { name: 'Save current view' }));
-    await user.type(await screen.findByRole('textbox', { name: 'View name' }), 'Printers tagged');
-    await user.click(screen.getByRole('button', { name: 'Save view' }));
-    await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /views')).toBe(true));
-    expect(server.calls.find((c) => c.key === 'POST /views')?.body).toMatchObject({ name: 'Printers tagged', filters: { tag: 'printer' } });
+    await pickFilter(user, server, 'Tag', 'printer', ['tag', 'printer']);
+    expect(await saveCurrentView(user, server, 'Printers tagged')).toMatchObject({ name: 'Printers tagged', filters: { tag: 'printer' } });
 
     const nav = screen.getByRole('navigation', { name: 'Saved views' });
     await user.click(within(nav).getByRole('button', { name: /^VIPs/ }));
@@ -199,19 +210,8 @@ describe('agent table', () => {
     // Each row shows its category beside the excerpt.
     expect(within(rowOf(1)).getByText('General')).toBeInTheDocument();
     const user = userEvent.setup();
-    await user.click(screen.getByRole('textbox', { name: 'Category' }));
-    await user.click(await screen.findByRole('option', { name: 'Technical' }));
-    await waitFor(() => expect(listQueries(server).at(-1)?.get('category')).toBe('technical'));
-    await waitFor(() => expect(window.location.search).toContain('category=technical'));
-
-    await user.click(screen.getByRole('button', { name: 'Save current view' }));
-    await user.type(await screen.findByRole('textbox', { name: 'View name' }), 'Technical');
-    await user.click(screen.getByRole('button', { name: 'Save view' }));
-    await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /views')).toBe(true));
-    expect(server.calls.find((c) => c.key === 'POST /views')?.body).toMatchObject({
-      name: 'Technical',
-      filters: { category: 'technical' },
-    });
+    await pickFilter(user, server, 'Category', 'Technical', ['category', 'technical']);
+    expect(await saveCurrentView(user, server, 'Technical')).toMatchObject({ name: 'Technical', filters: { category: 'technical' } });
 
     const nav = screen.getByRole('navigation', { name: 'Saved views' });
     await user.click(within(nav).getByRole('button', { name: /^Billing/ }));

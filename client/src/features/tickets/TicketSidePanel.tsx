@@ -1,5 +1,5 @@
 import { PRIORITIES, TICKET_STATUSES, type Category, type Priority, type Ticket, type TicketStatus, type User } from '@helpdesk/protocol';
-import { Card, Select, Stack, TagsInput, Text, Title } from '@mantine/core';
+import { Card, Select, Stack, TagsInput, Text, Title, type SelectProps } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { conflictTicketOf } from '../../api/ApiError';
@@ -40,6 +40,15 @@ const send = (id: number, change: Change, version: number) =>
 /** What the conflict review lists as this person's change. */
 const mineOf = (change: Change): Record<string, unknown> =>
   change.field === 'assignedAgentId' ? { assignedAgent: change.value } : { [change.field]: change.value };
+
+/** One of the ticket's enum fields: saved as soon as another value is chosen, never cleared. */
+function ChoiceSelect({
+  value,
+  onPick,
+  ...props
+}: Pick<SelectProps, 'label' | 'data' | 'disabled'> & { value: string; onPick: (value: string) => void }) {
+  return <Select value={value} allowDeselect={false} onChange={(next) => next && next !== value && onPick(next)} {...props} />;
+}
 
 /**
  * The staff side panel of a ticket page (docs/product.md#ticket-page): status (every status),
@@ -102,29 +111,26 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
           save.isError && <ErrorAlert message={PANEL_TEXT.saveFailed} error={save.error} />
         )}
         {ticket.sla !== undefined && <SlaDetails sla={ticket.sla} />}
-        <Select
+        <ChoiceSelect
           label="Status"
           data={STATUS_OPTIONS}
           value={ticket.status}
-          allowDeselect={false}
           disabled={busy}
-          onChange={(value) => value && value !== ticket.status && change({ field: 'status', value: value as TicketStatus })}
+          onPick={(value) => change({ field: 'status', value: value as TicketStatus })}
         />
-        <Select
+        <ChoiceSelect
           label="Priority"
           data={PRIORITY_OPTIONS}
           value={ticket.priority}
-          allowDeselect={false}
           disabled={busy}
-          onChange={(value) => value && value !== ticket.priority && change({ field: 'priority', value: value as Priority })}
+          onPick={(value) => change({ field: 'priority', value: value as Priority })}
         />
-        <Select
+        <ChoiceSelect
           label="Category"
           data={CATEGORY_OPTIONS}
           value={ticket.category}
-          allowDeselect={false}
           disabled={busy}
-          onChange={(value) => value && value !== ticket.category && change({ field: 'category', value: value as Category })}
+          onPick={(value) => change({ field: 'category', value: value as Category })}
         />
         <Select
           label="Assignee"

@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { TicketQuery } from '@helpdesk/protocol';
 import { ticketTags } from '../schema/index.js';
-import { tagSpreadOf } from './ticketFilters.js';
+import { asksBeyondCopies, tagSpreadOf } from './ticketFilters.js';
 import { sortsOffMatches, type ConditionFilters, type TicketScope } from './tickets.js';
 
 /**
@@ -42,14 +42,7 @@ export async function taggedRowsOf(
 ): Promise<SQL | undefined> {
   const { tag, tagged } = filters;
   if (tag === undefined || tagged === undefined || scope.ownerId !== undefined || !sortsOffMatches(sort)) return undefined;
-  if (
-    filters.search !== undefined ||
-    filters.requester !== undefined ||
-    filters.sla !== undefined ||
-    filters.category !== undefined ||
-    filters.unreadFor !== undefined
-  )
-    return undefined;
+  if (filters.search !== undefined || asksBeyondCopies(filters)) return undefined;
   const rows = tagRows(tag, scope, filters);
   if (tagSpreadOf(tagged) === 'rare') return rows;
   if (typeof scope.assignedAgentId === 'number') return undefined;

@@ -4,7 +4,7 @@ import type { Db } from '../client.js';
 import { literalLimit } from '../plannedStatements.js';
 import { executedRows, returnedRow } from '../rows.js';
 import { tickets } from '../schema/index.js';
-import { afterPrefix, requestedByAccounts } from './ticketFilters.js';
+import { afterPrefix, asksBeyondCopies, requestedByAccounts } from './ticketFilters.js';
 import type { ConditionFilters, TicketScope } from './tickets.js';
 
 /**
@@ -90,14 +90,7 @@ function keyConditions(alias: string, { status, priority, agentId }: WordFilters
 export async function wordMatchesOf(db: Db, scope: TicketScope, filters: ConditionFilters): Promise<WordMatches | undefined> {
   const { search } = filters;
   if (search === undefined || scope.ownerId !== undefined) return undefined;
-  if (
-    filters.tag !== undefined ||
-    filters.requester !== undefined ||
-    filters.sla !== undefined ||
-    filters.category !== undefined ||
-    filters.unreadFor !== undefined
-  )
-    return undefined;
+  if (filters.tag !== undefined || asksBeyondCopies(filters)) return undefined;
   const [typed, ...more] = searchWordsOf(search);
   if (typed === undefined || more.length > 0) return undefined;
   const words = await vocabularyOf(db, typed);
