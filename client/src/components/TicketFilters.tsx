@@ -4,14 +4,11 @@ import {
   hasTicketFilters,
   PRIORITIES,
   TICKET_STATUSES,
-  type Category,
-  type Priority,
   type TicketFilters as Filters,
   type TicketQuery,
   type TicketSort,
   type TicketAssignee,
   type SlaFilter,
-  type TicketStatus,
   type UserRef,
 } from '@helpdesk/protocol';
 import { Button, Paper, Select, SimpleGrid, TextInput, type SelectProps } from '@mantine/core';
@@ -27,6 +24,12 @@ import classes from './TicketFilters.module.css';
 
 const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
 const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
+/** The enum filters every list has, in their boxes' order. */
+const ENUM_FILTERS = [
+  { field: 'status', label: 'Status', placeholder: 'All statuses', data: STATUS_OPTIONS },
+  { field: 'priority', label: 'Priority', placeholder: 'All priorities', data: PRIORITY_OPTIONS },
+  { field: 'category', label: 'Category', placeholder: 'All categories', data: CATEGORY_OPTIONS },
+] as const;
 const NO_FILTERS: Record<keyof Filters, undefined> = {
   status: undefined,
   priority: undefined,
@@ -138,27 +141,10 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = f
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
         />
-        <FilterSelect
-          label="Status"
-          placeholder="All statuses"
-          data={STATUS_OPTIONS}
-          value={query.status}
-          onPick={(value) => onChange({ status: value as TicketStatus | undefined })}
-        />
-        <FilterSelect
-          label="Priority"
-          placeholder="All priorities"
-          data={PRIORITY_OPTIONS}
-          value={query.priority}
-          onPick={(value) => onChange({ priority: value as Priority | undefined })}
-        />
-        <FilterSelect
-          label="Category"
-          placeholder="All categories"
-          data={CATEGORY_OPTIONS}
-          value={query.category}
-          onPick={(value) => onChange({ category: value as Category | undefined })}
-        />
+        {ENUM_FILTERS.map(({ field, ...box }) => (
+          // The value is one of the box's own options.
+          <FilterSelect key={field} {...box} value={query[field]} onPick={(value) => onChange({ [field]: value })} />
+        ))}
         {assignees && (
           <Select
             label="Assignee"

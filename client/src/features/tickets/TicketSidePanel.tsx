@@ -23,6 +23,12 @@ export const PANEL_TEXT = {
 const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
 const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
 const UNASSIGNED = 'none';
+/** The enum fields, each in a box of its own options (status: every one, closed too). */
+const CHOICES = [
+  { field: 'status', label: 'Status', data: STATUS_OPTIONS },
+  { field: 'priority', label: 'Priority', data: PRIORITY_OPTIONS },
+  { field: 'category', label: 'Category', data: CATEGORY_OPTIONS },
+] as const;
 
 /** One field's change as the panel sends it; tags go on their own call until the protocol's update body has them. */
 type Change =
@@ -111,27 +117,17 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
           save.isError && <ErrorAlert message={PANEL_TEXT.saveFailed} error={save.error} />
         )}
         {ticket.sla !== undefined && <SlaDetails sla={ticket.sla} />}
-        <ChoiceSelect
-          label="Status"
-          data={STATUS_OPTIONS}
-          value={ticket.status}
-          disabled={busy}
-          onPick={(value) => change({ field: 'status', value: value as TicketStatus })}
-        />
-        <ChoiceSelect
-          label="Priority"
-          data={PRIORITY_OPTIONS}
-          value={ticket.priority}
-          disabled={busy}
-          onPick={(value) => change({ field: 'priority', value: value as Priority })}
-        />
-        <ChoiceSelect
-          label="Category"
-          data={CATEGORY_OPTIONS}
-          value={ticket.category}
-          disabled={busy}
-          onPick={(value) => change({ field: 'category', value: value as Category })}
-        />
+        {CHOICES.map(({ field, label, data }) => (
+          <ChoiceSelect
+            key={field}
+            label={label}
+            data={data}
+            value={ticket[field]}
+            disabled={busy}
+            // The value is one of the box's own options.
+            onPick={(value) => change({ field, value } as Change)}
+          />
+        ))}
         <Select
           label="Assignee"
           data={assignees}
