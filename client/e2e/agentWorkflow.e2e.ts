@@ -119,13 +119,14 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     await agentSide.context.close();
   });
 
-  it('keeps the filters after opening a ticket, and updates a ticket from the update screen', async () => {
+  it('keeps the filters after opening a ticket, sets a category in bulk, and updates a ticket from the update screen', async () => {
     const owner = await insertUser(stage.product, { name: 'Paula Printer' });
     const agent = await insertUser(stage.product, { role: 'agent', name: 'Agent Jones' });
     const ticket = await createTicket(stage.product.api, owner.token, {
       title: 'Toner smudges every page',
       description: 'Every printed page has a grey smudge down the left edge.',
       priority: 'high',
+      category: 'technical',
     });
 
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'agent-update');
@@ -136,7 +137,27 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     const row = page.locator(`tr[data-ticket-id="${ticket.id}"]`);
     await row.waitFor();
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await page.getByRole('textbox', { name: 'Category', exact: true }).click();
+    await page.getByRole('option', { name: 'Technical' }).click();
+    await page.waitForURL(/category=technical/);
+    await row.locator('[data-category="technical"]').waitFor();
     await shot('dashboard-filtered');
+
+    // Filed under billing in bulk: it leaves the technical list live, and the billing filter finds it.
+    await row.getByRole('checkbox').check();
+    const bar = page.getByRole('region', { name: 'Bulk actions' });
+    await bar.getByRole('textbox', { name: 'Set category' }).click();
+    await page.getByRole('option', { name: 'Billing' }).click();
+    await page.mouse.move(1, 1);
+    await shot('bulk-category');
+    await bar.getByRole('button', { name: 'Apply to 1' }).click();
+    await page.getByText('1 ticket updated').first().waitFor();
+    await expect.poll(() => page.locator(`tr[data-ticket-id="${ticket.id}"]`).count()).toBe(0);
+    await page.getByRole('textbox', { name: 'Category', exact: true }).click();
+    await page.getByRole('option', { name: 'Billing' }).click();
+    await row.locator('[data-category="billing"]').waitFor();
+    await page.mouse.move(1, 1);
+    await shot('dashboard-billing');
 
     await row.getByRole('button', { name: `More actions for ticket #${ticket.id}` }).click();
     await page.getByRole('menuitem', { name: `Update ticket #${ticket.id}` }).click();
@@ -165,6 +186,7 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     await page.waitForURL('**/agent-dashboard');
     expect(await page.getByRole('textbox', { name: 'Search' }).inputValue()).toBe('toner');
     expect(await page.getByRole('textbox', { name: 'Priority' }).inputValue()).toBe('High');
+    expect(await page.getByRole('textbox', { name: 'Category', exact: true }).inputValue()).toBe('Billing');
     await expect.poll(() => row.locator('[data-status]').getAttribute('data-status')).toBe('resolved');
     await shot('dashboard-after-update');
 
@@ -172,6 +194,7 @@ describe('journey: an agent works a ticket while its owner watches', () => {
     expect(saved.body.ticket).toMatchObject({
       status: 'resolved',
       resolutionNotes: 'Replaced the toner cartridge and cleaned the drum.',
+      category: 'billing',
       updatedBy: { name: 'Agent Jones' },
     });
     await context.close();
@@ -191,7 +214,7 @@ describe('journey: an agent works a ticket while its owner watches', () => {
       .filter({ hasText: 'Phone cannot sync calendar' });
     await card.waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    for (const text of ['Open', 'Medium']) {
+    for (const text of ['Open', 'Medium', 'General']) {
       const box = await card.getByText(text, { exact: true }).first().boundingBox();
       expect(box, text).not.toBeNull();
       expect(box!.x + box!.width, text).toBeLessThanOrEqual(390);

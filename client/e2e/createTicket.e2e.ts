@@ -41,6 +41,11 @@ describe('journey: a new user raises, follows, edits and deletes tickets', () =>
     await page.getByLabel('Title').fill('Wifi drops every few minutes');
     await page.getByRole('textbox', { name: 'Priority' }).click();
     await page.getByRole('option', { name: 'High' }).click();
+    // The owner says what it is about; General is preselected.
+    expect(await page.getByRole('textbox', { name: 'Category', exact: true }).inputValue()).toBe('General');
+    await page.getByRole('textbox', { name: 'Category', exact: true }).click();
+    await page.getByRole('option', { name: 'Technical' }).click();
+    await shot('create-category');
     await page.getByRole('button', { name: 'Create Ticket' }).click();
     await visible(page, 'Ticket created successfully! Redirecting to dashboard...');
     await shot('create-success');
@@ -48,6 +53,7 @@ describe('journey: a new user raises, follows, edits and deletes tickets', () =>
     const card = page.getByTestId('ticket-card').filter({ hasText: 'Wifi drops every few minutes' });
     await card.waitFor();
     expect(await card.getByText('By Erin Example').isVisible()).toBe(true);
+    expect(await card.locator('[data-category="technical"]').isVisible()).toBe(true);
     expect(await page.getByRole('group', { name: 'Total Tickets' }).innerText()).toContain('1');
     await shot('dashboard-with-ticket');
 
@@ -56,6 +62,7 @@ describe('journey: a new user raises, follows, edits and deletes tickets', () =>
     await page.waitForURL(/\/ticket\/\d+$/);
     const ticketId = Number(new URL(page.url()).pathname.split('/').pop());
     await page.getByRole('heading', { name: `#${ticketId} Wifi drops every few minutes` }).waitFor();
+    await page.locator('[data-category="technical"]').first().waitFor();
     await shot('detail');
     const agent = await insertUser(stage.product, { role: 'agent', name: 'Agent Smith' });
     expect((await stage.product.api.put(`/tickets/${ticketId}`, { status: 'in_progress' }, { token: agent.token })).status).toBe(200);
@@ -72,6 +79,14 @@ describe('journey: a new user raises, follows, edits and deletes tickets', () =>
     await visible(page, 'Status changed from Open to In Progress');
     await visible(page, 'Assigned to Agent Smith');
     await visible(page, 'Looking into the access point now.');
+    // Support files it under another category: the chip and the timeline follow live; the owner cannot change it back.
+    expect((await stage.product.api.put(`/tickets/${ticketId}`, { category: 'account' }, { token: agent.token })).status).toBe(200);
+    await page.locator('[data-category="account"]').first().waitFor();
+    await visible(page, 'Category changed from Technical to Account');
+    const ownerToken = await page.evaluate(() => localStorage.getItem('token'));
+    const refused = await stage.product.api.put(`/tickets/${ticketId}`, { category: 'technical' }, { token: ownerToken! });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Only support staff can change the category');
     // Support has answered: the owner may still edit, no longer delete.
     await expect.poll(() => page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
 
@@ -139,9 +154,12 @@ describe('journey: a new user raises, follows, edits and deletes tickets', () =>
     await shot('phone-dashboard');
     await page.getByTestId('ticket-card').first().click();
     await page.getByRole('heading', { name: /Wifi drops every few minutes/ }).waitFor();
+    await page.locator('[data-category="account"]').first().waitFor();
     await shot('phone-detail');
     await page.goto('/create-ticket');
     await page.getByRole('heading', { name: 'Create New Ticket' }).waitFor();
+    await page.getByRole('textbox', { name: 'Category', exact: true }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await shot('phone-create');
     await page.goto('/tickets');
     await page.getByTestId('ticket-card').first().waitFor();

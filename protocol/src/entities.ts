@@ -48,6 +48,8 @@ export const ticketSchema = z.object({
   title: z.string(),
   description: z.string(),
   priority: prioritySchema,
+  /** What the ticket is about (the knowledge base's categories): the owner's pick at creation, then staff's. */
+  category: categorySchema,
   status: ticketStatusSchema,
   resolutionNotes: z.string().nullable(),
   user: userRefSchema,

@@ -40,8 +40,10 @@ export const normalizeStatus = (value: unknown): unknown =>
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
+/** Knowledge-base articles and tickets share these; a ticket's is `general` unless its owner picks one. */
 export const CATEGORIES = ['general', 'technical', 'billing', 'account', 'other'] as const;
 export type Category = (typeof CATEGORIES)[number];
+export const DEFAULT_CATEGORY = 'general' satisfies Category;
 
 export const NOTIFICATION_PREFERENCES = ['all', 'important', 'none'] as const;
 export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
@@ -56,6 +58,7 @@ export const HISTORY_TYPES = [
   'created',
   'status',
   'priority',
+  'category',
   'edited',
   'resolution',
   'assigned',

@@ -7,7 +7,17 @@ import type { TicketCsat } from './api/csat.js';
 export type TicketPrevious = Partial<
   Pick<
     Ticket,
-    'title' | 'description' | 'priority' | 'status' | 'resolutionNotes' | 'assignedAgent' | 'updatedBy' | 'updatedAt' | 'tags' | 'sla'
+    | 'title'
+    | 'description'
+    | 'priority'
+    | 'category'
+    | 'status'
+    | 'resolutionNotes'
+    | 'assignedAgent'
+    | 'updatedBy'
+    | 'updatedAt'
+    | 'tags'
+    | 'sla'
   >
 >;
 

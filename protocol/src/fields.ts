@@ -1,4 +1,5 @@
 import { z } from './zod.js';
+import { CATEGORIES } from './enums.js';
 import { LIMITS } from './limits.js';
 import { MESSAGES } from './messages.js';
 import { isStrongPassword } from './passwordRule.js';
@@ -75,6 +76,9 @@ export const idParam = z
   .refine((n) => n <= 2_147_483_647, V.idInvalid);
 
 /** Query values arrive as strings; an empty one means "not filtered". */
+/** A ticket's or an article's category, one message for both (docs/product.md#validation). */
+export const categoryField = z.enum(CATEGORIES, { error: V.categoryInvalid });
+
 export const optionalQuery = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 

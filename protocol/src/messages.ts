@@ -48,7 +48,7 @@ export const MESSAGES = {
     sortInvalid: 'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, slaDueAt, optionally prefixed with -',
     assigneeInvalid: 'Assignee must be me, none or a support agent id',
     bulkIdsInvalid: 'Ids must be a list of 1 to 100 ticket ids',
-    bulkChangesRequired: 'Choose at least one change: status, priority, assignedAgentId, addTags or removeTags',
+    bulkChangesRequired: 'Choose at least one change: status, priority, category, assignedAgentId, addTags or removeTags',
     viewNameRequired: 'Name is required',
     viewNameTooLong: 'Name must be at most 80 characters long',
     cannedTitleRequired: 'Title is required',
@@ -108,6 +108,8 @@ export const MESSAGES = {
     notFound: 'Ticket not found',
     fieldForbidden: (fields: string) => `You are not allowed to change: ${fields}`,
     closeForbidden: 'Only support staff can close a ticket',
+    /** The owner picks the category when opening the ticket; from then on it is staff's to sort. */
+    categoryForbidden: 'Only support staff can change the category',
     deleteAnswered: 'This ticket has answers from support and can no longer be deleted. You can close it instead.',
     deleteByAgent: 'Support agents cannot delete tickets. Close the ticket instead, or ask an administrator.',
     agentNotFound: 'Assigned agent must be an existing support agent',

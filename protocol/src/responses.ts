@@ -16,7 +16,7 @@ import {
   userRefSchema,
   userSchema,
 } from './entities.js';
-import { PRIORITIES, prioritySchema, ticketStatusSchema, type Priority } from './enums.js';
+import { PRIORITIES, categorySchema, prioritySchema, ticketStatusSchema, type Priority } from './enums.js';
 
 /**
  * Every answer's shape, as a schema: the types both sides use are inferred from these, the server's
@@ -149,6 +149,7 @@ export type HelpfulResponse = z.infer<typeof helpfulResponseSchema>;
 export const viewFiltersSchema = z.object({
   status: ticketStatusSchema.optional(),
   priority: prioritySchema.optional(),
+  category: categorySchema.optional(),
   search: z.string().optional(),
   /** Staff: whose tickets; `me` is the caller, `none` the unassigned ones, a number that staff member. */
   assignee: z.union([z.enum(['me', 'none']), z.number().int()]).optional(),

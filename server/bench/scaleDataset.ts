@@ -202,12 +202,31 @@ export const TAGS: readonly { tag: string; share: number }[] = [
 const tagsOf = (id: string) =>
   `array_remove(array[${TAGS.map(({ tag, share }, i) => `case when (hashint8(${id}::bigint * ${TAGS.length} + ${i}) & 16383) < ${Math.round(share * 16384)} then ${lit(tag)} end`).join(', ')}]::text[], null)`;
 
-function ticketsSql(): string {
+/**
+ * Tickets' categories where the schema has them (migration 0036), by a hash of the id so the random
+ * stream of the other columns stays as it was: most are `general`, as tickets opened without a pick.
+ */
+export const CATEGORY_SHARES: readonly { category: string; share: number }[] = [
+  { category: 'technical', share: 0.25 },
+  { category: 'billing', share: 0.12 },
+  { category: 'account', share: 0.1 },
+  { category: 'other', share: 0.03 },
+];
+const categoryOf = (id: string) => {
+  let upTo = 0;
+  const cases = CATEGORY_SHARES.map(({ category, share }) => {
+    upTo += share;
+    return `when (hashint8(${id}::bigint * 7 + 3) & 16383) < ${Math.round(upTo * 16384)} then ${lit(category)}`;
+  });
+  return `(case ${cases.join(' ')} else 'general' end)::article_category`;
+};
+
+function ticketsSql(withCategory: boolean): string {
   const recentFrom = Math.floor(TICKETS * 0.98);
   const title = `concat_ws(' ', ${words(3, contentWord)}, ${maybeWords(2, 0.5, contentWord)}, ${maybeWords(2, 0.3, contentWord)})`;
   return `
     insert into tickets (id, title, description, priority, status, resolution_notes, user_id, assigned_agent_id, updated_by_id, version,
-      created_at, updated_at, last_activity_at, last_activity_by_id, tags)
+      created_at, updated_at, last_activity_at, last_activity_by_id, tags${withCategory ? ', category' : ''})
     overriding system value
     with ${VOCABULARY_CTE}
     select g, title, description, priority::ticket_priority, status::ticket_status,
@@ -215,7 +234,7 @@ function ticketsSql(): string {
       owner, agent, updated_by,
       1 + (agent is not null)::int + (status = 'in_progress' or (status in ('resolved', 'closed') and g % 5 <> 0))::int
         + (status in ('resolved', 'closed'))::int + (status = 'closed')::int,
-      created, updated, updated, coalesce(updated_by, owner), ${tagsOf('g')}
+      created, updated, updated, coalesce(updated_by, owner), ${tagsOf('g')}${withCategory ? `, ${categoryOf('g')}` : ''}
     from (
       select a.*, case when agent is not null then agent when status <> 'open' then owner end as updated_by,
         case when status = 'open' and agent is null then created
@@ -519,7 +538,11 @@ async function seed(db: Db): Promise<void> {
     superuser,
   );
   await step(db, `${USERS} users`, [usersSql(passwordHash)], superuser);
-  await step(db, `${TICKETS} tickets`, [ticketsSql()], superuser);
+  const [schemaHas] = await rowsOf<{ category: boolean }>(
+    db,
+    `select exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'category') as category`,
+  );
+  await step(db, `${TICKETS} tickets`, [ticketsSql(schemaHas?.category === true)], superuser);
   await step(db, 'service levels', slaSql(), superuser);
   // The load runs as a replica when it can, which skips the counting triggers: count once here.
   const counters = await countersSql(db);
@@ -573,9 +596,11 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
     words: boolean;
     words_created: boolean;
     tag_rows: boolean;
+    category_counts: boolean;
   }>(
     db,
     `select to_regclass('public.ticket_words') is not null as words,
+       to_regclass('public.ticket_category_counts') is not null as category_counts,
        to_regclass('public.ticket_tags') is not null as tag_rows,
        exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'ticket_words' and column_name = 'created_at') as words_created,
        exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'comment_count') as comment_count,
@@ -612,11 +637,21 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
         ]
       : []),
   ];
+  // By category too, every ticket's rows (-1) included, where the schema keeps them (migration 0036).
+  const categoryCounts = found?.category_counts
+    ? [
+        'delete from ticket_category_counts',
+        `insert into ticket_category_counts (category, agent_id, status, priority, sla_state, n)
+         select category, v.agent_id, status, priority, coalesce(sla_state, ''), count(*)::int
+         from tickets, lateral (values (coalesce(assigned_agent_id, 0)), (-1)) v(agent_id) group by 1, 2, 3, 4, 5`,
+      ]
+    : [];
   return {
     tickets: [
       'delete from ticket_counts',
       counts('coalesce(assigned_agent_id, 0)'),
       ...(found?.all_row ? [counts('-1')] : []),
+      ...categoryCounts,
       ...tagCounts,
     ],
     // Each ticket's words, where the schema keeps them (migration 0029).

@@ -4,7 +4,7 @@
  * from the vocabulary's long tail, letter case), asked by one of many accounts. A call never asks
  * the same URL with the same token twice in a row.
  */
-import { PRIORITIES, SLA_FILTERS, TICKET_SORT_FIELDS, TICKET_STATUSES } from '@helpdesk/protocol';
+import { CATEGORIES, PRIORITIES, SLA_FILTERS, TICKET_SORT_FIELDS, TICKET_STATUSES } from '@helpdesk/protocol';
 import { AGENT_IDS, TAGS, USER_IDS, emailOf, nameOf, type DatasetFacts } from './scaleDataset.js';
 import { ADMINS, STAFF, TICKETS } from './scaleSettings.js';
 import { CODES, FUNCTION_WORD_COUNT, RARE_WORD, VOCABULARY, zipfRank } from './scaleVocabulary.js';
@@ -116,6 +116,19 @@ export function calls({ facts, random, requesterFilter, tokenSecrets }: Options)
     ),
     staffCall('stats: sla=<state>', 'other', () =>
       stats({ sla: oneOf(random, SLA_FILTERS), ...(chance(random, 0.3) ? filters(random) : {}) }),
+    ),
+    // A category reads its own counters and indexes (migration 0036): alone, beside the other filters,
+    // and its cards; dataset version 5 spreads the tickets over the categories.
+    staffCall('list: category=<c> ± filters', 'other', () =>
+      tickets({
+        category: oneOf(random, CATEGORIES),
+        ...(chance(random, 0.6) ? filters(random) : {}),
+        sort: chance(random, 0.2) ? sortOf(random) : undefined,
+        page: shallowPage(random),
+      }),
+    ),
+    staffCall('stats: category=<c> ± filters', 'other', () =>
+      stats({ category: oneOf(random, CATEGORIES), ...(chance(random, 0.5) ? filters(random) : {}) }),
     ),
     staffCall('mine + status', 'other', () =>
       tickets({ assignee: 'me', status: oneOf(random, TICKET_STATUSES), sort: chance(random, 0.3) ? sortOf(random) : undefined }),

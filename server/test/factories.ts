@@ -80,7 +80,7 @@ export async function createCast(t: TestServer) {
 export async function createTicket(
   api: ApiClient,
   token: string,
-  input: Partial<{ title: string; description: string; priority: string }> = {},
+  input: Partial<{ title: string; description: string; priority: string; category: string }> = {},
 ): Promise<Ticket> {
   const res = await api.post(
     '/tickets',

@@ -21,6 +21,7 @@ const ticket = (id: number): Ticket => ({
   title: `Ticket ${id}`,
   description: 'Something is broken here',
   priority: 'medium',
+  category: 'general',
   status: 'open',
   resolutionNotes: null,
   user: { id: 7, name: 'Olive' },

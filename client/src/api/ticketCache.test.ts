@@ -33,6 +33,7 @@ const ticket = (id: number, overrides: Partial<Ticket> = {}): Ticket => ({
   title: `Ticket ${id}`,
   description: 'Something is broken here',
   priority: 'medium',
+  category: 'general',
   status: 'open',
   resolutionNotes: null,
   user: { id: 7, name: 'Olive' },
@@ -82,7 +83,17 @@ function updated(
 ): Extract<TicketChangedEvent, { action: 'updated' }> {
   const after = { ...before, ...change, version: before.version + 1, updatedAt: '2026-01-02T00:00:00.000Z' };
   const previous: Record<string, unknown> = {};
-  for (const key of ['title', 'description', 'priority', 'status', 'resolutionNotes', 'assignedAgent', 'updatedBy', 'updatedAt'] as const) {
+  for (const key of [
+    'title',
+    'description',
+    'priority',
+    'category',
+    'status',
+    'resolutionNotes',
+    'assignedAgent',
+    'updatedBy',
+    'updatedAt',
+  ] as const) {
     if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key];
   }
   return { action: 'updated', ticket: after, by, previous, history };
@@ -104,7 +115,10 @@ function cacheWith(all: Ticket[], params: TicketQuery = PAGE_ONE, statsParams: T
   return client;
 }
 const matches = (t: Ticket, f: TicketFilters) =>
-  (!f.status || t.status === f.status) && (!f.priority || t.priority === f.priority) && (!f.sla || t.sla?.state === f.sla);
+  (!f.status || t.status === f.status) &&
+  (!f.priority || t.priority === f.priority) &&
+  (!f.category || t.category === f.category) &&
+  (!f.sla || t.sla?.state === f.sla);
 /** What GET /tickets answers for these tickets (only createdAt sorting, as the tests use), with `spare` rows after the page. */
 function serverPage(all: Ticket[], params: TicketQuery, spare = 0): TicketListResponse {
   const sorted = all.filter((t) => matches(t, params)).sort((a, b) => (params.sort.descending ? b.id - a.id : a.id - b.id));
@@ -242,6 +256,28 @@ describe('ticket cache: events', () => {
     expect(listOf(client, params)?.total).toBe(5);
     expect(statsOf(client, { status: 'open' })).toMatchObject({ total: 5, open: 5 });
     expect(refetching(client, ticketKeys.list(params))).toBe(false);
+  });
+
+  it('moves a category change out of one category page and into another, counts included, without asking', () => {
+    const all = [
+      ticket(1, { category: 'billing' }),
+      ticket(2),
+      ticket(3, { category: 'billing' }),
+      ticket(4),
+      ticket(5, { category: 'billing' }),
+    ];
+    const billing = listQuery({ category: 'billing', limit: 3 });
+    const general = listQuery({ category: 'general', limit: 3 });
+    const client = cacheWith(all, billing, { category: 'billing' });
+    client.setQueryData(ticketKeys.list(general), serverPage(all, general));
+    applyTicketChanged(client, updated(all[2]!, { category: 'general' }));
+    expect(ids(listOf(client, billing))).toEqual([5, 1]);
+    expect(listOf(client, billing)?.total).toBe(2);
+    expect(statsOf(client, { category: 'billing' })).toMatchObject({ total: 2, open: 2 });
+    expect(ids(listOf(client, general))).toEqual([4, 3, 2]);
+    expect(listOf(client, general)?.total).toBe(3);
+    expect(refetching(client, ticketKeys.list(billing))).toBe(false);
+    expect(refetching(client, ticketKeys.list(general))).toBe(false);
   });
 
   it('re-reads a later page when a row may come in from the page before it', () => {

@@ -473,6 +473,7 @@ function update<T>(client: QueryClient, query: Query, at: number | undefined, mo
 const matchesKnownFilters = (filters: TicketFilters, t: Ticket) =>
   (!filters.status || t.status === filters.status) &&
   (!filters.priority || t.priority === filters.priority) &&
+  (!filters.category || t.category === filters.category) &&
   (!filters.sla || t.sla?.state === filters.sla);
 const opaqueFieldsOf = (filters: TicketFilters): (keyof TicketPrevious)[] => [
   ...(filters.search ? (['title', 'description'] as const) : []),

@@ -34,6 +34,7 @@ function detailWith(total: number): TicketResponse {
       title: 'Printer',
       description: 'Broken',
       priority: 'medium',
+      category: 'general',
       status: 'open',
       resolutionNotes: null,
       user: { id: 7, name: 'Olive' },

@@ -1,5 +1,6 @@
 import {
   ticketQueryParams,
+  type Category,
   type CommentResponse,
   type MessageResponse,
   type Priority,
@@ -30,7 +31,7 @@ export const ticketsApi = {
   stats: (filters: TicketFilters = {}, signal?: AbortSignal) =>
     http.get<TicketStatsResponse>('/tickets/stats', { query: ticketQueryParams(filters), signal }),
   get: (id: number, signal?: AbortSignal) => http.get<TicketResponse>(`/tickets/${id}`, { signal }),
-  create: (body: { title: string; description: string; priority: Priority; attachmentIds?: number[] }) =>
+  create: (body: { title: string; description: string; priority: Priority; category: Category; attachmentIds?: number[] }) =>
     http.post<TicketMessageResponse>('/tickets', body),
   update: (id: number, body: UpdateTicketBody) => http.put<TicketMessageResponse>(`/tickets/${id}`, body),
   remove: (id: number) => http.delete<MessageResponse>(`/tickets/${id}`),

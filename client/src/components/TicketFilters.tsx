@@ -4,30 +4,36 @@ import {
   hasTicketFilters,
   PRIORITIES,
   TICKET_STATUSES,
-  type Priority,
   type TicketFilters as Filters,
   type TicketQuery,
   type TicketSort,
   type TicketAssignee,
   type SlaFilter,
-  type TicketStatus,
   type UserRef,
 } from '@helpdesk/protocol';
-import { Button, Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { Button, Paper, Select, SimpleGrid, TextInput, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../lib/paging';
 import { labelledOptions } from '../lib/text';
+import { CATEGORY_OPTIONS } from './CategoryChip';
 import { SearchChips } from './SearchChips';
 import { SLA_FILTER_OPTIONS } from './sla/slaFilter';
 import classes from './TicketFilters.module.css';
 
 const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
 const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
+/** The enum filters every list has, in their boxes' order. */
+const ENUM_FILTERS = [
+  { field: 'status', label: 'Status', placeholder: 'All statuses', data: STATUS_OPTIONS },
+  { field: 'priority', label: 'Priority', placeholder: 'All priorities', data: PRIORITY_OPTIONS },
+  { field: 'category', label: 'Category', placeholder: 'All categories', data: CATEGORY_OPTIONS },
+] as const;
 const NO_FILTERS: Record<keyof Filters, undefined> = {
   status: undefined,
   priority: undefined,
+  category: undefined,
   search: undefined,
   assignee: undefined,
   mine: undefined,
@@ -65,6 +71,18 @@ interface TicketFiltersProps {
   syntax?: boolean;
 }
 
+/** One of the list's enum filters; cleared, it does not filter. */
+function FilterSelect({
+  value,
+  onPick,
+  ...props
+}: Pick<SelectProps, 'label' | 'placeholder' | 'data'> & { value: string | undefined; onPick: (value: string | undefined) => void }) {
+  return <Select value={value ?? null} onChange={(next) => onPick(next ?? undefined)} clearable {...props} />;
+}
+
+/** One row of `slots` columns while they fit, else two rows. */
+const lgColumns = (slots: number) => (slots <= 8 ? slots : Math.ceil(slots / 2));
+
 const ASSIGNEE_ANYONE = 'anyone';
 const assigneeOptions = ({ staff, meId }: { staff: UserRef[]; meId: number }) => [
   { value: ASSIGNEE_ANYONE, label: 'Anyone' },
@@ -75,7 +93,7 @@ const assigneeOptions = ({ staff, meId }: { staff: UserRef[]; meId: number }) =>
 const readAssignee = (value: string | null): TicketAssignee | undefined =>
   !value || value === ASSIGNEE_ANYONE ? undefined : value === 'me' || value === 'none' ? value : Number(value);
 
-/** Search, status, priority, an optional sort and Clear Filters above a ticket list (the agent table, /tickets). */
+/** Search, status, priority, category, an optional sort and Clear Filters above a ticket list (the agent table, /tickets). */
 export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = false, syntax = false }: TicketFiltersProps) {
   const search = query.search ?? '';
   // The box shows every keystroke; the query takes the text once typing settles.
@@ -108,8 +126,9 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = f
   return (
     <Paper withBorder radius="md" p="md">
       <SimpleGrid
-        // The search box spans two of the columns at lg.
-        cols={{ base: 2, lg: 5 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) + (sla ? 1 : 0) }}
+        // The search box spans two of the columns at lg; more than eight columns (the agent's every box)
+        // would cut Clear Filters short at 1280 px, so those take two rows.
+        cols={{ base: 2, lg: lgColumns(6 + (sorts ? 1 : 0) + (assignees ? 1 : 0) + (tags ? 1 : 0) + (sla ? 1 : 0)) }}
         spacing="sm"
         verticalSpacing="sm"
         style={{ alignItems: 'end' }}
@@ -122,22 +141,10 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = f
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
         />
-        <Select
-          label="Status"
-          placeholder="All statuses"
-          data={STATUS_OPTIONS}
-          value={query.status ?? null}
-          onChange={(value) => onChange({ status: (value ?? undefined) as TicketStatus | undefined })}
-          clearable
-        />
-        <Select
-          label="Priority"
-          placeholder="All priorities"
-          data={PRIORITY_OPTIONS}
-          value={query.priority ?? null}
-          onChange={(value) => onChange({ priority: (value ?? undefined) as Priority | undefined })}
-          clearable
-        />
+        {ENUM_FILTERS.map(({ field, ...box }) => (
+          // The value is one of the box's own options.
+          <FilterSelect key={field} {...box} value={query[field]} onPick={(value) => onChange({ [field]: value })} />
+        ))}
         {assignees && (
           <Select
             label="Assignee"
@@ -161,13 +168,12 @@ export function TicketFilters({ query, onChange, sorts, assignees, tags, sla = f
           />
         )}
         {sla && (
-          <Select
+          <FilterSelect
             label="SLA"
             placeholder="Any service level"
             data={SLA_FILTER_OPTIONS}
-            value={query.sla ?? null}
-            onChange={(value) => onChange({ sla: (value ?? undefined) as SlaFilter | undefined })}
-            clearable
+            value={query.sla}
+            onPick={(value) => onChange({ sla: value as SlaFilter | undefined })}
           />
         )}
         {sorts && (

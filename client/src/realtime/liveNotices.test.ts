@@ -2,7 +2,7 @@ import type { Ticket } from '@helpdesk/protocol';
 import { describe, expect, it } from 'vitest';
 import { commentNotice, ticketNotice, ticketOnScreen } from './liveNotices';
 
-const ticket = { id: 12, title: 'Printer jam', status: 'in_progress', priority: 'high' } as Ticket;
+const ticket = { id: 12, title: 'Printer jam', status: 'in_progress', priority: 'high', category: 'technical' } as Ticket;
 const sam = { id: 2, name: 'Sam Agent' };
 
 describe('live notices', () => {
@@ -26,6 +26,9 @@ describe('live notices', () => {
     expect(ticketNotice({ action: 'created', ticket, by: sam }, 9)?.title).toBe('New ticket #12');
     expect(ticketNotice({ action: 'updated', ticket, by: sam, previous: { priority: 'low' }, history: [] }, 9)?.message).toBe(
       'Sam Agent: priority Low → High',
+    );
+    expect(ticketNotice({ action: 'updated', ticket, by: sam, previous: { category: 'general' }, history: [] }, 9)?.message).toBe(
+      'Sam Agent: category General → Technical',
     );
   });
 

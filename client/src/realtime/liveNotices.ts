@@ -31,7 +31,9 @@ export function ticketNotice(event: TicketChangedEvent, myId: number | undefined
           ? `status ${labelOf(previous.status)} → ${labelOf(ticket.status)}`
           : previous.priority !== undefined && previous.priority !== ticket.priority
             ? `priority ${labelOf(previous.priority)} → ${labelOf(ticket.priority)}`
-            : 'details updated';
+            : previous.category !== undefined && previous.category !== ticket.category
+              ? `category ${labelOf(previous.category)} → ${labelOf(ticket.category)}`
+              : 'details updated';
       return { ticketId: id, title: `Ticket #${id} updated`, message: `${by}: ${change}` };
     }
   }

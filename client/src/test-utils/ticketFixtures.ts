@@ -14,6 +14,7 @@ export const aTicket = (overrides: Partial<Ticket> = {}): Ticket => ({
   title: 'Printer is on fire',
   description: 'Smoke comes out of the printer on floor 3.',
   priority: 'medium',
+  category: 'general',
   status: 'open',
   resolutionNotes: null,
   user: { id: owner.id, name: owner.name },

@@ -1,13 +1,13 @@
 import { z } from '../zod.js';
-import { CATEGORIES } from '../enums.js';
-import { boundedText, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
+import { DEFAULT_CATEGORY } from '../enums.js';
+import { boundedText, categoryField, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 
 const V = MESSAGES.validation;
 const A = LIMITS.article;
 
-const category = z.enum(CATEGORIES, { error: V.categoryInvalid });
+const category = categoryField;
 
 export const articleListQuery = z.object({
   search: searchQuery,
@@ -37,7 +37,7 @@ const articleFields = {
 
 export const createArticleBody = z.object({
   ...articleFields,
-  category: category.default('general'),
+  category: category.default(DEFAULT_CATEGORY),
   keywords: keywords.default([]),
 });
 export type CreateArticleBody = z.infer<typeof createArticleBody>;

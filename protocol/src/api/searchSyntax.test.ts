@@ -90,8 +90,9 @@ describe('effectiveFilters', () => {
     expect(effectiveFilters({ mine: true })).toEqual({ assignee: 'me' });
   });
 
-  it('searches a category as its word (tickets have none yet) and an unknown key as typed', () => {
-    expect(effectiveFilters({ search: 'category:billing refund' })).toEqual({ text: 'refund billing' });
+  it('reads a category as a filter (an explicit one wins) and an unknown key as typed text', () => {
+    expect(effectiveFilters({ search: 'category:billing refund' })).toEqual({ category: 'billing', text: 'refund' });
+    expect(effectiveFilters({ search: 'category:billing', category: 'account' })).toEqual({ category: 'account' });
     expect(effectiveFilters({ search: 'colour:red' })).toEqual({ text: 'colour:red' });
     expect(effectiveFilters({})).toEqual({});
   });

@@ -125,6 +125,7 @@ export const searchWithout = (parsed: ParsedSearch, index: number): string =>
 export interface EffectiveFilters {
   status?: TicketStatus;
   priority?: Priority;
+  category?: Category;
   /** `me`, `none` or a staff member's id. */
   assignee?: TicketAssignee;
   /** `assignee:<email>` of the text, for the server to resolve to a staff member. */
@@ -141,22 +142,19 @@ export interface EffectiveFilters {
 export function effectiveFilters(filters: TicketFilters): EffectiveFilters {
   const parsed = filters.search ? parseSearch(filters.search) : undefined;
   const typed = parsed?.filters ?? {};
-  // Tickets have no category yet: a `category:` term is searched as the text it is, not dropped.
-  const words = [parsed?.text, ...(parsed?.terms ?? []).flatMap((t) => (t.kind === 'filter' && t.key === 'category' ? [t.value] : []))]
-    .filter(Boolean)
-    .join(' ');
   const explicitAssignee = assigneeOf(filters);
   const typedAssignee = typed.assignee === 'me' || typed.assignee === 'none' ? typed.assignee : undefined;
   const effective: EffectiveFilters = {
     status: filters.status ?? typed.status,
     priority: filters.priority ?? typed.priority,
+    category: filters.category ?? typed.category,
     assignee: explicitAssignee ?? typedAssignee,
     assigneeEmail: explicitAssignee === undefined && typedAssignee === undefined ? typed.assignee : undefined,
     tag: filters.tag ?? typed.tag,
     requester: filters.requester ?? typed.requester,
     unread: typed.unread,
     sla: filters.sla,
-    text: words || undefined,
+    text: parsed?.text || undefined,
   };
   return Object.fromEntries(Object.entries(effective).filter(([, v]) => v !== undefined));
 }

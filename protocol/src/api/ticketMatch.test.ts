@@ -10,6 +10,7 @@ const ticket = (fields: Partial<Ticket> = {}): Ticket => ({
   title: 'Printer jams',
   description: 'On floor 3',
   priority: 'high',
+  category: 'technical',
   status: 'open',
   resolutionNotes: null,
   user: { id: 9, name: 'Olive' },
@@ -47,6 +48,10 @@ describe('ticketMatchesFilters', () => {
     [{ status: 'open', priority: 'high', assignee: 'me', search: 'cellar' }, false],
     [{ tag: 'vip' }, true],
     [{ tag: 'other' }, false],
+    [{ category: 'technical' }, true],
+    [{ category: 'billing' }, false],
+    [{ search: 'category:technical printer' }, true],
+    [{ search: 'category:billing printer' }, false],
     [{ search: 'status:open printer' }, true],
     [{ search: 'status:closed printer' }, false],
     [{ search: 'status:closed printer', status: 'open' }, true], // the explicit parameter wins

@@ -6,7 +6,10 @@ import { effectiveFilters } from './searchSyntax.js';
 import type { TicketFilters } from './ticketQuery.js';
 
 /** What a filter looks at in a ticket. */
-export type FilterableTicket = Pick<Ticket, 'title' | 'description' | 'status' | 'priority' | 'assignedAgent' | 'tags' | 'sla'>;
+export type FilterableTicket = Pick<
+  Ticket,
+  'title' | 'description' | 'status' | 'priority' | 'category' | 'assignedAgent' | 'tags' | 'sla'
+>;
 
 /**
  * PostgreSQL's lower(), which folds one character at a time: JavaScript's full mapping would turn
@@ -45,7 +48,7 @@ export function ticketMatchesSearch(ticket: Pick<FilterableTicket, 'title' | 'de
 
 /**
  * Does this ticket match these list filters, as the server's query would answer: the same status
- * (the `in-progress` spelling included), priority, assignee (`me` is `viewerId`, `none` unassigned),
+ * (the `in-progress` spelling included), priority, category, assignee (`me` is `viewerId`, `none` unassigned),
  * tag, SLA state, and for the search's free words every word starting a word of the title or description, the
  * search's `key:value` terms read as the server reads them (effectiveFilters). Server and client
  * both ask it, so a saved view's count moves on the client exactly as the server would count it; a
@@ -67,6 +70,7 @@ export function ticketMatchesFilters(
   const status = normalizeStatus(wanted.status);
   if (status && ticket.status !== status) return false;
   if (wanted.priority && ticket.priority !== wanted.priority) return false;
+  if (wanted.category && ticket.category !== wanted.category) return false;
   if (wanted.tag && !(ticket.tags ?? []).includes(wanted.tag)) return false;
   // A ticket without a policy (or an owner's copy, which has none) is in no SLA state.
   if (wanted.sla && ticket.sla?.state !== wanted.sla) return false;

@@ -1,4 +1,4 @@
-import { TICKET_SORT_FIELDS, type Priority, type TicketSortField, type TicketStatus } from '../enums.js';
+import { TICKET_SORT_FIELDS, type Category, type Priority, type TicketSortField, type TicketStatus } from '../enums.js';
 import { LIMITS } from '../limits.js';
 import type { SlaFilter } from './sla.js';
 
@@ -12,6 +12,7 @@ import type { SlaFilter } from './sla.js';
 export interface TicketFilters {
   status?: TicketStatus;
   priority?: Priority;
+  category?: Category;
   search?: string;
   /** Staff: whose tickets; `me` is the caller, `none` the unassigned ones, a number that staff member. */
   assignee?: TicketAssignee;
@@ -62,6 +63,7 @@ function paramsOf(query: TicketFilters & Partial<TicketQuery>): [string, string]
     ['search', query.search],
     ['status', query.status],
     ['priority', query.priority],
+    ['category', query.category],
     ['assignee', assigneeOf(query)?.toString()],
     ['tag', query.tag],
     ['requester', query.requester],
@@ -93,6 +95,7 @@ export const hasTicketFilters = (filters: TicketFilters): boolean =>
   Boolean(
     filters.status ||
     filters.priority ||
+    filters.category ||
     filters.search ||
     filters.tag ||
     filters.requester ||

@@ -8,7 +8,9 @@ import {
   type TicketFilters,
   type TicketQuery,
 } from './ticketQuery.js';
-import { ticketFiltersQuery, ticketListQuery, ticketQueryFromUrl } from './tickets.js';
+import { MESSAGES } from '../messages.js';
+import { bulkUpdateBody, createTicketBody, ticketFiltersQuery, ticketListQuery, ticketQueryFromUrl, updateTicketBody } from './tickets.js';
+import { createViewBody } from './views.js';
 
 const QUERIES: TicketQuery[] = [
   DEFAULT_TICKET_QUERY,
@@ -26,6 +28,7 @@ const QUERIES: TicketQuery[] = [
   { ...DEFAULT_TICKET_QUERY, assignee: 'none', sort: { field: 'status', descending: false } },
   { ...DEFAULT_TICKET_QUERY, assignee: 42, sort: { field: 'lastActivityAt', descending: true } },
   { ...DEFAULT_TICKET_QUERY, sort: { field: 'id', descending: true } },
+  { ...DEFAULT_TICKET_QUERY, category: 'billing', assignee: 'me', status: 'open' },
   { ...DEFAULT_TICKET_QUERY, sort: { field: 'updatedAt', descending: true } },
 ];
 
@@ -37,7 +40,13 @@ describe('TicketQuery', () => {
   it.each(QUERIES)('is what the server parses from the request it makes: %j', (query) => {
     // The server reads an absent `mine` flag as false.
     expect(ticketListQuery.parse(ticketQueryParams(query))).toEqual({ ...query, mine: false });
-    const filters: TicketFilters = { status: query.status, priority: query.priority, search: query.search, assignee: query.assignee };
+    const filters: TicketFilters = {
+      status: query.status,
+      priority: query.priority,
+      category: query.category,
+      search: query.search,
+      assignee: query.assignee,
+    };
     expect(ticketFiltersQuery.parse(ticketQueryParams(filters))).toEqual({ ...filters, mine: false });
   });
 
@@ -78,6 +87,7 @@ describe('TicketQuery', () => {
     expect(hasTicketFilters({ search: 'x' })).toBe(true);
     expect(hasTicketFilters({ mine: true })).toBe(true);
     expect(hasTicketFilters({ assignee: 'none' })).toBe(true);
+    expect(hasTicketFilters({ category: 'other' })).toBe(true);
   });
 
   it('reads an old `mine=1` link as assignee=me and refuses an assignee that is not me, none or an id', () => {
@@ -86,5 +96,29 @@ describe('TicketQuery', () => {
     expect(ticketFiltersQuery.safeParse({ assignee: 'someone' }).success).toBe(false);
     expect(ticketFiltersQuery.safeParse({ assignee: '0' }).success).toBe(false);
     expect(ticketFiltersQuery.parse({ assignee: '7' }).assignee).toBe(7);
+  });
+});
+
+describe('a ticket category', () => {
+  const ticket = { title: 'Invoice is wrong', description: 'Charged twice this month.' };
+  const refused = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
+
+  it('is general unless given, and one of the categories with the articles’ message', () => {
+    expect(createTicketBody.parse(ticket).category).toBe('general');
+    expect(createTicketBody.parse({ ...ticket, category: 'billing' }).category).toBe('billing');
+    for (const category of ['food', 'Billing', 3, null]) {
+      expect(refused(createTicketBody.safeParse({ ...ticket, category }))).toBe(MESSAGES.validation.categoryInvalid);
+      expect(refused(updateTicketBody.safeParse({ category }))).toBe(MESSAGES.validation.categoryInvalid);
+      expect(refused(ticketFiltersQuery.safeParse({ category }))).toBe(MESSAGES.validation.categoryInvalid);
+      expect(refused(createViewBody.safeParse({ name: 'x', filters: { category } }))).toBe(MESSAGES.validation.categoryInvalid);
+    }
+    expect(ticketQueryFromUrl('category=food')).toEqual(DEFAULT_TICKET_QUERY);
+  });
+
+  it('is a bulk change of its own', () => {
+    expect(bulkUpdateBody.parse({ ids: [1], changes: { category: 'account' } }).changes).toEqual({ category: 'account' });
+    expect(refused(bulkUpdateBody.safeParse({ ids: [1], changes: {} }))).toBe(
+      'Choose at least one change: status, priority, category, assignedAgentId, addTags or removeTags',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { z } from '../zod.js';
 import {
+  DEFAULT_CATEGORY,
   FORM_STATUSES,
   PRIORITIES,
   STAFF_FORM_STATUSES,
@@ -8,7 +9,7 @@ import {
   normalizeStatus,
   type TicketSortField,
 } from '../enums.js';
-import { boundedText, idParam, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
+import { boundedText, categoryField, idParam, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 import { flagQuery } from './common.js';
@@ -74,6 +75,7 @@ export const createTicketBody = z.object({
   title: createTitle,
   description,
   priority: priority.default(LIMITS.defaultPriority),
+  category: categoryField.default(DEFAULT_CATEGORY),
   /** Files uploaded first (POST /uploads) by the caller, sent with the ticket. */
   attachmentIds: attachmentIdsField,
 });
@@ -81,12 +83,14 @@ export type CreateTicketBody = z.infer<typeof createTicketBody>;
 
 /**
  * One body for every caller; which of its fields a caller may send is the server's policy
- * (owner: title, description, priority, status; staff: status, resolutionNotes, priority, assignedAgentId).
+ * (owner: title, description, priority, status, and category only as it is; staff: status, resolutionNotes,
+ * priority, category, assignedAgentId, tags).
  */
 export const updateTicketBody = z.object({
   title: storedTitle.optional(),
   description: description.optional(),
   priority: priority.optional(),
+  category: categoryField.optional(),
   status: status.optional(),
   resolutionNotes: storableString('Resolution notes', V.resolutionNotesTooLong)
     .trim()
@@ -156,6 +160,7 @@ export const slaFilterQuery = optionalQuery(z.enum(SLA_FILTERS, { error: MESSAGE
 export const ticketFiltersQuery = z.object({
   status: optionalQuery(status),
   priority: optionalQuery(priority),
+  category: optionalQuery(categoryField),
   search: searchQuery,
   assignee: assigneeQuery,
   mine: flagQuery,
@@ -248,6 +253,7 @@ export const bulkUpdateBody = z.object({
       {
         status: status.optional(),
         priority: priority.optional(),
+        category: categoryField.optional(),
         assignedAgentId: updateTicketBody.shape.assignedAgentId,
         /** Tags added to and removed from each ticket's own (a tag in both is removed). */
         addTags: tagsField.optional(),
@@ -259,6 +265,7 @@ export const bulkUpdateBody = z.object({
       (c) =>
         c.status !== undefined ||
         c.priority !== undefined ||
+        c.category !== undefined ||
         c.assignedAgentId !== undefined ||
         (c.addTags?.length ?? 0) > 0 ||
         (c.removeTags?.length ?? 0) > 0,

@@ -1,6 +1,6 @@
 import { z } from '../zod.js';
 import { PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus } from '../enums.js';
-import { boundedText, searchQuery } from '../fields.js';
+import { boundedText, categoryField, searchQuery } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 import type { View } from '../responses.js';
@@ -22,6 +22,7 @@ const viewFilters = z
     {
       status: z.preprocess(normalizeStatus, z.enum(TICKET_STATUSES, { error: V.statusInvalid })).optional(),
       priority: z.enum(PRIORITIES, { error: V.priorityInvalid }).optional(),
+      category: categoryField.optional(),
       search: searchQuery,
       assignee: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), assigneeQuery),
       tag: tagQuery,

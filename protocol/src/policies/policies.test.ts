@@ -8,6 +8,7 @@ import {
   canDeleteTicket,
   canSetTicketStatus,
   canViewTicket,
+  canChangeTicketCategory,
   editableTicketFields,
   visibleTicketScope,
 } from './tickets.js';
@@ -47,11 +48,25 @@ describe('ticket policies', () => {
   });
 
   it('gives owners the form fields and staff the work fields', () => {
-    expect([...editableTicketFields(owner, ticket)].sort()).toEqual(['description', 'priority', 'status', 'title']);
-    expect([...editableTicketFields(agent, ticket)].sort()).toEqual(['assignedAgentId', 'priority', 'resolutionNotes', 'status', 'tags']);
+    // The owner may send the category as it is; only canChangeTicketCategory lets anyone change it.
+    expect([...editableTicketFields(owner, ticket)].sort()).toEqual(['category', 'description', 'priority', 'status', 'title']);
+    expect([...editableTicketFields(agent, ticket)].sort()).toEqual([
+      'assignedAgentId',
+      'category',
+      'priority',
+      'resolutionNotes',
+      'status',
+      'tags',
+    ]);
     expect([...editableTicketFields(stranger, ticket)]).toEqual([]);
     // An agent's own ticket: both sets.
-    expect(editableTicketFields(agent, ticketOf(agent.id)).size).toBe(7);
+    expect(editableTicketFields(agent, ticketOf(agent.id)).size).toBe(8);
+  });
+
+  it('lets staff change a category, never its owner', () => {
+    expect(canChangeTicketCategory(agent)).toBe(true);
+    expect(canChangeTicketCategory(admin)).toBe(true);
+    expect(canChangeTicketCategory(owner)).toBe(false);
   });
 
   it('lets staff close any ticket and an owner withdraw their own', () => {

@@ -11,11 +11,14 @@ const isOwner = (actor: Actor, ticket: OwnedTicket) => ticket.userId === actor.i
 
 // Here rather than beside the update schema in api/tickets.ts, which imports zod: the client asks
 // these rules in code every signed-in page loads, and zod should load only with the forms.
-export const OWNER_EDITABLE_FIELDS = ['title', 'description', 'priority', 'status'] as const satisfies readonly TicketField[];
+// An owner may send their ticket's category as it is (a form sending the whole ticket); changing it is
+// staff's (canChangeTicketCategory), as waiting on the customer is for the status.
+export const OWNER_EDITABLE_FIELDS = ['title', 'description', 'priority', 'status', 'category'] as const satisfies readonly TicketField[];
 export const STAFF_EDITABLE_FIELDS = [
   'status',
   'resolutionNotes',
   'priority',
+  'category',
   'assignedAgentId',
   'tags',
 ] as const satisfies readonly TicketField[];
@@ -47,6 +50,9 @@ export function editableTicketFields(actor: Actor, ticket: OwnedTicket): Readonl
  */
 export const canSetTicketStatus = (actor: Actor, ticket: OwnedTicket, status: TicketStatus): boolean =>
   status !== 'closed' || isStaff(actor) || isOwner(actor, ticket);
+
+/** The owner picks the category when opening the ticket; sorting tickets afterwards is support's work. */
+export const canChangeTicketCategory = (actor: Actor): boolean => isStaff(actor);
 
 /** Tags are staff's own words about a ticket: only staff read, set or filter by them. */
 export const canSeeTags = (actor: Actor): boolean => isStaff(actor);

@@ -173,6 +173,31 @@ describe('running the queue', () => {
       expect(eventA).toMatchObject({ action: 'updated', previous: { status: 'open', priority: 'medium', assignedAgent: null } });
     });
 
+    it('sets a category on each ticket as a single update would: history, events with the previous one', async () => {
+      const a = await createTicket(t.api, owner.token, { title: 'Bulk category one' });
+      const b = await createTicket(t.api, owner.token, { title: 'Bulk category two', category: 'billing' });
+      const watcher = await sockets.listen(t.url, agent2.token);
+      const res = await bulk({ ids: [a.id, b.id], changes: { category: 'billing', priority: 'low' } });
+      expect(res.status).toBe(200);
+      expect(res.body.failed).toEqual([]);
+      expect(res.body.updated.map((x: Ticket) => [x.id, x.category, x.priority])).toEqual([
+        [a.id, 'billing', 'low'],
+        [b.id, 'billing', 'low'],
+      ]);
+      const historyOf = async (id: number) => (await t.api.get(`/tickets/${id}`, { token: agent.token })).body.ticket.history;
+      expect((await historyOf(a.id)).slice(1)).toEqual([
+        expect.objectContaining({ type: 'priority', from: 'medium', to: 'low' }),
+        expect.objectContaining({ type: 'category', from: 'general', to: 'billing' }),
+      ]);
+      // b already had the category: only its priority moved.
+      expect((await historyOf(b.id)).slice(1).map((h: { type: string }) => h.type)).toEqual(['priority']);
+      await sentinel(t.api, admin.token, [watcher]);
+      const eventA = watcher.events['ticket-changed'].find((e) => e.ticket.id === a.id);
+      expect(eventA).toMatchObject({ ticket: { category: 'billing' }, previous: { category: 'general', priority: 'medium' } });
+      const eventB = watcher.events['ticket-changed'].find((e) => e.ticket.id === b.id);
+      expect(eventB?.action === 'updated' && 'category' in eventB.previous).toBe(false);
+    });
+
     it('answers an unchanged ticket as updated without a new version, and unassigns', async () => {
       const a = await createTicket(t.api, owner.token, { title: 'Bulk unassign one' });
       await put(a.id, { assignedAgentId: agent.user.id });
@@ -204,7 +229,8 @@ describe('running the queue', () => {
         [{ ids: [], changes: { status: 'open' } }, 'Ids must be a list of 1 to 100 ticket ids'],
         [{ ids: Array.from({ length: 101 }, (_, i) => i + 1), changes: { status: 'open' } }, 'Ids must be a list of 1 to 100 ticket ids'],
         [{ ids: ['x'], changes: { status: 'open' } }, 'Ids must be a list of 1 to 100 ticket ids'],
-        [{ ids: [a.id], changes: {} }, 'Choose at least one change: status, priority, assignedAgentId, addTags or removeTags'],
+        [{ ids: [a.id], changes: {} }, 'Choose at least one change: status, priority, category, assignedAgentId, addTags or removeTags'],
+        [{ ids: [a.id], changes: { category: 'food' } }, 'Category must be one of general, technical, billing, account, other'],
         [{ ids: [a.id], changes: { status: 'done' } }, 'Status must be one of open, in_progress, pending, resolved, closed'],
       ];
       for (const [body, message] of cases) {
@@ -314,6 +340,7 @@ describe('running the queue', () => {
         [{ name: 'x'.repeat(81) }, 'Name must be at most 80 characters long'],
         [{ name: 'ok', filters: { status: 'bogus' } }, 'Status must be one of open, in_progress, pending, resolved, closed'],
         [{ name: 'ok', filters: { assignee: 'who' } }, 'Assignee must be me, none or a support agent id'],
+        [{ name: 'ok', filters: { category: 'food' } }, 'Category must be one of general, technical, billing, account, other'],
         [
           { name: 'ok', sort: 'title' },
           'Sort must be one of createdAt, updatedAt, priority, id, status, lastActivityAt, slaDueAt, optionally prefixed with -',
@@ -348,6 +375,26 @@ describe('running the queue', () => {
         )
       ).body.view;
       const searched = (await t.api.post('/views', { name: 'Printers', filters: { search: 'printer' } }, { token: agent.token })).body.view;
+      // Category views: summed from the category counters, alone or with other filters, or counted with a search or a tag.
+      const billing = (await t.api.post('/views', { name: 'Billing', filters: { category: 'billing' } }, { token: agent.token })).body.view;
+      const billingMine = (
+        await t.api.post(
+          '/views',
+          { name: 'My open billing', filters: { category: 'billing', status: 'open', assignee: 'me' } },
+          { token: agent.token },
+        )
+      ).body.view;
+      expect(billingMine.filters).toEqual({ category: 'billing', status: 'open', assignee: 'me' });
+      const billingPrinters = (
+        await t.api.post(
+          '/views',
+          { name: 'Billing printers', filters: { category: 'billing', search: 'printer' } },
+          { token: agent.token },
+        )
+      ).body.view;
+      const billingTagged = (
+        await t.api.post('/views', { name: 'Billing VIP', filters: { category: 'billing', tag: 'vip' } }, { token: agent.token })
+      ).body.view;
       const check = async () => {
         const res = await t.api.get('/views/counts', { token: agent.token });
         expect(res.status).toBe(200);
@@ -367,8 +414,19 @@ describe('running the queue', () => {
       expect(after[own.id]).toBe((start[own.id] ?? 0) + 1);
       expect(after[searched.id]).toBe((start[searched.id] ?? 0) + 1);
       expect(after['-2']).toBe(start['-2']);
+      expect(after[billing.id]).toBe(start[billing.id]);
+      // Into billing, tagged: every category view moves by one.
+      await put(ticket.id, { category: 'billing', tags: ['vip'] });
+      const moved = await check();
+      for (const view of [billing, billingMine, billingPrinters, billingTagged])
+        expect(moved[view.id], view.name).toBe((start[view.id] ?? 0) + 1);
       await bulk({ ids: [ticket.id], changes: { status: 'resolved' } });
-      expect((await check())[own.id]).toBe(start[own.id]);
+      const resolved = await check();
+      expect(resolved[own.id]).toBe(start[own.id]);
+      expect(resolved[billingMine.id]).toBe(start[billingMine.id]);
+      expect(resolved[billing.id]).toBe((start[billing.id] ?? 0) + 1);
+      await bulk({ ids: [ticket.id], changes: { category: 'general' } });
+      expect((await check())[billing.id]).toBe(start[billing.id]);
     });
   });
 

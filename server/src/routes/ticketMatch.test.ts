@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CATEGORIES,
   PRIORITIES,
   ticketMatchesFilters,
   ticketQueryParams,
@@ -75,6 +76,7 @@ describe('the shared ticket predicate agrees with the SQL', () => {
     'category:billing',
   ];
   const TAGS = [undefined, 'alpha', 'beta'] as const;
+  const CATEGORY_FILTERS = [undefined, ...CATEGORIES] as const;
 
   beforeAll(async () => {
     t = await startTestServer(ADMIN_ENV);
@@ -85,7 +87,12 @@ describe('the shared ticket predicate agrees with the SQL', () => {
     // 50 tickets: each text under several statuses, priorities and assignees.
     for (let i = 0; i < 50; i++) {
       const [title, description] = TEXTS[i % TEXTS.length]!;
-      const created = await createTicket(t.api, owner.token, { title, description, priority: PRIORITIES[(i * 3) % 4]! });
+      const created = await createTicket(t.api, owner.token, {
+        title,
+        description,
+        priority: PRIORITIES[(i * 3) % 4]!,
+        category: CATEGORIES[(i * 2) % CATEGORIES.length]!,
+      });
       const status = statuses[Math.floor(i / 3) % 4]!;
       const assignedAgentId = assignees[(i * 7) % 3] ?? null;
       if (status !== 'open' || assignedAgentId !== null) {
@@ -123,6 +130,7 @@ describe('the shared ticket predicate agrees with the SQL', () => {
       for (const priority of priorities) for (const assignee of assignees) out.push({ status: status as TicketStatus, priority, assignee });
     for (const search of SEARCHES) for (const assignee of assignees) out.push({ search, assignee });
     for (const tag of TAGS) for (const status of STATUSES) out.push({ tag, status: status as TicketStatus });
+    for (const category of CATEGORY_FILTERS) for (const assignee of assignees) out.push({ category, assignee, status: 'open' });
     let seed = 21;
     const pick = <T>(items: readonly T[]): T => items[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % items.length]!;
     for (let i = 0; i < 60; i++)
@@ -132,6 +140,7 @@ describe('the shared ticket predicate agrees with the SQL', () => {
         assignee: pick(assignees),
         search: pick(SEARCHES),
         tag: pick(TAGS),
+        category: pick(CATEGORY_FILTERS),
       });
     return out;
   };
@@ -162,6 +171,11 @@ describe('the shared ticket predicate agrees with the SQL', () => {
       { tag: 'alpha' },
       { tag: 'beta', status: 'open' },
       { search: 'tag:alpha printer' },
+      { category: 'billing' },
+      { category: 'technical', status: 'open', assignee: 'none' },
+      { category: 'account', tag: 'alpha' },
+      { category: 'general', search: 'printer' },
+      { search: 'category:other' },
     ];
     const views: View[] = [];
     for (const [i, filters] of viewFilters.entries()) {

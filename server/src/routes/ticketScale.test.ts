@@ -42,16 +42,28 @@ describe('maintained counts, bounded lists and paged threads', () => {
       cases.push([admin, `status=${status}`, `status = '${status}'`]);
     for (const priority of ['low', 'urgent']) cases.push([admin, `priority=${priority}`, `priority = '${priority}'`]);
     cases.push([admin, 'status=open&priority=high', `status = 'open' and priority = 'high'`]);
+    // A category reads its own counters (migration 0036), alone and beside the other filters.
+    for (const category of ['general', 'billing']) cases.push([admin, `category=${category}`, `category = '${category}'`]);
+    cases.push([
+      admin,
+      'category=technical&status=open&priority=urgent',
+      `category = 'technical' and status = 'open' and priority = 'urgent'`,
+    ]);
+    cases.push([admin, 'assignee=none&category=billing', `assigned_agent_id is null and category = 'billing'`]);
+    cases.push([admin, 'search=category:billing', `category = 'billing'`]);
+    cases.push([admin, 'search=printer&category=general', `search_words @@ 'printer:*'::tsquery and category = 'general'`]);
     cases.push([admin, 'search=PRINTER', `search_words @@ 'printer:*'::tsquery`]);
     cases.push([admin, 'search=printer&status=resolved', `search_words @@ 'printer:*'::tsquery and status = 'resolved'`]);
     for (const a of agents) {
       cases.push([a, 'mine=1', `assigned_agent_id = ${a.user.id}`]);
       cases.push([a, 'mine=1&status=in_progress', `assigned_agent_id = ${a.user.id} and status = 'in_progress'`]);
+      cases.push([a, 'mine=1&category=technical', `assigned_agent_id = ${a.user.id} and category = 'technical'`]);
     }
     for (const u of users) {
       cases.push([u, '', `user_id = ${u.user.id}`]);
       cases.push([u, 'search=fire', `user_id = ${u.user.id} and search_words @@ 'fire:*'::tsquery`]);
       cases.push([u, 'status=open', `user_id = ${u.user.id} and status = 'open'`]);
+      cases.push([u, 'category=billing', `user_id = ${u.user.id} and category = 'billing'`]);
     }
     for (const [account, query, where] of cases) {
       const expected = await directStats(where);
@@ -62,9 +74,22 @@ describe('maintained counts, bounded lists and paged threads', () => {
     }
   }
 
+  /** ticket_category_counts as the trigger keeps it, and as counted again from the tickets: equal when exact. */
+  async function categoryCounters() {
+    const rows = async (query: string) => ((await t.server.database.db.execute(sql.raw(query))) as { rows: unknown[] }).rows;
+    return {
+      held: await rows(`select category::text, agent_id, status::text, priority::text, sla_state, n from ticket_category_counts
+        where n <> 0 order by 1, 2, 3, 4, 5`),
+      recounted: await rows(`select t.category::text, v.agent_id, t.status::text, t.priority::text, coalesce(t.sla_state, '') as sla_state,
+          count(*)::int as n
+        from tickets t, lateral (values (coalesce(t.assigned_agent_id, 0)), (-1)) v(agent_id) group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`),
+    };
+  }
+
   it('keeps every card and list total equal to count(*) through creates, updates, bulk changes, deletes and an agent deleted', async () => {
     const next = random(42);
     const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+    const categories = ['general', 'technical', 'billing'] as const;
     const agents = [
       agent,
       await signUp(t.api, { role: 'agent', name: 'Agent Two' }),
@@ -76,15 +101,18 @@ describe('maintained counts, bounded lists and paged threads', () => {
     await expectCountsExact(agents, users);
     for (let step = 0; step < 60; step++) {
       if (step % 20 === 19) await expectCountsExact(agents, users);
-      const action = ids.length < 5 ? 0 : Math.floor(next() * 6);
+      const action = ids.length < 5 ? 0 : Math.floor(next() * 7);
       if (action === 0) {
         const u = pick(users);
-        ids.push((await createTicket(t.api, u.token, { priority: pick(['low', 'medium', 'high', 'urgent']) })).id);
+        // Some without a category: `general` by default.
+        const category = next() < 0.25 ? {} : { category: pick(categories) };
+        ids.push((await createTicket(t.api, u.token, { priority: pick(['low', 'medium', 'high', 'urgent']), ...category })).id);
       } else if (action === 5) {
         const chosen = [...new Set([pick(ids), pick(ids), pick(ids)])];
         const changes = pick([
           { status: pick(['open', 'in_progress', 'pending', 'resolved', 'closed']) },
           { priority: pick(['low', 'urgent']) },
+          { category: pick(categories) },
         ]);
         const bulk = await t.api.post('/tickets/bulk', { ids: chosen, changes }, { token: pick(agents.slice(0, 2)).token });
         expect(bulk.status).toBe(200);
@@ -92,11 +120,14 @@ describe('maintained counts, bounded lists and paged threads', () => {
         const id = ids.splice(Math.floor(next() * ids.length), 1)[0]!;
         expect((await t.api.delete(`/tickets/${id}`, { token: admin.token })).status).toBe(200);
       } else {
-        const body = [
-          { status: pick(['open', 'in_progress', 'pending', 'resolved', 'closed']) },
-          { priority: pick(['low', 'medium', 'high', 'urgent']) },
-          { assignedAgentId: pick([...agents.map((a) => a.user.id), null]) },
-        ][action - 1];
+        const body =
+          action === 6
+            ? { category: pick(categories) }
+            : [
+                { status: pick(['open', 'in_progress', 'pending', 'resolved', 'closed']) },
+                { priority: pick(['low', 'medium', 'high', 'urgent']) },
+                { assignedAgentId: pick([...agents.map((a) => a.user.id), null]) },
+              ][action - 1];
         expect((await t.api.put(`/tickets/${pick(ids)}`, body, { token: pick(agents.slice(0, 2)).token })).status).toBe(200);
       }
     }
@@ -109,6 +140,8 @@ describe('maintained counts, bounded lists and paged threads', () => {
       sql`select coalesce(sum(n), 0)::int as n from ticket_counts where agent_id = ${gone.user.id}`,
     );
     expect((left as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+    const { held, recounted } = await categoryCounters();
+    expect(held).toEqual(recounted);
     // The all-tickets rows (-1) are every (status, priority) cell, so no question reads more than 16 rows.
     const cells = async (query: string) => ((await t.server.database.db.execute(sql.raw(query))) as { rows: unknown[] }).rows;
     const all = await cells(`select status::text, priority::text, n from ticket_counts where agent_id = -1 and n <> 0 order by 1, 2`);
@@ -164,6 +197,18 @@ describe('maintained counts, bounded lists and paged threads', () => {
     expect(listed.body.total).toBe(
       ((await rows(`select count(*)::int as n from tickets where tags @> array['vip']`)) as { n: number }[])[0]!.n,
     );
+    // The tag counters know no category: a tag with one is counted off the tickets, exactly under the cap.
+    await put(ids[0]!, { category: 'billing' });
+    for (const category of ['billing', 'general']) {
+      const query = `tag=vip&category=${category}`;
+      const expected = (
+        (await rows(`select count(*)::int as n from tickets where tags @> array['vip'] and category = '${category}'`)) as {
+          n: number;
+        }[]
+      )[0]!.n;
+      expect((await t.api.get(`/tickets?${query}`, { token: admin.token })).body.total, query).toBe(expected);
+      expect((await t.api.get(`/tickets/stats?${query}`, { token: admin.token })).body.stats.total, query).toBe(expected);
+    }
   });
 
   it("keeps each ticket's comment count equal to its public comments through replies, notes, bulk inserts and deletes", async () => {

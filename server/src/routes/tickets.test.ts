@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Ticket, TicketDetail } from '@helpdesk/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES, type Ticket, type TicketDetail } from '@helpdesk/protocol';
 import { ADMIN_ENV, createCast, createTicket, type Account } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
+import { sentinel, socketClients } from '../../test/socketClients.js';
 
 describe('tickets API', () => {
   let t: TestServer;
@@ -42,6 +43,97 @@ describe('tickets API', () => {
         expect.objectContaining({ type: 'created', from: null, to: 'open', actor: { id: owner.user.id, name: 'Owner Olive' } }),
       ]);
       expect(full.comments).toEqual([]);
+    });
+  });
+
+  describe('category', () => {
+    const sockets = socketClients();
+    afterEach(() => sockets.closeAll());
+    const history = async (id: number, token = owner.token) => (await detail(id, token)).history.map((h) => [h.type, h.from, h.to]);
+
+    it('is general unless the owner picks one at creation, and refuses an unknown one with 400', async () => {
+      expect((await createTicket(t.api, owner.token)).category).toBe('general');
+      const picked = await createTicket(t.api, owner.token, { category: 'billing' });
+      expect(picked.category).toBe('billing');
+      expect((await detail(picked.id)).category).toBe('billing');
+      // Staff read it too, in lists as on the page.
+      const listed = (await t.api.get('/tickets?limit=100', { token: agent.token })).body.data as Ticket[];
+      expect(listed.find((x) => x.id === picked.id)?.category).toBe('billing');
+      for (const category of ['food', 'BILLING', 7, null]) {
+        const res = await t.api.post(
+          '/tickets',
+          { title: 'Invoice is wrong', description: 'Charged twice this month.', category },
+          { token: owner.token },
+        );
+        expect(res.status, JSON.stringify(category)).toBe(400);
+        expect(res.body.message).toBe(MESSAGES.validation.categoryInvalid);
+        expect(res.body.errors).toEqual({ category: MESSAGES.validation.categoryInvalid });
+      }
+    });
+
+    it('refuses the owner a change with 403, and takes the category it already has as no change', async () => {
+      const ticket = await createTicket(t.api, owner.token, { category: 'technical' });
+      const refused = await t.api.put(
+        `/tickets/${ticket.id}`,
+        { category: 'billing', title: 'Printer and invoice' },
+        { token: owner.token },
+      );
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ success: false, message: 'Only support staff can change the category' });
+      const same = await t.api.put(`/tickets/${ticket.id}`, { category: 'technical', priority: 'high' }, { token: owner.token });
+      expect(same.status).toBe(200);
+      expect(same.body.ticket).toMatchObject({ category: 'technical', priority: 'high', title: ticket.title });
+      expect(await history(ticket.id)).toEqual([
+        ['created', null, 'open'],
+        ['priority', 'medium', 'high'],
+      ]);
+      const invalid = await t.api.put(`/tickets/${ticket.id}`, { category: 'food' }, { token: agent.token });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.message).toBe(MESSAGES.validation.categoryInvalid);
+    });
+
+    it('lets staff change it, with a history entry the owner sees and an event carrying the previous one', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      const staffSocket = await sockets.listen(t.url, admin.token);
+      const ownerSocket = await sockets.listen(t.url, owner.token);
+      const res = await t.api.put(`/tickets/${ticket.id}`, { category: 'account' }, { token: agent.token });
+      expect(res.status).toBe(200);
+      expect(res.body.ticket).toMatchObject({ category: 'account', version: ticket.version + 1, updatedBy: { id: agent.user.id } });
+      expect(await history(ticket.id)).toEqual([
+        ['created', null, 'open'],
+        ['category', 'general', 'account'],
+      ]);
+      await sentinel(t.api, admin.token, [staffSocket, ownerSocket]);
+      for (const listener of [staffSocket, ownerSocket]) {
+        const events = listener.events['ticket-changed'].filter((e) => e.ticket.id === ticket.id);
+        expect(events).toHaveLength(1);
+        expect(events[0]).toMatchObject({
+          action: 'updated',
+          ticket: { category: 'account' },
+          previous: { category: 'general' },
+          history: [expect.objectContaining({ type: 'category', from: 'general', to: 'account' })],
+        });
+      }
+      // The same category again changes nothing: no version, no entry.
+      const again = await t.api.put(`/tickets/${ticket.id}`, { category: 'account' }, { token: agent.token });
+      expect(again.body.ticket.version).toBe(res.body.ticket.version);
+    });
+
+    it('filters lists and cards by category for owners and staff, an unknown one refused with 400', async () => {
+      const mine = await createTicket(t.api, other.token, { category: 'other' });
+      const ownList = (await t.api.get('/tickets?category=other', { token: other.token })).body;
+      expect(ownList.tickets.map((x: Ticket) => x.id)).toEqual([mine.id]);
+      expect((await t.api.get('/tickets/stats?category=other', { token: other.token })).body.stats).toMatchObject({ total: 1, open: 1 });
+      const staff = (await t.api.get('/tickets?category=other&limit=100', { token: agent.token })).body;
+      expect(staff.data.every((x: Ticket) => x.category === 'other')).toBe(true);
+      expect(staff.total).toBe(staff.data.length);
+      const stats = (await t.api.get('/tickets/stats?category=other', { token: agent.token })).body.stats;
+      expect(stats.total).toBe(staff.total);
+      for (const path of ['/tickets?category=food', '/tickets/stats?category=food']) {
+        const res = await t.api.get(path, { token: agent.token });
+        expect(res.status, path).toBe(400);
+        expect(res.body.message).toBe(MESSAGES.validation.categoryInvalid);
+      }
     });
   });
 

@@ -99,8 +99,8 @@ export function createViewService({ db }: ServiceContext, searchCounts: SearchCo
       const counted: { id: number; filter: CountedFilter }[] = [];
       const searched: View[] = [];
       for (const view of views) {
-        // ticket_counts knows status, priority, SLA state and assignee: a view with a search or a tag
-        // is counted alone.
+        // The counters know status, priority, category, SLA state and assignee: a view with a search or
+        // a tag is counted alone.
         if (view.filters.search || view.filters.tag) {
           searched.push(view);
           continue;
@@ -111,6 +111,7 @@ export function createViewService({ db }: ServiceContext, searchCounts: SearchCo
             agentId: countsAgentId(agentIdOf(actor.id, view.filters.assignee)),
             status: view.filters.status,
             priority: view.filters.priority,
+            category: view.filters.category,
             sla: view.filters.sla,
           },
         });

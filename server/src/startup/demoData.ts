@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Role } from '@helpdesk/protocol';
+import { DEFAULT_CATEGORY, type Category, type Priority, type Role } from '@helpdesk/protocol';
 import type { Actor } from '../lib/actor.js';
 import type { Services } from '../services/index.js';
 import { createUserRecord } from '../services/userRecords.js';
@@ -33,14 +33,15 @@ export async function seedDemo(db: Db, services: Services): Promise<boolean> {
   }
   const [, agent, jordan, riley] = actors as [Actor, Actor, Actor, Actor];
 
-  const ticket = (owner: Actor, title: string, description: string, priority: 'low' | 'medium' | 'high' | 'urgent') =>
-    services.tickets.create(owner, { title, description, priority });
+  const ticket = (owner: Actor, title: string, description: string, priority: Priority, category: Category = DEFAULT_CATEGORY) =>
+    services.tickets.create(owner, { title, description, priority, category });
 
   const vpn = await ticket(
     jordan,
     'Cannot connect to the office VPN',
     'Since this morning the VPN client says "authentication failed" although my password works everywhere else.',
     'high',
+    'technical',
   );
   await services.tickets.update(agent, vpn.id, { status: 'in_progress' });
   await services.tickets.addComment(agent, vpn.id, {
@@ -56,6 +57,7 @@ export async function seedDemo(db: Db, services: Services): Promise<boolean> {
     'Invoice shows the wrong billing address',
     'My last two invoices still show our old office address. We moved in March.',
     'medium',
+    'billing',
   );
   await services.tickets.update(agent, invoice.id, { status: 'in_progress' });
   await services.tickets.update(agent, invoice.id, {
@@ -74,12 +76,14 @@ export async function seedDemo(db: Db, services: Services): Promise<boolean> {
     'Production checkout is down',
     'Customers get a 500 error on the payment step since 09:12. This is costing us sales.',
     'urgent',
+    'technical',
   );
   const password = await ticket(
     riley,
     'Password reset email never arrives',
     'I requested a reset link three times but nothing shows up, not even in spam.',
     'high',
+    'account',
   );
   await services.tickets.addComment(riley, password.id, {
     content: 'I also checked with our IT team; the mail server is not blocking you.',

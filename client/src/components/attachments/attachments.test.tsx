@@ -173,6 +173,7 @@ describe('attaching files to a new ticket', () => {
       title: 'Printer jams on page 2',
       description: 'It jams on every second page.',
       priority: 'medium',
+      category: 'general',
       attachmentIds: [12],
     });
   });

@@ -13,6 +13,7 @@ const LABELS: Record<string, string> = {
   title: 'Title',
   description: 'Description',
   priority: 'Priority',
+  category: 'Category',
   status: 'Status',
   resolutionNotes: 'Resolution notes',
   assignedAgent: 'Assigned to',

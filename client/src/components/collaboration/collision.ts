@@ -24,13 +24,14 @@ export const showField = (field: string, value: unknown): string => {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'object') return 'name' in value ? (value as { name: string }).name : JSON.stringify(value);
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (field === 'status' || field === 'priority') return labelOf(text);
+  if (field === 'status' || field === 'priority' || field === 'category') return labelOf(text);
   return truncate(text, 80);
 };
 
 const FIELDS = [
   ['status', 'Status'],
   ['priority', 'Priority'],
+  ['category', 'Category'],
   ['assignedAgent', 'Assigned to'],
   ['resolutionNotes', 'Resolution notes'],
   ['title', 'Title'],

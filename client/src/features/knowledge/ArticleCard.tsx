@@ -3,7 +3,7 @@ import { Button, Card, Divider, Group, Stack, Text, Title } from '@mantine/core'
 import { IconArrowRight } from '@tabler/icons-react';
 import { Link } from 'wouter';
 import { ArticleByline } from './ArticleByline';
-import { CategoryChip } from './CategoryChip';
+import { CategoryChip } from '../../components/CategoryChip';
 import { HelpfulButton } from './HelpfulButton';
 import { KeywordChips } from './KeywordChips';
 import { excerptOf } from './markdownText';

@@ -6,7 +6,7 @@ import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { PageLoader } from '../../components/PageLoader';
 import { ArticleByline } from './ArticleByline';
 import { ArticleLoadError, BackToKnowledgeBase } from './ArticleLoadError';
-import { CategoryChip } from './CategoryChip';
+import { CategoryChip } from '../../components/CategoryChip';
 import { CreateTicketCallout } from './CreateTicketCallout';
 import { HelpfulButton } from './HelpfulButton';
 import { KeywordChips } from './KeywordChips';

@@ -10,7 +10,7 @@ import { knowledgeApi } from '../../api/knowledge';
 import { queryKeys } from '../../api/queryKeys';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { notifySuccess } from '../../lib/notify';
-import { CATEGORY_OPTIONS } from './CategoryChip';
+import { CATEGORY_OPTIONS } from '../../components/CategoryChip';
 import { MarkdownContent } from './MarkdownContent';
 import { KNOWLEDGE_TEXT as T } from './texts';
 import { schemaResolver } from '../../lib/schemaResolver';

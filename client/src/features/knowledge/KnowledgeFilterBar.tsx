@@ -2,7 +2,7 @@ import { LIMITS } from '@helpdesk/protocol';
 import { Button, Group, NativeSelect, Paper, TextInput } from '@mantine/core';
 import { IconCategory, IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { useState, type SubmitEvent } from 'react';
-import { CATEGORY_OPTIONS } from './CategoryChip';
+import { CATEGORY_OPTIONS } from '../../components/CategoryChip';
 import { isCategory, type KnowledgeFilters } from './filters';
 
 const CATEGORY_FILTER = [{ value: '', label: 'All categories' }, ...CATEGORY_OPTIONS];

@@ -19,6 +19,7 @@ const ticket = (overrides: Partial<Ticket> = {}): Ticket => ({
   title: 'Printer is on fire',
   description: 'Smoke comes out of the printer on floor 3.',
   priority: 'medium',
+  category: 'general',
   status: 'open',
   resolutionNotes: null,
   user: { id: 2, name: 'Olive Owner' },

@@ -46,6 +46,7 @@ export const BULK_FAILED = 'Failed to update the selected tickets';
 const viewQueryOf = (view: View): Partial<TicketQuery> => ({
   status: view.filters.status,
   priority: view.filters.priority,
+  category: view.filters.category,
   search: view.filters.search,
   assignee: view.filters.assignee,
   tag: view.filters.tag,
@@ -57,6 +58,7 @@ const showsView = (query: TicketQuery, view: View) => {
   return (
     query.status === wanted.status &&
     query.priority === wanted.priority &&
+    query.category === wanted.category &&
     query.search === wanted.search &&
     query.assignee === wanted.assignee &&
     query.tag === wanted.tag &&
@@ -177,6 +179,7 @@ function AgentDashboard({ user }: { user: User }) {
         filters: {
           status: ticketQuery.status,
           priority: ticketQuery.priority,
+          category: ticketQuery.category,
           search: ticketQuery.search,
           assignee: ticketQuery.assignee,
           tag: ticketQuery.tag,

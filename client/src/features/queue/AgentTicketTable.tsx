@@ -4,6 +4,7 @@ import { IconFilterSearch, IconInbox } from '@tabler/icons-react';
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { Refreshing } from '../../components/Refreshing';
 import { EmptyState } from '../../components/EmptyState';
+import { CategoryChip } from '../../components/CategoryChip';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { formatDateTime, formatWhen } from '../../lib/dates';
 import { truncate } from '../../lib/text';
@@ -222,9 +223,13 @@ function TicketRow({ ticket, selection, active, onOpen, ...actions }: RowProps) 
               {ticket.title || 'No Title'}
             </Text>
           </Group>
-          <Text size="xs" c="dimmed" truncate="end" data-testid="ticket-excerpt">
-            {truncate(descriptionOf(ticket), LIMITS.excerpt.agentTable)}
-          </Text>
+          {/* The category leads the excerpt's line: no column of its own, so nothing scrolls sideways. */}
+          <Group gap={6} wrap="nowrap" miw={0}>
+            <CategoryChip category={ticket.category} size="xs" style={{ flexShrink: 0 }} />
+            <Text size="xs" c="dimmed" truncate="end" data-testid="ticket-excerpt">
+              {truncate(descriptionOf(ticket), LIMITS.excerpt.agentTable)}
+            </Text>
+          </Group>
         </Stack>
       </Table.Td>
       <Table.Td>
@@ -330,6 +335,7 @@ function TicketCard({ ticket, selection, active, onOpen, ...actions }: RowProps)
             <Group gap={6}>
               <PriorityChip priority={ticket.priority} />
               <StatusChip status={ticket.status} />
+              <CategoryChip category={ticket.category} />
               {ticket.sla && <SlaBadge sla={ticket.sla} />}
               {ticket.unread && <NewBadge size="sm" />}
             </Group>

@@ -13,6 +13,7 @@ const detail = (overrides: Partial<TicketDetail> = {}): TicketDetail => ({
   attachments: [],
   description: 'The VPN disconnects every hour on the hour since Monday.',
   priority: 'high',
+  category: 'technical',
   status: 'open',
   resolutionNotes: null,
   user: { id: 2, name: 'Olive Owner' },

@@ -3,6 +3,7 @@ import {
   TICKET_STATUSES,
   type BulkChanges,
   type BulkUpdateResponse,
+  type Category,
   type Priority,
   type TicketStatus,
   type UserRef,
@@ -11,6 +12,7 @@ import { Alert, Button, Group, List, Paper, Select, TagsInput, Text } from '@man
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { normalTags } from '../../api/tagSuggestions';
+import { CATEGORY_OPTIONS } from '../../components/CategoryChip';
 import { labelledOptions } from '../../lib/text';
 
 const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
@@ -34,10 +36,11 @@ export function bulkResultText(result: Pick<BulkUpdateResponse, 'updated' | 'fai
   return result.failed.length === 0 ? changed : `${changed}, ${result.failed.length} failed`;
 }
 
-/** The bar over the table while tickets are selected: one status, priority, assignee and tags to add or remove for all of them. */
+/** The bar over the table while tickets are selected: one status, priority, category, assignee and tags to add or remove for all of them. */
 export function BulkBar({ count, staff, meId, tagSuggestions, applying, onApply, onClear }: BulkBarProps) {
   const [status, setStatus] = useState<string | null>(null);
   const [priority, setPriority] = useState<string | null>(null);
+  const [category, setCategory] = useState<string | null>(null);
   const [assignee, setAssignee] = useState<string | null>(null);
   const [addTags, setAddTags] = useState<string[]>([]);
   const [removeTags, setRemoveTags] = useState<string[]>([]);
@@ -49,6 +52,7 @@ export function BulkBar({ count, staff, meId, tagSuggestions, applying, onApply,
   const changes: BulkChanges = {
     ...(status && { status: status as TicketStatus }),
     ...(priority && { priority: priority as Priority }),
+    ...(category && { category: category as Category }),
     ...(assignee && { assignedAgentId: assignee === UNASSIGN ? null : Number(assignee) }),
     ...(addTags.length > 0 && { addTags }),
     ...(removeTags.length > 0 && { removeTags }),
@@ -63,6 +67,7 @@ export function BulkBar({ count, staff, meId, tagSuggestions, applying, onApply,
         </Text>
         <Select label="Set status" placeholder="Keep" data={STATUS_OPTIONS} value={status} onChange={setStatus} clearable w={150} />
         <Select label="Set priority" placeholder="Keep" data={PRIORITY_OPTIONS} value={priority} onChange={setPriority} clearable w={150} />
+        <Select label="Set category" placeholder="Keep" data={CATEGORY_OPTIONS} value={category} onChange={setCategory} clearable w={150} />
         <Select
           label="Set assignee"
           placeholder="Keep"

@@ -52,6 +52,25 @@ function queueServer(counts: () => Record<string, number>, extra: Parameters<typ
 const listQueries = (server: ReturnType<typeof fakeServer>) =>
   server.calls.filter((c) => c.key.startsWith('GET /tickets?')).map((c) => new URL(c.key.replace('GET ', 'http://x')).searchParams);
 const rowOf = (id: number) => document.querySelector<HTMLElement>(`tr[data-ticket-id="${id}"]`)!;
+type Server = ReturnType<typeof fakeServer>;
+type User = ReturnType<typeof userEvent.setup>;
+
+/** Picks a filter box's option, then waits for the list to ask for it and the address to keep it. */
+async function pickFilter(user: User, server: Server, box: string, option: string, [param, value]: [string, string]) {
+  await user.click(screen.getByRole('textbox', { name: box }));
+  await user.click(await screen.findByRole('option', { name: option }));
+  await waitFor(() => expect(listQueries(server).at(-1)?.get(param)).toBe(value));
+  await waitFor(() => expect(window.location.search).toContain(`${param}=${value}`));
+}
+
+/** Saves the table's filters and sort as a view named `name`; answers the body it posted. */
+async function saveCurrentView(user: User, server: Server, name: string): Promise<unknown> {
+  await user.click(screen.getByRole('button', { name: 'Save current view' }));
+  await user.type(await screen.findByRole('textbox', { name: 'View name' }), name);
+  await user.click(screen.getByRole('button', { name: 'Save view' }));
+  await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /views')).toBe(true));
+  return server.calls.find((c) => c.key === 'POST /views')?.body;
+}
 
 beforeEach(() => {
   store.set(agentFiltersAtom, EMPTY_AGENT_FILTERS);
@@ -160,22 +179,54 @@ describe('agent table', () => {
     renderApp('/agent-dashboard', { user: agent });
     await waitFor(() => expect(rowOf(1)).toBeTruthy());
     const user = userEvent.setup();
-    await user.click(screen.getByRole('textbox', { name: 'Tag' }));
-    await user.click(await screen.findByRole('option', { name: 'printer' }));
-    await waitFor(() => expect(listQueries(server).at(-1)?.get('tag')).toBe('printer'));
-    await waitFor(() => expect(window.location.search).toContain('tag=printer'));
-
-    await user.click(screen.getByRole('button', { name: 'Save current view' }));
-    await user.type(await screen.findByRole('textbox', { name: 'View name' }), 'Printers tagged');
-    await user.click(screen.getByRole('button', { name: 'Save view' }));
-    await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /views')).toBe(true));
-    expect(server.calls.find((c) => c.key === 'POST /views')?.body).toMatchObject({ name: 'Printers tagged', filters: { tag: 'printer' } });
+    await pickFilter(user, server, 'Tag', 'printer', ['tag', 'printer']);
+    expect(await saveCurrentView(user, server, 'Printers tagged')).toMatchObject({ name: 'Printers tagged', filters: { tag: 'printer' } });
 
     const nav = screen.getByRole('navigation', { name: 'Saved views' });
     await user.click(within(nav).getByRole('button', { name: /^VIPs/ }));
     await waitFor(() => expect(listQueries(server).at(-1)?.get('tag')).toBe('vip'));
     expect(within(nav).getByRole('button', { name: /^VIPs/ })).toHaveAttribute('aria-current', 'true');
     expect(screen.getByRole('textbox', { name: 'Tag' })).toHaveValue('vip');
+  });
+
+  it('filters by category, saves it in a view, opens a category view, and sets a category in bulk', async () => {
+    const billingView: View = {
+      id: 8,
+      name: 'Billing',
+      filters: { category: 'billing' },
+      shared: false,
+      owner: { id: agent.id, name: agent.name },
+    };
+    const server = queueServer(() => ({}), {
+      'GET /views': { body: { success: true, views: [...VIEWS, billingView] } },
+      'POST /views': ({ body }) => ({
+        status: 201,
+        body: { success: true, view: { id: 9, shared: false, owner: null, ...(body as object) } },
+      }),
+      'POST /tickets/bulk': () => ({ body: { success: true, updated: rows.slice(0, 2), failed: [] } }),
+    });
+    renderApp('/agent-dashboard', { user: agent });
+    await waitFor(() => expect(rowOf(1)).toBeTruthy());
+    // Each row shows its category beside the excerpt.
+    expect(within(rowOf(1)).getByText('General')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await pickFilter(user, server, 'Category', 'Technical', ['category', 'technical']);
+    expect(await saveCurrentView(user, server, 'Technical')).toMatchObject({ name: 'Technical', filters: { category: 'technical' } });
+
+    const nav = screen.getByRole('navigation', { name: 'Saved views' });
+    await user.click(within(nav).getByRole('button', { name: /^Billing/ }));
+    await waitFor(() => expect(listQueries(server).at(-1)?.get('category')).toBe('billing'));
+    expect(within(nav).getByRole('button', { name: /^Billing/ })).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('textbox', { name: 'Category' })).toHaveValue('Billing');
+
+    await user.click(within(rowOf(1)).getByRole('checkbox'));
+    await user.click(within(rowOf(2)).getByRole('checkbox'));
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    await user.click(within(bar).getByRole('textbox', { name: 'Set category' }));
+    await user.click(await screen.findByRole('option', { name: 'Account' }));
+    await user.click(within(bar).getByRole('button', { name: 'Apply to 2' }));
+    await waitFor(() => expect(server.calls.some((c) => c.key === 'POST /tickets/bulk')).toBe(true));
+    expect(server.calls.find((c) => c.key === 'POST /tickets/bulk')?.body).toEqual({ ids: [1, 2], changes: { category: 'account' } });
   });
 
   it('phrases bulk results', () => {

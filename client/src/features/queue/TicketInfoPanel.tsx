@@ -1,6 +1,7 @@
 import type { TicketDetail } from '@helpdesk/protocol';
 import { Card, Divider, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { CategoryChip } from '../../components/CategoryChip';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { formatDateTime } from '../../lib/dates';
 import { ownerName } from './ticketText';
@@ -38,6 +39,9 @@ export function TicketInfoPanel({ ticket }: { ticket: TicketDetail }) {
           <Fact label="Created">{formatDateTime(ticket.createdAt)}</Fact>
           <Fact label="Priority">
             <PriorityChip priority={ticket.priority} />
+          </Fact>
+          <Fact label="Category">
+            <CategoryChip category={ticket.category} />
           </Fact>
           <Fact label="Current status">
             <StatusChip status={ticket.status} data-testid="current-status" />

@@ -18,7 +18,16 @@ const partOf = <T>(read: (query: TicketQuery) => T, write: (query: TicketQuery, 
 
 export const EMPTY_AGENT_FILTERS: TicketFilters = {};
 export const agentFiltersAtom = partOf<TicketFilters>(
-  ({ status, priority, search, assignee, tag, requester, sla }) => ({ status, priority, search, assignee, tag, requester, sla }),
+  ({ status, priority, category, search, assignee, tag, requester, sla }) => ({
+    status,
+    priority,
+    category,
+    search,
+    assignee,
+    tag,
+    requester,
+    sla,
+  }),
   ({ sort, page, limit }, filters) => ({ ...filters, sort, page, limit }),
 );
 export const agentPageAtom = partOf(

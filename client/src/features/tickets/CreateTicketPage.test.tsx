@@ -17,10 +17,11 @@ async function openForm(user = owner) {
 const titleInput = () => screen.getByRole('textbox', { name: /^Title/ });
 const descriptionInput = () => screen.getByRole('textbox', { name: /^Description/ });
 const priorityInput = () => screen.getByRole('textbox', { name: 'Priority' });
+const categoryInput = () => screen.getByRole('textbox', { name: 'Category' });
 const submit = () => screen.getByRole('button', { name: 'Create Ticket' });
 
 describe('create ticket page', () => {
-  it('shows the form with tips, help text, counters, Back to the dashboard and priority medium', async () => {
+  it('shows the form with tips, help text, counters, Back to the dashboard, priority medium and category general', async () => {
     fakeServer(verified(owner));
     const user = userEvent.setup();
     await openForm();
@@ -28,6 +29,7 @@ describe('create ticket page', () => {
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
     expect(screen.getByText(/5-200 characters/)).toBeInTheDocument();
     expect(priorityInput()).toHaveValue('Medium');
+    expect(categoryInput()).toHaveValue('General');
     expect(screen.getByText('0/200')).toBeInTheDocument();
     expect(screen.getByText('0/2000')).toBeInTheDocument();
 
@@ -85,6 +87,8 @@ describe('create ticket page', () => {
     await user.type(descriptionInput(), 'Smoke comes out of the printer on floor 3.');
     await user.click(priorityInput());
     await user.click(await screen.findByRole('option', { name: 'High' }));
+    await user.click(categoryInput());
+    await user.click(await screen.findByRole('option', { name: 'Technical' }));
     await user.click(submit());
 
     expect(await screen.findByText('Ticket created successfully! Redirecting to dashboard...')).toBeInTheDocument();
@@ -92,6 +96,7 @@ describe('create ticket page', () => {
       title: 'Printer is on fire',
       description: 'Smoke comes out of the printer on floor 3.',
       priority: 'high',
+      category: 'technical',
     });
     await act(() => vi.advanceTimersByTimeAsync(1900));
     expect(window.location.pathname).toBe('/create-ticket');

@@ -1,4 +1,4 @@
-import { createTicketBody, LIMITS, type Priority } from '@helpdesk/protocol';
+import { createTicketBody, DEFAULT_CATEGORY, LIMITS, type Category, type Priority } from '@helpdesk/protocol';
 import { Button, Grid, Group, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconBulb, IconCircleCheck, IconSend } from '@tabler/icons-react';
@@ -10,7 +10,7 @@ import { ticketCreated } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { homePath } from '../../state/home';
 import { userAtom } from '../../state/session';
-import { CountedTextarea, PrioritySelect, SaveFeedback, TicketTitleInput } from './fields';
+import { CategorySelect, CountedTextarea, PrioritySelect, SaveFeedback, TicketTitleInput } from './fields';
 import { BackLink, PageHeader } from './PageHeader';
 import { TICKET_TEXT } from './texts';
 import { useDelayedNavigate } from '../../lib/useDelayedNavigate';
@@ -54,8 +54,8 @@ export default function CreateTicketPage() {
   const home = user ? homePath(user.role) : '/dashboard';
   const client = useQueryClient();
   const redirect = useDelayedNavigate();
-  const form = useForm<{ title: string; description: string; priority: Priority }>({
-    initialValues: { title: '', description: '', priority: LIMITS.defaultPriority },
+  const form = useForm<{ title: string; description: string; priority: Priority; category: Category }>({
+    initialValues: { title: '', description: '', priority: LIMITS.defaultPriority, category: DEFAULT_CATEGORY },
     validate: schemaResolver(createTicketBody),
   });
 
@@ -76,8 +76,8 @@ export default function CreateTicketPage() {
   const submit = form.onSubmit((values) => {
     // The files still going up are waited for, not left behind (the button says so meanwhile).
     if (draft.uploading) return;
-    const { title, description, priority } = createTicketBody.parse(values);
-    create.mutate({ title, description, priority, ...(draft.ids.length > 0 && { attachmentIds: draft.ids }) });
+    const { title, description, priority, category } = createTicketBody.parse(values);
+    create.mutate({ title, description, priority, category, ...(draft.ids.length > 0 && { attachmentIds: draft.ids }) });
   });
 
   return (
@@ -108,7 +108,10 @@ export default function CreateTicketPage() {
                   disabled={done}
                   {...form.getInputProps('description')}
                 />
-                <PrioritySelect description="How much does this block your work?" disabled={done} {...form.getInputProps('priority')} />
+                <Group grow align="flex-start" gap="md">
+                  <PrioritySelect description="How much does this block your work?" disabled={done} {...form.getInputProps('priority')} />
+                  <CategorySelect description="What is it about?" disabled={done} {...form.getInputProps('category')} />
+                </Group>
                 <Stack gap={6}>
                   <Text size="sm" fw={500}>
                     Attachments

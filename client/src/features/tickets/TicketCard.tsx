@@ -2,6 +2,7 @@ import { LIMITS, type Ticket } from '@helpdesk/protocol';
 import { Card, Group, Text } from '@mantine/core';
 import { IconCalendar, IconUser } from '@tabler/icons-react';
 import { Link } from 'wouter';
+import { CategoryChip } from '../../components/CategoryChip';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { formatDate } from '../../lib/dates';
 import { truncate } from '../../lib/text';
@@ -30,6 +31,7 @@ export function TicketCard({ ticket }: { ticket: Ticket }) {
       <Group gap={6} mb="sm">
         <StatusChip status={ticket.status} />
         <PriorityChip priority={ticket.priority} />
+        <CategoryChip category={ticket.category} />
       </Group>
       <Text size="sm" c="dimmed" mb="md" style={{ flex: 1, overflowWrap: 'anywhere' }}>
         {truncate(ticket.description, LIMITS.excerpt.userCard)}

@@ -60,7 +60,7 @@ function staffPage(routes: Parameters<typeof fakeServer>[0] = {}) {
 }
 
 describe('ticket side panel (staff)', () => {
-  it('changes status, priority and assignee in place, on the version shown, and stays on the ticket', async () => {
+  it('changes status, priority, category and assignee in place, on the version shown, and stays on the ticket', async () => {
     const server = staffPage({
       'PUT /tickets/7': ({ body }) => ({
         body: { success: true, ticket: { ...aTicket(), ...(body as object), version: 2 }, message: 'ok' },
@@ -85,6 +85,12 @@ describe('ticket side panel (staff)', () => {
     await user.click(within(panel).getByRole('textbox', { name: 'Priority' }));
     await user.click(screen.getByRole('option', { name: 'Urgent' }));
     await waitFor(() => expect(server.calls.filter((c) => c.key === 'PUT /tickets/7').at(-1)?.body).toMatchObject({ priority: 'urgent' }));
+    const category = within(panel).getByRole('textbox', { name: 'Category' });
+    expect(category).toHaveValue('General');
+    await user.click(category);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['General', 'Technical', 'Billing', 'Account', 'Other']);
+    await user.click(screen.getByRole('option', { name: 'Billing' }));
+    await waitFor(() => expect(server.calls.filter((c) => c.key === 'PUT /tickets/7').at(-1)?.body).toMatchObject({ category: 'billing' }));
     expect(window.location.pathname).toBe('/ticket/7');
   });
 

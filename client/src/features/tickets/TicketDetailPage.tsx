@@ -21,6 +21,7 @@ import { ticketsApi } from '../../api/tickets';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageLoader } from '../../components/PageLoader';
+import { CategoryChip } from '../../components/CategoryChip';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { SlaBadge } from '../../components/sla/SlaBadge';
 import { homePath } from '../../state/home';
@@ -119,6 +120,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
           <Group gap="xs">
             <StatusChip status={ticket.status} size="lg" />
             <PriorityChip priority={ticket.priority} size="lg" />
+            <CategoryChip category={ticket.category} size="lg" />
             {/* Also here, not only in the side panel, which a phone shows below the conversation. */}
             {staff && ticket.sla && <SlaBadge sla={ticket.sla} size="lg" />}
             {staff && <TicketViewers ticketId={ticket.id} size="md" />}

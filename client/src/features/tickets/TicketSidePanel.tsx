@@ -1,5 +1,5 @@
-import { PRIORITIES, TICKET_STATUSES, type Priority, type Ticket, type TicketStatus, type User } from '@helpdesk/protocol';
-import { Card, Select, Stack, TagsInput, Text, Title } from '@mantine/core';
+import { PRIORITIES, TICKET_STATUSES, type Category, type Priority, type Ticket, type TicketStatus, type User } from '@helpdesk/protocol';
+import { Card, Select, Stack, TagsInput, Text, Title, type SelectProps } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { conflictTicketOf } from '../../api/ApiError';
@@ -8,6 +8,7 @@ import { ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { staffDirectoryQuery } from '../../api/users';
 import { tagsChanged, useTagSuggestions } from '../../api/tagSuggestions';
+import { CATEGORY_OPTIONS } from '../../components/CategoryChip';
 import { ConflictReview } from '../../components/collaboration/ConflictReview';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { labelledOptions } from '../../lib/text';
@@ -22,11 +23,18 @@ export const PANEL_TEXT = {
 const STATUS_OPTIONS = labelledOptions(TICKET_STATUSES);
 const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
 const UNASSIGNED = 'none';
+/** The enum fields, each in a box of its own options (status: every one, closed too). */
+const CHOICES = [
+  { field: 'status', label: 'Status', data: STATUS_OPTIONS },
+  { field: 'priority', label: 'Priority', data: PRIORITY_OPTIONS },
+  { field: 'category', label: 'Category', data: CATEGORY_OPTIONS },
+] as const;
 
 /** One field's change as the panel sends it; tags go on their own call until the protocol's update body has them. */
 type Change =
   | { field: 'status'; value: TicketStatus }
   | { field: 'priority'; value: Priority }
+  | { field: 'category'; value: Category }
   | { field: 'assignedAgentId'; value: number | null }
   | { field: 'tags'; value: string[] };
 
@@ -39,9 +47,18 @@ const send = (id: number, change: Change, version: number) =>
 const mineOf = (change: Change): Record<string, unknown> =>
   change.field === 'assignedAgentId' ? { assignedAgent: change.value } : { [change.field]: change.value };
 
+/** One of the ticket's enum fields: saved as soon as another value is chosen, never cleared. */
+function ChoiceSelect({
+  value,
+  onPick,
+  ...props
+}: Pick<SelectProps, 'label' | 'data' | 'disabled'> & { value: string; onPick: (value: string) => void }) {
+  return <Select value={value} allowDeselect={false} onChange={(next) => next && next !== value && onPick(next)} {...props} />;
+}
+
 /**
  * The staff side panel of a ticket page (docs/product.md#ticket-page): status (every status),
- * priority, assignee and tags, each saved in place as soon as it is chosen, on the version shown
+ * priority, category, assignee and tags, each saved in place as soon as it is chosen, on the version shown
  * (a change made meanwhile by someone else answers 409 and is reviewed here). The page stays on the ticket.
  */
 export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<User, 'id' | 'name'> }) {
@@ -100,22 +117,17 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
           save.isError && <ErrorAlert message={PANEL_TEXT.saveFailed} error={save.error} />
         )}
         {ticket.sla !== undefined && <SlaDetails sla={ticket.sla} />}
-        <Select
-          label="Status"
-          data={STATUS_OPTIONS}
-          value={ticket.status}
-          allowDeselect={false}
-          disabled={busy}
-          onChange={(value) => value && value !== ticket.status && change({ field: 'status', value: value as TicketStatus })}
-        />
-        <Select
-          label="Priority"
-          data={PRIORITY_OPTIONS}
-          value={ticket.priority}
-          allowDeselect={false}
-          disabled={busy}
-          onChange={(value) => value && value !== ticket.priority && change({ field: 'priority', value: value as Priority })}
-        />
+        {CHOICES.map(({ field, label, data }) => (
+          <ChoiceSelect
+            key={field}
+            label={label}
+            data={data}
+            value={ticket[field]}
+            disabled={busy}
+            // The value is one of the box's own options.
+            onPick={(value) => change({ field, value } as Change)}
+          />
+        ))}
         <Select
           label="Assignee"
           data={assignees}

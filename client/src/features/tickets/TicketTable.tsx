@@ -2,6 +2,7 @@ import type { Ticket } from '@helpdesk/protocol';
 import { Anchor, Table, Text } from '@mantine/core';
 import type { MouseEvent } from 'react';
 import { Link, useLocation } from 'wouter';
+import { CategoryChip } from '../../components/CategoryChip';
 import { PriorityChip, StatusChip } from '../../components/TicketChips';
 import { formatDate, fromNow } from '../../lib/dates';
 
@@ -18,6 +19,7 @@ export function TicketTable({ tickets, showOwner }: { tickets: Ticket[]; showOwn
             {showOwner && <Table.Th>User</Table.Th>}
             <Table.Th>Status</Table.Th>
             <Table.Th>Priority</Table.Th>
+            <Table.Th>Category</Table.Th>
             <Table.Th>Created</Table.Th>
             <Table.Th>Updated</Table.Th>
           </Table.Tr>
@@ -48,6 +50,9 @@ export function TicketTable({ tickets, showOwner }: { tickets: Ticket[]; showOwn
               </Table.Td>
               <Table.Td>
                 <PriorityChip priority={ticket.priority} />
+              </Table.Td>
+              <Table.Td>
+                <CategoryChip category={ticket.category} />
               </Table.Td>
               <Table.Td>
                 <Text size="sm">{formatDate(ticket.createdAt)}</Text>

@@ -11,6 +11,7 @@ import {
   type TextareaProps,
 } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
+import { CATEGORY_OPTIONS } from '../../components/CategoryChip';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { saveFailureMessage } from './failures';
 import { labelledOptions, labelOf } from '../../lib/text';
@@ -83,6 +84,11 @@ const priorityOptions = labelledOptions(PRIORITIES);
 
 export function PrioritySelect(props: Omit<SelectProps, 'data'>) {
   return <Select label="Priority" data={priorityOptions} allowDeselect={false} withCheckIcon={false} {...props} />;
+}
+
+/** What the ticket is about: the owner's pick at creation; staff change it on the ticket page. */
+export function CategorySelect(props: Omit<SelectProps, 'data'>) {
+  return <Select label="Category" data={CATEGORY_OPTIONS} allowDeselect={false} withCheckIcon={false} {...props} />;
 }
 
 /** What an owner may pick: open, resolved, or closed to withdraw the request; in progress and waiting are support's. */

@@ -7,6 +7,7 @@ describe('describeHistory', () => {
     [{ type: 'status', from: 'open', to: 'in_progress' }, 'Status changed from Open to In Progress'],
     [{ type: 'status', from: 'in_progress', to: 'resolved' }, 'Status changed from In Progress to Resolved'],
     [{ type: 'priority', from: 'medium', to: 'urgent' }, 'Priority changed from Medium to Urgent'],
+    [{ type: 'category', from: 'general', to: 'billing' }, 'Category changed from General to Billing'],
     [{ type: 'edited', from: null, to: 'title' }, 'Title edited'],
     [{ type: 'edited', from: null, to: 'title,description' }, 'Title and description edited'],
     [{ type: 'edited', from: null, to: null }, 'Ticket edited'],

@@ -13,7 +13,7 @@ function fieldList(fields: string): string {
 
 /**
  * What a history entry says on the status timeline. Values follow docs/decisions.md "History
- * values": enum values for status and priority, changed field names for edits, agent names for
+ * values": enum values for status, priority and category, changed field names for edits, agent names for
  * assignment, the notes for resolution, the comment id for comments.
  */
 export function describeHistory(entry: Pick<HistoryEntry, 'type' | 'from' | 'to'>): string {
@@ -25,6 +25,8 @@ export function describeHistory(entry: Pick<HistoryEntry, 'type' | 'from' | 'to'
       return from ? `Status changed from ${labelOf(from)} to ${labelOf(to ?? '')}` : `Status set to ${labelOf(to ?? '')}`;
     case 'priority':
       return from ? `Priority changed from ${labelOf(from)} to ${labelOf(to ?? '')}` : `Priority set to ${labelOf(to ?? '')}`;
+    case 'category':
+      return `Category changed from ${labelOf(from ?? '')} to ${labelOf(to ?? '')}`;
     case 'edited': {
       const fields = fieldList(to ?? '');
       return fields ? `${fields} edited` : 'Ticket edited';

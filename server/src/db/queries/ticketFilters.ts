@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { foldCase } from '@helpdesk/protocol';
+import type { ConditionFilters } from './tickets.js';
 import type { Db } from '../client.js';
 import { executedRows } from '../rows.js';
 import { tagCounts, tickets, users } from '../schema/index.js';
@@ -44,6 +45,13 @@ export const taggedWith = (tag: string, spread: TagSpread = 'common'): SQL => {
   if (spread === 'common') return has(sql`${tickets.tags}`);
   return sql`${tickets.id} = any(array(select r.id from ${tickets} r where ${has(sql`r.tags`)}))`;
 };
+
+/**
+ * Whether a list asks what the trigger-kept copies of the tickets (ticket_tags, ticket_words) do not
+ * carry: a requester, an SLA state, a category or unread marks. Such a list is read off the tickets.
+ */
+export const asksBeyondCopies = (filters: ConditionFilters): boolean =>
+  filters.requester !== undefined || filters.sla !== undefined || filters.category !== undefined || filters.unreadFor !== undefined;
 
 /** How many tickets carry the tag, from the maintained counts. */
 export const countTagged = (db: Db, tag: string): Promise<number> =>

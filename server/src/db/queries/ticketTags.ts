@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { TicketQuery } from '@helpdesk/protocol';
 import { ticketTags } from '../schema/index.js';
-import { tagSpreadOf } from './ticketFilters.js';
+import { asksBeyondCopies, tagSpreadOf } from './ticketFilters.js';
 import { sortsOffMatches, type ConditionFilters, type TicketScope } from './tickets.js';
 
 /**
@@ -31,7 +31,7 @@ export const SORTED_TAG_ROWS = 20_000;
  * - another in creation order when the list's other filters hold at least a TAG_ROWS_SHARE-th of
  *   its tickets (read `untagged`, the maintained counters, only then);
  * - in another order, on at most SORTED_TAG_ROWS tickets under a status, priority or the unassigned.
- * Lists the rows cannot answer (an owner's, a search, a requester, an SLA state, unread marks) are
+ * Lists the rows cannot answer (an owner's, a search, a requester, an SLA state, a category, unread marks) are
  * left to the tickets.
  */
 export async function taggedRowsOf(
@@ -42,8 +42,7 @@ export async function taggedRowsOf(
 ): Promise<SQL | undefined> {
   const { tag, tagged } = filters;
   if (tag === undefined || tagged === undefined || scope.ownerId !== undefined || !sortsOffMatches(sort)) return undefined;
-  if (filters.search !== undefined || filters.requester !== undefined || filters.sla !== undefined || filters.unreadFor !== undefined)
-    return undefined;
+  if (filters.search !== undefined || asksBeyondCopies(filters)) return undefined;
   const rows = tagRows(tag, scope, filters);
   if (tagSpreadOf(tagged) === 'rare') return rows;
   if (typeof scope.assignedAgentId === 'number') return undefined;

@@ -4,7 +4,7 @@ import type { Db } from '../client.js';
 import { literalLimit } from '../plannedStatements.js';
 import { executedRows, returnedRow } from '../rows.js';
 import { tickets } from '../schema/index.js';
-import { afterPrefix, requestedByAccounts } from './ticketFilters.js';
+import { afterPrefix, asksBeyondCopies, requestedByAccounts } from './ticketFilters.js';
 import type { ConditionFilters, TicketScope } from './tickets.js';
 
 /**
@@ -79,7 +79,8 @@ function keyConditions(alias: string, { status, priority, agentId }: WordFilters
 
 /**
  * The tickets a staff list's search of one word matches, off ticket_words, or undefined when the list
- * asks what those rows do not hold (an owner's scope, a tag, a requester, an SLA state, unread marks),
+ * asks what those rows do not hold (an owner's scope, a tag, a requester, an SLA state, a category,
+ * unread marks),
  * the search has no word or several, or its word names too many (PREFIX_WORDS). Several words are
  * left to the word index, which intersects them inside itself: here each would be a probe per ticket
  * of the rarest, slower than the index's intersection for the few tickets that match them all
@@ -89,8 +90,7 @@ function keyConditions(alias: string, { status, priority, agentId }: WordFilters
 export async function wordMatchesOf(db: Db, scope: TicketScope, filters: ConditionFilters): Promise<WordMatches | undefined> {
   const { search } = filters;
   if (search === undefined || scope.ownerId !== undefined) return undefined;
-  if (filters.tag !== undefined || filters.requester !== undefined || filters.sla !== undefined || filters.unreadFor !== undefined)
-    return undefined;
+  if (filters.tag !== undefined || asksBeyondCopies(filters)) return undefined;
   const [typed, ...more] = searchWordsOf(search);
   if (typed === undefined || more.length > 0) return undefined;
   const words = await vocabularyOf(db, typed);

@@ -1,5 +1,13 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { searchWordsOf, SLA_FILTERS, type Priority, type SlaFilter, type TicketQuery, type TicketStatus } from '@helpdesk/protocol';
+import {
+  searchWordsOf,
+  SLA_FILTERS,
+  type Category,
+  type Priority,
+  type SlaFilter,
+  type TicketQuery,
+  type TicketStatus,
+} from '@helpdesk/protocol';
 import { phaseOf } from '../../sla/ticketSla.js';
 import type { Db } from '../client.js';
 import { executedRows, returnedRow } from '../rows.js';
@@ -7,7 +15,7 @@ import { isStaffRole } from './staff.js';
 import { requestedBy, requestedByAccounts, tagSpreadIn, taggedWith } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
 import { amongTicketsWith } from './ticketWords.js';
-import { ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
+import { ticketCategoryCounts, ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
 import { literalLimit } from '../plannedStatements.js';
 import { renderSelection } from '../renderedSelection.js';
 
@@ -107,6 +115,7 @@ const wordsMatch = ({ search, searchAmong, searchRequesters = [] }: ConditionFil
 export interface ConditionFilters {
   status?: TicketStatus;
   priority?: Priority;
+  category?: Category;
   search?: string;
   /** Staff lists: the accounts the search's free words name (findAccountsNamedBy); their tickets match too. */
   searchRequesters?: number[];
@@ -142,6 +151,7 @@ export function ticketConditions(scope: TicketScope, filters: ConditionFilters):
     assignedTo(scope.assignedAgentId),
     filters.status ? eq(tickets.status, filters.status) : undefined,
     filters.priority ? eq(tickets.priority, filters.priority) : undefined,
+    filters.category ? eq(tickets.category, filters.category) : undefined,
     filters.search ? wordsMatch({ ...filters, search: filters.search }) : undefined,
     filters.tag ? taggedWith(filters.tag, tagSpreadIn(filters)) : undefined,
     filters.requester ? requestedBy(filters.requester) : undefined,
@@ -462,13 +472,28 @@ export async function estimateTicketRows(db: Db, where: SQL | undefined): Promis
 export const countsAgentId = (assignedAgentId: number | null | undefined): number =>
   assignedAgentId === undefined ? -1 : (assignedAgentId ?? 0);
 
-/** The counter rows that hold a list's filters (see countedStats); the tag counters know no SLA state. */
-type CountedFilters = { assignedAgentId?: number | null; status?: string; priority?: string; tag?: string; sla?: string };
+/**
+ * The counter rows that hold a list's filters (see countedStats); the tag counters know no SLA state
+ * and no category.
+ */
+type CountedFilters = {
+  assignedAgentId?: number | null;
+  status?: string;
+  priority?: string;
+  category?: string;
+  tag?: string;
+  sla?: string;
+};
+
+/** The counters a question reads: a tag's, a category's (migration 0036), else ticket_counts. */
+export const countersFor = ({ tag, category }: Pick<CountedFilters, 'tag' | 'category'>) =>
+  tag !== undefined ? ticketTagCounts : category !== undefined ? ticketCategoryCounts : ticketCounts;
 
 function countedRows(filters: CountedFilters) {
-  // listFilters counts such a list off the index instead (not `plain`); a sum here would drop the state.
-  if (filters.tag !== undefined && filters.sla !== undefined) throw new Error('The tag counters know no SLA state');
-  const c = filters.tag === undefined ? ticketCounts : ticketTagCounts;
+  // listFilters counts such a list off the index instead (not `plain`); a sum here would drop the state or category.
+  if (filters.tag !== undefined && (filters.sla !== undefined || filters.category !== undefined))
+    throw new Error('The tag counters know no SLA state and no category');
+  const c = countersFor(filters);
   const where = and(
     filters.tag === undefined ? undefined : sql`${ticketTagCounts.tag} = ${filters.tag}`,
     eq(c.agentId, countsAgentId(filters.assignedAgentId)),
@@ -477,14 +502,19 @@ function countedRows(filters: CountedFilters) {
   return { c, where };
 }
 
-/** The status, priority and SLA state of counter rows (a tag's rows have no state), for any assignee's. */
+/**
+ * The status, priority, category and SLA state of counter rows (a tag's rows have neither of the last
+ * two), for any assignee's.
+ */
 export const counterConditions = (
-  c: typeof ticketCounts | typeof ticketTagCounts,
-  filters: { status?: string; priority?: string; sla?: string },
+  c: ReturnType<typeof countersFor>,
+  filters: { status?: string; priority?: string; category?: string; sla?: string },
 ): (SQL | undefined)[] => [
+  filters.category && 'category' in c ? sql`${c.category} = ${filters.category}` : undefined,
   filters.status ? sql`${c.status} = ${filters.status}` : undefined,
   filters.priority ? sql`${c.priority} = ${filters.priority}` : undefined,
-  filters.sla ? sql`${ticketCounts.slaState} = ${filters.sla}` : undefined,
+  // A tag's rows have neither: countedRows refuses such a question before it gets here.
+  filters.sla && 'slaState' in c ? sql`${c.slaState} = ${filters.sla}` : undefined,
 ];
 
 /**

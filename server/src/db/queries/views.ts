@@ -2,24 +2,44 @@ import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { returnedRow } from '../rows.js';
 import { insertUnderCap } from './ownedItems.js';
-import { counterConditions } from './tickets.js';
-import { savedViews, ticketCounts, users } from '../schema/index.js';
+import { counterConditions, countersFor } from './tickets.js';
+import { savedViews, users } from '../schema/index.js';
 
-/** A filter-only view as the maintained counters can answer it: agent id (-1 every ticket, 0 unassigned), status, priority, SLA state. */
+/**
+ * A filter-only view as the maintained counters can answer it: agent id (-1 every ticket, 0
+ * unassigned), status, priority, category, SLA state.
+ */
 export interface CountedFilter {
   agentId: number;
   status?: string;
   priority?: string;
+  category?: string;
   sla?: string;
 }
 
 /**
- * Every filter-only view's count in one read of ticket_counts (migrations 0004, 0010, 0021): one sum
- * per view over the rows of the assignees the views name, never the tickets table.
+ * Every filter-only view's count in one read of ticket_counts (migrations 0004, 0010, 0021), and one of
+ * ticket_category_counts for the views with a category (migration 0036): one sum per view over the rows
+ * of the assignees the views name, never the tickets table.
  */
 export async function countedViewTotals(db: Db, filters: CountedFilter[]): Promise<number[]> {
+  const categorised = filters.map((f) => f.category !== undefined);
+  // One after the other: a request holds one connection.
+  const plain = await summedViews(
+    db,
+    filters.filter((_, i) => !categorised[i]),
+  );
+  const byCategory = await summedViews(
+    db,
+    filters.filter((_, i) => categorised[i]),
+  );
+  return categorised.map((has) => (has ? byCategory : plain).shift() ?? 0);
+}
+
+/** The views' sums from one counters table: all of them with a category or none. */
+async function summedViews(db: Db, filters: CountedFilter[]): Promise<number[]> {
   if (filters.length === 0) return [];
-  const c = ticketCounts;
+  const c = countersFor({ category: filters[0]?.category });
   const sums = Object.fromEntries(
     filters.map((f, i) => {
       const where: SQL | undefined = and(eq(c.agentId, f.agentId), ...counterConditions(c, f));

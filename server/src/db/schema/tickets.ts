@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { HISTORY_TYPES, PRIORITIES, SLA_STATES, TICKET_STATUSES, type SlaState } from '@helpdesk/protocol';
+import { DEFAULT_CATEGORY, HISTORY_TYPES, PRIORITIES, SLA_STATES, TICKET_STATUSES, type SlaState } from '@helpdesk/protocol';
 import { timestamps, users } from './users.js';
 import { slaPolicies } from './sla.js';
+import { categoryEnum } from './articles.js';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -21,6 +22,8 @@ export const tickets = pgTable(
     title: text('title').notNull(),
     description: text('description').notNull(),
     priority: priorityEnum('priority').notNull().default('medium'),
+    // The articles' enum: one list of categories for both, so a new one is added once (migration 0036).
+    category: categoryEnum('category').notNull().default(DEFAULT_CATEGORY),
     status: ticketStatusEnum('status').notNull().default('open'),
     resolutionNotes: text('resolution_notes'),
     userId: integer('user_id')
@@ -87,6 +90,11 @@ export const tickets = pgTable(
     // sort=priority is urgency ascending, newest first within it: a second direction. NULLS FIRST is
     // what ORDER BY ... DESC means; an index on DESC NULLS LAST would not serve it.
     index('tickets_priority_created_desc_idx').on(t.priority, t.createdAt.desc().nullsFirst(), t.id),
+    // category=<c> in the default order, and beside an assignee (mine, the unassigned): migration 0036
+    // adds INCLUDE of the other filters, so status, priority, assignee, tags and SLA state beside it
+    // are checked on the index entry (docs/decisions.md#categories-counted-like-statuses).
+    index('tickets_category_created_idx').on(t.category, t.createdAt, t.id),
+    index('tickets_assigned_category_created_idx').on(t.assignedAgentId, t.category, t.createdAt, t.id),
     // Migration 0018 adds INCLUDE of the list filters (status, priority, assignee, tags) to the list
     // orders' indexes above and below, which drizzle cannot declare: a filtered list in that order
     // checks its filter on the index entry instead of fetching each row it drops. Migration 0019 adds
@@ -198,6 +206,25 @@ export const ticketCounts = pgTable(
     n: integer('n').notNull(),
   },
   (t) => [primaryKey({ columns: [t.agentId, t.status, t.priority, t.slaState] })],
+);
+
+/**
+ * ticket_counts by category: how many tickets of each category each (assignee, status, priority, SLA
+ * state) holds, kept by the same statement trigger (migration 0036), so a list, its cards or a view
+ * under `category=` count without reading tickets while every other question still reads ticket_counts'
+ * few rows. agent_id 0 = unassigned, -1 every ticket whoever holds it, as there.
+ */
+export const ticketCategoryCounts = pgTable(
+  'ticket_category_counts',
+  {
+    category: categoryEnum('category').notNull(),
+    agentId: integer('agent_id').notNull(),
+    status: ticketStatusEnum('status').notNull(),
+    priority: priorityEnum('priority').notNull(),
+    slaState: text('sla_state').notNull().default(''),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.category, t.agentId, t.status, t.priority, t.slaState] })],
 );
 
 /**

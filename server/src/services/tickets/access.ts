@@ -77,8 +77,8 @@ export interface ListFilters {
   scope: TicketScope;
   conditions: ConditionFilters;
   /**
-   * Only status, priority, assignee, and a tag or an SLA state (not both): the maintained counters
-   * (staff) or an index (owner) count it exactly.
+   * Only status, priority, assignee, and a tag or an SLA state and a category (not a tag with either):
+   * the maintained counters (staff) or an index (owner) count it exactly.
    */
   plain: boolean;
 }
@@ -102,6 +102,7 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
   const conditions: ConditionFilters = {
     status: wanted.status,
     priority: wanted.priority,
+    category: wanted.category,
     search: wanted.text,
     searchRequesters,
     // Several words are read off the tickets holding the rarest (the requesters' tickets apart).
@@ -112,12 +113,12 @@ export async function listFilters(db: Db, actor: Pick<Actor, 'id' | 'role'>, fil
     sla: wanted.sla,
     ...(wanted.unread && { unreadFor: actor.id }),
   };
-  // The tag counters know no SLA state: a tag and a state together are counted off the index, up to the cap.
+  // The tag counters know no SLA state and no category: a tag with either is counted off the index, up to the cap.
   const plain =
     !conditions.search &&
     !conditions.requester &&
     conditions.unreadFor === undefined &&
-    (conditions.sla === undefined || conditions.tag === undefined);
+    (conditions.tag === undefined || (conditions.sla === undefined && conditions.category === undefined));
   return { scope: scopeFor(actor, { assignee }), conditions, plain };
 }
 

@@ -73,6 +73,7 @@ export function createBulkUpdate({ db, withTransaction }: ServiceContext) {
           const set: Plan['set'] = {
             ...(changes.status !== undefined && { status: changes.status }),
             ...(changes.priority !== undefined && { priority: changes.priority }),
+            ...(changes.category !== undefined && { category: changes.category }),
             ...(assignee !== undefined && { assignedAgentId: assignee?.id ?? null }),
             ...('assignedAgentId' in plan.set && { assignedAgentId: plan.set.assignedAgentId }),
             // Each ticket's own tags plus and minus the change: tickets group by the set they end with.

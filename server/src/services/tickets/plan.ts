@@ -1,4 +1,5 @@
 import {
+  canChangeTicketCategory,
   canSetTicketStatus,
   editableTicketFields,
   isStaff,
@@ -56,6 +57,10 @@ export function planUpdate(actor: Actor, locked: TicketRow, input: UpdateTicketB
     throw new ForbiddenError(MESSAGES.sla.pendingForbidden);
   }
   if (input.status && !canSetTicketStatus(actor, current, input.status)) throw new ForbiddenError(MESSAGES.tickets.closeForbidden);
+  // Like waiting: an owner may send the category the ticket has, never another.
+  if (input.category && input.category !== current.category && !canChangeTicketCategory(actor)) {
+    throw new ForbiddenError(MESSAGES.tickets.categoryForbidden);
+  }
   if (input.title !== undefined && !isTitleEditAllowed(current.title, input.title)) {
     throw new ValidationError(MESSAGES.validation.titleTooLongEdit, { title: MESSAGES.validation.titleTooLongEdit });
   }
@@ -78,6 +83,10 @@ export function planUpdate(actor: Actor, locked: TicketRow, input: UpdateTicketB
   if (input.priority !== undefined && input.priority !== current.priority) {
     set.priority = input.priority;
     changes.push({ type: 'priority', from: current.priority, to: input.priority });
+  }
+  if (input.category !== undefined && input.category !== current.category) {
+    set.category = input.category;
+    changes.push({ type: 'category', from: current.category, to: input.category });
   }
   let statusChange: Plan['statusChange'];
   if (input.status !== undefined && input.status !== current.status) {

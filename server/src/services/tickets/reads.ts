@@ -78,20 +78,23 @@ function stateInDeadlineOrder(scope: TicketScope, c: ListFilters['conditions'], 
   return c.sla !== undefined && sort.field === 'slaDueAt' && filtersNamed(scope, c) === 0 && scope.ownerId === undefined;
 }
 
-/** How many of a list's assignee, status and priority it names. */
+/** How many of a list's assignee, status, priority and category it names. */
 const filtersNamed = (scope: TicketScope, c: ListFilters['conditions']): number =>
-  [scope.assignedAgentId !== undefined, c.status !== undefined, c.priority !== undefined].filter(Boolean).length;
+  [scope.assignedAgentId !== undefined, c.status !== undefined, c.priority !== undefined, c.category !== undefined].filter(Boolean).length;
 
 /**
  * Whether a list's filters are none (any order), or for staff, in creation order, exactly those an
  * index leads with before the creation time: (status, created_at), (priority, created_at),
- * (assigned_agent_id, created_at), (assigned_agent_id, status, created_at) and (sla_state, created_at).
+ * (assigned_agent_id, created_at), (assigned_agent_id, status, created_at), (sla_state, created_at),
+ * (category, created_at) and (assigned_agent_id, category, created_at).
  */
 function filtersIndexedInCreatedOrder(scope: TicketScope, c: ListFilters['conditions'], sort: TicketQuery['sort']): boolean {
   const others = filtersNamed(scope, c);
   if (c.sla === undefined && others === 0) return true;
   if (sort.field !== 'createdAt' || scope.ownerId !== undefined) return false;
   if (c.sla !== undefined) return others === 0;
+  // A category has its index alone and after an assignee; with a status or a priority it is planned for its values.
+  if (c.category !== undefined) return c.status === undefined && c.priority === undefined;
   // An assignee and a status have their index; a priority goes alone.
   return c.priority === undefined || others === 1;
 }

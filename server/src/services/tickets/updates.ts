@@ -5,6 +5,7 @@ import {
   isStaff,
   LIMITS,
   MESSAGES,
+  type Category,
   type CreateTicketBody,
   type Ticket,
   type UpdateTicketBody,
@@ -40,8 +41,11 @@ export const slaWriteOf = (ticket: TicketRow['ticket'], set: Plan['set'], happen
   ...(happening && { happening }),
 });
 
-/** A new ticket as the service takes it: files are optional (seeded and mailed-in tickets may have none). */
-export type NewTicket = Omit<CreateTicketBody, 'attachmentIds'> & { attachmentIds?: number[] };
+/**
+ * A new ticket as the service takes it: files and category are optional (seeded and mailed-in tickets
+ * may have none; the column's default is `general`).
+ */
+export type NewTicket = Omit<CreateTicketBody, 'attachmentIds' | 'category'> & { attachmentIds?: number[]; category?: Category };
 
 /** A ticket as it was and as it is after its write, with what changed: what history and events are made of. */
 export interface Written {
@@ -163,6 +167,7 @@ export function createTicketWrites({ db, withTransaction, attachments, settings 
             title: input.title,
             description: input.description,
             priority: input.priority,
+            category: input.category,
             userId: actor.id,
             lastActivityById: actor.id,
             ...sla,

@@ -1,7 +1,7 @@
 import { CATEGORIES, type Category } from '@helpdesk/protocol';
 import { Badge, type BadgeProps } from '@mantine/core';
 import { IconCreditCard, IconDots, IconInfoCircle, IconTool, IconUserCircle, type Icon } from '@tabler/icons-react';
-import { labelledOptions, labelOf } from '../../lib/text';
+import { labelledOptions, labelOf } from '../lib/text';
 
 const CATEGORY_LOOK: Record<Category, { icon: Icon; color: string }> = {
   general: { icon: IconInfoCircle, color: 'blue' },
@@ -14,7 +14,7 @@ const CATEGORY_LOOK: Record<Category, { icon: Icon; color: string }> = {
 /** The categories as select options, labels capitalised. */
 export const CATEGORY_OPTIONS = labelledOptions(CATEGORIES);
 
-/** An article's category chip carries an icon of its own (docs/product.md#article-page). */
+/** A category chip carries an icon of its own, on articles (docs/product.md#article-page) and tickets alike. */
 export function CategoryChip({ category, ...props }: { category: Category } & BadgeProps) {
   const { icon: CategoryIcon, color } = CATEGORY_LOOK[category];
   return (
