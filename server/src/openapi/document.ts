@@ -44,9 +44,8 @@ const ACCESS_TEXT: Record<Access, string> = {
 };
 
 /** Sessions and tokens alike; a call a token can never make lists only the session. */
-function securityOf(method: string, path: string, access: Access) {
-  if (access === 'public') return [];
-  const scope = scopeOfCall(method, `/api${path}`);
+function securityOf(access: Access, scope: ReturnType<typeof scopeOfCall> | undefined) {
+  if (scope === undefined) return [];
   const schemes = [{ session: [] }, ...(scope === 'never' ? [] : [{ apiToken: scope === 'any' ? [] : [scope] }])];
   return access === 'optional' ? [{}, ...schemes] : schemes;
 }
@@ -68,8 +67,7 @@ function answerOf({ answer, status = 200 }: Operation): ZodOpenApiResponsesObjec
   return { [status]: { description, content: { 'application/json': { schema: answer } } } };
 }
 
-function operationOf(key: string, operation: Operation): ZodOpenApiOperationObject {
-  const [method = 'GET', path = '/'] = key.split(' ');
+function operationOf(method: string, path: string, operation: Operation): ZodOpenApiOperationObject {
   const { params, query, body, upload, access, conflict } = operation;
   const scope = access === 'public' ? undefined : scopeOfCall(method, `/api${path}`);
   const takesInput = Boolean(params ?? query ?? body ?? upload);
@@ -83,7 +81,7 @@ function operationOf(key: string, operation: Operation): ZodOpenApiOperationObje
       .filter(Boolean)
       .join(' '),
     tags: [operation.tag],
-    security: securityOf(method, path, access),
+    security: securityOf(access, scope),
     ...(scope && { 'x-token-scope': scope }),
     ...((params ?? query) && { requestParams: { ...(params && { path: params }), ...(query && { query }) } }),
     ...(body && { requestBody: { required: true, content: { 'application/json': { schema: body } } } }),
@@ -125,7 +123,7 @@ export function createApiDocument() {
   const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
   for (const [key, operation] of Object.entries(OPERATIONS)) {
     const [method = 'GET', path = '/'] = key.split(' ');
-    (paths[documentPath(path)] ??= {})[method.toLowerCase()] = operationOf(key, operation);
+    (paths[documentPath(path)] ??= {})[method.toLowerCase()] = operationOf(method, path, operation);
   }
   return createDocument(
     {
