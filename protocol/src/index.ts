@@ -29,4 +29,5 @@ export * from './api/inboundMail.js';
 export * from './api/apiTokens.js';
 export * from './api/webhooks.js';
 export * from './api/csat.js';
+export * from './api/reports.js';
 export type * from './responses.js';

@@ -27,6 +27,8 @@ export const LIMITS = {
   /** Saved views and canned responses one staff member may own (shared ones they own included). */
   /** API tokens (docs/api.md#api-tokens): live ones per person, requests a minute each, lifetime in days. */
   /** Satisfaction surveys: the optional comment, and how long a link lasts (CSAT_TOKEN_TTL_DAYS). */
+  /** Report ranges in days, both ends included (docs/api.md#reports). */
+  reports: { maxDays: 366, maxDailyDays: 92, defaultDays: 30 },
   csat: { commentMax: 2000, tokenTtlDays: { min: 1, max: 365, default: 30 } },
   apiTokens: { perPerson: 20, requestsPerMinute: 600, name: { min: 1, max: 80 }, expiresInDays: { min: 1, max: 366, default: 90 } },
   /**

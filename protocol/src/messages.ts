@@ -175,6 +175,14 @@ export const MESSAGES = {
     question: 'How did we do?',
     ratingLabels: { good: 'Good', neutral: 'Neutral', bad: 'Bad' },
   },
+  /** Reports (docs/api.md#reports). */
+  reports: {
+    rangeTooLong: 'The date range can be at most 366 days',
+    startAfterEnd: 'The start date must be before the end date',
+    dailyTooLong: 'Use a weekly or monthly interval for ranges over 92 days',
+    dateInvalid: 'Dates must be real days written YYYY-MM-DD',
+    intervalInvalid: 'Interval must be one of day, week, month',
+  },
   apiTokens: {
     staffOnly: 'Only support staff can create API tokens',
     revoked: 'Token revoked',

@@ -366,3 +366,89 @@ export const webhookDeliveriesResponseSchema = ok({ deliveries: z.array(webhookD
 export type WebhookDeliveriesResponse = z.infer<typeof webhookDeliveriesResponseSchema>;
 export const webhookDeliveryResponseSchema = ok({ delivery: webhookDeliverySchema, message: z.string() });
 export type WebhookDeliveryResponse = z.infer<typeof webhookDeliveryResponseSchema>;
+
+// Reports (docs/api.md#reports). Durations are whole seconds; a percentile or percentage is null when
+// the range holds nothing to take it from.
+
+const seconds = z.number().int().nullable();
+const percent = z.number().nullable();
+/** How long something took across a range: how many, and the median and 90th percentile. */
+export const durationFiguresSchema = z.object({ count: z.number().int(), p50: seconds, p90: seconds });
+export const csatFiguresSchema = z.object({
+  responses: z.number().int(),
+  good: z.number().int(),
+  neutral: z.number().int(),
+  bad: z.number().int(),
+  scorePct: percent,
+});
+
+export const reportSummarySchema = z.object({
+  created: z.number().int(),
+  resolved: z.number().int(),
+  reopened: z.number().int(),
+  /** Tickets not yet resolved or closed, now. */
+  backlog: z.number().int(),
+  firstResponse: durationFiguresSchema,
+  resolution: durationFiguresSchema,
+  sla: z.object({ firstResponseMetPct: percent, resolutionMetPct: percent }),
+  csat: csatFiguresSchema,
+});
+export type ReportSummary = z.infer<typeof reportSummarySchema>;
+export const reportSummaryResponseSchema = ok({ summary: reportSummarySchema });
+export type ReportSummaryResponse = z.infer<typeof reportSummaryResponseSchema>;
+
+/** One interval of a time series; `start` is its first day in the range (YYYY-MM-DD, the report's time zone). */
+export const reportPointSchema = z.object({
+  start: z.string(),
+  created: z.number().int(),
+  resolved: z.number().int(),
+  reopened: z.number().int(),
+  firstResponseP50: seconds,
+  firstResponseP90: seconds,
+  resolutionP50: seconds,
+  resolutionP90: seconds,
+  csatScorePct: percent,
+});
+export type ReportPoint = z.infer<typeof reportPointSchema>;
+export const reportTimeseriesResponseSchema = ok({ interval: z.enum(['day', 'week', 'month']), points: z.array(reportPointSchema) });
+export type ReportTimeseriesResponse = z.infer<typeof reportTimeseriesResponseSchema>;
+
+export const backlogBucketSchema = z.object({
+  label: z.enum(['<1d', '1-3d', '3-7d', '7-30d', '>30d']),
+  open: z.number().int(),
+  in_progress: z.number().int(),
+  pending: z.number().int(),
+});
+export type BacklogBucket = z.infer<typeof backlogBucketSchema>;
+export const reportBacklogResponseSchema = ok({ buckets: z.array(backlogBucketSchema) });
+export type ReportBacklogResponse = z.infer<typeof reportBacklogResponseSchema>;
+
+/** The range's figures for one priority or category. */
+export const breakdownRowSchema = z.object({
+  key: z.string(),
+  created: z.number().int(),
+  resolved: z.number().int(),
+  backlog: z.number().int(),
+  firstResponseP50: seconds,
+  resolutionP50: seconds,
+});
+export type BreakdownRow = z.infer<typeof breakdownRowSchema>;
+export const reportBreakdownResponseSchema = ok({
+  priority: z.array(breakdownRowSchema.extend({ key: z.enum(PRIORITIES) })),
+  category: z.array(breakdownRowSchema.extend({ key: categorySchema })),
+});
+export type ReportBreakdownResponse = z.infer<typeof reportBreakdownResponseSchema>;
+
+/** One agent's figures over the range (admins only). */
+export const agentReportSchema = z.object({
+  agent: userRefSchema,
+  assigned: z.number().int(),
+  resolved: z.number().int(),
+  firstResponseP50: seconds,
+  resolutionP50: seconds,
+  slaMetPct: percent,
+  csatScorePct: percent,
+});
+export type AgentReport = z.infer<typeof agentReportSchema>;
+export const reportAgentsResponseSchema = ok({ agents: z.array(agentReportSchema) });
+export type ReportAgentsResponse = z.infer<typeof reportAgentsResponseSchema>;

@@ -52,7 +52,8 @@ const openingHours = z
   });
 
 /** A real calendar date, so 2026-02-30 is refused rather than rolled into March. */
-const isCalendarDate = (value: string): boolean => {
+/** A real day of the calendar as YYYY-MM-DD (holidays, report ranges). */
+export const isCalendarDate = (value: string): boolean => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
