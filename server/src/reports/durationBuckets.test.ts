@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useOpenedDatabase } from '../../test/openedDatabase.js';
+import { executedRows } from '../db/rows.js';
 import { DURATION_BOUNDS, bucketMidpoint, durationBucket, percentileOf } from './durationBuckets.js';
 
 describe('duration buckets (docs/decisions.md#reports-written-with-the-change)', () => {
@@ -17,7 +18,8 @@ describe('duration buckets (docs/decisions.md#reports-written-with-the-change)',
 
   it('agree with the migration’s report_duration_bucket on every bound ±1', async () => {
     const values = [...new Set([0, ...DURATION_BOUNDS.flatMap((b) => [b - 1, b, b + 1]), 10 ** 9])];
-    const { rows } = await opened.database.db.execute<{ seconds: string; bucket: number }>(
+    const rows = await executedRows(
+      opened.database.db,
       sql`select s::text as seconds, report_duration_bucket(s) as bucket from unnest(${`{${values.join(',')}}`}::bigint[]) s`,
     );
     expect(rows).toHaveLength(values.length);
