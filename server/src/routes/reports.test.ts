@@ -405,7 +405,7 @@ describe('reports', () => {
         2,
       );
       let text = '';
-      for await (const chunk of stream) text += chunk.toString();
+      for await (const chunk of stream as AsyncIterable<Buffer>) text += chunk.toString();
       const ids = text
         .replace(/^\uFEFF/, '')
         .trimEnd()
