@@ -59,21 +59,26 @@ const COUNTERS: [keyof TotalsSum, string][] = [
 
 const arrayLiteral = (values: (string | number)[]) => `{${values.map((v) => (typeof v === 'number' ? v : `"${v}"`)).join(',')}}`;
 
-/** The grouping set's condition on table `r`, and the key it groups by ('' without `by`). */
+/**
+ * The grouping set's condition on table `r`, and the key it groups by ('' without `by`). An assignee
+ * (or every agent, `by: 'assignee'`) beside a priority or category has no set of its own
+ * (reports/figureRows.ts#groupingSets): it reads that person's finest rows, few per hour.
+ */
 function groupOf({ assigneeId, priority, category, by }: ReportGroup): { where: SQL; key: SQL } {
-  const assignee =
-    by === 'assignee'
-      ? assigneeId === -1
-        ? sql`r.assignee_id > 0`
-        : sql`r.assignee_id = ${assigneeId}`
-      : sql`r.assignee_id = ${assigneeId}`;
+  const person = by === 'assignee' || assigneeId !== -1;
+  const finest = person && (priority !== '' || category !== '' || by === 'priority' || by === 'category');
+  const assignee = by === 'assignee' && assigneeId === -1 ? sql`r.assignee_id > 0` : sql`r.assignee_id = ${assigneeId}`;
   const text = (column: 'priority' | 'category', value: string) =>
-    by === column && value === '' ? sql`${sql.raw(`r.${column}`)} <> ''` : sql`${sql.raw(`r.${column}`)} = ${value}`;
+    value === '' && (by === column || finest) ? sql`${sql.raw(`r.${column}`)} <> ''` : sql`${sql.raw(`r.${column}`)} = ${value}`;
   const key = by === undefined ? sql`''` : by === 'assignee' ? sql`r.assignee_id::text` : sql.raw(`r.${by}`);
   return { where: sql`${assignee} and ${text('priority', priority)} and ${text('category', category)}`, key };
 }
 
-/** The segments as a table `s(point, span, lo, hi)`, read each off the primary key's range. */
+/**
+ * The segments as a table `s(point, span, lo, hi)`, each read off the primary key's range by a lateral
+ * subquery: a join let the planner, misjudging how many rows a range holds, hash a scan of the whole
+ * table (seconds at a million tickets) instead of a few hundred index ranges (docs/benchmarks.md).
+ */
 const segmentTable = (s: Segments) =>
   sql`unnest(${arrayLiteral(s.point)}::int[], ${arrayLiteral(s.span)}::smallint[], ${arrayLiteral(s.lo.map((d) => d.toISOString()))}::timestamptz[], ${arrayLiteral(s.hi.map((d) => d.toISOString()))}::timestamptz[]) s(point, span, lo, hi)`;
 
@@ -85,11 +90,18 @@ export async function sumTotals(db: Db, group: ReportGroup, segments: Segments):
     COUNTERS.map(([name, column]) => sql`coalesce(sum(${sql.raw(`r.${column}`)}), 0)::int as ${sql.raw(`"${name}"`)}`),
     sql`, `,
   );
+  const outer = sql.join(
+    COUNTERS.map(([name]) => sql`sum(x.${sql.raw(`"${name}"`)})::int as ${sql.raw(`"${name}"`)}`),
+    sql`, `,
+  );
   const rows = await executedRows(
     db,
-    sql`select s.point, ${key} as key, ${sums}
+    sql`select s.point, x.key, ${outer}
       from ${segmentTable(segments)}
-      join report_totals r on ${where} and r.span = s.span and r.at >= s.lo and r.at < s.hi
+      cross join lateral (
+        select ${key} as key, ${sums} from report_totals r
+        where ${where} and r.span = s.span and r.at >= s.lo and r.at < s.hi group by 1
+      ) x
       group by 1, 2`,
   );
   return rows as unknown as TotalsSum[];
@@ -101,9 +113,12 @@ export async function sumDurations(db: Db, group: ReportGroup, segments: Segment
   const { where, key } = groupOf(group);
   const rows = await executedRows(
     db,
-    sql`select s.point, ${key} as key, r.kind::int as kind, r.bucket::int as bucket, sum(r.n)::int as n
+    sql`select s.point, x.key, x.kind, x.bucket, sum(x.n)::int as n
       from ${segmentTable(segments)}
-      join report_durations r on ${where} and r.span = s.span and r.at >= s.lo and r.at < s.hi
+      cross join lateral (
+        select ${key} as key, r.kind::int as kind, r.bucket::int as bucket, sum(r.n) as n from report_durations r
+        where ${where} and r.span = s.span and r.at >= s.lo and r.at < s.hi group by 1, 2, 3
+      ) x
       group by 1, 2, 3, 4`,
   );
   return rows as unknown as DurationSum[];
