@@ -556,6 +556,12 @@ async function seed(db: Db): Promise<void> {
     await phase('vacuum full tickets', () => db.execute(sql.raw('vacuum full tickets')));
   }
   await step(db, 'history', [historySql()], superuser);
+  // The reports' figures, rebuilt from the rows as the migration that added them does (0037).
+  const [reports] = await rowsOf<{ rebuild: boolean }>(
+    db,
+    `select exists (select 1 from pg_proc where proname = 'report_rebuild') as rebuild`,
+  );
+  if (reports?.rebuild) await step(db, 'report figures', ['select report_rebuild()'], superuser);
   await step(db, 'notifications', [notificationsSql()], superuser);
   await step(db, 'ticket reads', [readsSql()], superuser);
   await step(db, 'saved views', [viewsSql()], superuser);

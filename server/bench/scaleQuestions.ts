@@ -67,6 +67,24 @@ const filters = (random: Random) => ({
   assignee: assignee(random),
 });
 
+/** Zones a report is read in: whole-hour offsets either side of UTC, DST or not, and a half-hour one. */
+const REPORT_ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Asia/Kolkata'] as const;
+
+/** A report's range of `days` ending on a recent day, in a zone, under filters an agent picks. */
+function reportFilters(random: Random, days: number) {
+  const end = new Date(Date.now() - Math.floor(random() * 60) * 86_400_000);
+  const start = new Date(end.getTime() - (days - 1) * 86_400_000);
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return {
+    from: day(start),
+    to: day(end),
+    tz: oneOf(random, REPORT_ZONES),
+    assignee: chance(random, 0.3) ? assignee(random) : undefined,
+    priority: chance(random, 0.25) ? oneOf(random, PRIORITIES) : undefined,
+    category: chance(random, 0.25) ? oneOf(random, CATEGORIES) : undefined,
+  };
+}
+
 const sortOf = (random: Random, field: string = oneOf(random, TICKET_SORT_FIELDS)) => (chance(random, 0.5) ? `-${field}` : field);
 /** Mostly the first page, sometimes the next few. */
 const shallowPage = (random: Random) => (chance(random, 0.7) ? undefined : 2 + Math.floor(random() * 4));
@@ -155,6 +173,20 @@ export function calls({ facts, random, requesterFilter, tokenSecrets }: Options)
       stats({ search: searchWord(random), ...(chance(random, 0.5) ? filters(random) : {}) }),
     ),
     staffCall('view counts (8 views, 2 searched)', 'search', () => '/api/views/counts'),
+    // Reports read the figures kept with each change (docs/api.md#reports), never the tickets: a year's
+    // summary and series in one of a few zones, under any filter, must stay under 50 ms.
+    staffCall('reports: summary, a year ± filters', 'other', () => `/api/reports/summary${query(reportFilters(random, 365))}`),
+    staffCall(
+      'reports: timeseries, a year by week or month ± filters',
+      'other',
+      () => `/api/reports/timeseries${query({ ...reportFilters(random, 365), interval: chance(random, 0.5) ? 'week' : 'month' })}`,
+    ),
+    staffCall(
+      'reports: timeseries, 92 days by day ± filters',
+      'other',
+      () => `/api/reports/timeseries${query({ ...reportFilters(random, 92), interval: 'day' })}`,
+    ),
+    staffCall('reports: backlog by age ± filters', 'other', () => `/api/reports/backlog${query(reportFilters(random, 30))}`),
     staffCall(
       `detail: long thread (${heavy.map((h) => h.comments).join('/')} comments)`,
       'other',
