@@ -308,7 +308,18 @@ describe('reports', () => {
           { label: '>30d', open: 2, in_progress: 0, pending: 0 },
         ],
       });
-      expect((await summary(`assignee=${GHOST}&priority=high`)).backlog).toBe(6);
+    });
+
+    it('counts the summary backlog off the ticket counters, as many as the age buckets hold', async () => {
+      await createTicket(t.api, owner.token, { priority: 'urgent', category: 'account' });
+      // Under filters no other test's hand-written figures fall in: these hold real tickets only.
+      for (const filters of ['category=account&priority=urgent', 'assignee=none&category=account&priority=urgent']) {
+        const res = await get(`/reports/backlog?${filters}`);
+        const buckets = res.body.buckets as { open: number; in_progress: number; pending: number }[];
+        const held = buckets.reduce((sum, b) => sum + b.open + b.in_progress + b.pending, 0);
+        expect(held).toBeGreaterThan(0);
+        expect((await summary(filters)).backlog).toBe(held);
+      }
     });
 
     it('answers percentiles from the summed histograms', async () => {

@@ -11,7 +11,7 @@ import {
   type ReportPoint,
   type ReportSummary,
 } from '@helpdesk/protocol';
-import { reportAgents, sumBacklog, sumDurations, sumTotals, type ReportGroup } from '../db/queries/reports.js';
+import { backlogNow, reportAgents, sumBacklog, sumDurations, sumTotals, type ReportGroup } from '../db/queries/reports.js';
 import type { Actor } from '../lib/actor.js';
 import { csatFigures, durationFigures, histogramsBy, slaMetPct, totalsBy } from '../reports/figures.js';
 import { percentileOf } from '../reports/durationBuckets.js';
@@ -37,7 +37,7 @@ export function createReportService({ db }: Pick<ServiceContext, 'db'>, defaultT
   };
   const backlogBy = async (group: ReportGroup) => {
     const counts = new Map<string, number>();
-    for (const row of await sumBacklog(db, group, [])) counts.set(row.key, (counts.get(row.key) ?? 0) + row.n);
+    for (const row of await backlogNow(db, group)) counts.set(row.key, row.n);
     return (key = '') => counts.get(key) ?? 0;
   };
 
