@@ -1,0 +1,88 @@
+import { PRIORITIES, REPORT_INTERVALS } from '@helpdesk/protocol';
+import { Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { staffDirectoryQuery } from '../../api/users';
+import { CATEGORY_OPTIONS } from '../../components/CategoryChip';
+import { assigneeOptions, ASSIGNEE_ANYONE } from '../../components/TicketFilters';
+import { labelledOptions, labelOf } from '../../lib/text';
+import { timeZones } from '../../lib/timeZones';
+import { dailyAllowed, effectiveInterval, RANGE_PRESETS, readAssignee, type RangeChoice, type ReportFilters } from './reportFilters';
+
+const RANGE_OPTIONS = [...RANGE_PRESETS.map(({ value, label }) => ({ value, label })), { value: 'custom', label: 'Custom range' }];
+const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
+const TIME_ZONES = timeZones();
+
+interface ReportFilterBarProps {
+  filters: ReportFilters;
+  onChange: (change: Partial<ReportFilters>) => void;
+  meId: number;
+}
+
+/** Range, interval, assignee, priority, category and time zone above the report (docs/product.md#reports). */
+export function ReportFilterBar({ filters, onChange, meId }: ReportFilterBarProps) {
+  const staff = useQuery(staffDirectoryQuery).data?.staff ?? [];
+  const daily = dailyAllowed(filters.from, filters.to);
+  const intervals = REPORT_INTERVALS.map((value) => ({ value, label: labelOf(value), disabled: value === 'day' && !daily }));
+  // A browser's date box reports an empty value while a day is half typed: nothing is applied until it is whole.
+  const day = (end: 'from' | 'to') => (event: React.ChangeEvent<HTMLInputElement>) => {
+    const value = event.currentTarget.value;
+    if (value) onChange({ range: 'custom', from: filters.from, to: filters.to, [end]: value });
+  };
+
+  return (
+    <Paper withBorder radius="md" p="md" component="form" aria-label="Report filters" onSubmit={(event) => event.preventDefault()}>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="sm">
+        <Select
+          label="Date range"
+          data={RANGE_OPTIONS}
+          value={filters.range}
+          allowDeselect={false}
+          onChange={(value) => value && onChange({ range: value as RangeChoice })}
+        />
+        <TextInput label="From" type="date" value={filters.from} max={filters.to} onChange={day('from')} />
+        <TextInput label="To" type="date" value={filters.to} min={filters.from} onChange={day('to')} />
+        <Select
+          label="Interval"
+          data={intervals}
+          value={effectiveInterval(filters)}
+          allowDeselect={false}
+          description={daily ? undefined : 'Day is for ranges up to 92 days'}
+          onChange={(value) => value && onChange({ interval: value as ReportFilters['interval'] })}
+        />
+        <Select
+          label="Assignee"
+          data={assigneeOptions({ staff, meId })}
+          value={filters.assignee === undefined ? ASSIGNEE_ANYONE : String(filters.assignee)}
+          allowDeselect={false}
+          searchable
+          onChange={(value) => onChange({ assignee: readAssignee(value) })}
+        />
+        <Select
+          label="Priority"
+          placeholder="All priorities"
+          data={PRIORITY_OPTIONS}
+          value={filters.priority ?? null}
+          clearable
+          onChange={(value) => onChange({ priority: (value ?? undefined) as ReportFilters['priority'] })}
+        />
+        <Select
+          label="Category"
+          placeholder="All categories"
+          data={CATEGORY_OPTIONS}
+          value={filters.category ?? null}
+          clearable
+          onChange={(value) => onChange({ category: (value ?? undefined) as ReportFilters['category'] })}
+        />
+        <Select
+          label="Time zone"
+          data={TIME_ZONES}
+          value={filters.tz}
+          searchable
+          allowDeselect={false}
+          limit={50}
+          onChange={(value) => value && onChange({ tz: value })}
+        />
+      </SimpleGrid>
+    </Paper>
+  );
+}
