@@ -16,6 +16,7 @@ import { apiTokenRoutes } from './routes/apiTokens.js';
 import { attachmentRoutes } from './routes/attachments.js';
 import { authRoutes } from './routes/auth.js';
 import { csatRoutes } from './routes/csat.js';
+import { reportRoutes } from './routes/reports.js';
 import { emailRoutes } from './routes/email.js';
 import type { RouteDeps } from './routes/deps.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
@@ -57,6 +58,7 @@ export const API_ROUTERS = [
   apiTokenRoutes,
   webhookRoutes,
   csatRoutes,
+  reportRoutes,
   apiReferenceRoutes,
 ] as const;
 

@@ -41,6 +41,7 @@ import { createReadMemo } from './services/readMemo.js';
 import { startSlaScanner, type SlaScanner } from './services/sla/scanner.js';
 import type { Settings } from './settings.js';
 import { queueWebhooks } from './webhooks/queueWebhooks.js';
+import { recordFigures } from './reports/recordFigures.js';
 import { createWebhookSender, type WebhookSender } from './webhooks/sender.js';
 
 export const AGENT_SIGNUP_OPEN_WARNING =
@@ -143,6 +144,8 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     : undefined;
   let seeding = false;
   const withTransaction = createUnitOfWork(database.db, bus, async (tx, events, emit) => {
+    // The reports' figures are written with every change, the demo data's too, so its reports show it.
+    await recordFigures(tx, events);
     if (seeding) return;
     await queueMail(tx, events, emit);
     await queueDeliveries(tx, events, emit);

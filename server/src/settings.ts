@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { LIMITS } from '@helpdesk/protocol';
+import { LIMITS, isTimeZone } from '@helpdesk/protocol';
 
 /** JWT_TTL accepts seconds or a number with a unit (`7d`, `12h`, `30m`). */
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 } as const;
@@ -87,6 +87,10 @@ const env = z
     CSAT_TOKEN_TTL_DAYS: optional(z.coerce.number().int().min(LIMITS.csat.tokenTtlDays.min).max(LIMITS.csat.tokenTtlDays.max)).transform(
       (v) => v ?? LIMITS.csat.tokenTtlDays.default,
     ),
+    // The time zone report days are cut in when a call names none (docs/api.md#reports).
+    REPORT_TIME_ZONE: optional(z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')).transform(
+      (v) => v ?? 'UTC',
+    ),
   })
 
   .refine((e) => !e.REDIS_URL || e.JWT_SECRET, {
@@ -168,5 +172,7 @@ export function parseSettings(source: NodeJS.ProcessEnv = process.env) {
     webhooks: { allowHttp: e.WEBHOOK_ALLOW_HTTP ?? false, allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false },
     // Satisfaction surveys (docs/api.md#satisfaction-surveys): one mailed to the owner per resolution.
     csat: { enabled: e.CSAT_ENABLED, tokenTtlDays: e.CSAT_TOKEN_TTL_DAYS },
+    // Reports (docs/api.md#reports): the days of a call without `tz` are this zone's.
+    reportTimeZone: e.REPORT_TIME_ZONE,
   };
 }

@@ -8,7 +8,7 @@ export interface RouteDeps {
   services: Services;
   auth: ReturnType<typeof authentication>;
   limiters: Limiters;
-  settings: Pick<Settings, 'agentSignup' | 'supportAddress' | 'inbound'>;
+  settings: Pick<Settings, 'agentSignup' | 'supportAddress' | 'inbound' | 'reportTimeZone'>;
   database: Pick<Database, 'ping'>;
   /** The port the inbound SMTP listener took, if it runs. */
   inboundSmtpPort?: number;

@@ -38,7 +38,16 @@ export interface ServiceContext {
   metrics: MetricsRecorder;
   settings: Pick<
     Settings,
-    'agentSignup' | 'publicUrl' | 'redisUrl' | 'mailFrom' | 'attachments' | 'dataDir' | 'supportAddress' | 'inbound' | 'webhooks'
+    | 'agentSignup'
+    | 'publicUrl'
+    | 'redisUrl'
+    | 'mailFrom'
+    | 'attachments'
+    | 'dataDir'
+    | 'supportAddress'
+    | 'inbound'
+    | 'webhooks'
+    | 'reportTimeZone'
   >;
   /** Files by content under ATTACHMENT_DIR, and their rows (attachments/store.ts). */
   attachments: AttachmentStore;

@@ -3,6 +3,7 @@ import { createApiTokenService } from './apiTokens.js';
 import { createAttachmentService } from './attachments.js';
 import { createCannedResponseService } from './cannedResponses.js';
 import { createCsatService } from './csat.js';
+import { createReportService } from './reports.js';
 import { createInboundService } from './inbound/index.js';
 import type { ServiceContext } from './context.js';
 import { createKnowledgeService } from './knowledge.js';
@@ -43,5 +44,6 @@ export function createServices(context: ServiceContext) {
     apiTokens: createApiTokenService(context),
     webhooks: createWebhookService(context),
     csat: createCsatService(context),
+    reports: createReportService(context, context.settings.reportTimeZone),
   };
 }

@@ -10,3 +10,4 @@ export * from './attachments.js';
 export * from './apiTokens.js';
 export * from './webhooks.js';
 export * from './csat.js';
+export * from './reports.js';

@@ -1,0 +1,217 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../client.js';
+import { executedRows } from '../rows.js';
+import type { Segments } from '../../reports/timeRange.js';
+
+/**
+ * One grouping set of the report tables (migration 0037): assignee -1 = all, 0 = unassigned;
+ * priority and category '' = all. `by` reads each value of one key instead of its "all" row:
+ * every priority, every category, or every agent (assignee > 0).
+ */
+export interface ReportGroup {
+  assigneeId: number;
+  priority: string;
+  category: string;
+  by?: 'assignee' | 'priority' | 'category';
+}
+
+/** The figures one point (and key, with `by`) sums to. */
+export interface TotalsSum {
+  point: number;
+  key: string;
+  created: number;
+  resolved: number;
+  reopened: number;
+  assigned: number;
+  firstResponses: number;
+  resolutions: number;
+  slaResponseMet: number;
+  slaResponseMissed: number;
+  slaResolutionMet: number;
+  slaResolutionMissed: number;
+  csatGood: number;
+  csatNeutral: number;
+  csatBad: number;
+}
+export interface DurationSum {
+  point: number;
+  key: string;
+  kind: number;
+  bucket: number;
+  n: number;
+}
+
+const COUNTERS: [keyof TotalsSum, string][] = [
+  ['created', 'created'],
+  ['resolved', 'resolved'],
+  ['reopened', 'reopened'],
+  ['assigned', 'assigned'],
+  ['firstResponses', 'first_responses'],
+  ['resolutions', 'resolutions'],
+  ['slaResponseMet', 'sla_response_met'],
+  ['slaResponseMissed', 'sla_response_missed'],
+  ['slaResolutionMet', 'sla_resolution_met'],
+  ['slaResolutionMissed', 'sla_resolution_missed'],
+  ['csatGood', 'csat_good'],
+  ['csatNeutral', 'csat_neutral'],
+  ['csatBad', 'csat_bad'],
+];
+
+const arrayLiteral = (values: (string | number)[]) => `{${values.map((v) => (typeof v === 'number' ? v : `"${v}"`)).join(',')}}`;
+
+/** The grouping set's condition on table `r`, and the key it groups by ('' without `by`). */
+function groupOf({ assigneeId, priority, category, by }: ReportGroup): { where: SQL; key: SQL } {
+  const assignee =
+    by === 'assignee'
+      ? assigneeId === -1
+        ? sql`r.assignee_id > 0`
+        : sql`r.assignee_id = ${assigneeId}`
+      : sql`r.assignee_id = ${assigneeId}`;
+  const text = (column: 'priority' | 'category', value: string) =>
+    by === column && value === '' ? sql`${sql.raw(`r.${column}`)} <> ''` : sql`${sql.raw(`r.${column}`)} = ${value}`;
+  const key = by === undefined ? sql`''` : by === 'assignee' ? sql`r.assignee_id::text` : sql.raw(`r.${by}`);
+  return { where: sql`${assignee} and ${text('priority', priority)} and ${text('category', category)}`, key };
+}
+
+/** The segments as a table `s(point, span, lo, hi)`, read each off the primary key's range. */
+const segmentTable = (s: Segments) =>
+  sql`unnest(${arrayLiteral(s.point)}::int[], ${arrayLiteral(s.span)}::smallint[], ${arrayLiteral(s.lo.map((d) => d.toISOString()))}::timestamptz[], ${arrayLiteral(s.hi.map((d) => d.toISOString()))}::timestamptz[]) s(point, span, lo, hi)`;
+
+/** report_totals summed per point (and key) over the segments. */
+export async function sumTotals(db: Db, group: ReportGroup, segments: Segments): Promise<TotalsSum[]> {
+  if (segments.point.length === 0) return [];
+  const { where, key } = groupOf(group);
+  const sums = sql.join(
+    COUNTERS.map(([name, column]) => sql`coalesce(sum(${sql.raw(`r.${column}`)}), 0)::int as ${sql.raw(`"${name}"`)}`),
+    sql`, `,
+  );
+  const rows = await executedRows(
+    db,
+    sql`select s.point, ${key} as key, ${sums}
+      from ${segmentTable(segments)}
+      join report_totals r on ${where} and r.span = s.span and r.at >= s.lo and r.at < s.hi
+      group by 1, 2`,
+  );
+  return rows as unknown as TotalsSum[];
+}
+
+/** The histograms of report_durations summed per point (and key) over the segments. */
+export async function sumDurations(db: Db, group: ReportGroup, segments: Segments): Promise<DurationSum[]> {
+  if (segments.point.length === 0) return [];
+  const { where, key } = groupOf(group);
+  const rows = await executedRows(
+    db,
+    sql`select s.point, ${key} as key, r.kind::int as kind, r.bucket::int as bucket, sum(r.n)::int as n
+      from ${segmentTable(segments)}
+      join report_durations r on ${where} and r.span = s.span and r.at >= s.lo and r.at < s.hi
+      group by 1, 2, 3, 4`,
+  );
+  return rows as unknown as DurationSum[];
+}
+
+/**
+ * The tickets not resolved or closed now, by status and age bucket (the number of `ageBounds`, each
+ * a creation time, they were created at or before), and key with `by`.
+ */
+export async function sumBacklog(
+  db: Db,
+  group: ReportGroup,
+  ageBounds: Date[],
+): Promise<{ key: string; status: string; age: number; n: number }[]> {
+  const { where, key } = groupOf(group);
+  const age =
+    ageBounds.length === 0
+      ? sql`0`
+      : sql.join(
+          ageBounds.map((bound) => sql`(r.created_hour <= ${bound.toISOString()}::timestamptz)::int`),
+          sql` + `,
+        );
+  const rows = await executedRows(
+    db,
+    sql`select ${key} as key, r.status, ${age} as age, sum(r.n)::int as n
+      from report_backlog r where ${where} and r.n <> 0
+      group by 1, 2, 3`,
+  );
+  return rows as unknown as { key: string; status: string; age: number; n: number }[];
+}
+
+/** Staff accounts now (agents and admins not deleted), with the names of any other ids asked for. */
+export async function reportAgents(db: Db, otherIds: number[]): Promise<{ id: number; name: string; staff: boolean }[]> {
+  const rows = await executedRows(
+    db,
+    sql`select id, name, (role in ('agent', 'admin') and deleted_at is null) as staff from users
+      where (role in ('agent', 'admin') and deleted_at is null) or id = any(${arrayLiteral(otherIds)}::int[])
+      order by name, id`,
+  );
+  return rows as unknown as { id: number; name: string; staff: boolean }[];
+}
+
+/** One ticket of the CSV export, with its figures and newest answer. */
+export interface CsvTicket {
+  cursor: string;
+  id: number;
+  title: string;
+  status: string;
+  priority: string;
+  category: string;
+  requester: string;
+  assignee: string | null;
+  createdAt: Date;
+  firstResponseAt: Date | null;
+  resolvedAt: Date | null;
+  firstResponseSeconds: number | null;
+  resolutionSeconds: number | null;
+  slaResponseMet: boolean | null;
+  slaResolutionMet: boolean | null;
+  csatRating: string | null;
+  csatComment: string | null;
+}
+
+/**
+ * The next batch of tickets created in [lo, hi) under the filters, in creation order after `after`
+ * (the last batch's cursor: its creation time as the database writes it, and id), off the tickets'
+ * creation-order indexes.
+ */
+export async function csvTicketBatch(
+  db: Db,
+  group: ReportGroup,
+  range: { lo: Date; hi: Date },
+  after: { cursor: string; id: number } | null,
+  limit: number,
+): Promise<CsvTicket[]> {
+  const filters = [
+    sql`t.created_at >= ${range.lo.toISOString()}::timestamptz and t.created_at < ${range.hi.toISOString()}::timestamptz`,
+    group.assigneeId === -1 ? undefined : sql`coalesce(t.assigned_agent_id, 0) = ${group.assigneeId}`,
+    group.priority === '' ? undefined : sql`t.priority = ${group.priority}`,
+    group.category === '' ? undefined : sql`t.category = ${group.category}`,
+    after === null ? undefined : sql`(t.created_at, t.id) > (${after.cursor}::timestamptz, ${after.id})`,
+  ].filter((f): f is SQL => f !== undefined);
+  const rows = await executedRows(
+    db,
+    sql`select t.created_at::text as cursor, t.id, t.title, t.status::text as status, t.priority::text as priority,
+        t.category::text as category, u.name as requester, a.name as assignee, t.created_at as "createdAt",
+        m.first_response_at as "firstResponseAt", m.resolved_at as "resolvedAt",
+        m.first_response_seconds as "firstResponseSeconds", m.resolution_seconds as "resolutionSeconds",
+        m.sla_response_met as "slaResponseMet", m.sla_resolution_met as "slaResolutionMet",
+        m.csat_rating::text as "csatRating", s.comment as "csatComment"
+      from tickets t
+      join users u on u.id = t.user_id
+      left join users a on a.id = t.assigned_agent_id
+      left join ticket_metrics m on m.ticket_id = t.id
+      left join lateral (
+        select comment from csat_surveys cs where cs.ticket_id = t.id and cs.answered_at is not null order by cs.id desc limit 1
+      ) s on true
+      where ${sql.join(filters, sql` and `)}
+      order by t.created_at, t.id
+      limit ${limit}`,
+  );
+  return rows.map((row) => ({
+    ...(row as unknown as CsvTicket),
+    createdAt: dateOf(row.createdAt)!,
+    firstResponseAt: dateOf(row.firstResponseAt),
+    resolvedAt: dateOf(row.resolvedAt),
+  }));
+}
+
+/** A raw statement's timestamp: a Date from node-postgres and PGlite, a string should a driver answer one. */
+const dateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string | Date));

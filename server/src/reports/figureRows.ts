@@ -1,0 +1,83 @@
+import type { FigureDeltas, FigureKeys, TotalCounter } from './reconcile.js';
+
+/** span 1: the UTC hour starting at `at`; 24: the UTC day. */
+export const SPANS = [1, 24] as const;
+const HOUR_MS = 3_600_000;
+
+/** The start of the UTC hour or day holding `at`. */
+export const spanStart = (at: Date, span: number): Date => new Date(Math.floor(at.getTime() / (span * HOUR_MS)) * span * HOUR_MS);
+
+/** The 8 grouping sets a figure is written to: each key its own value or "all" (-1, ''). */
+export function groupingSets({ assigneeId, priority, category }: FigureKeys): FigureKeys[] {
+  const sets: FigureKeys[] = [];
+  for (const a of [assigneeId, -1])
+    for (const p of [priority, '']) for (const c of [category, '']) sets.push({ assigneeId: a, priority: p, category: c });
+  return sets;
+}
+
+type Key = (string | number)[];
+const compareKeys = (a: Key, b: Key): number => {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]! < b[i]!) return -1;
+    if (a[i]! > b[i]!) return 1;
+  }
+  return 0;
+};
+
+/**
+ * Sums deltas by key, drops the rows that sum to nothing and sorts the rest by key: every writer
+ * upserts in the same order, so two of them sharing rows (the "all" sets) queue instead of deadlocking.
+ */
+function summed<R>(entries: Iterable<[Key, (row: R | undefined) => R]>, isZero: (row: R) => boolean): { key: Key; row: R }[] {
+  const byKey = new Map<string, { key: Key; row: R }>();
+  for (const [key, add] of entries) {
+    const id = JSON.stringify(key);
+    const found = byKey.get(id);
+    byKey.set(id, { key, row: add(found?.row) });
+  }
+  return [...byKey.values()].filter(({ row }) => !isZero(row)).sort((a, b) => compareKeys(a.key, b.key));
+}
+
+export type TotalsRow = FigureKeys & { span: number; at: Date } & Partial<Record<TotalCounter, number>>;
+export type DurationRow = FigureKeys & { span: number; at: Date; kind: number; bucket: number; n: number };
+export type BacklogRow = FigureKeys & { createdHour: Date; status: string; n: number };
+
+/** The rows to upsert into report_totals, report_durations and report_backlog, in key order. */
+export function figureRows(deltas: FigureDeltas): { totals: TotalsRow[]; durations: DurationRow[]; backlog: BacklogRow[] } {
+  const place = (keys: FigureKeys, at: Date) =>
+    groupingSets(keys).flatMap((set) => SPANS.map((span) => ({ set, span, at: spanStart(at, span) })));
+  const keyOf = (set: FigureKeys, ...rest: (string | number)[]): Key => [set.assigneeId, set.priority, set.category, ...rest];
+
+  const totals = summed<TotalsRow>(
+    deltas.totals.flatMap(({ keys, at, counter, delta }) =>
+      place(keys, at).map(({ set, span, at: start }): [Key, (row: TotalsRow | undefined) => TotalsRow] => [
+        keyOf(set, span, start.getTime()),
+        (row) => ({ ...(row ?? { ...set, span, at: start }), [counter]: (row?.[counter] ?? 0) + delta }),
+      ]),
+    ),
+    (row) => Object.entries(row).every(([name, value]) => !isCounter(name) || value === 0),
+  );
+  const durations = summed<DurationRow>(
+    deltas.durations.flatMap(({ keys, at, kind, bucket, delta }) =>
+      place(keys, at).map(({ set, span, at: start }): [Key, (row: DurationRow | undefined) => DurationRow] => [
+        keyOf(set, span, start.getTime(), kind, bucket),
+        (row) => ({ ...set, span, at: start, kind, bucket, n: (row?.n ?? 0) + delta }),
+      ]),
+    ),
+    (row) => row.n === 0,
+  );
+  const backlog = summed<BacklogRow>(
+    deltas.backlog.flatMap(({ keys, createdAt, status, delta }) => {
+      const createdHour = spanStart(createdAt, 1);
+      return groupingSets(keys).map((set): [Key, (row: BacklogRow | undefined) => BacklogRow] => [
+        keyOf(set, createdHour.getTime(), status),
+        (row) => ({ ...set, createdHour, status, n: (row?.n ?? 0) + delta }),
+      ]);
+    }),
+    (row) => row.n === 0,
+  );
+  return { totals: totals.map((r) => r.row), durations: durations.map((r) => r.row), backlog: backlog.map((r) => r.row) };
+}
+
+const KEY_FIELDS = new Set(['assigneeId', 'priority', 'category', 'span', 'at']);
+const isCounter = (name: string): boolean => !KEY_FIELDS.has(name);

@@ -1,0 +1,69 @@
+import { TZDate } from '@date-fns/tz';
+import { addDays, type ReportInterval } from '@helpdesk/protocol';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Today's date (YYYY-MM-DD) in a time zone. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/**
+ * The instant a calendar day starts in a time zone (DST-correct: a Berlin day in March can be 23
+ * hours), rounded to the nearest UTC hour: the figures are kept by the hour, so a zone with a
+ * half-hour offset (Asia/Kolkata) has its days cut at the nearest hour (docs/api.md#reports).
+ */
+export function dayStart(date: string, timeZone: string): number {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const ms = new TZDate(year, month - 1, day, timeZone).getTime();
+  return Math.round(ms / HOUR_MS) * HOUR_MS;
+}
+
+/** The first days of a range's points: every day, each ISO week (Monday first) or each calendar month, the first clipped to `from`. */
+export function pointStarts(from: string, to: string, interval: ReportInterval): string[] {
+  const starts = [from];
+  for (let day = addDays(from, 1); day <= to; day = addDays(day, 1)) {
+    const isStart = interval === 'day' || (interval === 'week' ? new Date(`${day}T00:00:00Z`).getUTCDay() === 1 : day.endsWith('-01'));
+    if (isStart) starts.push(day);
+  }
+  return starts;
+}
+
+/** Where a point's figures are read: rows of one span with `at` in [lo, hi). */
+export interface Segments {
+  point: number[];
+  span: number[];
+  lo: Date[];
+  hi: Date[];
+}
+
+/**
+ * The stretches of time to read for each point: the whole UTC days inside a point from the day rows
+ * (span 24), the hours at its edges from the hour rows (span 1). A year reads about 366 day rows and
+ * a few dozen hours per grouping set.
+ */
+export function segmentsOf(to: string, starts: string[], timeZone: string): Segments {
+  const segments: Segments = { point: [], span: [], lo: [], hi: [] };
+  const add = (point: number, span: number, lo: number, hi: number) => {
+    if (lo >= hi) return;
+    segments.point.push(point);
+    segments.span.push(span);
+    segments.lo.push(new Date(lo));
+    segments.hi.push(new Date(hi));
+  };
+  starts.forEach((start, point) => {
+    const lo = dayStart(start, timeZone);
+    const hi = dayStart(starts[point + 1] ?? addDays(to, 1), timeZone);
+    const firstDay = Math.ceil(lo / DAY_MS) * DAY_MS;
+    const lastDay = Math.floor(hi / DAY_MS) * DAY_MS;
+    if (firstDay < lastDay) {
+      add(point, 1, lo, firstDay);
+      add(point, 24, firstDay, lastDay);
+      add(point, 1, lastDay, hi);
+    } else {
+      add(point, 1, lo, hi);
+    }
+  });
+  return segments;
+}

@@ -1,0 +1,158 @@
+import {
+  BACKLOG_AGES,
+  addDays,
+  BACKLOG_STATUSES,
+  CATEGORIES,
+  PRIORITIES,
+  type AgentReport,
+  type BacklogBucket,
+  type BreakdownRow,
+  type ParsedReportQuery,
+  type ReportPoint,
+  type ReportSummary,
+} from '@helpdesk/protocol';
+import { reportAgents, sumBacklog, sumDurations, sumTotals, type ReportGroup } from '../db/queries/reports.js';
+import type { Actor } from '../lib/actor.js';
+import { csatFigures, durationFigures, histogramsBy, slaMetPct, totalsBy } from '../reports/figures.js';
+import { percentileOf } from '../reports/durationBuckets.js';
+import { DURATION_KIND } from '../reports/reconcile.js';
+import { resolveReport, type ResolvedReport } from '../reports/reportQuery.js';
+import { ticketsCsv } from '../reports/ticketsCsv.js';
+import { dayStart, pointStarts, segmentsOf } from '../reports/timeRange.js';
+import type { ServiceContext } from './context.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Reports (docs/api.md#reports), read from the figures written with each change (migration 0037):
+ * a year reads one grouping set's day rows plus the hours at its edges, never the tickets.
+ */
+export function createReportService({ db }: Pick<ServiceContext, 'db'>, defaultTimeZone: string) {
+  const resolve = (actor: Actor, query: ParsedReportQuery): ResolvedReport => resolveReport(query, actor, defaultTimeZone);
+  /** The range as one point, its totals and histograms under `group`. */
+  const wholeRange = async (r: ResolvedReport, group: ReportGroup) => {
+    const segments = segmentsOf(r.to, [r.from], r.timeZone);
+    const [totals, durations] = await Promise.all([sumTotals(db, group, segments), sumDurations(db, group, segments)]);
+    return { totals: totalsBy(totals), histogram: histogramsBy(durations), keys: totals.map((row) => row.key) };
+  };
+  const backlogBy = async (group: ReportGroup) => {
+    const counts = new Map<string, number>();
+    for (const row of await sumBacklog(db, group, [])) counts.set(row.key, (counts.get(row.key) ?? 0) + row.n);
+    return (key = '') => counts.get(key) ?? 0;
+  };
+
+  return {
+    resolve,
+
+    async summary(actor: Actor, query: ParsedReportQuery): Promise<ReportSummary> {
+      const r = resolve(actor, query);
+      const [{ totals, histogram }, backlog] = await Promise.all([wholeRange(r, r.group), backlogBy(r.group)]);
+      const t = totals(0);
+      const first = histogram(0, DURATION_KIND.firstResponse);
+      const resolution = histogram(0, DURATION_KIND.resolution);
+      return {
+        created: t.created,
+        resolved: t.resolved,
+        reopened: t.reopened,
+        backlog: backlog(),
+        firstResponse: { count: t.firstResponses, p50: percentileOf(first, 0.5), p90: percentileOf(first, 0.9) },
+        resolution: { count: t.resolutions, p50: percentileOf(resolution, 0.5), p90: percentileOf(resolution, 0.9) },
+        sla: {
+          firstResponseMetPct: slaMetPct(t.slaResponseMet, t.slaResponseMissed),
+          resolutionMetPct: slaMetPct(t.slaResolutionMet, t.slaResolutionMissed),
+        },
+        csat: csatFigures(t),
+      };
+    },
+
+    async timeseries(actor: Actor, query: ParsedReportQuery): Promise<{ interval: ResolvedReport['interval']; points: ReportPoint[] }> {
+      const r = resolve(actor, query);
+      const starts = pointStarts(r.from, r.to, r.interval);
+      const segments = segmentsOf(r.to, starts, r.timeZone);
+      const [totals, durations] = await Promise.all([sumTotals(db, r.group, segments), sumDurations(db, r.group, segments)]);
+      const [sums, histogram] = [totalsBy(totals), histogramsBy(durations)];
+      return {
+        interval: r.interval,
+        points: starts.map((start, point) => {
+          const t = sums(point);
+          return {
+            start,
+            created: t.created,
+            resolved: t.resolved,
+            reopened: t.reopened,
+            ...durationFigures(histogram, point),
+            csatScorePct: csatFigures(t).scorePct,
+          };
+        }),
+      };
+    },
+
+    /** Tickets not resolved or closed now, by age since creation; the range plays no part. */
+    async backlog(actor: Actor, query: ParsedReportQuery, now: Date = new Date()): Promise<BacklogBucket[]> {
+      const r = resolve(actor, query);
+      const bounds = BACKLOG_AGES.slice(1).map(({ fromDays }) => new Date(now.getTime() - fromDays * DAY_MS));
+      const rows = await sumBacklog(db, r.group, bounds);
+      return BACKLOG_AGES.map(({ label }, age) => {
+        const bucket: BacklogBucket = { label, open: 0, in_progress: 0, pending: 0 };
+        for (const row of rows)
+          if (row.age === age && (BACKLOG_STATUSES as readonly string[]).includes(row.status)) bucket[row.status as 'open'] += row.n;
+        return bucket;
+      });
+    },
+
+    async breakdown(actor: Actor, query: ParsedReportQuery) {
+      const r = resolve(actor, query);
+      const rowsBy = async <K extends string>(by: 'priority' | 'category', keys: readonly K[]): Promise<(BreakdownRow & { key: K })[]> => {
+        const group = { ...r.group, by };
+        const [{ totals, histogram }, backlog] = await Promise.all([wholeRange(r, group), backlogBy(group)]);
+        const shown = r.group[by] === '' ? keys : keys.filter((key) => key === r.group[by]);
+        return shown.map((key) => {
+          const figures = durationFigures(histogram, 0, key);
+          return {
+            key,
+            created: totals(0, key).created,
+            resolved: totals(0, key).resolved,
+            backlog: backlog(key),
+            firstResponseP50: figures.firstResponseP50,
+            resolutionP50: figures.resolutionP50,
+          };
+        });
+      };
+      const [priority, category] = [await rowsBy('priority', PRIORITIES), await rowsBy('category', CATEGORIES)];
+      return { priority, category };
+    },
+
+    /** Every staff account, and anyone else with figures in the range as an assignee (admins only). */
+    async agents(actor: Actor, query: ParsedReportQuery): Promise<AgentReport[]> {
+      const r = resolve(actor, query);
+      const { totals, histogram, keys } = await wholeRange(r, { ...r.group, by: 'assignee' });
+      const withFigures = keys.map(Number);
+      const people = await reportAgents(db, withFigures);
+      const filtered = r.group.assigneeId === -1 ? people : people.filter((p) => p.id === r.group.assigneeId);
+      return filtered
+        .filter((person) => person.staff || withFigures.includes(person.id))
+        .map(({ id, name }) => {
+          const key = String(id);
+          const t = totals(0, key);
+          const figures = durationFigures(histogram, 0, key);
+          return {
+            agent: { id, name },
+            assigned: t.assigned,
+            resolved: t.resolved,
+            firstResponseP50: figures.firstResponseP50,
+            resolutionP50: figures.resolutionP50,
+            slaMetPct: slaMetPct(t.slaResponseMet + t.slaResolutionMet, t.slaResponseMissed + t.slaResolutionMissed),
+            csatScorePct: csatFigures(t).scorePct,
+          };
+        });
+    },
+
+    /** The tickets created in the range as a CSV stream (admins only), and the file's name. */
+    ticketsCsv(actor: Actor, query: ParsedReportQuery) {
+      const r = resolve(actor, query);
+      const range = { lo: new Date(dayStart(r.from, r.timeZone)), hi: new Date(dayStart(addDays(r.to, 1), r.timeZone)) };
+      return { filename: `tickets-${r.from}-to-${r.to}.csv`, stream: ticketsCsv(db, r.group, range) };
+    },
+  };
+}
+export type ReportService = ReturnType<typeof createReportService>;
