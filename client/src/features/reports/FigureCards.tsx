@@ -2,6 +2,8 @@ import type { ReportSummary } from '@helpdesk/protocol';
 import { Paper, SimpleGrid, Skeleton, Text } from '@mantine/core';
 import { durationText, NONE, percentText } from './texts';
 
+type DurationFigures = ReportSummary['firstResponse'];
+
 interface Figure {
   key: string;
   label: string;
@@ -11,6 +13,10 @@ interface Figure {
 }
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** Under a median: the 90th percentile and how many tickets it was taken from. */
+const spread = ({ count: n, p90 }: DurationFigures, none: string) =>
+  n === 0 ? none : `90th percentile ${durationText(p90)} · ${count(n, 'ticket', 'tickets')}`;
 
 /** The summary's figures as the cards show them (docs/product.md#reports). */
 export function figuresOf(summary: ReportSummary): { volume: Figure[]; quality: Figure[] } {
@@ -27,13 +33,13 @@ export function figuresOf(summary: ReportSummary): { volume: Figure[]; quality: 
         key: 'first-response',
         label: 'First response, median',
         value: durationText(firstResponse.p50),
-        detail: `90th percentile ${durationText(firstResponse.p90)} · ${count(firstResponse.count, 'ticket', 'tickets')}`,
+        detail: spread(firstResponse, 'No first responses in this range'),
       },
       {
         key: 'resolution',
         label: 'Resolution, median',
         value: durationText(resolution.p50),
-        detail: `90th percentile ${durationText(resolution.p90)} · ${count(resolution.count, 'ticket', 'tickets')}`,
+        detail: spread(resolution, 'No resolutions in this range'),
       },
       { key: 'sla-first-response', label: 'First response SLA met', value: percentText(sla.firstResponseMetPct) },
       { key: 'sla-resolution', label: 'Resolution SLA met', value: percentText(sla.resolutionMetPct) },
@@ -41,7 +47,10 @@ export function figuresOf(summary: ReportSummary): { volume: Figure[]; quality: 
         key: 'csat',
         label: 'CSAT score',
         value: percentText(csat.scorePct),
-        detail: `${count(csat.responses, 'response', 'responses')} · ${csat.good} good, ${csat.neutral} neutral, ${csat.bad} bad`,
+        detail:
+          csat.responses === 0
+            ? 'No survey answers in this range'
+            : `${count(csat.responses, 'response', 'responses')}: ${csat.good} good, ${csat.neutral} neutral, ${csat.bad} bad`,
       },
     ],
   };
@@ -92,7 +101,7 @@ export function FigureCards({ summary, failed }: { summary: ReportSummary | unde
           <FigureCard key={figure.key} figure={figure} loading={loading} />
         ))}
       </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 5 }} spacing="md">
+      <SimpleGrid cols={{ base: 2, md: 3, lg: 5 }} spacing="md">
         {shown(quality).map((figure) => (
           <FigureCard key={figure.key} figure={figure} loading={loading} />
         ))}

@@ -12,6 +12,15 @@ import { durationText, REPORT_TEXT } from './texts';
  */
 
 const CHART_HEIGHT = 260;
+/** Beyond this many points a line's dots crowd into a bead string; the line alone reads better. */
+const MAX_DOTS = 14;
+/**
+ * The drawings are hidden from assistive technology, the table beside each being their text; recharts'
+ * keyboard layer would make a hidden drawing focusable (axe aria-hidden-focus), so it is off.
+ */
+const NO_KEYBOARD_LAYER = { accessibilityLayer: false };
+/** The legend in the series' order (recharts sorts it by name otherwise). */
+const LEGEND = { itemSorter: null };
 
 /** One column of a chart's table: its heading and how a row's cell reads. */
 export interface Column<Row> {
@@ -87,7 +96,8 @@ export function DataTable<Row>({
   rowKey: (row: Row) => string;
 }) {
   return (
-    <Table.ScrollContainer minWidth={columns.length * 110} mt="xs">
+    // Focusable, so a keyboard can scroll it on a phone (axe scrollable-region-focusable).
+    <Table.ScrollContainer type="native" minWidth={columns.length * 90} mt="xs" tabIndex={0} role="group" aria-label={`${label}, table`}>
       <Table striped aria-label={label} fz="sm">
         <Table.Thead>
           <Table.Tr>
@@ -165,11 +175,14 @@ export function CreatedResolvedChart({
       chart={(rows) => (
         <LineChart
           h={CHART_HEIGHT}
+          lineChartProps={NO_KEYBOARD_LAYER}
           data={rows.map((p) => ({ ...p, period: periodLabel(p.start, interval) }))}
           dataKey="period"
           series={COUNT_SERIES}
           curveType="linear"
+          withDots={rows.length <= MAX_DOTS}
           withLegend
+          legendProps={LEGEND}
           yAxisProps={axisCount}
           valueFormatter={count}
         />
@@ -216,6 +229,7 @@ export function DurationChart({
       chart={(rows) => (
         <LineChart
           h={CHART_HEIGHT}
+          lineChartProps={NO_KEYBOARD_LAYER}
           data={rows.map((p) => ({ period: periodLabel(p.start, interval), p50: hours(p[p50]), p90: hours(p[p90]) }))}
           dataKey="period"
           series={[
@@ -223,9 +237,10 @@ export function DurationChart({
             { name: 'p90', label: '90th percentile', color: 'grape.7' },
           ]}
           curveType="linear"
+          withDots={rows.length <= MAX_DOTS}
           connectNulls
           withLegend
-          unit=" h"
+          legendProps={LEGEND}
           valueFormatter={hoursText}
           yAxisProps={{ tickFormatter: (value: number) => `${value} h` }}
         />
@@ -267,11 +282,13 @@ export function BacklogChart({ buckets, failed }: { buckets: BacklogBucket[] | u
       chart={(rows) => (
         <BarChart
           h={CHART_HEIGHT}
+          barChartProps={NO_KEYBOARD_LAYER}
           data={rows.map((b) => ({ ...b, age: AGE_LABELS[b.label] }))}
           dataKey="age"
           type="stacked"
           series={BACKLOG_SERIES}
           withLegend
+          legendProps={LEGEND}
           yAxisProps={axisCount}
           valueFormatter={count}
         />
@@ -321,11 +338,16 @@ export function BreakdownChart({
       chart={(all) => (
         <BarChart
           h={CHART_HEIGHT}
+          barChartProps={NO_KEYBOARD_LAYER}
           data={all.map((r) => ({ ...r, name: labelOf(r.key) }))}
           dataKey="name"
+          // Bars across, names down the side: every name stays readable on a phone.
+          orientation="vertical"
           series={BREAKDOWN_SERIES}
           withLegend
-          yAxisProps={axisCount}
+          legendProps={LEGEND}
+          xAxisProps={axisCount}
+          yAxisProps={{ width: 80 }}
           valueFormatter={count}
         />
       )}

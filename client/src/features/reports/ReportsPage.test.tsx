@@ -95,7 +95,7 @@ describe('/reports', () => {
     expect(figure('resolution').getByText('—')).toBeInTheDocument();
     expect(figure('sla-first-response').getByText('92.5%')).toBeInTheDocument();
     expect(figure('csat').getByText('75%')).toBeInTheDocument();
-    expect(figure('csat').getByText('4 responses · 3 good, 1 neutral, 0 bad')).toBeInTheDocument();
+    expect(figure('csat').getByText('4 responses: 3 good, 1 neutral, 0 bad')).toBeInTheDocument();
 
     // Each chart is a headed region whose figures are also a table; an empty one says so.
     const volume = screen.getByRole('region', { name: 'Created and resolved' });
