@@ -11,6 +11,11 @@ import { dailyAllowed, effectiveInterval, RANGE_PRESETS, readAssignee, type Rang
 const RANGE_OPTIONS = [...RANGE_PRESETS.map(({ value, label }) => ({ value, label })), { value: 'custom', label: 'Custom range' }];
 const PRIORITY_OPTIONS = labelledOptions(PRIORITIES);
 const TIME_ZONES = timeZones();
+/** The boxes that narrow the tickets counted; cleared, they do not. */
+const ENUM_FILTERS = [
+  { field: 'priority', label: 'Priority', placeholder: 'All priorities', data: PRIORITY_OPTIONS },
+  { field: 'category', label: 'Category', placeholder: 'All categories', data: CATEGORY_OPTIONS },
+] as const;
 
 interface ReportFilterBarProps {
   filters: ReportFilters;
@@ -57,22 +62,17 @@ export function ReportFilterBar({ filters, onChange, meId }: ReportFilterBarProp
           searchable
           onChange={(value) => onChange({ assignee: readAssignee(value) })}
         />
-        <Select
-          label="Priority"
-          placeholder="All priorities"
-          data={PRIORITY_OPTIONS}
-          value={filters.priority ?? null}
-          clearable
-          onChange={(value) => onChange({ priority: (value ?? undefined) as ReportFilters['priority'] })}
-        />
-        <Select
-          label="Category"
-          placeholder="All categories"
-          data={CATEGORY_OPTIONS}
-          value={filters.category ?? null}
-          clearable
-          onChange={(value) => onChange({ category: (value ?? undefined) as ReportFilters['category'] })}
-        />
+        {ENUM_FILTERS.map(({ field, label, placeholder, data }) => (
+          <Select
+            key={field}
+            label={label}
+            placeholder={placeholder}
+            data={data}
+            value={filters[field] ?? null}
+            clearable
+            onChange={(value) => onChange({ [field]: value ?? undefined })}
+          />
+        ))}
         <Select
           label="Time zone"
           data={TIME_ZONES}

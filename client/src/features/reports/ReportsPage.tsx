@@ -1,7 +1,7 @@
 // The charts' styles come with this page, after Mantine's own (boot.tsx), so the first load never carries them.
 import '@mantine/charts/styles.css';
 import { canManageUsers, isStaff, type ReportQuery, type User } from '@helpdesk/protocol';
-import { Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, SimpleGrid, Stack } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
@@ -14,6 +14,7 @@ import { NoPermission } from '../../components/NoPermission';
 import { Refreshing } from '../../components/Refreshing';
 import { notifyError } from '../../lib/notify';
 import { userAtom } from '../../state/session';
+import { PageHeader } from '../tickets/PageHeader';
 import { AgentsTable } from './AgentsTable';
 import { FigureCards } from './FigureCards';
 import { BacklogChart, BreakdownChart, CreatedResolvedChart, DurationChart } from './ReportCharts';
@@ -22,6 +23,12 @@ import { effectiveInterval, reportQueryOf } from './reportFilters';
 import { REPORT_TEXT } from './texts';
 import { useLiveReports } from './useLiveReports';
 import { useReportFilters } from './useReportFilters';
+
+/** The two breakdowns of the report, each a chart. */
+const BREAKDOWNS = [
+  { key: 'priority', title: 'By priority', keyLabel: 'Priority' },
+  { key: 'category', title: 'By category', keyLabel: 'Category' },
+] as const;
 
 /** The query a refused range stands on: never sent, since its reads are disabled. */
 const NO_QUERY: ReportQuery = {};
@@ -76,17 +83,7 @@ function Reports({ user }: { user: User }) {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
-        <div style={{ flex: '1 1 20rem' }}>
-          <Title order={1} size="h2">
-            {REPORT_TEXT.title}
-          </Title>
-          <Text c="dimmed" size="sm">
-            {REPORT_TEXT.intro}
-          </Text>
-        </div>
-        {admin && <DownloadCsv query={query} />}
-      </Group>
+      <PageHeader title={REPORT_TEXT.title} subtitle={REPORT_TEXT.intro} actions={admin && <DownloadCsv query={query} />} />
 
       <ReportFilterBar filters={filters} onChange={apply} meId={user.id} />
 
@@ -109,20 +106,16 @@ function Reports({ user }: { user: User }) {
                 failed={timeseries.isError}
               />
               <DurationChart title="Resolution time" kind="resolution" points={points} interval={interval} failed={timeseries.isError} />
-              <BreakdownChart
-                title="By priority"
-                keyLabel="Priority"
-                testId="chart-priority"
-                rows={breakdown.data?.priority}
-                failed={breakdown.isError}
-              />
-              <BreakdownChart
-                title="By category"
-                keyLabel="Category"
-                testId="chart-category"
-                rows={breakdown.data?.category}
-                failed={breakdown.isError}
-              />
+              {BREAKDOWNS.map(({ key, title, keyLabel }) => (
+                <BreakdownChart
+                  key={key}
+                  title={title}
+                  keyLabel={keyLabel}
+                  testId={`chart-${key}`}
+                  rows={breakdown.data?.[key]}
+                  failed={breakdown.isError}
+                />
+              ))}
             </SimpleGrid>
             {admin && <AgentsTable agents={agents.data?.agents} failed={agents.isError} />}
           </Stack>
