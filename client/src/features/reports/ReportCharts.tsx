@@ -14,6 +14,7 @@ import { durationText, REPORT_TEXT } from './texts';
 const CHART_HEIGHT = 260;
 /** Beyond this many points a line's dots crowd into a bead string; the line alone reads better. */
 const MAX_DOTS = 14;
+const TABLE_MAX_HEIGHT = 420;
 /**
  * The drawings are hidden from assistive technology, the table beside each being their text; recharts'
  * keyboard layer would make a hidden drawing focusable (axe aria-hidden-focus), so it is off.
@@ -96,9 +97,18 @@ export function DataTable<Row>({
   rowKey: (row: Row) => string;
 }) {
   return (
-    // Focusable, so a keyboard can scroll it on a phone (axe scrollable-region-focusable).
-    <Table.ScrollContainer type="native" minWidth={columns.length * 90} mt="xs" tabIndex={0} role="group" aria-label={`${label}, table`}>
-      <Table striped aria-label={label} fz="sm">
+    // Wide tables scroll sideways on a phone and long series (92 days) down under a header that stays
+    // put; the box takes focus so a keyboard can scroll it (axe scrollable-region-focusable).
+    <Table.ScrollContainer
+      type="native"
+      minWidth={columns.length * 90}
+      maxHeight={TABLE_MAX_HEIGHT}
+      mt="xs"
+      tabIndex={0}
+      role="group"
+      aria-label={`${label}, table`}
+    >
+      <Table striped stickyHeader aria-label={label} fz="sm">
         <Table.Thead>
           <Table.Tr>
             {columns.map((column, index) => (
@@ -191,10 +201,11 @@ export function CreatedResolvedChart({
   );
 }
 
-const HOUR = 3600;
-/** Hours with two decimals, for the axis; the tooltip reads them back as a duration. */
-const hours = (seconds: number | null) => (seconds === null ? null : Math.round((seconds / HOUR) * 100) / 100);
-const hoursText = (value: number) => durationText(Math.round(value * HOUR));
+/** The unit a duration axis counts in: hours, or days once the longest time reaches three days. */
+export function durationUnit(seconds: (number | null)[]): { name: 'hours' | 'days'; short: 'h' | 'd'; seconds: number } {
+  const longest = Math.max(0, ...seconds.map((s) => s ?? 0));
+  return longest >= 3 * 86_400 ? { name: 'days', short: 'd', seconds: 86_400 } : { name: 'hours', short: 'h', seconds: 3_600 };
+}
 
 export function DurationChart({
   title,
@@ -211,10 +222,13 @@ export function DurationChart({
 }) {
   const p50 = `${kind}P50` as const;
   const p90 = `${kind}P90` as const;
+  const unit = durationUnit((points ?? []).flatMap((p) => [p[p50], p[p90]]));
+  // The axis counts whole units with two decimals; the tooltip reads them back as a duration.
+  const inUnit = (seconds: number | null) => (seconds === null ? null : Math.round((seconds / unit.seconds) * 100) / 100);
   return (
     <ChartCard
       title={title}
-      hint={`Median and 90th percentile per ${interval}, in hours.`}
+      hint={`Median and 90th percentile per ${interval}, in ${unit.name}.`}
       testId={`chart-${kind}`}
       rows={points}
       failed={failed}
@@ -230,7 +244,7 @@ export function DurationChart({
         <LineChart
           h={CHART_HEIGHT}
           lineChartProps={NO_KEYBOARD_LAYER}
-          data={rows.map((p) => ({ period: periodLabel(p.start, interval), p50: hours(p[p50]), p90: hours(p[p90]) }))}
+          data={rows.map((p) => ({ period: periodLabel(p.start, interval), p50: inUnit(p[p50]), p90: inUnit(p[p90]) }))}
           dataKey="period"
           series={[
             { name: 'p50', label: 'Median', color: 'blue.7' },
@@ -241,8 +255,8 @@ export function DurationChart({
           connectNulls
           withLegend
           legendProps={LEGEND}
-          valueFormatter={hoursText}
-          yAxisProps={{ tickFormatter: (value: number) => `${value} h` }}
+          valueFormatter={(value) => durationText(Math.round(value * unit.seconds))}
+          yAxisProps={{ tickFormatter: (value: number) => `${value} ${unit.short}` }}
         />
       )}
     />
@@ -283,7 +297,8 @@ export function BacklogChart({ buckets, failed }: { buckets: BacklogBucket[] | u
         <BarChart
           h={CHART_HEIGHT}
           barChartProps={NO_KEYBOARD_LAYER}
-          data={rows.map((b) => ({ ...b, age: AGE_LABELS[b.label] }))}
+          // The axis takes the short names ("3–7 d"), which fit under a phone's bars; the table the long ones.
+          data={rows.map((b) => ({ ...b, age: b.label.replace('-', '–').replace(/d$/, ' d') }))}
           dataKey="age"
           type="stacked"
           series={BACKLOG_SERIES}

@@ -27,7 +27,10 @@ interface ReportFilterBarProps {
 export function ReportFilterBar({ filters, onChange, meId }: ReportFilterBarProps) {
   const staff = useQuery(staffDirectoryQuery).data?.staff ?? [];
   const daily = dailyAllowed(filters.from, filters.to);
-  const intervals = REPORT_INTERVALS.map((value) => ({ value, label: labelOf(value), disabled: value === 'day' && !daily }));
+  // A disabled Day says why in its own words, so the box keeps the row's height.
+  const intervals = REPORT_INTERVALS.map((value) =>
+    value === 'day' && !daily ? { value, label: 'Day (up to 92 days)', disabled: true } : { value, label: labelOf(value) },
+  );
   // A browser's date box reports an empty value while a day is half typed: nothing is applied until it is whole.
   const day = (end: 'from' | 'to') => (event: React.ChangeEvent<HTMLInputElement>) => {
     const value = event.currentTarget.value;
@@ -51,7 +54,6 @@ export function ReportFilterBar({ filters, onChange, meId }: ReportFilterBarProp
           data={intervals}
           value={effectiveInterval(filters)}
           allowDeselect={false}
-          description={daily ? undefined : 'Day is for ranges up to 92 days'}
           onChange={(value) => value && onChange({ interval: value as ReportFilters['interval'] })}
         />
         <Select
