@@ -28,8 +28,8 @@ describe('journey: reports (docs/product.md#reports)', () => {
     const make = (title: string, priority: string, category: string) =>
       createTicket(product.api, customer.token, { title, description: `${title}: details for support.`, priority, category });
     const printer = await make('Printer jams on floor 2', 'high', 'technical');
-    await make('Invoice shows the wrong VAT', 'urgent', 'billing');
-    await make('Cannot change my email address', 'low', 'account');
+    const invoice = await make('Invoice shows the wrong VAT', 'urgent', 'billing');
+    const email = await make('Cannot change my email address', 'low', 'account');
     // An answer from support: the first response the figures time.
     expect(
       (await product.api.post(`/tickets/${printer.id}/comments`, { content: 'Looking into it now.' }, { token: agent.token })).status,
@@ -53,17 +53,21 @@ describe('journey: reports (docs/product.md#reports)', () => {
     expect(await urgent.getByRole('cell').first().textContent()).toBe('1');
     await visitor.shot('agent-desktop');
 
-    // Someone else resolves the printer ticket: the figures follow without a reload (within the page's
-    // 10-second refetch throttle), and the page never asked for a new document.
+    // Someone else resolves the printer ticket, then changes two more: the figures follow without a
+    // reload, and the burst of events costs one read of each report (the page's 10-second throttle).
     await page.evaluate(() => Object.assign(window, { stillThisPage: true }));
-    const resolved = await product.api.put(
-      `/tickets/${printer.id}`,
-      { status: 'resolved', resolutionNotes: 'Cleared the jam.' },
-      { token: agent.token },
-    );
-    expect(resolved.status).toBe(200);
+    let summaryReads = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/reports/summary') summaryReads += 1;
+    });
+    const put = (id: number, body: object) => product.api.put(`/tickets/${id}`, body, { token: agent.token });
+    expect((await put(printer.id, { status: 'resolved', resolutionNotes: 'Cleared the jam.' })).status).toBe(200);
+    expect((await put(invoice.id, { status: 'in_progress' })).status).toBe(200);
+    expect((await put(email.id, { priority: 'medium' })).status).toBe(200);
     await expect.poll(() => figure(page, 'resolved'), { timeout: 30_000, interval: 500 }).toBe('1');
     expect(await figure(page, 'backlog')).toBe('2');
+    await page.waitForTimeout(2_000);
+    expect(summaryReads).toBe(1);
     expect(await page.evaluate(() => (window as unknown as { stillThisPage?: boolean }).stillThisPage)).toBe(true);
 
     // Filters live in the address: a priority narrows every figure and survives a reload.
