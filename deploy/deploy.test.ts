@@ -170,6 +170,7 @@ describeWithTool('docker-compose', 'docker-compose', 'docker-compose.yml', (comp
       'WEBHOOK_ALLOW_PRIVATE',
       'CSAT_ENABLED',
       'CSAT_TOKEN_TTL_DAYS',
+      'REPORT_TIME_ZONE',
     ])
       expect(env, optional).toHaveProperty(optional);
     expect(config.services.app!.depends_on).toMatchObject({

@@ -85,7 +85,10 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT a, p, c FROM (VALUES (assignee), (-1)) x(a), (VALUES (prio), ('')) y(p), (VALUES (cat), ('')) z(c)
 $$;--> statement-breakpoint
 -- Empties the four report tables and counts them again from tickets, their status history, SLA columns
--- and newest answered surveys, every figure under the ticket's current keys. Run once below for the
+-- and newest answered surveys, every figure under the ticket's current keys. Enums are compared as
+-- text: on a new database every migration runs in one transaction, where a value added by ALTER TYPE
+-- cannot be used yet. ticket_metrics keeps times to the millisecond, as the writer (JavaScript) does;
+-- durations are counted from the full precision. Run once below for the
 -- tickets already there, and by the bench's data builder. A resolution without a status entry (data
 -- written straight to tickets) counts at updated_at. What it cannot know: figures of deleted tickets,
 -- and the hour and keys a figure was first counted at when the keys changed since.
@@ -99,12 +102,12 @@ BEGIN
   INSERT INTO report_rebuild_changes
   SELECT h.ticket_id, h.created_at, h.to_value IN ('resolved', 'closed')
   FROM ticket_history h
-  WHERE h.type = 'status'
+  WHERE h.type::text = 'status'
     AND ((h.from_value IN ('open', 'in_progress', 'pending') AND h.to_value IN ('resolved', 'closed'))
       OR (h.from_value IN ('resolved', 'closed') AND h.to_value IN ('open', 'in_progress', 'pending')));
   INSERT INTO report_rebuild_changes
   SELECT t.id, t.updated_at, true FROM tickets t
-  WHERE t.status IN ('resolved', 'closed')
+  WHERE t.status::text IN ('resolved', 'closed')
     AND NOT EXISTS (SELECT 1 FROM report_rebuild_changes c WHERE c.ticket_id = t.id AND c.resolves);
 
   INSERT INTO ticket_metrics (
@@ -112,11 +115,11 @@ BEGIN
     first_response_at, first_response_seconds, first_response_business_seconds,
     resolved_at, resolution_seconds, resolution_business_seconds, reopens,
     sla_response_met, sla_resolution_met, csat_rating, csat_at, csat_priority, csat_category, csat_assignee_id)
-  SELECT t.id, t.created_at, t.status, t.priority, t.category, coalesce(t.assigned_agent_id, 0),
-    t.sla_first_responded_at,
+  SELECT t.id, date_trunc('milliseconds', t.created_at), t.status, t.priority, t.category, coalesce(t.assigned_agent_id, 0),
+    date_trunc('milliseconds', t.sla_first_responded_at),
     floor(extract(epoch FROM t.sla_first_responded_at - t.created_at))::int,
     CASE WHEN t.sla_policy_id IS NOT NULL AND t.sla_first_responded_at IS NOT NULL THEN round(t.sla_response_used_ms / 1000.0)::int END,
-    ch.last_resolved,
+    date_trunc('milliseconds', ch.last_resolved),
     floor(extract(epoch FROM ch.last_resolved - t.created_at))::int,
     CASE WHEN t.sla_policy_id IS NOT NULL AND ch.last_resolved IS NOT NULL THEN round(t.sla_used_ms / 1000.0)::int END,
     coalesce(ch.reopens, 0),
@@ -132,7 +135,7 @@ BEGIN
         THEN t.sla_resolution_due_at IS NULL OR ch.first_resolved <= t.sla_resolution_due_at
       WHEN t.sla_resolution_breached_at IS NOT NULL THEN false
     END,
-    s.rating, s.answered_at,
+    s.rating, date_trunc('milliseconds', s.answered_at),
     CASE WHEN s.rating IS NOT NULL THEN t.priority END,
     CASE WHEN s.rating IS NOT NULL THEN t.category END,
     CASE WHEN s.rating IS NOT NULL THEN coalesce(t.assigned_agent_id, 0) END
@@ -153,12 +156,12 @@ BEGIN
   ), facts AS (
     SELECT ticket_id, created_at AS at, 'created' AS what FROM ticket_metrics
     UNION ALL SELECT ticket_id, at, CASE WHEN resolves THEN 'resolved' ELSE 'reopened' END FROM report_rebuild_changes
-    UNION ALL SELECT h.ticket_id, h.created_at, 'assigned' FROM ticket_history h WHERE h.type = 'assigned' AND h.to_value IS NOT NULL
+    UNION ALL SELECT h.ticket_id, h.created_at, 'assigned' FROM ticket_history h WHERE h.type::text = 'assigned' AND h.to_value IS NOT NULL
     UNION ALL SELECT ticket_id, first_response_at, 'first_response' FROM ticket_metrics WHERE first_response_at IS NOT NULL
     UNION ALL SELECT m.ticket_id,
-      CASE WHEN m.first_response_at IS NOT NULL
-        AND (t.sla_response_breached_at IS NULL OR t.sla_response_breached_at > m.first_response_at)
-        THEN m.first_response_at ELSE t.sla_response_breached_at END,
+      CASE WHEN t.sla_first_responded_at IS NOT NULL
+        AND (t.sla_response_breached_at IS NULL OR t.sla_response_breached_at > t.sla_first_responded_at)
+        THEN t.sla_first_responded_at ELSE t.sla_response_breached_at END,
       CASE WHEN m.sla_response_met THEN 'sla_response_met' ELSE 'sla_response_missed' END
     FROM ticket_metrics m JOIN tickets t ON t.id = m.ticket_id WHERE m.sla_response_met IS NOT NULL
     UNION ALL SELECT m.ticket_id,
@@ -198,8 +201,8 @@ BEGIN
   WITH durations AS (
     SELECT ticket_id, first_response_at AS at, 1::smallint AS kind, first_response_seconds AS seconds
     FROM ticket_metrics WHERE first_response_at IS NOT NULL
-    UNION ALL SELECT c.ticket_id, c.at, 2::smallint, floor(extract(epoch FROM c.at - m.created_at))::int
-    FROM report_rebuild_changes c JOIN ticket_metrics m ON m.ticket_id = c.ticket_id WHERE c.resolves
+    UNION ALL SELECT c.ticket_id, c.at, 2::smallint, floor(extract(epoch FROM c.at - t.created_at))::int
+    FROM report_rebuild_changes c JOIN tickets t ON t.id = c.ticket_id WHERE c.resolves
   )
   INSERT INTO report_durations (assignee_id, priority, category, span, at, kind, bucket, n)
   SELECT g.assignee_id, g.priority, g.category, s.span,
@@ -215,7 +218,7 @@ BEGIN
   SELECT g.assignee_id, g.priority, g.category, date_trunc('hour', m.created_at, 'UTC'), m.status::text, count(*)
   FROM ticket_metrics m
   CROSS JOIN LATERAL report_groups(m.assignee_id, m.priority::text, m.category::text) g
-  WHERE m.status IN ('open', 'in_progress', 'pending')
+  WHERE m.status::text IN ('open', 'in_progress', 'pending')
   GROUP BY 1, 2, 3, 4, 5;
 
   DROP TABLE report_rebuild_changes;

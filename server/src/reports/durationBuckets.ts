@@ -9,9 +9,9 @@ const YEAR_SECONDS = 366 * 86_400;
 
 function makeBounds(): readonly number[] {
   const bounds = [1];
-  while (bounds.at(-1)! <= YEAR_SECONDS) {
-    const prev = bounds.at(-1)!;
-    bounds.push(Math.max(prev + 1, Math.round(prev * 1.1)));
+  for (let bound = 1; bound <= YEAR_SECONDS;) {
+    bound = Math.max(bound + 1, Math.round(bound * 1.1));
+    bounds.push(bound);
   }
   return bounds;
 }
@@ -25,7 +25,7 @@ export function durationBucket(seconds: number): number {
   // The number of bounds <= seconds.
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (DURATION_BOUNDS[mid]! <= seconds) lo = mid + 1;
+    if ((DURATION_BOUNDS[mid] ?? Infinity) <= seconds) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -34,7 +34,7 @@ export function durationBucket(seconds: number): number {
 /** The value a bucket stands for: the middle of the whole seconds it holds (its lower bound for the last). */
 export function bucketMidpoint(bucket: number): number {
   if (bucket <= 0) return 0;
-  const lo = DURATION_BOUNDS[bucket - 1]!;
+  const lo = DURATION_BOUNDS[bucket - 1] ?? 0;
   const hi = DURATION_BOUNDS[bucket];
   return hi === undefined ? lo : Math.round((lo + hi - 1) / 2);
 }
@@ -49,8 +49,8 @@ export function percentileOf(histogram: ReadonlyMap<number, number>, p: number):
   if (total <= 0) return null;
   const rank = Math.max(1, Math.ceil(p * total));
   let seen = 0;
-  for (const bucket of [...histogram.keys()].sort((a, b) => a - b)) {
-    seen += histogram.get(bucket)!;
+  for (const [bucket, n] of [...histogram].sort(([a], [b]) => a - b)) {
+    seen += n;
     if (seen >= rank) return bucketMidpoint(bucket);
   }
   return null;

@@ -17,9 +17,10 @@ export function groupingSets({ assigneeId, priority, category }: FigureKeys): Fi
 
 type Key = (string | number)[];
 const compareKeys = (a: Key, b: Key): number => {
-  for (let i = 0; i < a.length; i++) {
-    if (a[i]! < b[i]!) return -1;
-    if (a[i]! > b[i]!) return 1;
+  for (const [i, x] of a.entries()) {
+    const y = b[i] ?? '';
+    if (x < y) return -1;
+    if (x > y) return 1;
   }
   return 0;
 };

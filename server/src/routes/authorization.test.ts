@@ -1160,6 +1160,23 @@ const ROWS: Row[] = [
     expect: all(200),
     after: (_c, res) => expect(res.body).toContain("url: '/api/openapi.json'"),
   },
+  // ---- Reports ----
+  ...(['summary', 'timeseries', 'backlog', 'breakdown'] as const).map((report): Row => ({
+    route: `GET /reports/${report}`,
+    name: `the ${report} report`,
+    method: 'GET',
+    path: () => `/reports/${report}`,
+    expect: staffOnly(200),
+    denied: { 403: STAFF_ONLY },
+  })),
+  ...(['agents', 'tickets.csv'] as const).map((report): Row => ({
+    route: `GET /reports/${report}`,
+    name: `the ${report} report`,
+    method: 'GET',
+    path: () => `/reports/${report}`,
+    expect: adminOnly(200),
+    denied: SLA_WRITE_DENIED,
+  })),
 ];
 
 /** Every call of docs/api.md#endpoints, written out by hand from that page. */
@@ -1245,6 +1262,12 @@ const CONTRACT_ROUTES = [
   'POST /csat/:token',
   'GET /tickets/:id/csat',
   'POST /tickets/:id/csat',
+  'GET /reports/summary',
+  'GET /reports/timeseries',
+  'GET /reports/backlog',
+  'GET /reports/breakdown',
+  'GET /reports/agents',
+  'GET /reports/tickets.csv',
 ];
 
 const accountOf = (caller: Caller): Account | undefined => (caller === 'anonymous' ? undefined : cast[caller]);

@@ -10,6 +10,7 @@ import { tickets } from '../db/schema/index.js';
 import { figureRows } from '../reports/figureRows.js';
 import type { FigureKeys, TotalCounter } from '../reports/reconcile.js';
 import { todayIn } from '../reports/timeRange.js';
+import { parseSettings } from '../settings.js';
 
 const R = MESSAGES.reports;
 const STAFF_ONLY = 'Only support staff can perform this action';
@@ -405,7 +406,7 @@ describe('reports', () => {
         2,
       );
       let text = '';
-      for await (const chunk of stream) text += chunk.toString();
+      for await (const chunk of stream as AsyncIterable<Buffer>) text += chunk.toString();
       const ids = text
         .replace(/^\uFEFF/, '')
         .trimEnd()
@@ -415,6 +416,12 @@ describe('reports', () => {
       expect(ids.slice(-5)).toEqual(made.map((ticket) => ticket.id));
       expect(new Set(ids).size).toBe(ids.length);
     });
+  });
+
+  it('checks REPORT_TIME_ZONE at start, UTC unless set', () => {
+    expect(parseSettings({}).reportTimeZone).toBe('UTC');
+    expect(parseSettings({ REPORT_TIME_ZONE: 'Europe/Berlin' }).reportTimeZone).toBe('Europe/Berlin');
+    expect(() => parseSettings({ REPORT_TIME_ZONE: 'Mars/Olympus' })).toThrow('REPORT_TIME_ZONE: must be an IANA time zone');
   });
 
   it('takes today in the report time zone', () => {

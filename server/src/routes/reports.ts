@@ -12,7 +12,7 @@ import {
 import { parseInput } from '../lib/validation.js';
 import type { AppContext } from '../middleware/state.js';
 import type { RouteDeps } from './deps.js';
-import { actorOf, createRouter } from './router.js';
+import { actorOf, createRouter, DOWNLOAD_CSP, type FileResponse } from './router.js';
 
 /** Reports (docs/api.md#reports): staff read the figures, admins the per-agent table and the CSV export. */
 export function reportRoutes({ services, auth }: RouteDeps) {
@@ -40,9 +40,11 @@ export function reportRoutes({ services, auth }: RouteDeps) {
   });
   router.get('/reports/tickets.csv', ...admin, (ctx) => {
     const { filename, stream } = reports.ticketsCsv(actorOf(ctx), query(ctx));
-    ctx.type = 'text/csv; charset=utf-8';
-    ctx.attachment(filename);
-    ctx.body = stream;
+    ctx.set('Content-Type', 'text/csv; charset=utf-8');
+    ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', DOWNLOAD_CSP);
+    ctx.body = stream satisfies FileResponse;
   });
 
   return router;

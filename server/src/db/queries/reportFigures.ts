@@ -1,4 +1,5 @@
 import { and, desc, eq, getTableColumns, inArray, isNotNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
 import { csatSurveys, reportBacklog, reportDurations, reportTotals, ticketMetrics, tickets } from '../schema/index.js';
 import type { BacklogRow, DurationRow, TotalsRow } from '../../reports/figureRows.js';
@@ -64,20 +65,18 @@ export async function ticketsToReconcile(
 
 /** `excluded.<column>` for every column but the key: an upsert that writes the row as given. */
 const replaceAll = Object.fromEntries(
-  Object.values(getTableColumns(ticketMetrics))
-    .filter((column) => column.name !== 'ticket_id')
-    .map((column) => [column.name, sql.raw(`excluded.${column.name}`)]),
+  Object.entries(getTableColumns(ticketMetrics))
+    .filter(([key]) => key !== 'ticketId')
+    .map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]),
 );
-const addTo = <T extends typeof reportTotals | typeof reportDurations | typeof reportBacklog>(table: T, names: string[]) =>
-  Object.fromEntries(
-    Object.entries(getTableColumns(table))
-      .filter(([, column]) => names.includes(column.name))
-      .map(([key, column]) => [key, sql`${column} + ${sql.raw(`excluded.${column.name}`)}`]),
-  );
-
-const TOTAL_COUNTERS = Object.values(getTableColumns(reportTotals))
-  .map((column) => column.name)
-  .filter((name) => !['assignee_id', 'priority', 'category', 'span', 'at'].includes(name));
+/** `<column> + excluded.<column>`: an upsert that adds the row's figures to what is there. */
+const plusExcluded = (column: AnyPgColumn): SQL => sql`${column} + ${sql.raw(`excluded.${column.name}`)}`;
+const KEY_COLUMNS = new Set(['assigneeId', 'priority', 'category', 'span', 'at']);
+const addTotals = Object.fromEntries(
+  Object.entries(getTableColumns(reportTotals))
+    .filter(([key]) => !KEY_COLUMNS.has(key))
+    .map(([key, column]) => [key, plusExcluded(column)]),
+);
 
 /** Writes the reconciled metrics rows and the figures' deltas: one upsert per table, rows in key order. */
 export async function writeFigures(
@@ -87,10 +86,7 @@ export async function writeFigures(
 ): Promise<void> {
   if (metrics.length > 0) {
     const sorted = [...metrics].sort((a, b) => a.ticketId - b.ticketId);
-    await tx
-      .insert(ticketMetrics)
-      .values(sorted)
-      .onConflictDoUpdate({ target: ticketMetrics.ticketId, set: keyed(ticketMetrics, replaceAll) });
+    await tx.insert(ticketMetrics).values(sorted).onConflictDoUpdate({ target: ticketMetrics.ticketId, set: replaceAll });
   }
   if (rows.totals.length > 0) {
     await tx
@@ -98,7 +94,7 @@ export async function writeFigures(
       .values(rows.totals)
       .onConflictDoUpdate({
         target: [reportTotals.assigneeId, reportTotals.priority, reportTotals.category, reportTotals.span, reportTotals.at],
-        set: addTo(reportTotals, TOTAL_COUNTERS),
+        set: addTotals,
       });
   }
   if (rows.durations.length > 0) {
@@ -106,22 +102,16 @@ export async function writeFigures(
     await tx
       .insert(d)
       .values(rows.durations)
-      .onConflictDoUpdate({ target: [d.assigneeId, d.priority, d.category, d.span, d.at, d.kind, d.bucket], set: addTo(d, ['n']) });
+      .onConflictDoUpdate({
+        target: [d.assigneeId, d.priority, d.category, d.span, d.at, d.kind, d.bucket],
+        set: { n: plusExcluded(d.n) },
+      });
   }
   if (rows.backlog.length > 0) {
     const b = reportBacklog;
     await tx
       .insert(b)
       .values(rows.backlog)
-      .onConflictDoUpdate({ target: [b.assigneeId, b.priority, b.category, b.createdHour, b.status], set: addTo(b, ['n']) });
+      .onConflictDoUpdate({ target: [b.assigneeId, b.priority, b.category, b.createdHour, b.status], set: { n: plusExcluded(b.n) } });
   }
-}
-
-/** drizzle's `set` takes the table's property names: the column-name map turned back into them. */
-function keyed(table: typeof ticketMetrics, byColumnName: Record<string, SQL>): Record<string, SQL> {
-  return Object.fromEntries(
-    Object.entries(getTableColumns(table))
-      .filter(([, column]) => column.name in byColumnName)
-      .map(([key, column]) => [key, byColumnName[column.name]!]),
-  );
 }

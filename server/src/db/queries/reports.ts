@@ -207,7 +207,7 @@ export async function csvTicketBatch(
   );
   return rows.map((row) => ({
     ...(row as unknown as CsvTicket),
-    createdAt: dateOf(row.createdAt)!,
+    createdAt: new Date(row.createdAt as string | Date),
     firstResponseAt: dateOf(row.firstResponseAt),
     resolvedAt: dateOf(row.resolvedAt),
   }));
