@@ -1,5 +1,5 @@
 import { PRIORITIES, REPORT_INTERVALS } from '@helpdesk/protocol';
-import { Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { Grid, Paper, Select, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { staffDirectoryQuery } from '../../api/users';
 import { CATEGORY_OPTIONS } from '../../components/CategoryChip';
@@ -39,52 +39,69 @@ export function ReportFilterBar({ filters, onChange, meId }: ReportFilterBarProp
 
   return (
     <Paper withBorder radius="md" p="md" component="form" aria-label="Report filters" onSubmit={(event) => event.preventDefault()}>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="sm">
-        <Select
-          label="Date range"
-          data={RANGE_OPTIONS}
-          value={filters.range}
-          allowDeselect={false}
-          onChange={(value) => value && onChange({ range: value as RangeChoice })}
-        />
-        <TextInput label="From" type="date" value={filters.from} max={filters.to} onChange={day('from')} />
-        <TextInput label="To" type="date" value={filters.to} min={filters.from} onChange={day('to')} />
-        <Select
-          label="Interval"
-          data={intervals}
-          value={effectiveInterval(filters)}
-          allowDeselect={false}
-          onChange={(value) => value && onChange({ interval: value as ReportFilters['interval'] })}
-        />
-        <Select
-          label="Assignee"
-          data={assigneeOptions({ staff, meId })}
-          value={filters.assignee === undefined ? ASSIGNEE_ANYONE : String(filters.assignee)}
-          allowDeselect={false}
-          searchable
-          onChange={(value) => onChange({ assignee: readAssignee(value) })}
-        />
-        {ENUM_FILTERS.map(({ field, label, placeholder, data }) => (
+      {/* On a phone the boxes pair up where their texts are short (interval, dates, priority and
+          category) and take the whole row where names run long (agents, time zones). */}
+      <Grid gutter="sm">
+        <Grid.Col span={{ base: 7, md: 3 }}>
           <Select
-            key={field}
-            label={label}
-            placeholder={placeholder}
-            data={data}
-            value={filters[field] ?? null}
-            clearable
-            onChange={(value) => onChange({ [field]: value ?? undefined })}
+            label="Date range"
+            data={RANGE_OPTIONS}
+            value={filters.range}
+            allowDeselect={false}
+            onChange={(value) => value && onChange({ range: value as RangeChoice })}
           />
+        </Grid.Col>
+        <Grid.Col span={{ base: 5, md: 3 }}>
+          <Select
+            label="Interval"
+            data={intervals}
+            value={effectiveInterval(filters)}
+            allowDeselect={false}
+            // The dropdown may be wider than a phone's narrow box, so 'Day (up to 92 days)' fits.
+            comboboxProps={{ styles: { dropdown: { minWidth: 180 } } }}
+            onChange={(value) => value && onChange({ interval: value as ReportFilters['interval'] })}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 6, md: 3 }}>
+          <TextInput label="From" type="date" value={filters.from} max={filters.to} onChange={day('from')} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 6, md: 3 }}>
+          <TextInput label="To" type="date" value={filters.to} min={filters.from} onChange={day('to')} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <Select
+            label="Assignee"
+            data={assigneeOptions({ staff, meId })}
+            value={filters.assignee === undefined ? ASSIGNEE_ANYONE : String(filters.assignee)}
+            allowDeselect={false}
+            searchable
+            onChange={(value) => onChange({ assignee: readAssignee(value) })}
+          />
+        </Grid.Col>
+        {ENUM_FILTERS.map(({ field, label, placeholder, data }) => (
+          <Grid.Col key={field} span={{ base: 6, md: 3 }}>
+            <Select
+              label={label}
+              placeholder={placeholder}
+              data={data}
+              value={filters[field] ?? null}
+              clearable
+              onChange={(value) => onChange({ [field]: value ?? undefined })}
+            />
+          </Grid.Col>
         ))}
-        <Select
-          label="Time zone"
-          data={TIME_ZONES}
-          value={filters.tz}
-          searchable
-          allowDeselect={false}
-          limit={50}
-          onChange={(value) => value && onChange({ tz: value })}
-        />
-      </SimpleGrid>
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <Select
+            label="Time zone"
+            data={TIME_ZONES}
+            value={filters.tz}
+            searchable
+            allowDeselect={false}
+            limit={50}
+            onChange={(value) => value && onChange({ tz: value })}
+          />
+        </Grid.Col>
+      </Grid>
     </Paper>
   );
 }
