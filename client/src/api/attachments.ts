@@ -1,4 +1,5 @@
 import type { Attachment, UploadResponse } from '@helpdesk/protocol';
+import { saveBlob } from '../lib/saveBlob';
 import { getToken } from '../state/session';
 import { ApiError } from './ApiError';
 import { API_BASE } from './http';
@@ -69,15 +70,5 @@ export async function fetchAttachment(id: number, signal?: AbortSignal): Promise
 
 /** Saves a file under its name, as a download link would. */
 export async function saveAttachment(file: Attachment): Promise<void> {
-  const blob = await fetchAttachment(file.id);
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = file.filename;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click has started the save; the URL may go once the browser has taken it.
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  saveBlob(await fetchAttachment(file.id), file.filename);
 }

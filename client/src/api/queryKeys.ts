@@ -1,4 +1,4 @@
-import type { Category } from '@helpdesk/protocol';
+import type { Category, ReportQuery } from '@helpdesk/protocol';
 import { notificationsKey } from './notificationCache';
 
 /** A page of the knowledge base as its key holds it (api/knowledge.ts sends it). */
@@ -8,6 +8,9 @@ export interface ArticleListParams {
   page?: number;
   limit?: number;
 }
+
+/** The reports the page reads (docs/api.md#reports); the CSV download is not cached. */
+export type ReportName = 'summary' | 'timeseries' | 'backlog' | 'breakdown' | 'agents';
 
 /**
  * Every cached query's key but the tickets', which live with their writers in ticketCache.ts. Socket
@@ -49,6 +52,11 @@ export const queryKeys = {
   desk: {
     tags: ['desk', 'tags'] as const,
     requesterTickets: (userId: number) => ['desk', 'requester', userId] as const,
+  },
+  /** The Reports page's reads; live changes refetch them all under `all` (features/reports/useLiveReports.ts). */
+  reports: {
+    all: ['reports'] as const,
+    report: (name: ReportName, query: ReportQuery) => ['reports', name, query] as const,
   },
   queue: {
     views: ['queue', 'views'] as const,

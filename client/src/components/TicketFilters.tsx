@@ -83,8 +83,9 @@ function FilterSelect({
 /** One row of `slots` columns while they fit, else two rows. */
 const lgColumns = (slots: number) => (slots <= 8 ? slots : Math.ceil(slots / 2));
 
-const ASSIGNEE_ANYONE = 'anyone';
-const assigneeOptions = ({ staff, meId }: { staff: UserRef[]; meId: number }) => [
+export const ASSIGNEE_ANYONE = 'anyone';
+/** An Assignee box's choices: anyone, me, unassigned, then the other staff by name. */
+export const assigneeOptions = ({ staff, meId }: { staff: UserRef[]; meId: number }) => [
   { value: ASSIGNEE_ANYONE, label: 'Anyone' },
   { value: 'me', label: 'Me' },
   { value: 'none', label: 'Unassigned' },

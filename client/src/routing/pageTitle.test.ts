@@ -11,6 +11,7 @@ describe('tab titles', () => {
     ['/knowledge/4', 'Article #4 · HelpDesk System'],
     ['/knowledge/new', 'New Article · HelpDesk System'],
     ['/agent/canned-responses', 'Canned Responses · HelpDesk System'],
+    ['/reports', 'Reports · HelpDesk System'],
     ['/nowhere', 'Page Not Found · HelpDesk System'],
     ['/ticket/abc', 'Page Not Found · HelpDesk System'],
     ['/knowledge/0', 'Page Not Found · HelpDesk System'],

@@ -55,6 +55,8 @@ const serviceLevels = code(() => import('../features/serviceLevels/ServiceLevels
 const emailAdmin = code(() => import('../features/email/EmailAdminPage'));
 const webhooksAdmin = code(() => import('../features/webhooks/WebhooksPage'));
 const rate = code(() => import('../features/csat/RatePage'));
+// Charts (recharts) come with this page only, never with the first load (the /login budget, client/scripts/report-size.mjs).
+const reports = code(() => import('../features/reports/ReportsPage'));
 
 const ticketRead = (id: string) => `/tickets/${id}`;
 
@@ -86,6 +88,7 @@ export const PAGES: readonly PageRule[] = [
   { path: '/agent/canned-responses', code: cannedResponses, access: 'staff', title: () => 'Canned Responses' },
   { path: '/settings', code: settings, access: 'signed-in', title: () => 'Settings' },
   { path: '/support-management', code: supportManagement, access: 'signed-in', title: () => 'Support Management' },
+  { path: '/reports', code: reports, access: 'staff', title: () => 'Reports' },
   { path: '/service-levels', code: serviceLevels, access: 'staff', title: () => 'Service Levels' },
   { path: '/admin/email', code: emailAdmin, access: 'signed-in', title: () => 'Email' },
   { path: '/admin/webhooks', code: webhooksAdmin, access: 'signed-in', title: () => 'Webhooks' },

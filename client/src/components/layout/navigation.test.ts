@@ -16,6 +16,7 @@ describe('top navigation by role (docs/product.md#navigation)', () => {
       [
         ['Dashboard', '/agent-dashboard'],
         ['Knowledge Base', '/knowledge'],
+        ['Reports', '/reports'],
       ],
     ],
     [
@@ -23,6 +24,7 @@ describe('top navigation by role (docs/product.md#navigation)', () => {
       [
         ['Dashboard', '/agent-dashboard'],
         ['Knowledge Base', '/knowledge'],
+        ['Reports', '/reports'],
         ['Support Management', '/support-management'],
         ['Email', '/admin/email'],
         ['Webhooks', '/admin/webhooks'],

@@ -1,4 +1,4 @@
-import { canManageUsers, type User } from '@helpdesk/protocol';
+import { canManageUsers, isStaff, type User } from '@helpdesk/protocol';
 import { homePath } from '../../state/home';
 
 export interface NavItem {
@@ -11,6 +11,7 @@ export function navItems(user: Pick<User, 'role'> | null): NavItem[] {
   if (!user) return [{ label: 'Knowledge Base', href: '/knowledge' }];
   const items: NavItem[] = [{ label: 'Dashboard', href: homePath(user.role) }];
   items.push({ label: 'Knowledge Base', href: '/knowledge' });
+  if (isStaff(user)) items.push({ label: 'Reports', href: '/reports' });
   if (canManageUsers(user)) {
     items.push({ label: 'Support Management', href: '/support-management' });
     items.push({ label: 'Email', href: '/admin/email' });

@@ -5,6 +5,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { isApiError, screenMessage } from '../../api/ApiError';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { schemaResolver } from '../../lib/schemaResolver';
+import { localZone, timeZones } from '../../lib/timeZones';
 import { SLA_TEXT, WEEK } from './texts';
 import { useSaveCalendar } from './useSlaData';
 
@@ -12,8 +13,7 @@ const MAX_PER_DAY = 4;
 type CalendarFields = UseFormReturnType<CalendarBody>;
 
 /** Every zone the browser knows, for a searchable picker; UTC first. */
-const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
-const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+const TIME_ZONES = timeZones();
 
 const OFFICE_WEEK: CalendarBody['hours'] = [1, 2, 3, 4, 5].map((day) => ({ day, start: '09:00', end: '17:00' }));
 
