@@ -10,7 +10,9 @@
  * holds one: a socket.io-client connection, and a TanStack `QueryClient` (query-core, the client's
  * default options) with observers on every live widget the agent dashboard loads: page 1 of the table
  * with default filters, the count cards, the saved views and their counts, the bell's notifications
- * and the staff directory of the assign menu. Their queryFns send real HTTP and are counted. Socket
+ * and the staff directory of the assign menu. BENCH_REPORT_PAGES (100) of them also have the Reports
+ * page open: its four reports of the last 30 days, refetched as the page does (at most once per
+ * LIVE_REFETCH_MS, client/src/features/reports/liveRefetch.ts). Their queryFns send real HTTP and are counted. Socket
  * events go through the client's own cache writers (client/src/api/ticketCache.ts and
  * viewCountCache.ts, realtime/collaboration.ts for the bell), as does the acting agent's HTTP answer
  * in dashboard 0, their own tab.
@@ -36,6 +38,7 @@ import { QueryClient, QueryObserver } from '@tanstack/query-core';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import {
+  addDays,
   DEFAULT_TICKET_QUERY,
   PRIORITIES,
   type ClientToServerEvents,
@@ -52,6 +55,7 @@ import { queryKeys } from '../../client/src/api/queryKeys';
 import { applyCommentAdded, applyTicketChanged, setLiveEchoes, ticketKeys, ticketSaved } from '../../client/src/api/ticketCache';
 import { applyPushedViewCounts, moveViewCounts } from '../../client/src/api/viewCountCache';
 import { applyNotification } from '../../client/src/api/notificationCache';
+import { refetchReportsOn } from '../../client/src/features/reports/liveRefetch';
 import { createPostgresDatabase } from '../test/database.js';
 import { ADMIN_ENV, createTicket, logIn, signUp, TEST_ADMIN, type Account } from '../test/factories.js';
 import { createApiClient, type ApiClient } from '../test/http.js';
@@ -67,13 +71,14 @@ const TICKETS = positiveInt('BENCH_TICKETS', 30);
 const CONNECT_CONCURRENCY = positiveInt('BENCH_CONNECT_CONCURRENCY', 200);
 const HTTP_SOCKETS = positiveInt('BENCH_HTTP_SOCKETS', 100);
 const TIMEOUT_MS = positiveInt('BENCH_TIMEOUT_MS', 30_000);
+const REPORT_PAGES = positiveInt('BENCH_REPORT_PAGES', 100, 0);
 /** Backends flush their counters to pg_stat_database within about ten seconds of going idle. */
 const PG_STATS_SETTLE_MS = 11_000;
 
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP as the dashboards send it, counted by what they asked for.
 
-const REQUEST_KINDS = ['list', 'stats', 'detail', 'views', 'viewCounts', 'notifications', 'staff'] as const;
+const REQUEST_KINDS = ['list', 'stats', 'detail', 'views', 'viewCounts', 'notifications', 'staff', 'reports'] as const;
 type RequestKind = (typeof REQUEST_KINDS)[number];
 const WIDGET_NAMES: Record<RequestKind, string> = {
   list: 'ticket list',
@@ -83,6 +88,7 @@ const WIDGET_NAMES: Record<RequestKind, string> = {
   viewCounts: 'view counts',
   notifications: 'bell',
   staff: 'staff directory',
+  reports: 'Reports page',
 };
 const requests = Object.fromEntries(REQUEST_KINDS.map((kind) => [kind, 0])) as Record<RequestKind, number>;
 let inFlight = 0;
@@ -135,19 +141,32 @@ const WIDGETS: { key: readonly unknown[]; path: string; kind: RequestKind }[] = 
   { key: queryKeys.users.staffDirectory, path: '/users/staff', kind: 'staff' },
 ];
 
-async function openDashboard(baseUrl: string, account: Account): Promise<Dashboard> {
+/** The Reports page's reads for its default range, the last 30 days (features/reports/ReportsPage.tsx). */
+const REPORT_QUERY = (() => {
+  const to = new Date().toISOString().slice(0, 10);
+  return { from: addDays(to, -29), to, tz: 'UTC' };
+})();
+const REPORT_WIDGETS = (['summary', 'timeseries', 'backlog', 'breakdown'] as const).map((name) => ({
+  key: queryKeys.reports.report(name, REPORT_QUERY),
+  path: `/reports/${name}?${new URLSearchParams(REPORT_QUERY).toString()}`,
+  kind: 'reports' as const,
+}));
+
+async function openDashboard(baseUrl: string, account: Account, withReports: boolean): Promise<Dashboard> {
   // The client's createQueryClient defaults (client/src/api/queryClient.ts); a failure is a bench error, not retried.
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
-  const unsubscribe = WIDGETS.map(({ key, path, kind }) =>
+  const unsubscribe = [...WIDGETS, ...(withReports ? REPORT_WIDGETS : [])].map(({ key, path, kind }) =>
     new QueryObserver(client, { queryKey: key, queryFn: () => getJson(baseUrl, path, account.token, kind) }).subscribe(() => undefined),
   );
 
   const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(baseUrl, benchSocketOptions(account.token));
+  const stopReports = withReports ? refetchReportsOn(socket, client) : () => undefined;
   const dashboard: Dashboard = {
     client,
     events: 0,
     pushes: 0,
     close() {
+      stopReports();
       socket.disconnect();
       unsubscribe.forEach((off) => off());
       client.clear();
@@ -293,7 +312,7 @@ async function run(): Promise<Outcome> {
     await createViews(api, admin, viewer);
 
     const started = performance.now();
-    dashboards = await openDashboards(DASHBOARDS, (i) => openDashboard(baseUrl, i === 0 ? actor : viewer));
+    dashboards = await openDashboards(DASHBOARDS, (i) => openDashboard(baseUrl, i === 0 ? actor : viewer, i < REPORT_PAGES));
     await untilSettled(dashboards, Date.now() + TIMEOUT_MS);
     console.log(`  ${DASHBOARDS} dashboards open and loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
