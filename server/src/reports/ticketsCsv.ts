@@ -65,8 +65,15 @@ async function* ticketRows(db: Db, group: ReportGroup, range: { lo: Date; hi: Da
  * spreadsheets read it as UTF-8), the header row, and a `'` before any cell a spreadsheet would run
  * as a formula (csv-stringify's escape_formulas). Read in keyset batches as the client takes them.
  */
-export function ticketsCsv(db: Db, group: ReportGroup, range: { lo: Date; hi: Date }, batch = CSV_BATCH): Transform {
+export function ticketsCsv(
+  db: Db,
+  group: ReportGroup,
+  range: { lo: Date; hi: Date },
+  { batch = CSV_BATCH, onError = () => undefined }: { batch?: number; onError?: (error: Error) => void } = {},
+): Transform {
   const csv = stringify({ bom: true, header: true, columns: [...CSV_COLUMNS], escape_formulas: true });
-  // An error mid-way ends the response early; the status has been sent by then.
-  return pipeline(Readable.from(ticketRows(db, group, range, batch)), csv, () => {});
+  // An error mid-way can only end the response early (its status is sent by then): `onError` says so.
+  return pipeline(Readable.from(ticketRows(db, group, range, batch)), csv, (error) => {
+    if (error) onError(error);
+  });
 }

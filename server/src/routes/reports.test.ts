@@ -414,7 +414,7 @@ describe('reports', () => {
         t.server.database.db,
         { assigneeId: 0, priority: 'low', category: 'account' },
         { lo: new Date(Date.now() - 3_600_000), hi: new Date(Date.now() + 3_600_000) },
-        2,
+        { batch: 2 },
       );
       let text = '';
       for await (const chunk of stream as AsyncIterable<Buffer>) text += chunk.toString();

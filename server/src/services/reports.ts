@@ -27,7 +27,7 @@ const DAY_MS = 86_400_000;
  * Reports (docs/api.md#reports), read from the figures written with each change (migration 0037):
  * a year reads one grouping set's day rows plus the hours at its edges, never the tickets.
  */
-export function createReportService({ db }: Pick<ServiceContext, 'db'>, defaultTimeZone: string) {
+export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 'logger'>, defaultTimeZone: string) {
   const resolve = (actor: Actor, query: ParsedReportQuery): ResolvedReport => resolveReport(query, actor, defaultTimeZone);
   /** The range as one point, its totals and histograms under `group`. */
   const wholeRange = async (r: ResolvedReport, group: ReportGroup) => {
@@ -151,7 +151,12 @@ export function createReportService({ db }: Pick<ServiceContext, 'db'>, defaultT
     ticketsCsv(actor: Actor, query: ParsedReportQuery) {
       const r = resolve(actor, query);
       const range = { lo: new Date(dayStart(r.from, r.timeZone)), hi: new Date(dayStart(addDays(r.to, 1), r.timeZone)) };
-      return { filename: `tickets-${r.from}-to-${r.to}.csv`, stream: ticketsCsv(db, r.group, range) };
+      return {
+        filename: `tickets-${r.from}-to-${r.to}.csv`,
+        stream: ticketsCsv(db, r.group, range, {
+          onError: (err) => logger.warn({ err, from: r.from, to: r.to }, 'report export ended early'),
+        }),
+      };
     },
   };
 }
