@@ -124,17 +124,16 @@ BEGIN
     floor(extract(epoch FROM ch.last_resolved - t.created_at))::int,
     CASE WHEN t.sla_policy_id IS NOT NULL AND ch.last_resolved IS NOT NULL THEN round(t.sla_used_ms / 1000.0)::int END,
     coalesce(ch.reopens, 0),
+    -- Decided by the first response or resolution under a policy (reports/reconcile.ts#metInTime).
     CASE
       WHEN t.sla_first_responded_at IS NOT NULL AND t.sla_policy_id IS NOT NULL
-        AND (t.sla_response_breached_at IS NULL OR t.sla_response_breached_at > t.sla_first_responded_at)
-        THEN t.sla_response_due_at IS NULL OR t.sla_first_responded_at <= t.sla_response_due_at
-      WHEN t.sla_response_breached_at IS NOT NULL THEN false
+        THEN (t.sla_response_breached_at IS NULL OR t.sla_response_breached_at > t.sla_first_responded_at)
+          AND (t.sla_response_due_at IS NULL OR t.sla_first_responded_at <= t.sla_response_due_at)
     END,
     CASE
       WHEN ch.first_resolved IS NOT NULL AND t.sla_policy_id IS NOT NULL
-        AND (t.sla_resolution_breached_at IS NULL OR t.sla_resolution_breached_at > ch.first_resolved)
-        THEN t.sla_resolution_due_at IS NULL OR ch.first_resolved <= t.sla_resolution_due_at
-      WHEN t.sla_resolution_breached_at IS NOT NULL THEN false
+        THEN (t.sla_resolution_breached_at IS NULL OR t.sla_resolution_breached_at > ch.first_resolved)
+          AND (t.sla_resolution_due_at IS NULL OR ch.first_resolved <= t.sla_resolution_due_at)
     END,
     s.rating, date_trunc('milliseconds', s.answered_at),
     CASE WHEN s.rating IS NOT NULL THEN t.priority END,
@@ -159,18 +158,12 @@ BEGIN
     UNION ALL SELECT ticket_id, at, CASE WHEN resolves THEN 'resolved' ELSE 'reopened' END FROM report_rebuild_changes
     UNION ALL SELECT h.ticket_id, h.created_at, 'assigned' FROM ticket_history h WHERE h.type::text = 'assigned' AND h.to_value IS NOT NULL
     UNION ALL SELECT ticket_id, first_response_at, 'first_response' FROM ticket_metrics WHERE first_response_at IS NOT NULL
-    UNION ALL SELECT m.ticket_id,
-      CASE WHEN t.sla_first_responded_at IS NOT NULL
-        AND (t.sla_response_breached_at IS NULL OR t.sla_response_breached_at > t.sla_first_responded_at)
-        THEN t.sla_first_responded_at ELSE t.sla_response_breached_at END,
+    UNION ALL SELECT m.ticket_id, m.first_response_at,
       CASE WHEN m.sla_response_met THEN 'sla_response_met' ELSE 'sla_response_missed' END
-    FROM ticket_metrics m JOIN tickets t ON t.id = m.ticket_id WHERE m.sla_response_met IS NOT NULL
-    UNION ALL SELECT m.ticket_id,
-      CASE WHEN r.first_resolved IS NOT NULL
-        AND (t.sla_resolution_breached_at IS NULL OR t.sla_resolution_breached_at > r.first_resolved)
-        THEN r.first_resolved ELSE t.sla_resolution_breached_at END,
+    FROM ticket_metrics m WHERE m.sla_response_met IS NOT NULL
+    UNION ALL SELECT m.ticket_id, r.first_resolved,
       CASE WHEN m.sla_resolution_met THEN 'sla_resolution_met' ELSE 'sla_resolution_missed' END
-    FROM ticket_metrics m JOIN tickets t ON t.id = m.ticket_id LEFT JOIN firsts r ON r.ticket_id = m.ticket_id
+    FROM ticket_metrics m JOIN firsts r ON r.ticket_id = m.ticket_id
     WHERE m.sla_resolution_met IS NOT NULL
     UNION ALL SELECT ticket_id, csat_at, 'csat_' || csat_rating FROM ticket_metrics WHERE csat_rating IS NOT NULL
   )

@@ -82,6 +82,15 @@ export interface TicketFigures {
 
 export const isBacklogStatus = (status: string): boolean => (BACKLOG_STATUSES as readonly string[]).includes(status);
 
+/**
+ * A target is decided by the first response or resolution under a policy, at that moment: met unless
+ * the scanner had marked it breached before, or it came after its deadline (a stopped clock clears a
+ * deadline not yet passed, so none left means met). A breach mark alone decides nothing: the scanner
+ * marks thousands of tickets a pass, and the reports stay out of its way (docs/api.md#reports).
+ */
+const metInTime = (at: Date, dueAt: Date | null, breachedAt: Date | null): boolean =>
+  (breachedAt === null || breachedAt > at) && (dueAt === null || at <= dueAt);
+
 const CSAT_COUNTER: Record<CsatRating, TotalCounter> = { good: 'csatGood', neutral: 'csatNeutral', bad: 'csatBad' };
 const seconds = (ms: number | null): number | null => (ms === null ? null : Math.round(ms / 1000));
 
@@ -136,8 +145,8 @@ export function reconcile(t: TicketFigures, held: MetricsRow | null): { metrics:
     next.resolvedAt = t.now;
     next.resolutionSeconds = t.secondsSinceCreated;
     next.resolutionBusinessSeconds = t.underPolicy ? seconds(t.slaUsedMs) : null;
-    if (next.slaResolutionMet === null && t.underPolicy && (t.resolutionBreachedAt === null || t.resolutionBreachedAt > t.now)) {
-      next.slaResolutionMet = t.resolutionDueAt === null || t.now <= t.resolutionDueAt;
+    if (next.slaResolutionMet === null && t.underPolicy) {
+      next.slaResolutionMet = metInTime(t.now, t.resolutionDueAt, t.resolutionBreachedAt);
       count(next.slaResolutionMet ? 'slaResolutionMet' : 'slaResolutionMissed', t.now);
     }
   } else if (!wasActive && active) {
@@ -154,19 +163,10 @@ export function reconcile(t: TicketFigures, held: MetricsRow | null): { metrics:
     next.firstResponseAt = at;
     next.firstResponseSeconds = took;
     next.firstResponseBusinessSeconds = t.underPolicy ? seconds(t.responseUsedMs) : null;
-    if (next.slaResponseMet === null && t.underPolicy && (t.responseBreachedAt === null || t.responseBreachedAt > at)) {
-      next.slaResponseMet = t.responseDueAt === null || at <= t.responseDueAt;
+    if (next.slaResponseMet === null && t.underPolicy) {
+      next.slaResponseMet = metInTime(at, t.responseDueAt, t.responseBreachedAt);
       count(next.slaResponseMet ? 'slaResponseMet' : 'slaResponseMissed', at);
     }
-  }
-  // A breach mark decides a target not decided yet: missed, at the moment of the mark.
-  if (next.slaResponseMet === null && t.responseBreachedAt !== null) {
-    next.slaResponseMet = false;
-    count('slaResponseMissed', t.responseBreachedAt);
-  }
-  if (next.slaResolutionMet === null && t.resolutionBreachedAt !== null) {
-    next.slaResolutionMet = false;
-    count('slaResolutionMissed', t.resolutionBreachedAt);
   }
 
   // The backlog moves when the status or a key changed; an unchanged one sums to nothing.

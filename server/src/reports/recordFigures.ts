@@ -4,8 +4,17 @@ import type { HeldEvent } from '../events/bus.js';
 import { figureRows } from './figureRows.js';
 import { isBacklogStatus, reconcile, type FigureDeltas, type MetricsRow } from './reconcile.js';
 
-/** The events that change what a ticket counts for in the reports. */
-const TICKET_EVENTS = new Set<HeldEvent['name']>(['ticket.created', 'ticket.updated', 'comment.added', 'sla.changed', 'csat.received']);
+/**
+ * The events that change what a ticket counts for in the reports. Not the SLA's own (`sla.changed`):
+ * a first reply comes with its comment, and a mark or a re-applied policy moves no figure
+ * (reconcile.ts#metInTime), while the scanner and a re-apply emit them for thousands of tickets.
+ */
+const TICKET_EVENTS = new Set<HeldEvent['name']>(['ticket.created', 'ticket.updated', 'comment.added', 'csat.received']);
+
+const sameValue = (a: unknown, b: unknown): boolean => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b);
+/** A ticket whose metrics row would be written back unchanged is left alone. */
+const sameMetrics = (held: MetricsRow, next: MetricsRow): boolean =>
+  (Object.keys(next) as (keyof MetricsRow)[]).every((key) => sameValue(held[key], next[key]));
 
 /**
  * The reports' figures, written in the transaction of the change that makes them (a BeforeCommit hook,
@@ -38,7 +47,7 @@ export async function recordFigures(tx: Db, events: readonly HeldEvent[]): Promi
     withSurvey,
   )) {
     const result = reconcile(ticket, held);
-    metrics.push(result.metrics);
+    if (!held || !sameMetrics(held, result.metrics)) metrics.push(result.metrics);
     deltas.totals.push(...result.deltas.totals);
     deltas.durations.push(...result.deltas.durations);
     deltas.backlog.push(...result.deltas.backlog);
