@@ -21,8 +21,8 @@ interface EventSource {
  * Ticket changes refetch the reports in `client`: the figures are the server's sums, so they are read
  * again rather than moved in the browser, once per burst of events. Returns the way to stop.
  */
-export function refetchReportsOn(socket: EventSource, client: Pick<QueryClient, 'invalidateQueries'>, ms = LIVE_REFETCH_MS): () => void {
-  const refetch = trailingThrottle(() => void client.invalidateQueries({ queryKey: queryKeys.reports.all }), ms);
+export function refetchReportsOn(socket: EventSource, client: Pick<QueryClient, 'invalidateQueries'>): () => void {
+  const refetch = trailingThrottle(() => void client.invalidateQueries({ queryKey: queryKeys.reports.all }), LIVE_REFETCH_MS);
   for (const event of REPORT_EVENTS) socket.on(event, refetch.call);
   return () => {
     for (const event of REPORT_EVENTS) socket.off(event, refetch.call);

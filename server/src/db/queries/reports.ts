@@ -125,29 +125,23 @@ export async function sumDurations(db: Db, group: ReportGroup, segments: Segment
 }
 
 /**
- * The tickets not resolved or closed now, by status and age bucket (the number of `ageBounds`, each
- * a creation time, they were created at or before), and key with `by`.
+ * The tickets not resolved or closed now, by status and age bucket: the number of `ageBounds` (each a
+ * creation time, oldest last) they were created at or before. The totals come off the ticket
+ * counters instead (backlogNow).
  */
-export async function sumBacklog(
-  db: Db,
-  group: ReportGroup,
-  ageBounds: Date[],
-): Promise<{ key: string; status: string; age: number; n: number }[]> {
-  const { where, key } = groupOf(group);
-  const age =
-    ageBounds.length === 0
-      ? sql`0`
-      : sql.join(
-          ageBounds.map((bound) => sql`(r.created_hour <= ${bound.toISOString()}::timestamptz)::int`),
-          sql` + `,
-        );
+export async function sumBacklog(db: Db, group: ReportGroup, ageBounds: Date[]): Promise<{ status: string; age: number; n: number }[]> {
+  const { where } = groupOf(group);
+  const age = sql.join(
+    ageBounds.map((bound) => sql`(r.created_hour <= ${bound.toISOString()}::timestamptz)::int`),
+    sql` + `,
+  );
   const rows = await executedRows(
     db,
-    sql`select ${key} as key, r.status, ${age} as age, sum(r.n)::int as n
+    sql`select r.status, ${age} as age, sum(r.n)::int as n
       from report_backlog r where ${where} and r.n <> 0
-      group by 1, 2, 3`,
+      group by 1, 2`,
   );
-  return rows as unknown as { key: string; status: string; age: number; n: number }[];
+  return rows as unknown as { status: string; age: number; n: number }[];
 }
 
 /**
