@@ -1,11 +1,16 @@
 import type { FigureDeltas, FigureKeys, TotalCounter } from './reconcile.js';
 
-/** span 1: the UTC hour starting at `at`; 24: the UTC day. */
-export const SPANS = [1, 24] as const;
+/** span 720 is the UTC calendar month starting at `at`, whatever its number of hours. */
+export const MONTH_SPAN = 720;
+/** span 1: the UTC hour starting at `at`; 24: the UTC day; MONTH_SPAN: the UTC month. */
+export const SPANS = [1, 24, MONTH_SPAN] as const;
 const HOUR_MS = 3_600_000;
 
-/** The start of the UTC hour or day holding `at`. */
-export const spanStart = (at: Date, span: number): Date => new Date(Math.floor(at.getTime() / (span * HOUR_MS)) * span * HOUR_MS);
+/** The start of the UTC hour, day or month holding `at`. */
+export const spanStart = (at: Date, span: number): Date =>
+  span === MONTH_SPAN
+    ? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1))
+    : new Date(Math.floor(at.getTime() / (span * HOUR_MS)) * span * HOUR_MS);
 
 /**
  * The 6 grouping sets a figure is written to: every key "all" (-1, '') or the ticket's own, but for

@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { addDays, type ReportInterval } from '@helpdesk/protocol';
+import { MONTH_SPAN } from './figureRows.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -38,10 +39,24 @@ export interface Segments {
   hi: Date[];
 }
 
+/** The first UTC month start at or after `ms`. */
+function nextMonthStart(ms: number): number {
+  const at = new Date(ms);
+  const start = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
+  return start >= ms ? start : Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+}
+
+/** The last UTC month start at or before `ms`. */
+function monthStartOf(ms: number): number {
+  const at = new Date(ms);
+  return Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
+}
+
 /**
- * The stretches of time to read for each point: the whole UTC days inside a point from the day rows
- * (span 24), the hours at its edges from the hour rows (span 1). A year reads about 366 day rows and
- * a few dozen hours per grouping set.
+ * The stretches of time to read for each point: the whole UTC months inside a point from the month
+ * rows, the whole UTC days left at either side from the day rows, the hours at the edges from the
+ * hour rows. A year's summary reads about a dozen month rows, up to two months of days and a few
+ * dozen hours per grouping set, where day rows alone were 366.
  */
 export function segmentsOf(to: string, starts: string[], timeZone: string): Segments {
   const segments: Segments = { point: [], span: [], lo: [], hi: [] };
@@ -52,9 +67,7 @@ export function segmentsOf(to: string, starts: string[], timeZone: string): Segm
     segments.lo.push(new Date(lo));
     segments.hi.push(new Date(hi));
   };
-  starts.forEach((start, point) => {
-    const lo = dayStart(start, timeZone);
-    const hi = dayStart(starts[point + 1] ?? addDays(to, 1), timeZone);
+  const daysAndHours = (point: number, lo: number, hi: number) => {
     const firstDay = Math.ceil(lo / DAY_MS) * DAY_MS;
     const lastDay = Math.floor(hi / DAY_MS) * DAY_MS;
     if (firstDay < lastDay) {
@@ -63,6 +76,19 @@ export function segmentsOf(to: string, starts: string[], timeZone: string): Segm
       add(point, 1, lastDay, hi);
     } else {
       add(point, 1, lo, hi);
+    }
+  };
+  starts.forEach((start, point) => {
+    const lo = dayStart(start, timeZone);
+    const hi = dayStart(starts[point + 1] ?? addDays(to, 1), timeZone);
+    const firstMonth = nextMonthStart(lo);
+    const lastMonth = monthStartOf(hi);
+    if (firstMonth < lastMonth) {
+      daysAndHours(point, lo, firstMonth);
+      add(point, MONTH_SPAN, firstMonth, lastMonth);
+      daysAndHours(point, lastMonth, hi);
+    } else {
+      daysAndHours(point, lo, hi);
     }
   });
   return segments;

@@ -261,7 +261,7 @@ describe('reports', () => {
       expect(res.body.points.map((p: { created: number }) => p.created)).toEqual([1, 1, 1]);
     });
 
-    it('reads a year by its day rows and the hours at its edges, whatever the mix', async () => {
+    it('reads a year by its month rows and the days and hours at its edges, whatever the mix', async () => {
       const hours = Array.from({ length: 24 * 20 }, (_, i) => ({
         at: new Date(Date.UTC(2025, 5, 1) + i * 3_600_000).toISOString(),
         keys: { priority: 'urgent' },

@@ -1,3 +1,4 @@
+import { CATEGORIES, PRIORITIES } from '@helpdesk/protocol';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { executedRows } from '../rows.js';
@@ -68,8 +69,12 @@ function groupOf({ assigneeId, priority, category, by }: ReportGroup): { where: 
   const person = by === 'assignee' || assigneeId !== -1;
   const finest = person && (priority !== '' || category !== '' || by === 'priority' || by === 'category');
   const assignee = by === 'assignee' && assigneeId === -1 ? sql`r.assignee_id > 0` : sql`r.assignee_id = ${assigneeId}`;
+  // Every value as a list, not `<> ''`: the key's later columns (span, at) then bound each value's
+  // index range, where `<> ''` walked the person's whole subtree once per segment.
   const text = (column: 'priority' | 'category', value: string) =>
-    value === '' && (by === column || finest) ? sql`${sql.raw(`r.${column}`)} <> ''` : sql`${sql.raw(`r.${column}`)} = ${value}`;
+    value === '' && (by === column || finest)
+      ? sql`${sql.raw(`r.${column}`)} = any(${arrayLiteral(column === 'priority' ? [...PRIORITIES] : [...CATEGORIES])}::text[])`
+      : sql`${sql.raw(`r.${column}`)} = ${value}`;
   const key = by === undefined ? sql`''` : by === 'assignee' ? sql`r.assignee_id::text` : sql.raw(`r.${by}`);
   return { where: sql`${assignee} and ${text('priority', priority)} and ${text('category', category)}`, key };
 }
