@@ -1,3 +1,10 @@
+-- How many times report_rebuild() has run: histograms of settled hours are kept in memory by each
+-- server (reports/durationCache.ts), and a rebuild is the one write that changes them.
+CREATE TABLE "report_state" (
+	"generation" integer NOT NULL
+);
+--> statement-breakpoint
+INSERT INTO report_state (generation) VALUES (0);--> statement-breakpoint
 -- Month rows (span 720: the UTC calendar month starting at `at`) beside the hour and day rows, so a
 -- year is read off a dozen rows per histogram bucket instead of 366 (docs/decisions.md#reports-written-with-the-change).
 -- Summed from the day rows already kept; the writer (reports/figureRows.ts) and the rebuild below write them from now on.
@@ -11,10 +18,11 @@ SELECT assignee_id, priority, category, 720::smallint, date_trunc('month', at, '
 FROM report_durations WHERE span = 24
 GROUP BY 1, 2, 3, 4, 5, 6, 7
 ORDER BY 1, 2, 3, 4, 5, 6, 7;--> statement-breakpoint
--- The rebuild, as in 0037, writing the three spans.
+-- The rebuild, as in 0037, writing the three spans and counting itself in report_state.
 CREATE OR REPLACE FUNCTION report_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   TRUNCATE report_totals, report_durations, report_backlog, ticket_metrics;
+  UPDATE report_state SET generation = generation + 1;
 
   -- Each resolution (active -> resolved/closed) and reopen (the other way), from the status history.
   DROP TABLE IF EXISTS report_rebuild_changes;

@@ -1,5 +1,5 @@
 import { csatScoreOf, percentOf } from '@helpdesk/protocol';
-import type { DurationSum, TotalsSum } from '../db/queries/reports.js';
+import type { TotalsSum } from '../db/queries/reports.js';
 import { percentileOf } from './durationBuckets.js';
 import { DURATION_KIND } from './reconcile.js';
 
@@ -28,18 +28,6 @@ const slotOf = (point: number, key: string) => `${point}:${key}`;
 export function totalsBy(rows: TotalsSum[]): (point: number, key?: string) => Omit<TotalsSum, 'point' | 'key'> {
   const bySlot = new Map(rows.map((row) => [slotOf(row.point, row.key), row]));
   return (point, key = '') => bySlot.get(slotOf(point, key)) ?? EMPTY_TOTALS;
-}
-
-/** Histograms by point, key and kind, read as `histogram(point, kind, key)`. */
-export function histogramsBy(rows: DurationSum[]): (point: number, kind: number, key?: string) => Histogram {
-  const bySlot = new Map<string, Histogram>();
-  for (const { point, key, kind, bucket, n } of rows) {
-    const slot = `${slotOf(point, key)}:${kind}`;
-    const histogram = bySlot.get(slot) ?? new Map<number, number>();
-    histogram.set(bucket, (histogram.get(bucket) ?? 0) + n);
-    bySlot.set(slot, histogram);
-  }
-  return (point, kind, key = '') => bySlot.get(`${slotOf(point, key)}:${kind}`) ?? new Map();
 }
 
 /** The median and 90th percentile of one point's first responses and resolutions. */

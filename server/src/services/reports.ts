@@ -11,9 +11,10 @@ import {
   type ReportPoint,
   type ReportSummary,
 } from '@helpdesk/protocol';
-import { backlogNow, reportAgents, sumBacklog, sumDurations, sumTotals, type ReportGroup } from '../db/queries/reports.js';
+import { backlogNow, reportAgents, reportAssignees, sumBacklog, sumTotals, type ReportGroup } from '../db/queries/reports.js';
 import type { Actor } from '../lib/actor.js';
-import { csatFigures, durationFigures, histogramsBy, slaMetPct, totalsBy } from '../reports/figures.js';
+import { createDurationCache } from '../reports/durationCache.js';
+import { csatFigures, durationFigures, slaMetPct, totalsBy } from '../reports/figures.js';
 import { percentileOf } from '../reports/durationBuckets.js';
 import { DURATION_KIND } from '../reports/reconcile.js';
 import { resolveReport, type ResolvedReport } from '../reports/reportQuery.js';
@@ -25,15 +26,17 @@ const DAY_MS = 86_400_000;
 
 /**
  * Reports (docs/api.md#reports), read from the figures written with each change (migration 0037):
- * a year reads one grouping set's day rows plus the hours at its edges, never the tickets.
+ * a year reads one grouping set's month rows plus the days and hours at its edges, never the tickets,
+ * and the histograms of stretches long past from memory (reports/durationCache.ts).
  */
 export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 'logger'>, defaultTimeZone: string) {
   const resolve = (actor: Actor, query: ParsedReportQuery): ResolvedReport => resolveReport(query, actor, defaultTimeZone);
+  const durations = createDurationCache();
   /** The range as one point, its totals and histograms under `group`. */
   const wholeRange = async (r: ResolvedReport, group: ReportGroup) => {
     const segments = segmentsOf(r.to, [r.from], r.timeZone);
-    const [totals, durations] = await Promise.all([sumTotals(db, group, segments), sumDurations(db, group, segments)]);
-    return { totals: totalsBy(totals), histogram: histogramsBy(durations), keys: totals.map((row) => row.key) };
+    const [totals, histogram] = await Promise.all([sumTotals(db, group, segments), durations.read(db, group, segments, Date.now())]);
+    return { totals: totalsBy(totals), histogram, keys: totals.map((row) => row.key) };
   };
   const backlogBy = async (group: ReportGroup) => {
     const counts = new Map<string, number>();
@@ -69,8 +72,8 @@ export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 
       const r = resolve(actor, query);
       const starts = pointStarts(r.from, r.to, r.interval);
       const segments = segmentsOf(r.to, starts, r.timeZone);
-      const [totals, durations] = await Promise.all([sumTotals(db, r.group, segments), sumDurations(db, r.group, segments)]);
-      const [sums, histogram] = [totalsBy(totals), histogramsBy(durations)];
+      const [totals, histogram] = await Promise.all([sumTotals(db, r.group, segments), durations.read(db, r.group, segments, Date.now())]);
+      const sums = totalsBy(totals);
       return {
         interval: r.interval,
         points: starts.map((start, point) => {
@@ -125,7 +128,8 @@ export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 
     /** Every staff account, and anyone else with figures in the range as an assignee (admins only). */
     async agents(actor: Actor, query: ParsedReportQuery): Promise<AgentReport[]> {
       const r = resolve(actor, query);
-      const { totals, histogram, keys } = await wholeRange(r, { ...r.group, by: 'assignee' });
+      const assignees = r.group.assigneeId === -1 ? await reportAssignees(db) : [];
+      const { totals, histogram, keys } = await wholeRange(r, { ...r.group, by: 'assignee', assignees });
       const withFigures = keys.map(Number);
       const people = await reportAgents(db, withFigures);
       const filtered = r.group.assigneeId === -1 ? people : people.filter((p) => p.id === r.group.assigneeId);

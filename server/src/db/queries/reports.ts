@@ -14,6 +14,8 @@ export interface ReportGroup {
   priority: string;
   category: string;
   by?: 'assignee' | 'priority' | 'category';
+  /** With `by: 'assignee'` and every assignee: the agents with figures (reportAssignees). */
+  assignees?: number[];
 }
 
 /** The figures one point (and key, with `by`) sums to. */
@@ -33,13 +35,6 @@ export interface TotalsSum {
   csatGood: number;
   csatNeutral: number;
   csatBad: number;
-}
-export interface DurationSum {
-  point: number;
-  key: string;
-  kind: number;
-  bucket: number;
-  n: number;
 }
 
 const COUNTERS: [keyof TotalsSum, string][] = [
@@ -65,10 +60,14 @@ const arrayLiteral = (values: (string | number)[]) => `{${values.map((v) => (typ
  * (or every agent, `by: 'assignee'`) beside a priority or category has no set of its own
  * (reports/figureRows.ts#groupingSets): it reads that person's finest rows, few per hour.
  */
-function groupOf({ assigneeId, priority, category, by }: ReportGroup): { where: SQL; key: SQL } {
+function groupOf({ assigneeId, priority, category, by, assignees = [] }: ReportGroup): { where: SQL; key: SQL } {
   const person = by === 'assignee' || assigneeId !== -1;
   const finest = person && (priority !== '' || category !== '' || by === 'priority' || by === 'category');
-  const assignee = by === 'assignee' && assigneeId === -1 ? sql`r.assignee_id > 0` : sql`r.assignee_id = ${assigneeId}`;
+  // Every agent as a list too: `assignee_id > 0` walked every agent's rows, finest ones included, per segment.
+  const assignee =
+    by === 'assignee' && assigneeId === -1
+      ? sql`r.assignee_id = any(${arrayLiteral(assignees)}::int[])`
+      : sql`r.assignee_id = ${assigneeId}`;
   // Every value as a list, not `<> ''`: the key's later columns (span, at) then bound each value's
   // index range, where `<> ''` walked the person's whole subtree once per segment.
   const text = (column: 'priority' | 'category', value: string) =>
@@ -112,21 +111,69 @@ export async function sumTotals(db: Db, group: ReportGroup, segments: Segments):
   return rows as unknown as TotalsSum[];
 }
 
-/** The histograms of report_durations summed per point (and key) over the segments. */
-export async function sumDurations(db: Db, group: ReportGroup, segments: Segments): Promise<DurationSum[]> {
-  if (segments.point.length === 0) return [];
+/** A stretch of report_durations rows of one span: `at` in [lo, hi). */
+export interface Stretch {
+  span: number;
+  lo: Date;
+  hi: Date;
+}
+/**
+ * A stretch's histogram rows under one key, packed as int32 pairs (slot, n): slot = hour in the
+ * stretch (0 but for hour rows) * `slots` + kind * `buckets` + bucket. Packed by the database, since
+ * a year's rows as row objects took longer to parse than to read.
+ */
+export interface StretchHistogram {
+  stretch: number;
+  key: string;
+  pairs: Int32Array;
+}
+
+/**
+ * The histogram rows of each stretch under `group`, each stretch read off the primary key's range by a
+ * lateral subquery, with the rebuild generation the same snapshot holds (reports/durationCache.ts):
+ * a rebuild is the one write that changes rows of hours long past.
+ */
+export async function durationStretches(
+  db: Db,
+  group: ReportGroup,
+  stretches: Stretch[],
+  layout: { slots: number; buckets: number },
+): Promise<{ generation: number; histograms: StretchHistogram[] }> {
   const { where, key } = groupOf(group);
+  const spans = arrayLiteral(stretches.map((s) => s.span));
+  const los = arrayLiteral(stretches.map((s) => s.lo.toISOString()));
+  const his = arrayLiteral(stretches.map((s) => s.hi.toISOString()));
+  const slot = sql`(extract(epoch from r.at - u.lo)::int / 3600 * ${layout.slots}::int + r.kind * ${layout.buckets}::int + r.bucket)::int`;
+  // The generation comes as a row of its own (stretch null).
   const rows = await executedRows(
     db,
-    sql`select s.point, x.key, x.kind, x.bucket, sum(x.n)::int as n
-      from ${segmentTable(segments)}
+    sql`select null::int as stretch, null::text as key, null::bytea as pairs, generation from report_state
+      union all
+      select u.i::int, d.key, d.pairs, null
+      from unnest(${spans}::smallint[], ${los}::timestamptz[], ${his}::timestamptz[]) with ordinality u(span, lo, hi, i)
       cross join lateral (
-        select ${key} as key, r.kind::int as kind, r.bucket::int as bucket, sum(r.n) as n from report_durations r
-        where ${where} and r.span = s.span and r.at >= s.lo and r.at < s.hi group by 1, 2, 3
-      ) x
-      group by 1, 2, 3, 4`,
+        select ${key} as key, string_agg(int4send(${slot}) || int4send(r.n), ''::bytea) as pairs
+        from report_durations r
+        where ${where} and r.span = u.span and r.at >= u.lo and r.at < u.hi
+        group by 1
+      ) d`,
   );
-  return rows as unknown as DurationSum[];
+  const state = rows.find((row) => row.stretch === null);
+  if (state === undefined) throw new Error('report_state holds no row');
+  return {
+    generation: state.generation as number,
+    histograms: rows
+      .filter((row) => row !== state)
+      .map((row) => ({ stretch: (row.stretch as number) - 1, key: row.key as string, pairs: int32Pairs(row.pairs as Uint8Array) })),
+  };
+}
+
+/** Big-endian int32s (int4send) as numbers. */
+function int32Pairs(bytes: Uint8Array): Int32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const values = new Int32Array(bytes.byteLength / 4);
+  for (let i = 0; i < values.length; i++) values[i] = view.getInt32(i * 4);
+  return values;
 }
 
 /**
@@ -166,6 +213,23 @@ export async function backlogNow(db: Db, { assigneeId, priority, category, by }:
       where ${sql.join(conditions, sql` and `)} group by 1`,
   );
   return rows as unknown as { key: string; n: number }[];
+}
+
+/**
+ * Everyone with figures as an assignee, read off report_totals' key one value at a time (a loose index
+ * scan: a few hundred descents where a scan of the key would pass millions of rows).
+ */
+export async function reportAssignees(db: Db): Promise<number[]> {
+  const rows = await executedRows(
+    db,
+    sql`with recursive a(id) as (
+        select min(assignee_id) from report_totals where assignee_id > 0
+        union all
+        select (select min(r.assignee_id) from report_totals r where r.assignee_id > a.id) from a where a.id is not null
+      )
+      select id from a where id is not null`,
+  );
+  return rows.map((row) => row.id as number);
 }
 
 /** Staff accounts now (agents and admins not deleted), with the names of any other ids asked for. */

@@ -39,8 +39,8 @@ export const ticketMetrics = pgTable('ticket_metrics', {
 
 /**
  * The grouping key every report table shares: assignee_id -1 = every assignee, 0 = unassigned;
- * priority and category '' = all. Every figure is written to the 8 combinations of "the ticket's
- * value or all", so any filter reads one of them.
+ * priority and category '' = all. Every figure is written to 6 combinations of "the ticket's
+ * value or all" (reports/figureRows.ts#groupingSets).
  */
 const groupKey = {
   assigneeId: integer('assignee_id').notNull(),
@@ -103,3 +103,11 @@ export const reportBacklog = pgTable(
   },
   (t) => [primaryKey({ columns: [t.assigneeId, t.priority, t.category, t.createdHour, t.status] })],
 );
+
+/**
+ * One row: how many times report_rebuild() has run. Read with every histogram read, so rows kept in
+ * memory from before a rebuild are dropped (reports/durationCache.ts).
+ */
+export const reportState = pgTable('report_state', {
+  generation: integer('generation').notNull(),
+});

@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { writeFigures } from '../db/queries/reportFigures.js';
+import { createDurationCache, SETTLED_AFTER_MS } from './durationCache.js';
+import { DURATION_KIND } from './reconcile.js';
+import { figureRows } from './figureRows.js';
+import { pointStarts, segmentsOf } from './timeRange.js';
+
+const keys = { assigneeId: 7, priority: 'high', category: 'billing' };
+const group = { assigneeId: 7, priority: 'high', category: 'billing' };
+
+/** Histograms of settled hours kept in memory: no database read for them, dropped by a rebuild. */
+describe('createDurationCache', () => {
+  let testDb: TestDatabase;
+  let database: Database;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    database = await openDatabase(testDb.target);
+  });
+  afterAll(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+
+  const addResponse = (at: Date, bucket: number) =>
+    database.db.transaction((tx) =>
+      writeFigures(
+        tx,
+        [],
+        figureRows({ totals: [], durations: [{ keys, at, kind: DURATION_KIND.firstResponse, bucket, delta: 1 }], backlog: [] }),
+      ),
+    );
+  /** The first responses of each day from `from` to `to` in Berlin, as bucket → count. */
+  const daily = async (cache: ReturnType<typeof createDurationCache>, from: string, to: string, now: number) => {
+    const starts = pointStarts(from, to, 'day');
+    const histogram = await cache.read(database.db, group, segmentsOf(to, starts, 'Europe/Berlin'), now);
+    return starts.map((_, point) => Object.fromEntries(histogram(point, DURATION_KIND.firstResponse)));
+  };
+
+  it('sums the hours of a zone’s days from whole UTC days of hour rows', async () => {
+    // Berlin's 2025-06-02 runs from 22:00 UTC on June 1 to 22:00 UTC on June 2.
+    await addResponse(new Date('2025-06-01T21:30:00Z'), 10);
+    await addResponse(new Date('2025-06-01T22:30:00Z'), 11);
+    await addResponse(new Date('2025-06-02T21:30:00Z'), 12);
+    const cache = createDurationCache();
+    expect(await daily(cache, '2025-06-01', '2025-06-02', Date.now())).toEqual([{ 10: 1 }, { 11: 1, 12: 1 }]);
+  });
+
+  it('answers settled stretches from memory and reads unsettled ones each time', async () => {
+    const cache = createDurationCache();
+    const now = Date.UTC(2025, 6, 10, 12);
+    await addResponse(new Date('2025-07-08T10:00:00Z'), 20);
+    await addResponse(new Date(now - SETTLED_AFTER_MS / 2), 21);
+    expect(await daily(cache, '2025-07-08', '2025-07-10', now)).toEqual([{ 20: 1 }, {}, { 21: 1 }]);
+    // Written straight to settled hours, as no change can: the kept answer stands, the recent day moves.
+    await addResponse(new Date('2025-07-08T11:00:00Z'), 20);
+    await addResponse(new Date(now - SETTLED_AFTER_MS / 2), 21);
+    expect(await daily(cache, '2025-07-08', '2025-07-10', now)).toEqual([{ 20: 1 }, {}, { 21: 2 }]);
+    // A fresh cache reads what the table holds.
+    expect(await daily(createDurationCache(), '2025-07-08', '2025-07-10', now)).toEqual([{ 20: 2 }, {}, { 21: 2 }]);
+  });
+
+  it('drops what it kept when report_rebuild() ran since', async () => {
+    const cache = createDurationCache();
+    await addResponse(new Date('2025-08-04T10:00:00Z'), 30);
+    expect(await daily(cache, '2025-08-04', '2025-08-04', Date.now())).toEqual([{ 30: 1 }]);
+    // The rebuild counts from tickets, of which this database has none: the hand-written figures go.
+    await database.db.execute(sql`select report_rebuild()`);
+    expect(await daily(cache, '2025-08-04', '2025-08-04', Date.now())).toEqual([{}]);
+  });
+
+  it('keeps at most the rows it is given room for', async () => {
+    const cache = createDurationCache(1);
+    await addResponse(new Date('2025-09-01T10:00:00Z'), 40);
+    await addResponse(new Date('2025-09-02T10:00:00Z'), 41);
+    expect(await daily(cache, '2025-09-01', '2025-09-02', Date.now())).toEqual([{ 40: 1 }, { 41: 1 }]);
+    await addResponse(new Date('2025-09-01T11:00:00Z'), 40);
+    // Room for one row: September 2 pushed September 1 out, so it is read again.
+    expect(await daily(cache, '2025-09-01', '2025-09-01', Date.now())).toEqual([{ 40: 2 }]);
+  });
+});
