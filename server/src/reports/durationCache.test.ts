@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { writeFigures } from '../db/queries/reportFigures.js';
-import { createDurationCache, SETTLED_AFTER_MS } from './durationCache.js';
+import { createDurationCache, heldBytes, SETTLED_AFTER_MS } from './durationCache.js';
 import { DURATION_KIND } from './reconcile.js';
 import { figureRows } from './figureRows.js';
 import { pointStarts, segmentsOf } from './timeRange.js';
@@ -72,13 +72,14 @@ describe('createDurationCache', () => {
     expect(await daily(cache, '2025-08-04', '2025-08-04', Date.now())).toEqual([{}]);
   });
 
-  it('keeps at most the rows it is given room for', async () => {
-    const cache = createDurationCache(1);
+  it('keeps at most what it is given room for', async () => {
+    // Room for one stretch of one row: each day read pushes the one before out.
+    const cache = createDurationCache(heldBytes(new Map([['', new Int32Array(2)]])));
     await addResponse(new Date('2025-09-01T10:00:00Z'), 40);
     await addResponse(new Date('2025-09-02T10:00:00Z'), 41);
     expect(await daily(cache, '2025-09-01', '2025-09-02', Date.now())).toEqual([{ 40: 1 }, { 41: 1 }]);
     await addResponse(new Date('2025-09-01T11:00:00Z'), 40);
-    // Room for one row: September 2 pushed September 1 out, so it is read again.
+    // September 2 pushed September 1 out, so it is read again.
     expect(await daily(cache, '2025-09-01', '2025-09-01', Date.now())).toEqual([{ 40: 2 }]);
   });
 });

@@ -16,14 +16,19 @@ const DAY_MS = 24 * HOUR_MS;
  * database and this process disagreeing.
  */
 export const SETTLED_AFTER_MS = HOUR_MS;
-/** At most this many histogram rows kept, about 20 bytes each. */
-const KEPT_ROWS = 2_000_000;
+/** What a process keeps at most, counted in the bytes `heldBytes` estimates. */
+const KEPT_BYTES = 48 * 1024 * 1024;
+/** An entry's own weight (its id, map and place in the cache), so empty stretches count too. */
+const ENTRY_BYTES = 256;
 const BUCKETS = DURATION_BOUNDS.length + 1;
 /** A point's sums hold a histogram per kind, the kind's buckets from `kind * BUCKETS`. */
 const SLOTS = (Math.max(...Object.values(DURATION_KIND)) + 1) * BUCKETS;
 
 /** A stretch's histograms by key, each as (slot, n) pairs (db/queries/reports.ts#StretchHistogram). */
 type Held = Map<string, Int32Array>;
+
+/** About what a kept stretch takes in memory: 8 bytes a row, and each key's array. */
+export const heldBytes = (h: Held): number => [...h.values()].reduce((bytes, pairs) => bytes + 64 + pairs.byteLength, ENTRY_BYTES);
 
 /** A histogram per kind, read as `histogram(point, kind, key)`; empty when nothing was counted. */
 export type HistogramsOf = (point: number, kind: number, key?: string) => Histogram;
@@ -58,15 +63,8 @@ function stretchesOf(span: number, lo: Date, hi: Date): Stretch[] {
  * whose generation every read checks in the same statement. A year asked again under any zone, range
  * or interval reads only its unsettled days from the database.
  */
-export function createDurationCache(keptRows = KEPT_ROWS) {
-  const kept = new LRUCache<string, Held>({
-    maxSize: keptRows,
-    sizeCalculation: (h) =>
-      Math.max(
-        1,
-        [...h.values()].reduce((rows, pairs) => rows + pairs.length / 2, 0),
-      ),
-  });
+export function createDurationCache(keptBytes = KEPT_BYTES) {
+  const kept = new LRUCache<string, Held>({ maxSize: keptBytes, sizeCalculation: heldBytes });
   let generation: number | undefined;
 
   const read = async (db: Db, group: ReportGroup, segments: Segments, now: number): Promise<HistogramsOf> => {
