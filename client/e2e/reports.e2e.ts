@@ -94,6 +94,16 @@ describe('journey: reports (docs/product.md#reports)', () => {
     await reportsReady(phone.page);
     await phone.page.getByRole('region', { name: 'By category' }).getByText('Show the figures as a table').click();
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Scrolled sideways, a row keeps its name: the first column stays where it was.
+    const categories = phone.page.getByRole('group', { name: 'By category, table' });
+    const rowName = categories.getByRole('rowheader').first();
+    const before = await rowName.boundingBox();
+    const scrolled = await categories.evaluate((box) => {
+      box.scrollLeft = box.scrollWidth;
+      return box.scrollLeft;
+    });
+    expect(scrolled).toBeGreaterThan(0);
+    expect((await rowName.boundingBox())?.x).toBe(before?.x);
     await phone.shot('agent-phone');
     await phone.context.close();
     await visitor.context.close();

@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { useId, type ReactNode } from 'react';
 import { labelOf } from '../../lib/text';
 import { durationText, REPORT_TEXT } from './texts';
+import classes from './ReportCharts.module.css';
 
 /**
  * The report's charts (docs/product.md#reports). Each has a heading and, under it, the same numbers as a
@@ -112,7 +113,7 @@ export function DataTable<Row>({
         <Table.Thead>
           <Table.Tr>
             {columns.map((column, index) => (
-              <Table.Th key={column.label} ta={index === 0 ? 'left' : 'right'}>
+              <Table.Th key={column.label} ta={index === 0 ? 'left' : 'right'} className={index === 0 ? classes.rowHeader : undefined}>
                 {column.label}
               </Table.Th>
             ))}
@@ -123,7 +124,7 @@ export function DataTable<Row>({
             <Table.Tr key={rowKey(row)}>
               {columns.map((column, index) =>
                 index === 0 ? (
-                  <Table.Th key={column.label} scope="row" fw={500}>
+                  <Table.Th key={column.label} scope="row" fw={500} className={classes.rowHeader}>
                     {column.cell(row)}
                   </Table.Th>
                 ) : (
