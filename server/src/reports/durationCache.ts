@@ -5,7 +5,7 @@ import { DURATION_BOUNDS } from './durationBuckets.js';
 import { MONTH_SPAN } from './figureRows.js';
 import type { Histogram } from './figures.js';
 import { DURATION_KIND } from './reconcile.js';
-import type { Segments } from './timeRange.js';
+import { nextMonthStart, type Segments } from './timeRange.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -45,7 +45,7 @@ function stretchesOf(span: number, lo: Date, hi: Date): Stretch[] {
   const stretches: Stretch[] = [];
   if (span === MONTH_SPAN) {
     for (let at = lo; at < hi;) {
-      const next = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+      const next = new Date(nextMonthStart(at.getTime() + 1));
       stretches.push({ span, lo: at, hi: next });
       at = next;
     }

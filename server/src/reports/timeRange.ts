@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { addDays, type ReportInterval } from '@helpdesk/protocol';
-import { MONTH_SPAN } from './figureRows.js';
+import { MONTH_SPAN, spanStart } from './figureRows.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -40,16 +40,10 @@ export interface Segments {
 }
 
 /** The first UTC month start at or after `ms`. */
-function nextMonthStart(ms: number): number {
+export function nextMonthStart(ms: number): number {
   const at = new Date(ms);
   const start = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
   return start >= ms ? start : Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
-}
-
-/** The last UTC month start at or before `ms`. */
-function monthStartOf(ms: number): number {
-  const at = new Date(ms);
-  return Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
 }
 
 /**
@@ -82,7 +76,7 @@ export function segmentsOf(to: string, starts: string[], timeZone: string): Segm
     const lo = dayStart(start, timeZone);
     const hi = dayStart(starts[point + 1] ?? addDays(to, 1), timeZone);
     const firstMonth = nextMonthStart(lo);
-    const lastMonth = monthStartOf(hi);
+    const lastMonth = spanStart(new Date(hi), MONTH_SPAN).getTime();
     if (firstMonth < lastMonth) {
       daysAndHours(point, lo, firstMonth);
       add(point, MONTH_SPAN, firstMonth, lastMonth);
