@@ -22,8 +22,10 @@ import { CHANGES, makeChange, seeded, type Cast, type Person, type Random, type 
 const seedsOf = (value: string | undefined, fallback: number[]) => (value ? value.split(',').map(Number) : fallback);
 // One seed on the embedded database, one on two processes (which adds Redis cuts to the network's):
 // each seed costs CI about 50 s of its 30 minutes. More run with LIVE_SEEDS=11,22,33 / LIVE_SEEDS_SCALED=44,55.
+// Seed 45 takes a ticket in an event that comes late, after a newer version of it: it failed in every
+// run while the view counts skipped older versions (docs/decisions.md#the-change-pipeline).
 const ONE_PROCESS_SEEDS = seedsOf(process.env.LIVE_SEEDS, [11]);
-const TWO_PROCESS_SEEDS = seedsOf(process.env.LIVE_SEEDS_SCALED, [44]);
+const TWO_PROCESS_SEEDS = seedsOf(process.env.LIVE_SEEDS_SCALED, [45]);
 const CHANGES_PER_SEED = Number(process.env.LIVE_CHANGES ?? 30);
 const CHECKPOINT_EVERY = 10;
 /** How long an open page may take to settle on what a fresh load shows (events in flight, a reconnect's re-read). */

@@ -29,10 +29,19 @@ export type TicketPrevious = Partial<
  */
 export interface Stamped {
   at?: number;
+  /**
+   * When the server asked for the commit (its clock, before `at`): a read the server ended before
+   * this time (its answer's `X-Read-End` header) cannot hold the change. Between the two, a read may
+   * or may not hold it, and only a new read is sure.
+   */
+  committing?: number;
 }
 
 /** The answer header saying when the server began the request (milliseconds since the epoch, its clock). */
 export const READ_AT_HEADER = 'X-Read-At';
+
+/** The answer header saying when the server had read everything in the answer (its clock). */
+export const READ_END_HEADER = 'X-Read-End';
 
 /**
  * A ticket change, sent once it has committed. Everything a client needs to update its copies is in

@@ -1,4 +1,4 @@
-import { LIMITS, READ_AT_HEADER } from '@helpdesk/protocol';
+import { LIMITS, READ_AT_HEADER, READ_END_HEADER } from '@helpdesk/protocol';
 import { navigate } from 'wouter/use-browser-location';
 import { clearSession, getToken, sessionRotation } from '../state/session';
 import { ApiError } from './ApiError';
@@ -52,7 +52,7 @@ export async function request<T>(method: string, url: string, options: RequestOp
 
   const payload = await readJson(response);
   if (response.ok) {
-    noteReadAt(payload, response.headers.get(READ_AT_HEADER));
+    noteReadAt(payload, response.headers.get(READ_AT_HEADER), response.headers.get(READ_END_HEADER));
     return payload as T;
   }
 

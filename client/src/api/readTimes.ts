@@ -1,23 +1,36 @@
 import type { Query, QueryClient, QueryFunctionContext, QueryKey } from '@tanstack/react-query';
 
 /**
- * When the server began each answer (its `X-Read-At` header, its clock), so an event can be told
- * apart from what a read already holds: events carry when the server announced them (`at`, after the
- * commit), and a read begun later holds that change. This matters for events that come late (a
- * process cut off from the others replays them when it is back) and for reads racing an event.
+ * When the server began each answer and when it had read all of it (its `X-Read-At` and `X-Read-End`
+ * headers, its clock), so an event can be told apart from what a read already holds. Events carry
+ * when the server announced them (`at`, after the commit) and when it asked for the commit
+ * (`committing`): a read begun after `at` holds the change, one ended before `committing` does not,
+ * and one in between may or may not. This matters for events that come late (a process cut off from
+ * the others replays them when it is back, seconds after reads that may hold them) and for reads
+ * racing an event.
  */
-const answeredAt = new WeakMap<object, number>();
+interface ReadTimes {
+  began: number;
+  ended: number | undefined;
+}
+const answeredAt = new WeakMap<object, ReadTimes>();
+
+const timeOf = (header: string | null): number | undefined => {
+  const at = Number(header);
+  return header && Number.isFinite(at) ? at : undefined;
+};
 
 /** Called by the HTTP wrapper for every answer it parses. */
-export function noteReadAt(body: unknown, header: string | null): void {
-  const at = Number(header);
-  if (typeof body === 'object' && body !== null && header && Number.isFinite(at)) answeredAt.set(body, at);
+export function noteReadAt(body: unknown, beganHeader: string | null, endedHeader: string | null = null): void {
+  const began = timeOf(beganHeader);
+  if (typeof body === 'object' && body !== null && began !== undefined) answeredAt.set(body, { began, ended: timeOf(endedHeader) });
 }
 
-export const readAtOf = (body: unknown): number | undefined =>
-  typeof body === 'object' && body !== null ? answeredAt.get(body) : undefined;
+const timesOf = (body: unknown): ReadTimes | undefined => (typeof body === 'object' && body !== null ? answeredAt.get(body) : undefined);
 
-const queryReadAt = new WeakMap<Query, number>();
+export const readAtOf = (body: unknown): number | undefined => timesOf(body)?.began;
+
+const queryReadAt = new WeakMap<Query, ReadTimes>();
 
 /**
  * A query function that remembers, for its query, when the server began the answer now held; `settle`
@@ -30,16 +43,24 @@ export function timed<T, K extends QueryKey>(
   return async (context: QueryFunctionContext<K>): Promise<T> => {
     const answer = await read(context);
     const query = context.client.getQueryCache().find({ queryKey: context.queryKey, exact: true });
-    const at = readAtOf(answer);
-    if (query && at !== undefined) queryReadAt.set(query, at);
+    const times = timesOf(answer);
+    if (query && times) queryReadAt.set(query, times);
     else if (query) queryReadAt.delete(query);
-    return settle ? settle(context.client, answer, at) : answer;
+    return settle ? settle(context.client, answer, times?.began) : answer;
   };
 }
 
 /** The query's data comes from a read the server began after the change was announced at `at`. */
 export const holds = (query: Query, at: number | undefined): boolean =>
-  at !== undefined && (queryReadAt.get(query) ?? Number.NEGATIVE_INFINITY) > at;
+  at !== undefined && (queryReadAt.get(query)?.began ?? Number.NEGATIVE_INFINITY) > at;
+
+/**
+ * Asked once `holds` said no: the query's data comes from a read the server ended after the change's
+ * commit was asked for, so it may hold the change, and moving it by the change could count it twice.
+ * Only a new read is sure. Unknown times (an event or answer without them) say no, as before.
+ */
+export const mayHold = (query: Query, committing: number | undefined): boolean =>
+  committing !== undefined && (queryReadAt.get(query)?.ended ?? Number.NEGATIVE_INFINITY) >= committing;
 
 /**
  * Once the socket is in its rooms (its `last-change`): re-reads each shown query read before the last
@@ -49,7 +70,7 @@ export const holds = (query: Query, at: number | undefined): boolean =>
 export function refreshReadsBefore(client: QueryClient, at: number): void {
   const readBefore = (query: Query) => {
     // Most answers are stored as they came, and remember their read time themselves.
-    const read = queryReadAt.get(query) ?? readAtOf(query.state.data);
+    const read = queryReadAt.get(query)?.began ?? readAtOf(query.state.data);
     return read !== undefined && read <= at;
   };
   const cache = client.getQueryCache();

@@ -492,6 +492,28 @@ describe('ticket cache: events that come late or out of order', () => {
     expect(statsOf(client)).toMatchObject({ open: 4, in_progress: 1 });
   });
 
+  it('reads counts again, not moving them, when their read ended after the commit was asked for', async () => {
+    const client = new QueryClient();
+    const committing = Date.parse('2026-01-02T10:00:00.000Z');
+    const read = (filters: TicketFilters, began: number, ended: number) =>
+      client.query({
+        queryKey: ticketKeys.statsFor(filters),
+        queryFn: timed(() => {
+          const answer = { success: true as const, stats: countOf(five) };
+          noteReadAt(answer, String(began), String(ended));
+          return Promise.resolve(answer);
+        }),
+      });
+    // One read ended while the change was committing: it may hold it. The other ended before.
+    await read({}, committing - 30, committing + 10);
+    await read({ priority: 'medium' }, committing - 30, committing - 1);
+    // Announced (held back by a process cut off from the others) well after both reads landed.
+    applyTicketChanged(client, { ...updated(five[4]!, { status: 'in_progress' }), at: committing + 900, committing });
+    expect(statsOf(client)).toMatchObject({ open: 5, in_progress: 0 });
+    expect(client.getQueryState(ticketKeys.statsFor({}))?.isInvalidated).toBe(true);
+    expect(statsOf(client, { priority: 'medium' })).toMatchObject({ open: 4, in_progress: 1 });
+  });
+
   it('adds to a read on its way what was announced after the server began it', async () => {
     const client = new QueryClient();
     const began = Date.parse('2026-01-02T10:00:00.000Z');

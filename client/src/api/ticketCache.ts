@@ -10,6 +10,7 @@ import {
   type CsatReceivedEvent,
   type EmailStatusEvent,
   type SlaChangedEvent,
+  type Stamped,
   type Ticket,
   type TicketChangedEvent,
   type TicketFilters,
@@ -24,7 +25,7 @@ import {
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { notificationsOfDeletedTicket } from './notificationCache';
 import { queryKeys } from './queryKeys';
-import { holds } from './readTimes';
+import { holds, mayHold } from './readTimes';
 import { answeredBy, withComment, withEmailStatus, withHistory, withOlderComments, withOlderHistory } from './ticketThread';
 
 /**
@@ -205,7 +206,7 @@ function refetch(client: QueryClient, keys: ReadonlyArray<readonly unknown[]>): 
 export function applyTicketChanged(client: QueryClient, event: TicketChangedEvent): void {
   const state = stateOf(client);
   const id = event.ticket.id;
-  const { at } = event;
+  const { at, committing } = event;
   // Events carry no reader's mark: a change by someone else is unread for this staff member.
   const marked = (ticket: Ticket): Ticket => (state.readerId === null ? ticket : { ...ticket, unread: event.by.id !== state.readerId });
   // The newer copy, and the timeline's new entries: facts with ids, merged whatever the version.
@@ -232,7 +233,7 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
   const inOrder = version > (state.newest.get(id) ?? 0);
   if (inOrder) state.newest.set(id, version);
 
-  const change: Change = { at, inOrder, before: undefined, after: undefined };
+  const change: Change = { at, committing, inOrder, before: undefined, after: undefined };
   if (event.action === 'deleted') {
     client.removeQueries({ queryKey: ticketKeys.detail(id) });
     notificationsOfDeletedTicket(client, id);
@@ -293,7 +294,7 @@ const sameSla = (a: Ticket['sla'], b: Ticket['sla']) => JSON.stringify(a ?? null
  * can only enter a page filtered by its new state: those pages and counts are read again.
  */
 export function applySlaChanged(client: QueryClient, event: SlaChangedEvent): void {
-  const { ticketId, sla, version, history, at } = event;
+  const { ticketId, sla, version, history, at, committing } = event;
   const held = heldTicket(client, ticketId);
   const withSla = <T extends Ticket>(ticket: T): T =>
     ticket.version <= version && !sameSla(ticket.sla, sla) ? { ...ticket, sla } : ticket;
@@ -308,7 +309,7 @@ export function applySlaChanged(client: QueryClient, event: SlaChangedEvent): vo
   });
   if (held) {
     if (held.version <= version && !sameSla(held.sla, sla))
-      moveTicket(client, { at, inOrder: true, before: held, after: { ...held, sla } });
+      moveTicket(client, { at, committing, inOrder: true, before: held, after: { ...held, sla } });
     return;
   }
   if (!sla) return;
@@ -395,7 +396,7 @@ const withRows = (list: TicketListResponse, rows: Ticket[], total: number): Tick
 // ---------------------------------------------------------------------------------------------------------------
 // A ticket moving between filters, pages and counts: `before` absent for a new ticket, `after` for a deleted one.
 
-interface Change {
+interface Change extends Stamped {
   /** When the server announced it (readTimes.ts). */
   at: number | undefined;
   /** False for a version older than one already applied. */
@@ -404,16 +405,16 @@ interface Change {
   after: Ticket | undefined;
 }
 
-function moveTicket(client: QueryClient, { at, inOrder, before, after }: Change): void {
+function moveTicket(client: QueryClient, { at, committing, inOrder, before, after }: Change): void {
   const cache = client.getQueryCache();
   for (const query of cache.findAll({ queryKey: ticketKeys.lists })) {
     const params = query.queryKey[2] as TicketQuery;
-    update(client, query, at, (list: TicketListResponse) =>
+    update(client, query, { at, committing }, (list: TicketListResponse) =>
       inOrder ? movedPage(list, params, before, after) : lateMove(list, params, before, after),
     );
   }
   for (const query of cache.findAll({ queryKey: ticketKeys.stats })) {
-    update(client, query, at, (stats: TicketStatsResponse) =>
+    update(client, query, { at, committing }, (stats: TicketStatsResponse) =>
       movedCounts(stats, (query.queryKey[2] ?? {}) as TicketFilters, before, after),
     );
   }
@@ -443,7 +444,7 @@ type Moved<T> = T | typeof REFETCH;
 /** Queries that will be read again once their read in flight settles. */
 const rereads = new WeakSet<Query>();
 
-function update<T>(client: QueryClient, query: Query, at: number | undefined, move: (data: T) => Moved<T>): void {
+function update<T>(client: QueryClient, query: Query, { at, committing }: Stamped, move: (data: T) => Moved<T>): void {
   // Read after the change was announced (a late event): the read holds it.
   if (holds(query, at)) return;
   // A read in flight may have started before the change or after it: only a later read is sure to
@@ -461,6 +462,12 @@ function update<T>(client: QueryClient, query: Query, at: number | undefined, mo
   }
   const data = query.state.data as T | undefined;
   if (data === undefined) return;
+  // Read while the change was committing, and landed before its event came (one held back by a
+  // process cut off from the others): the answer may hold it already.
+  if (mayHold(query, committing)) {
+    void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+    return;
+  }
   const moved = move(data);
   if (moved === REFETCH) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
   else if (moved !== data) client.setQueryData(query.queryKey, moved);

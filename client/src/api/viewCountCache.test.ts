@@ -69,19 +69,23 @@ describe('view counts from ticket events', () => {
     expect(reads()).toBe(0);
   });
 
-  it('applies each ticket version once: a repeated or older event, or one after the deletion, moves nothing', () => {
+  it('applies each ticket version once, in whatever order versions arrive: late ones add up to the same counts', () => {
     const { client, counts } = cacheWith();
-    const v2 = updated(ticket({ version: 2, status: 'in_progress' }), { status: 'open' });
+    const v1 = ticket({ version: 1 });
+    // v2 takes the ticket (out of Unassigned), v3 starts it (into In progress): v3 arrives first.
+    const v2 = updated({ ...v1, version: 2, assignedAgent: { id: 9, name: 'Nia' } }, { assignedAgent: null });
+    const v3 = updated({ ...v1, version: 3, assignedAgent: { id: 9, name: 'Nia' }, status: 'in_progress' }, { status: 'open' });
+    moveViewCounts(client, v3, ME);
     moveViewCounts(client, v2, ME);
+    expect(counts()).toMatchObject({ '-2': 4, '4': 3 });
+    moveViewCounts(client, v3, ME);
     moveViewCounts(client, v2, ME);
-    expect(counts()?.['4']).toBe(3);
-    moveViewCounts(client, updated(ticket({ version: 1, status: 'in_progress' }), { status: 'open' }), ME);
-    moveViewCounts(client, created(ticket({ version: 1 })), ME);
-    expect(counts()?.['4']).toBe(3);
-    moveViewCounts(client, deleted(ticket({ version: 2, status: 'in_progress' })), ME);
-    moveViewCounts(client, deleted(ticket({ version: 2, status: 'in_progress' })), ME);
-    moveViewCounts(client, updated(ticket({ version: 3, status: 'in_progress' }), { status: 'open' }), ME);
-    expect(counts()?.['4']).toBe(2);
+    expect(counts()).toMatchObject({ '-2': 4, '4': 3 });
+    // The deletion takes the ticket as it was last: out of In progress, once.
+    const gone = deleted({ ...v1, version: 3, assignedAgent: { id: 9, name: 'Nia' }, status: 'in_progress' });
+    moveViewCounts(client, gone, ME);
+    moveViewCounts(client, gone, ME);
+    expect(counts()).toMatchObject({ '-2': 4, '4': 2 });
   });
 
   it('reads the counts again once a read in flight settles, since it may not hold the change', async () => {
@@ -98,14 +102,14 @@ describe('view counts from ticket events', () => {
 
 describe('late events', () => {
   /** The counts as the server began reading them at `readAt` (its X-Read-At), through a timed query like the dashboard's. */
-  async function readAt(readAt: number) {
+  async function readAt(readAt: number, readEnd?: number) {
     const client = new QueryClient();
     client.setQueryData<ViewsResponse>(queryKeys.queue.views, { success: true, views: VIEWS });
     await client.query({
       queryKey: queryKeys.queue.viewCounts,
       queryFn: timed(() => {
         const answer: ViewCountsResponse = { success: true, counts: { '-2': 4, '-3': 0, '4': 2 } };
-        noteReadAt(answer, String(readAt));
+        noteReadAt(answer, String(readAt), readEnd === undefined ? null : String(readEnd));
         return Promise.resolve(answer);
       }),
     });
@@ -126,6 +130,21 @@ describe('late events', () => {
     const { client, counts } = await readAt(1_000);
     moveViewCounts(client, { ...created(ticket({ id: 9, priority: 'urgent' })), at: 1_000 }, ME);
     expect(counts()).toEqual({ '-2': 5, '-3': 1, '4': 2 });
+  });
+
+  it('read the counts again when the read ended after the commit was asked for: it may hold them already', async () => {
+    // Began at 1,000 and ended at 1,040; the change committed in between, announced (held back) at 1,500.
+    const { client, counts } = await readAt(1_000, 1_040);
+    moveViewCounts(client, { ...created(ticket({ id: 9, priority: 'urgent' })), at: 1_500, committing: 1_020 }, ME);
+    expect(counts()).toEqual({ '-2': 4, '-3': 0, '4': 2 });
+    expect(client.getQueryState(queryKeys.queue.viewCounts)?.isInvalidated).toBe(true);
+  });
+
+  it('move the counts when the read ended before the commit was asked for', async () => {
+    const { client, counts } = await readAt(1_000, 1_040);
+    moveViewCounts(client, { ...created(ticket({ id: 9, priority: 'urgent' })), at: 1_500, committing: 1_041 }, ME);
+    expect(counts()).toEqual({ '-2': 5, '-3': 1, '4': 2 });
+    expect(client.getQueryState(queryKeys.queue.viewCounts)?.isInvalidated).toBe(false);
   });
 
   it('of an SLA change move nothing when the read holds them', async () => {

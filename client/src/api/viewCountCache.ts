@@ -10,7 +10,7 @@ import {
 } from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from './queryKeys';
-import { holds } from './readTimes';
+import { holds, mayHold } from './readTimes';
 
 /**
  * The saved views' counts in the query cache and the only code that writes them from events, so
@@ -18,7 +18,9 @@ import { holds } from './readTimes';
  *
  * - A filter-only view's count moves by −1/0/+1 from a `ticket-changed` event's ticket before and
  *   after, with the protocol's predicate. Each (ticket, version) moves the counts once, however often
- *   the event arrives; a deleted ticket never moves them again.
+ *   the event arrives and in whatever order versions arrive: a move is the difference a version made
+ *   to the one before it, so a late one adds up to the same counts (skipping a version older than
+ *   one applied lost its difference: a ticket taken in a late event stayed counted as unassigned).
  * - A view with a text search is counted by the server, which pushes `view-counts`.
  * - While a read of the counts is out, it may or may not hold a change: a moved count is read again
  *   once it settles, and pushed counts are applied on top of its answer, in the order they came.
@@ -30,8 +32,8 @@ import { holds } from './readTimes';
  */
 
 interface CountState {
-  /** The newest ticket version that moved the counts (Infinity once deleted). */
-  applied: Map<number, number>;
+  /** The ticket versions that moved the counts, per ticket (Infinity: its deletion). */
+  applied: Map<number, Set<number>>;
   /** Counts pushed while a read was out, to apply once it settles. */
   pushedDuringRead: ViewCountsEvent['counts'][];
   /** A read is out and a later one is already asked for. */
@@ -63,11 +65,17 @@ export function moveViewCounts(client: QueryClient, event: TicketChangedEvent, v
   const state = stateOf(client);
   const id = event.ticket.id;
   const version = event.action === 'deleted' ? Number.POSITIVE_INFINITY : event.ticket.version;
-  if ((state.applied.get(id) ?? 0) >= version) return;
-  state.applied.set(id, version);
+  const applied = state.applied.get(id) ?? new Set<number>();
+  if (applied.has(version)) return;
+  state.applied.set(id, applied.add(version));
 
   const query = countsQuery(client);
   if (!query || holds(query, event.at)) return;
+  // A read ended after the change's commit was asked for may hold it (a late event): read again.
+  if (mayHold(query, event.committing) && !reading(query)) {
+    void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });
+    return;
+  }
   if (reading(query)) {
     // The answer may have been read before this change or after it: only a later read is sure.
     if (state.rereadAsked) return;
@@ -108,7 +116,7 @@ export function moveSlaViewCounts(client: QueryClient, event: SlaChangedEvent, v
   const query = countsQuery(client);
   if (!views?.some((view) => view.filters.sla) || !query || holds(query, event.at)) return;
   if (held && (held.version > event.version || JSON.stringify(held.sla ?? null) === JSON.stringify(event.sla))) return;
-  if (!held || reading(query)) {
+  if (!held || reading(query) || mayHold(query, event.committing)) {
     void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });
     return;
   }

@@ -26,13 +26,16 @@ export function createUnitOfWork(db: Db, bus: Pick<EventBus, 'publish'>, beforeC
       held.push({ name, payload } as HeldEvent);
     };
     try {
+      let committing = 0;
       const result = await db.transaction(async (tx) => {
         const value = await work(tx, emit);
         if (beforeCommit && held.length > 0) await beforeCommit(tx, [...held], emit);
+        // The commit is asked for once this returns: a read that ended before now cannot hold it.
+        committing = Date.now();
         return value;
       });
       open = false;
-      for (const { name, payload } of held) bus.publish(name, payload);
+      for (const { name, payload } of held) bus.publish(name, payload, { committing });
       return result;
     } finally {
       open = false;

@@ -76,11 +76,15 @@ export const CSAT_RECEIVED = 'csat.received' satisfies EventName;
 export type HeldEvent = { [K in EventName]: { name: K; payload: DomainEvents[K] } }[EventName];
 
 export type EventName = keyof DomainEvents;
-export type Listener<K extends EventName> = (payload: DomainEvents[K]) => void | Promise<void>;
+/** When the unit of work asked for its commit (ms since the epoch): no read ended before it holds the change. */
+export interface Commit {
+  committing: number;
+}
+export type Listener<K extends EventName> = (payload: DomainEvents[K], commit: Commit) => void | Promise<void>;
 
 /** Only the unit of work publishes; everything else subscribes. */
 export interface EventBus {
-  publish<K extends EventName>(name: K, payload: DomainEvents[K]): void;
+  publish<K extends EventName>(name: K, payload: DomainEvents[K], commit: Commit): void;
   subscribe<K extends EventName>(name: K, listener: Listener<K>): () => void;
 }
 
@@ -89,13 +93,13 @@ export function createEventBus(logger: Logger): EventBus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(50);
   return {
-    publish(name, payload) {
-      emitter.emit(name, payload);
+    publish(name, payload, commit) {
+      emitter.emit(name, payload, commit);
     },
     subscribe(name, listener) {
-      const wrapped = (payload: DomainEvents[typeof name]) => {
+      const wrapped = (payload: DomainEvents[typeof name], commit: Commit) => {
         Promise.resolve()
-          .then(() => listener(payload))
+          .then(() => listener(payload, commit))
           .catch((error: unknown) => logger.error({ err: error, event: name }, 'event subscriber failed'));
       };
       emitter.on(name, wrapped);

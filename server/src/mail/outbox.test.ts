@@ -149,6 +149,7 @@ describe('outbound mail through the outbox (docs/api.md#email)', () => {
       commentId: comment.id,
       status: 'queued',
       at: expect.any(Number),
+      committing: expect.any(Number),
     });
     await staff.next('email-status', (e) => e.commentId === comment.id && e.status === 'sent');
     await sentinel(t.api, cast.agent.token, [staff, owner]);

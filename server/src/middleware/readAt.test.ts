@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READ_AT_HEADER } from '@helpdesk/protocol';
+import { READ_AT_HEADER, READ_END_HEADER } from '@helpdesk/protocol';
 import { createTicket, insertUser, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { socketClients } from '../../test/socketClients.js';
 
-describe('X-Read-At (docs/api.md#real-time-events)', () => {
+describe('X-Read-At and X-Read-End (docs/api.md#real-time-events)', () => {
   let t: TestServer;
   let agent: Account, owner: Account;
   const sockets = socketClients();
@@ -32,5 +32,20 @@ describe('X-Read-At (docs/api.md#real-time-events)', () => {
     // Refusals are stamped too; pages outside the API are not.
     expect((await t.api.get('/tickets/999999', { token: agent.token })).headers.get(READ_AT_HEADER)).toMatch(/^\d+$/);
     expect((await fetch(`${t.url}/robots.txt`)).headers.get(READ_AT_HEADER)).toBeNull();
+  });
+
+  it('stamps when the server had read the answer, and each event with when its commit was asked for', async () => {
+    const staff = await sockets.listen(t.url, agent.token);
+    // A read that ended before a change's commit was asked for cannot hold it.
+    const earlier = await t.api.get('/tickets/stats', { token: agent.token });
+    const earlierEnd = Number(earlier.headers.get(READ_END_HEADER));
+    expect(earlierEnd).toBeGreaterThanOrEqual(Number(earlier.headers.get(READ_AT_HEADER)));
+    const ticket = await createTicket(t.api, owner.token);
+    const announced = await staff.next('ticket-changed', (e) => e.ticket.id === ticket.id);
+    expect(announced.committing).toBeGreaterThanOrEqual(earlierEnd);
+    expect(announced.committing).toBeLessThanOrEqual(announced.at!);
+    const later = await t.api.get('/tickets/stats', { token: agent.token });
+    expect(Number(later.headers.get(READ_END_HEADER))).toBeGreaterThanOrEqual(announced.at!);
+    expect((await fetch(`${t.url}/robots.txt`)).headers.get(READ_END_HEADER)).toBeNull();
   });
 });

@@ -1,13 +1,15 @@
 import { ROOMS, type Ticket, type TicketPrevious } from '@helpdesk/protocol';
-import type { ActorRef, EventBus } from '../events/bus.js';
+import type { ActorRef, Commit, EventBus } from '../events/bus.js';
 import type { Fanout } from '../scaleout/fanout.js';
 import { heldBackLog } from '../scaleout/heldBack.js';
 import { ownerHistory, withoutStaffFields } from '../presenters/tickets.js';
 import type { RealtimeServer } from './server.js';
 
 type Target = ReturnType<RealtimeServer['to']>;
-/** One emit, to be made on whichever target it turns out to need, stamped with when it was first made. */
-type Delivery = (to: Target, stamp: { at: number }) => void;
+/** When an emit was first made, and when its change's commit was asked for (protocol's Stamped). */
+type Stamp = { at: number; committing: number };
+/** One emit, to be made on whichever target it turns out to need, stamped once. */
+type Delivery = (to: Target, stamp: Stamp) => void;
 
 export interface Publisher {
   stop(): void;
@@ -31,8 +33,8 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
   // Every process while Redis carries emits; only this one (without waiting) while it is away, and
   // then the others get it when Redis returns. The bus publishes after the commit, so `at` is later.
   // `except`: rooms whose sockets get this message another way (a staff owner gets staff's copy).
-  const send = (rooms: string[], deliver: Delivery, except: string[] = []) => {
-    const stamp = { at: Date.now() };
+  const send = ({ committing }: Commit, rooms: string[], deliver: Delivery, except: string[] = []) => {
+    const stamp = { at: Date.now(), committing };
     fanout.lastSent.note(rooms, stamp.at);
     if (fanout.crossProcess()) {
       deliver(io.to(rooms).except(except), stamp);
@@ -45,20 +47,20 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
    * A ticket change goes to staff whole, and to its owner's room without what only staff may read
    * (tags, their history entries); a staff member who owns the ticket gets staff's copy only.
    */
-  const sendTicketChange = (ownerId: number, deliver: (to: Target, stamp: { at: number }, forStaff: boolean) => void) => {
-    send([ROOMS.staff], (to, stamp) => deliver(to, stamp, true));
-    send([ROOMS.user(ownerId)], (to, stamp) => deliver(to, stamp, false), [ROOMS.staff]);
+  const sendTicketChange = (commit: Commit, ownerId: number, deliver: (to: Target, stamp: Stamp, forStaff: boolean) => void) => {
+    send(commit, [ROOMS.staff], (to, stamp) => deliver(to, stamp, true));
+    send(commit, [ROOMS.user(ownerId)], (to, stamp) => deliver(to, stamp, false), [ROOMS.staff]);
   };
   const forAudience = <T extends Ticket | TicketPrevious>(forStaff: boolean, value: T): T => (forStaff ? value : withoutStaffFields(value));
   const by = (actor: ActorRef) => ({ id: actor.id, name: actor.name });
   const offs = [
-    bus.subscribe('ticket.created', ({ ownerId, actor, ticket }) => {
-      sendTicketChange(ownerId, (to, stamp, forStaff) =>
+    bus.subscribe('ticket.created', ({ ownerId, actor, ticket }, commit) => {
+      sendTicketChange(commit, ownerId, (to, stamp, forStaff) =>
         to.emit('ticket-changed', { action: 'created', ticket: forAudience(forStaff, ticket), by: by(actor), ...stamp }),
       );
     }),
-    bus.subscribe('ticket.updated', ({ ownerId, actor, ticket, previous, history }) => {
-      sendTicketChange(ownerId, (to, stamp, forStaff) =>
+    bus.subscribe('ticket.updated', ({ ownerId, actor, ticket, previous, history }, commit) => {
+      sendTicketChange(commit, ownerId, (to, stamp, forStaff) =>
         to.emit('ticket-changed', {
           action: 'updated',
           ticket: forAudience(forStaff, ticket),
@@ -69,8 +71,8 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
         }),
       );
     }),
-    bus.subscribe('ticket.deleted', ({ ticketId, ownerId, actor, previous }) => {
-      sendTicketChange(ownerId, (to, stamp, forStaff) =>
+    bus.subscribe('ticket.deleted', ({ ticketId, ownerId, actor, previous }, commit) => {
+      sendTicketChange(commit, ownerId, (to, stamp, forStaff) =>
         to.emit('ticket-changed', {
           action: 'deleted',
           ticket: { id: ticketId },
@@ -80,24 +82,24 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
         }),
       );
     }),
-    bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history, commentCount }) => {
+    bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history, commentCount }, commit) => {
       // An internal note goes to staff alone: never to the owner's room, whoever the owner is.
       const rooms = comment.internal ? [ROOMS.staff] : ticketRooms(ownerId);
-      send(rooms, (to, stamp) => to.emit('comment-added', { ticketId, comment, history, commentCount, ...stamp }));
+      send(commit, rooms, (to, stamp) => to.emit('comment-added', { ticketId, comment, history, commentCount, ...stamp }));
     }),
-    bus.subscribe('notification.created', ({ userId, notification }) => {
-      send([ROOMS.user(userId)], (to, stamp) => to.emit('notification', { notification, ...stamp }));
+    bus.subscribe('notification.created', ({ userId, notification }, commit) => {
+      send(commit, [ROOMS.user(userId)], (to, stamp) => to.emit('notification', { notification, ...stamp }));
     }),
     // The service level is staff's alone: never to the owner's room, whoever the owner is.
-    bus.subscribe('sla.changed', ({ ticketId, sla, version, history }) => {
-      send([ROOMS.staff], (to, stamp) => to.emit('sla-changed', { ticketId, sla, version, ...(history && { history }), ...stamp }));
+    bus.subscribe('sla.changed', ({ ticketId, sla, version, history }, commit) => {
+      send(commit, [ROOMS.staff], (to, stamp) => to.emit('sla-changed', { ticketId, sla, version, ...(history && { history }), ...stamp }));
     }),
-    bus.subscribe('email.status', ({ ticketId, commentId, status }) => {
-      send([ROOMS.staff], (to, stamp) => to.emit('email-status', { ticketId, commentId, status, ...stamp }));
+    bus.subscribe('email.status', ({ ticketId, commentId, status }, commit) => {
+      send(commit, [ROOMS.staff], (to, stamp) => to.emit('email-status', { ticketId, commentId, status, ...stamp }));
     }),
     // A rating is staff's to read: never to the owner's room, whoever the owner is.
-    bus.subscribe('csat.received', ({ ticketId, csat }) => {
-      send([ROOMS.staff], (to, stamp) => to.emit('csat-received', { ticketId, csat, ...stamp }));
+    bus.subscribe('csat.received', ({ ticketId, csat }, commit) => {
+      send(commit, [ROOMS.staff], (to, stamp) => to.emit('csat-received', { ticketId, csat, ...stamp }));
     }),
     bus.subscribe('article.helpful', ({ articleId, helpfulCount }) => {
       // A count, not a change: the newest one is all a late client needs, and a replay would be older.

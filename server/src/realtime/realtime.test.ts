@@ -82,6 +82,7 @@ describe('realtime delivery (Socket.IO)', () => {
           ticket: seenBy(i, ticket),
           by: { id: cast.owner.user.id, name: cast.owner.user.name },
           at: expect.any(Number),
+          committing: expect.any(Number),
         });
         expect(event.ticket).toEqual(seenBy(i, created));
         expect(Object.keys(event.by).sort()).toEqual(['id', 'name']);
@@ -116,6 +117,7 @@ describe('realtime delivery (Socket.IO)', () => {
           previous: { status: 'open', resolutionNotes: null, assignedAgent: null, updatedBy: null, updatedAt: ticket.updatedAt },
           history: history.slice(1),
           at: expect.any(Number),
+          committing: expect.any(Number),
         });
         expect(history.slice(1).map((e: { type: string }) => e.type)).toEqual(['status', 'resolution', 'assigned']);
         expect(event.ticket).toMatchObject({
@@ -150,6 +152,7 @@ describe('realtime delivery (Socket.IO)', () => {
           previous: { title: ticket.title, priority: ticket.priority, updatedBy: null, updatedAt: ticket.updatedAt },
           history: history.slice(1),
           at: expect.any(Number),
+          committing: expect.any(Number),
         });
       }
       await quiet(...Object.values(l));
@@ -173,6 +176,7 @@ describe('realtime delivery (Socket.IO)', () => {
           by: { id: cast.owner.user.id, name: cast.owner.user.name },
           previous: seenBy(i, ticket),
           at: expect.any(Number),
+          committing: expect.any(Number),
         });
       }
       await quiet(...Object.values(l));
@@ -215,6 +219,7 @@ describe('realtime delivery (Socket.IO)', () => {
           history: detail.history.at(-1),
           commentCount: 1,
           at: expect.any(Number),
+          committing: expect.any(Number),
         });
         expect(event.history).toMatchObject({ type: 'comment', to: String(res.body.comment.id) });
         expect(event.comment).toMatchObject({
@@ -243,6 +248,7 @@ describe('realtime delivery (Socket.IO)', () => {
           history: detail.history.at(-1),
           commentCount: 1,
           at: expect.any(Number),
+          committing: expect.any(Number),
         });
       // A comment is not a change of the ticket.
       expect(detail.version).toBe(ticket.version);
