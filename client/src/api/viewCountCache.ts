@@ -71,11 +71,6 @@ export function moveViewCounts(client: QueryClient, event: TicketChangedEvent, v
 
   const query = countsQuery(client);
   if (!query || holds(query, event.at)) return;
-  // A read ended after the change's commit was asked for may hold it (a late event): read again.
-  if (mayHold(query, event.committing) && !reading(query)) {
-    void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });
-    return;
-  }
   if (reading(query)) {
     // The answer may have been read before this change or after it: only a later read is sure.
     if (state.rereadAsked) return;
@@ -84,6 +79,11 @@ export function moveViewCounts(client: QueryClient, event: TicketChangedEvent, v
       state.rereadAsked = false;
       return client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });
     });
+    return;
+  }
+  // A read ended after the change's commit was asked for may hold it (a late event): read again.
+  if (mayHold(query, event.committing)) {
+    void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });
     return;
   }
   const views = client.getQueryData<ViewsResponse>(queryKeys.queue.views)?.views;
