@@ -1,4 +1,4 @@
-import { READ_AT_HEADER, type Notification, type NotificationListResponse, type Ticket } from '@helpdesk/protocol';
+import { LIMITS, READ_AT_HEADER, READ_END_HEADER, type Notification, type NotificationListResponse, type Ticket } from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyNotification } from './notificationCache';
@@ -42,23 +42,28 @@ const listOf = (notifications: Notification[]): NotificationListResponse => ({
 const bell = (client: QueryClient) => client.getQueryData<NotificationListResponse>(queryKeys.notifications);
 const deleted = (t: Ticket) => ({ action: 'deleted' as const, ticket: { id: t.id }, by: { id: 1, name: 'Admin' }, previous: t });
 
-/** GET /notifications answered only when the test says so, like a read still on its way; begun when asked. */
+/** GET /notifications answered only when the test says so, like a read still on its way; begun when asked, ended when answered. */
 function slowServer() {
   const waiting: Array<(body: NotificationListResponse) => void> = [];
+  let lastEnded = 0;
   vi.stubGlobal(
     'fetch',
     vi.fn(() => {
       const began = String(Date.now() - 1);
       return new Promise<Response>((resolve) =>
-        waiting.push((body) =>
-          resolve(new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json', [READ_AT_HEADER]: began } })),
-        ),
+        waiting.push((body) => {
+          lastEnded = Date.now();
+          const headers = { 'Content-Type': 'application/json', [READ_AT_HEADER]: began, [READ_END_HEADER]: String(lastEnded) };
+          resolve(new Response(JSON.stringify(body), { headers }));
+        }),
       );
     }),
   );
   return {
     reads: () => waiting.length,
     answer: (body: NotificationListResponse) => waiting.shift()?.(body),
+    /** When the server had read the last answer it gave. */
+    ended: () => lastEnded,
   };
 }
 
@@ -124,6 +129,38 @@ describe('the bell cache', () => {
     await vi.waitFor(() => expect(client.getQueryState(queryKeys.notifications)?.fetchStatus).toBe('idle'));
     expect(bell(client)?.notifications.map((n) => n.id)).toEqual([3, 2, 1]);
     expect(bell(client)?.unread).toBe(3);
+    stop();
+  });
+
+  it('reads again rather than count twice a late notification older than a full page its read may hold', async () => {
+    const server = slowServer();
+    const client = new QueryClient();
+    const observer = new QueryObserver(client, { ...notificationQuery(), staleTime: Infinity });
+    const stop = observer.subscribe(() => undefined);
+    const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 1, 0, second)).toISOString();
+    const page = Array.from({ length: LIMITS.notificationPage }, (_, i) => notification(100 - i, 10, { createdAt: at(59 - i) }));
+    const late = notification(1, 11, { createdAt: '2026-01-01T00:00:00.000Z' });
+    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    // The server counted the late one among the unread, but it falls below the page it sent.
+    server.answer({ ...listOf(page), unread: page.length + 1 });
+    await vi.waitFor(() => expect(bell(client)?.unread).toBe(page.length + 1));
+    const ended = server.ended();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+
+    // Its commit was asked for before that read ended, and its event comes now: the read may hold it.
+    applyNotification(client, { notification: late, committing: ended - 5, at: Date.now() - 2 });
+    expect(bell(client)?.unread).toBe(page.length + 1);
+    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    server.answer({ ...listOf(page), unread: page.length + 1 });
+    await vi.waitFor(() => expect(client.getQueryState(queryKeys.notifications)?.fetchStatus).toBe('idle'));
+    expect(bell(client)?.unread).toBe(page.length + 1);
+
+    // One whose commit was asked for after the read ended is not in it: counted.
+    const later = notification(2, 12, { createdAt: '2026-01-01T00:00:01.000Z' });
+    applyNotification(client, { notification: later, committing: server.ended() + 1, at: server.ended() + 2 });
+    expect(bell(client)?.unread).toBe(page.length + 2);
+    expect(server.reads()).toBe(0);
+    expect(bell(client)?.notifications.map((n) => n.id)).toEqual(page.map((n) => n.id));
     stop();
   });
 });

@@ -1,6 +1,6 @@
 import { LIMITS, type Notification, type NotificationEvent, type NotificationListResponse } from '@helpdesk/protocol';
 import type { QueryClient } from '@tanstack/react-query';
-import { readAtOf } from './readTimes';
+import { mayHold, readAgain, readAtOf, readEndOf } from './readTimes';
 
 /**
  * The bell's data (the latest notifications and the unread count) and the only code that writes it,
@@ -8,17 +8,30 @@ import { readAtOf } from './readTimes';
  * Every change is a fact about ids (this notification exists, this ticket's are gone), applied so that
  * applying it twice changes nothing. Each is also kept for a while: a read sent before a change
  * happened (the re-read after a reconnect, still on its way) may not hold it, and gets it applied
- * when it lands instead of losing it.
+ * when it lands instead of losing it. A late notification older than a full page, which a read
+ * ended while it was committing may have counted without showing it, has the list read again.
  */
 
 /** The bell's query key (queryKeys.ts lists it with the others). */
 export const notificationsKey = ['notifications'] as const;
 
-type Change = (list: NotificationListResponse) => NotificationListResponse;
+/**
+ * What a change makes of a list; `readMayHold` says the list's read ended after the change's commit
+ * was asked for. `undefined`: the list cannot tell whether its read holds the change (only a new read can).
+ */
+type Change = (list: NotificationListResponse, readMayHold: boolean) => NotificationListResponse | undefined;
+
+interface Recent {
+  /** When the server announced the change (Infinity: true of any read, a deletion). */
+  at: number;
+  /** When the server asked for its commit, if the event said. */
+  committing: number | undefined;
+  arrived: number;
+  change: Change;
+}
 
 interface BellState {
-  /** Changes by when the server announced them (Infinity: true of any read, a deletion), with when they arrived. */
-  recent: Array<{ at: number; arrived: number; change: Change }>;
+  recent: Recent[];
   /** Tickets deleted: their notifications are gone on the server, and a late one must not come back. */
   deletedTickets: Set<number>;
 }
@@ -33,32 +46,53 @@ const stateOf = (client: QueryClient): BellState => {
   return state;
 };
 
+const bellQuery = (client: QueryClient) => client.getQueryCache().find({ queryKey: notificationsKey, exact: true });
+
 /** A read of the list landed: what was announced since the server began it may be missing from it. */
 export function withChangesSince(client: QueryClient, list: NotificationListResponse): NotificationListResponse {
   const readAt = readAtOf(list) ?? Number.NEGATIVE_INFINITY;
-  return stateOf(client)
-    .recent.filter((r) => r.at >= readAt)
-    .reduce((held, r) => r.change(held), list);
+  const readEnd = readEndOf(list) ?? Number.NEGATIVE_INFINITY;
+  let held = list;
+  let unsure = false;
+  for (const r of stateOf(client).recent) {
+    if (r.at < readAt) continue;
+    const changed = r.change(held, r.committing !== undefined && readEnd >= r.committing);
+    if (changed === undefined) unsure = true;
+    else held = changed;
+  }
+  // This read is still the query's read in flight: the next one begins after the change was announced.
+  const query = bellQuery(client);
+  if (unsure && query) readAgain(client, query);
+  return held;
 }
 
-function record(client: QueryClient, at: number, change: Change): void {
+function record(client: QueryClient, { at, committing }: { at: number; committing: number | undefined }, change: Change): void {
   const state = stateOf(client);
   const now = Date.now();
-  state.recent = [...state.recent.filter((r) => r.arrived > now - KEEP_MS), { at, arrived: now, change }];
-  client.setQueryData<NotificationListResponse>(notificationsKey, (list) => list && change(list));
+  state.recent = [...state.recent.filter((r) => r.arrived > now - KEEP_MS), { at, committing, arrived: now, change }];
+  const query = bellQuery(client);
+  const list = query?.state.data as NotificationListResponse | undefined;
+  if (!query || !list) return;
+  const changed = change(list, mayHold(query, committing));
+  if (changed === undefined) readAgain(client, query);
+  else if (changed !== list) client.setQueryData(notificationsKey, changed);
 }
 
 const isUnread = (n: Notification) => n.readAt === null;
 const newestFirst = (a: Notification, b: Notification) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id - a.id);
 
 /** The `notification` socket event: on top of the list, counted unread, once. */
-export function applyNotification(client: QueryClient, { notification, at }: NotificationEvent): void {
+export function applyNotification(client: QueryClient, { notification, at, committing }: NotificationEvent): void {
   if (notification.ticketId !== null && stateOf(client).deletedTickets.has(notification.ticketId)) return;
   // Without a time, it may be newer than any read.
-  record(client, at ?? Number.POSITIVE_INFINITY, (list) => {
+  record(client, { at: at ?? Number.POSITIVE_INFINITY, committing }, (list, readMayHold) => {
     if (list.notifications.some((n) => n.id === notification.id)) return list;
+    const page = list.notifications;
+    const oldest = page.at(-1);
+    // Older than a full page: a read that may hold it counted it without showing it.
+    if (readMayHold && oldest && page.length >= LIMITS.notificationPage && newestFirst(notification, oldest) > 0) return undefined;
     // The panel holds the latest page, as a fresh read would.
-    const notifications = [notification, ...list.notifications].sort(newestFirst).slice(0, LIMITS.notificationPage);
+    const notifications = [notification, ...page].sort(newestFirst).slice(0, LIMITS.notificationPage);
     return { ...list, notifications, unread: list.unread + (isUnread(notification) ? 1 : 0) };
   });
 }
@@ -69,7 +103,7 @@ export function applyNotification(client: QueryClient, { notification, at }: Not
  */
 export function notificationsOfDeletedTicket(client: QueryClient, ticketId: number): void {
   stateOf(client).deletedTickets.add(ticketId);
-  record(client, Number.POSITIVE_INFINITY, (list) => {
+  record(client, { at: Number.POSITIVE_INFINITY, committing: undefined }, (list) => {
     const gone = list.notifications.filter((n) => n.ticketId === ticketId);
     if (gone.length === 0) return list;
     return {

@@ -1,3 +1,4 @@
+import type { Stamped } from '@helpdesk/protocol';
 import type { Query, QueryClient, QueryFunctionContext, QueryKey } from '@tanstack/react-query';
 
 /**
@@ -29,6 +30,7 @@ export function noteReadAt(body: unknown, beganHeader: string | null, endedHeade
 const timesOf = (body: unknown): ReadTimes | undefined => (typeof body === 'object' && body !== null ? answeredAt.get(body) : undefined);
 
 export const readAtOf = (body: unknown): number | undefined => timesOf(body)?.began;
+export const readEndOf = (body: unknown): number | undefined => timesOf(body)?.ended;
 
 const queryReadAt = new WeakMap<Query, ReadTimes>();
 
@@ -61,6 +63,45 @@ export const holds = (query: Query, at: number | undefined): boolean =>
  */
 export const mayHold = (query: Query, committing: number | undefined): boolean =>
   committing !== undefined && (queryReadAt.get(query)?.ended ?? Number.NEGATIVE_INFINITY) >= committing;
+
+/** Queries asked to be read again once their read in flight lands. */
+const rereads = new WeakSet<Query>();
+
+/**
+ * Reads the query again: now, or once the read in flight lands. That read is not cancelled, so a busy
+ * stream of events cannot starve a page of its answer; the re-reads one read in flight is asked for
+ * come to one.
+ */
+export function readAgain(client: QueryClient, query: Query): void {
+  const again = () => void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+  if (query.state.fetchStatus !== 'fetching') {
+    again();
+    return;
+  }
+  if (rereads.has(query)) return;
+  rereads.add(query);
+  void Promise.resolve(query.promise)
+    .catch(() => undefined)
+    .finally(() => {
+      rereads.delete(query);
+      again();
+    });
+}
+
+/**
+ * The one verdict every cache writer asks before moving a query's data by an event's change: false
+ * when the data holds the change already (its read began after `at`), and false, with the query read
+ * again, when it may or may not (a read in flight, or one ended while the change was committing).
+ * True: the data was read before the change, and moving it is exact.
+ */
+export function movable(client: QueryClient, query: Query, { at, committing }: Stamped): boolean {
+  if (holds(query, at)) return false;
+  if (query.state.fetchStatus === 'fetching' || mayHold(query, committing)) {
+    readAgain(client, query);
+    return false;
+  }
+  return true;
+}
 
 /**
  * Once the socket is in its rooms (its `last-change`): re-reads each shown query read before the last

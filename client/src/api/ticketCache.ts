@@ -25,7 +25,7 @@ import {
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { notificationsOfDeletedTicket } from './notificationCache';
 import { queryKeys } from './queryKeys';
-import { holds, mayHold } from './readTimes';
+import { holds, movable } from './readTimes';
 import { answeredBy, withComment, withEmailStatus, withHistory, withOlderComments, withOlderHistory } from './ticketThread';
 
 /**
@@ -441,33 +441,11 @@ function lateMove(list: TicketListResponse, params: TicketQuery, before: Ticket 
 const REFETCH = Symbol('refetch');
 type Moved<T> = T | typeof REFETCH;
 
-/** Queries that will be read again once their read in flight settles. */
-const rereads = new WeakSet<Query>();
-
-function update<T>(client: QueryClient, query: Query, { at, committing }: Stamped, move: (data: T) => Moved<T>): void {
-  // Read after the change was announced (a late event): the read holds it.
-  if (holds(query, at)) return;
-  // A read in flight may have started before the change or after it: only a later read is sure to
-  // hold it. It is not cancelled, so a busy stream of events cannot starve a page of its answer.
-  if (query.state.fetchStatus === 'fetching') {
-    if (rereads.has(query)) return;
-    rereads.add(query);
-    void Promise.resolve(query.promise)
-      .catch(() => undefined)
-      .finally(() => {
-        rereads.delete(query);
-        void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
-      });
-    return;
-  }
+function update<T>(client: QueryClient, query: Query, stamp: Stamped, move: (data: T) => Moved<T>): void {
+  // A late event (one held back by a process cut off from the others) or a read racing it.
+  if (!movable(client, query, stamp)) return;
   const data = query.state.data as T | undefined;
   if (data === undefined) return;
-  // Read while the change was committing, and landed before its event came (one held back by a
-  // process cut off from the others): the answer may hold it already.
-  if (mayHold(query, committing)) {
-    void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
-    return;
-  }
   const moved = move(data);
   if (moved === REFETCH) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
   else if (moved !== data) client.setQueryData(query.queryKey, moved);

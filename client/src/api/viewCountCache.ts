@@ -10,7 +10,7 @@ import {
 } from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from './queryKeys';
-import { holds, mayHold } from './readTimes';
+import { holds, movable, readAgain } from './readTimes';
 
 /**
  * The saved views' counts in the query cache and the only code that writes them from events, so
@@ -36,13 +36,11 @@ interface CountState {
   applied: Map<number, Set<number>>;
   /** Counts pushed while a read was out, to apply once it settles. */
   pushedDuringRead: ViewCountsEvent['counts'][];
-  /** A read is out and a later one is already asked for. */
-  rereadAsked: boolean;
 }
 const states = new WeakMap<QueryClient, CountState>();
 const stateOf = (client: QueryClient): CountState => {
   let state = states.get(client);
-  if (!state) states.set(client, (state = { applied: new Map(), pushedDuringRead: [], rereadAsked: false }));
+  if (!state) states.set(client, (state = { applied: new Map(), pushedDuringRead: [] }));
   return state;
 };
 
@@ -70,22 +68,8 @@ export function moveViewCounts(client: QueryClient, event: TicketChangedEvent, v
   state.applied.set(id, applied.add(version));
 
   const query = countsQuery(client);
-  if (!query || holds(query, event.at)) return;
-  if (reading(query)) {
-    // The answer may have been read before this change or after it: only a later read is sure.
-    if (state.rereadAsked) return;
-    state.rereadAsked = true;
-    void settled(query).then(() => {
-      state.rereadAsked = false;
-      return client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });
-    });
-    return;
-  }
-  // A read ended after the change's commit was asked for may hold it (a late event): read again.
-  if (mayHold(query, event.committing)) {
-    void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });
-    return;
-  }
+  // The answer may hold the change already, or may or may not (then it is read again).
+  if (!query || !movable(client, query, event)) return;
   const views = client.getQueryData<ViewsResponse>(queryKeys.queue.views)?.views;
   if (!views) {
     // Nothing says which filters the counts are of: the next time they are shown they are read again.
@@ -116,10 +100,11 @@ export function moveSlaViewCounts(client: QueryClient, event: SlaChangedEvent, v
   const query = countsQuery(client);
   if (!views?.some((view) => view.filters.sla) || !query || holds(query, event.at)) return;
   if (held && (held.version > event.version || JSON.stringify(held.sla ?? null) === JSON.stringify(event.sla))) return;
-  if (!held || reading(query) || mayHold(query, event.committing)) {
-    void client.invalidateQueries({ queryKey: queryKeys.queue.viewCounts, exact: true });
+  if (!held) {
+    readAgain(client, query);
     return;
   }
+  if (!movable(client, query, event)) return;
   const after = { ...held, sla: event.sla };
   withCounts(client, (counts) => {
     let moved = counts;
