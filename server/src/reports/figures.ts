@@ -1,12 +1,12 @@
 import { csatScoreOf, percentOf } from '@helpdesk/protocol';
-import type { TotalsSum } from '../db/queries/reports.js';
+import type { Totals } from '../db/queries/reports.js';
 import { percentileOf } from './durationBuckets.js';
 import { DURATION_KIND } from './reconcile.js';
 
 export type Histogram = Map<number, number>;
 
 /** The sums of one point and key, the zeros when the range holds nothing there. */
-export const EMPTY_TOTALS: Omit<TotalsSum, 'point' | 'key'> = {
+export const EMPTY_TOTALS: Readonly<Totals> = {
   created: 0,
   resolved: 0,
   reopened: 0,
@@ -22,14 +22,6 @@ export const EMPTY_TOTALS: Omit<TotalsSum, 'point' | 'key'> = {
   csatBad: 0,
 };
 
-const slotOf = (point: number, key: string) => `${point}:${key}`;
-
-/** Totals by point and key, read as `totals(point, key)`. */
-export function totalsBy(rows: TotalsSum[]): (point: number, key?: string) => Omit<TotalsSum, 'point' | 'key'> {
-  const bySlot = new Map(rows.map((row) => [slotOf(row.point, row.key), row]));
-  return (point, key = '') => bySlot.get(slotOf(point, key)) ?? EMPTY_TOTALS;
-}
-
 /** The median and 90th percentile of one point's first responses and resolutions. */
 export function durationFigures(histogram: (point: number, kind: number, key?: string) => Histogram, point: number, key = '') {
   const first = histogram(point, DURATION_KIND.firstResponse, key);
@@ -43,7 +35,7 @@ export function durationFigures(histogram: (point: number, kind: number, key?: s
 }
 
 /** The CSAT figures of summed totals. */
-export function csatFigures(t: Omit<TotalsSum, 'point' | 'key'>) {
+export function csatFigures(t: Totals) {
   const answers = { good: t.csatGood, neutral: t.csatNeutral, bad: t.csatBad };
   return { responses: answers.good + answers.neutral + answers.bad, ...answers, scorePct: csatScoreOf(answers) };
 }

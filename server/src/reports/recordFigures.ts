@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.js';
-import { ticketsToReconcile, writeFigures } from '../db/queries/reportFigures.js';
+import { moveFigureGeneration, ticketsToReconcile, writeFigures } from '../db/queries/reportFigures.js';
 import type { HeldEvent } from '../events/bus.js';
+import { landsInSettled } from './figureCache.js';
 import { figureRows } from './figureRows.js';
 import { isBacklogStatus, reconcile, type FigureDeltas, type MetricsRow } from './reconcile.js';
 
@@ -53,4 +54,7 @@ export async function recordFigures(tx: Db, events: readonly HeldEvent[]): Promi
     deltas.backlog.push(...result.deltas.backlog);
   }
   await writeFigures(tx, metrics, figureRows(deltas));
+  // A changed survey answer moves the count it made hours or days ago (a ticket never counted, its creation).
+  const now = Date.now();
+  if ([...deltas.totals, ...deltas.durations].some(({ at }) => landsInSettled(at, now))) await moveFigureGeneration(tx);
 }

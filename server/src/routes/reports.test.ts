@@ -4,7 +4,7 @@ import { MESSAGES, type ReportSummary, type Ticket } from '@helpdesk/protocol';
 import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
-import { writeFigures } from '../db/queries/reportFigures.js';
+import { moveFigureGeneration, writeFigures } from '../db/queries/reportFigures.js';
 import { executedRows } from '../db/rows.js';
 import { tickets } from '../db/schema/index.js';
 import { figureRows } from '../reports/figureRows.js';
@@ -64,7 +64,11 @@ describe('reports', () => {
         delta: 1,
       })),
     );
-    await t.server.database.db.transaction((tx) => writeFigures(tx, [], figureRows({ totals, durations: [], backlog: [] })));
+    await t.server.database.db.transaction(async (tx) => {
+      await writeFigures(tx, [], figureRows({ totals, durations: [], backlog: [] }));
+      // Hours long past change: kept figures must go, as a rebuild or a changed answer makes them.
+      await moveFigureGeneration(tx);
+    });
   };
 
   describe('figures kept with each change', () => {
@@ -173,6 +177,39 @@ describe('reports', () => {
       expect(bad.csat.good - before.csat.good).toBe(0);
       expect(bad.csat.bad - before.csat.bad).toBe(1);
       expect(bad.csat.scorePct).toBe(Math.round((bad.csat.good / bad.csat.responses) * 1000) / 10);
+    });
+
+    it('moves an answer given days ago at its own hour, in a report already read and kept', async () => {
+      const ticket = await createTicket(t.api, owner.token);
+      await put(ticket.id, { status: 'resolved' });
+      const answer = (rating: string) => t.api.post(`/tickets/${ticket.id}/csat`, { rating }, { token: owner.token });
+      expect((await answer('good')).status).toBe(200);
+      // As if it was answered three days ago: its record and its count move to that hour.
+      const then = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3 * 86_400_000);
+      const { db } = t.server.database;
+      const [held] = await executedRows(
+        db,
+        sql`update ticket_metrics set csat_at = ${then.toISOString()}::timestamptz where ticket_id = ${ticket.id}
+          returning csat_assignee_id as "assigneeId", csat_priority as "priority", csat_category as "category"`,
+      );
+      const keys = held as unknown as FigureKeys;
+      await db.transaction(async (tx) => {
+        const moved = [
+          { keys, at: new Date(), counter: 'csatGood' as const, delta: -1 },
+          { keys, at: then, counter: 'csatGood' as const, delta: 1 },
+        ];
+        await writeFigures(tx, [], figureRows({ totals: moved, durations: [], backlog: [] }));
+        await moveFigureGeneration(tx);
+      });
+      const day = then.toISOString().slice(0, 10);
+      const thatDay = `from=${day}&to=${day}&tz=UTC&priority=${keys.priority}&category=${keys.category}`;
+      const before = await summary(thatDay);
+      expect(before.csat.good).toBeGreaterThanOrEqual(1);
+      // The day has settled, so it is kept; the changed answer moves its count there and must show.
+      expect((await answer('bad')).status).toBe(200);
+      const after = await summary(thatDay);
+      expect(after.csat.good - before.csat.good).toBe(-1);
+      expect(after.csat.bad - before.csat.bad).toBe(1);
     });
 
     it('decides SLA targets at the reply: in time is met, after a breach mark is missed', async () => {

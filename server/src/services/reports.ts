@@ -11,10 +11,10 @@ import {
   type ReportPoint,
   type ReportSummary,
 } from '@helpdesk/protocol';
-import { backlogNow, reportAgents, reportAssignees, sumBacklog, sumTotals, type ReportGroup } from '../db/queries/reports.js';
+import { backlogNow, reportAgents, reportAssignees, sumBacklog, type ReportGroup } from '../db/queries/reports.js';
 import type { Actor } from '../lib/actor.js';
-import { createDurationCache } from '../reports/durationCache.js';
-import { csatFigures, durationFigures, slaMetPct, totalsBy } from '../reports/figures.js';
+import { createFigureCache } from '../reports/figureCache.js';
+import { csatFigures, durationFigures, slaMetPct } from '../reports/figures.js';
 import { percentileOf } from '../reports/durationBuckets.js';
 import { DURATION_KIND } from '../reports/reconcile.js';
 import { resolveReport, type ResolvedReport } from '../reports/reportQuery.js';
@@ -27,17 +27,13 @@ const DAY_MS = 86_400_000;
 /**
  * Reports (docs/api.md#reports), read from the figures written with each change (migration 0037):
  * a year reads one grouping set's month rows plus the days and hours at its edges, never the tickets,
- * and the histograms of stretches long past from memory (reports/durationCache.ts).
+ * and the figures of stretches long past from memory (reports/figureCache.ts).
  */
 export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 'logger'>, defaultTimeZone: string) {
   const resolve = (actor: Actor, query: ParsedReportQuery): ResolvedReport => resolveReport(query, actor, defaultTimeZone);
-  const durations = createDurationCache();
+  const figures = createFigureCache();
   /** The range as one point, its totals and histograms under `group`. */
-  const wholeRange = async (r: ResolvedReport, group: ReportGroup) => {
-    const segments = segmentsOf(r.to, [r.from], r.timeZone);
-    const [totals, histogram] = await Promise.all([sumTotals(db, group, segments), durations.read(db, group, segments, Date.now())]);
-    return { totals: totalsBy(totals), histogram, keys: totals.map((row) => row.key) };
-  };
+  const wholeRange = (r: ResolvedReport, group: ReportGroup) => figures.read(db, group, segmentsOf(r.to, [r.from], r.timeZone), Date.now());
   const backlogBy = async (group: ReportGroup) => {
     const counts = new Map<string, number>();
     for (const row of await backlogNow(db, group)) counts.set(row.key, row.n);
@@ -72,12 +68,11 @@ export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 
       const r = resolve(actor, query);
       const starts = pointStarts(r.from, r.to, r.interval);
       const segments = segmentsOf(r.to, starts, r.timeZone);
-      const [totals, histogram] = await Promise.all([sumTotals(db, r.group, segments), durations.read(db, r.group, segments, Date.now())]);
-      const sums = totalsBy(totals);
+      const { totals, histogram } = await figures.read(db, r.group, segments, Date.now());
       return {
         interval: r.interval,
         points: starts.map((start, point) => {
-          const t = sums(point);
+          const t = totals(point);
           return {
             start,
             created: t.created,

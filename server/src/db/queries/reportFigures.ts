@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, inArray, isNotNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
-import { csatSurveys, reportBacklog, reportDurations, reportTotals, ticketMetrics, tickets } from '../schema/index.js';
+import { csatSurveys, reportBacklog, reportDurations, reportState, reportTotals, ticketMetrics, tickets } from '../schema/index.js';
 import type { BacklogRow, DurationRow, TotalsRow } from '../../reports/figureRows.js';
 import type { MetricsRow, TicketFigures } from '../../reports/reconcile.js';
 
@@ -114,4 +114,12 @@ export async function writeFigures(
       .values(rows.backlog)
       .onConflictDoUpdate({ target: [b.assigneeId, b.priority, b.category, b.createdHour, b.status], set: { n: plusExcluded(b.n) } });
   }
+}
+
+/**
+ * Tells every process's kept figures that an hour long past changed (reports/figureCache.ts): one
+ * counter, moved in the transaction that changed the hour, read with every read of the figures.
+ */
+export async function moveFigureGeneration(tx: Db): Promise<void> {
+  await tx.update(reportState).set({ generation: sql`${reportState.generation} + 1` });
 }

@@ -2,7 +2,6 @@ import { CATEGORIES, PRIORITIES } from '@helpdesk/protocol';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { executedRows } from '../rows.js';
-import type { Segments } from '../../reports/timeRange.js';
 
 /**
  * One grouping set of the report tables (migration 0037): assignee -1 = all, 0 = unassigned;
@@ -18,10 +17,8 @@ export interface ReportGroup {
   assignees?: number[];
 }
 
-/** The figures one point (and key, with `by`) sums to. */
-export interface TotalsSum {
-  point: number;
-  key: string;
+/** The counts one point (and key, with `by`) sums to. */
+export interface Totals {
   created: number;
   resolved: number;
   reopened: number;
@@ -37,7 +34,8 @@ export interface TotalsSum {
   csatBad: number;
 }
 
-const COUNTERS: [keyof TotalsSum, string][] = [
+/** report_totals' counters, in the order their slots take (figureStretches). */
+export const TOTAL_COUNTERS: readonly [keyof Totals, string][] = [
   ['created', 'created'],
   ['resolved', 'resolved'],
   ['reopened', 'reopened'],
@@ -78,40 +76,7 @@ function groupOf({ assigneeId, priority, category, by, assignees = [] }: ReportG
   return { where: sql`${assignee} and ${text('priority', priority)} and ${text('category', category)}`, key };
 }
 
-/**
- * The segments as a table `s(point, span, lo, hi)`, each read off the primary key's range by a lateral
- * subquery: a join let the planner, misjudging how many rows a range holds, hash a scan of the whole
- * table (seconds at a million tickets) instead of a few hundred index ranges (docs/benchmarks.md).
- */
-const segmentTable = (s: Segments) =>
-  sql`unnest(${arrayLiteral(s.point)}::int[], ${arrayLiteral(s.span)}::smallint[], ${arrayLiteral(s.lo.map((d) => d.toISOString()))}::timestamptz[], ${arrayLiteral(s.hi.map((d) => d.toISOString()))}::timestamptz[]) s(point, span, lo, hi)`;
-
-/** report_totals summed per point (and key) over the segments. */
-export async function sumTotals(db: Db, group: ReportGroup, segments: Segments): Promise<TotalsSum[]> {
-  if (segments.point.length === 0) return [];
-  const { where, key } = groupOf(group);
-  const sums = sql.join(
-    COUNTERS.map(([name, column]) => sql`coalesce(sum(${sql.raw(`r.${column}`)}), 0)::int as ${sql.raw(`"${name}"`)}`),
-    sql`, `,
-  );
-  const outer = sql.join(
-    COUNTERS.map(([name]) => sql`sum(x.${sql.raw(`"${name}"`)})::int as ${sql.raw(`"${name}"`)}`),
-    sql`, `,
-  );
-  const rows = await executedRows(
-    db,
-    sql`select s.point, x.key, ${outer}
-      from ${segmentTable(segments)}
-      cross join lateral (
-        select ${key} as key, ${sums} from report_totals r
-        where ${where} and r.span = s.span and r.at >= s.lo and r.at < s.hi group by 1
-      ) x
-      group by 1, 2`,
-  );
-  return rows as unknown as TotalsSum[];
-}
-
-/** A stretch of report_durations rows of one span: `at` in [lo, hi). */
+/** A stretch of report rows of one span: `at` in [lo, hi). */
 export interface Stretch {
   span: number;
   lo: Date;
@@ -122,47 +87,67 @@ export interface Stretch {
  * stretch (0 but for hour rows) * `slots` + kind * `buckets` + bucket. Packed by the database, since
  * a year's rows as row objects took longer to parse than to read.
  */
-export interface StretchHistogram {
+export interface StretchFigures {
   stretch: number;
   key: string;
+  /** (slot, n) pairs: the slot packs the hour within the stretch and what is counted (FigureLayout). */
   pairs: Int32Array;
 }
 
 /**
- * The histogram rows of each stretch under `group`, each stretch read off the primary key's range by a
- * lateral subquery, with the rebuild generation the same snapshot holds (reports/durationCache.ts):
- * a rebuild is the one write that changes rows of hours long past.
+ * How a stretch's figures are packed: slot = hour × `slots` + kind × `buckets` + bucket, a
+ * histogram's buckets under its kind (1 and up) and the totals' counters under kind 0, bucket =
+ * the counter's place in TOTAL_COUNTERS.
  */
-export async function durationStretches(
+export interface FigureLayout {
+  slots: number;
+  buckets: number;
+}
+
+/**
+ * The figures of each stretch under `group`, report_durations' histogram rows and report_totals'
+ * counters (those not zero), each stretch read off the primary keys' ranges by a lateral subquery,
+ * with the generation the same snapshot holds (reports/figureCache.ts): a rebuild, or a change that
+ * moves a count of an hour long past, moves it.
+ */
+export async function figureStretches(
   db: Db,
   group: ReportGroup,
   stretches: Stretch[],
-  layout: { slots: number; buckets: number },
-): Promise<{ generation: number; histograms: StretchHistogram[] }> {
+  layout: FigureLayout,
+): Promise<{ generation: number; figures: StretchFigures[] }> {
   const { where, key } = groupOf(group);
   const spans = arrayLiteral(stretches.map((s) => s.span));
   const los = arrayLiteral(stretches.map((s) => s.lo.toISOString()));
   const his = arrayLiteral(stretches.map((s) => s.hi.toISOString()));
-  const slot = sql`(extract(epoch from r.at - u.lo)::int / 3600 * ${layout.slots}::int + r.kind * ${layout.buckets}::int + r.bucket)::int`;
+  const hour = sql`extract(epoch from r.at - u.lo)::int / 3600 * ${layout.slots}::int`;
+  const slot = sql`(${hour} + r.kind * ${layout.buckets}::int + r.bucket)::int`;
+  const counters = sql.raw(`array[${TOTAL_COUNTERS.map(([, column]) => `r.${column}`).join(', ')}]`);
+  const inStretch = sql`${where} and r.span = u.span and r.at >= u.lo and r.at < u.hi`;
   // The generation comes as a row of its own (stretch null).
   const rows = await executedRows(
     db,
     sql`select null::int as stretch, null::text as key, null::bytea as pairs, generation from report_state
       union all
-      select u.i::int, d.key, d.pairs, null
+      select u.i::int, f.key, f.pairs, null
       from unnest(${spans}::smallint[], ${los}::timestamptz[], ${his}::timestamptz[]) with ordinality u(span, lo, hi, i)
       cross join lateral (
-        select ${key} as key, string_agg(int4send(${slot}) || int4send(r.n), ''::bytea) as pairs
-        from report_durations r
-        where ${where} and r.span = u.span and r.at >= u.lo and r.at < u.hi
+        select p.key, string_agg(p.pair, ''::bytea) as pairs from (
+          select ${key} as key, int4send(${slot}) || int4send(r.n) as pair
+          from report_durations r where ${inStretch}
+          union all
+          select ${key}, int4send((${hour} + c.i::int - 1)::int) || int4send(c.n)
+          from report_totals r cross join lateral unnest(${counters}) with ordinality c(n, i)
+          where ${inStretch} and c.n <> 0
+        ) p
         group by 1
-      ) d`,
+      ) f`,
   );
   const state = rows.find((row) => row.stretch === null);
   if (state === undefined) throw new Error('report_state holds no row');
   return {
     generation: state.generation as number,
-    histograms: rows
+    figures: rows
       .filter((row) => row !== state)
       .map((row) => ({ stretch: (row.stretch as number) - 1, key: row.key as string, pairs: int32Pairs(row.pairs as Uint8Array) })),
   };

@@ -105,8 +105,9 @@ export const reportBacklog = pgTable(
 );
 
 /**
- * One row: how many times report_rebuild() has run. Read with every histogram read, so rows kept in
- * memory from before a rebuild are dropped (reports/durationCache.ts).
+ * One row: moved by report_rebuild() and by any change that counts a figure in an hour long past (a
+ * changed survey answer). Read with every read of the figures, so rows kept in memory from before it
+ * moved are dropped (reports/figureCache.ts).
  */
 export const reportState = pgTable('report_state', {
   generation: integer('generation').notNull(),

@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import { durationStretches, type ReportGroup, type Stretch } from '../db/queries/reports.js';
+import { figureStretches, TOTAL_COUNTERS, type ReportGroup, type Stretch, type Totals } from '../db/queries/reports.js';
 import type { Db } from '../db/client.js';
 import { DURATION_BOUNDS } from './durationBuckets.js';
 import { MONTH_SPAN } from './figureRows.js';
-import type { Histogram } from './figures.js';
+import { EMPTY_TOTALS, type Histogram } from './figures.js';
 import { DURATION_KIND } from './reconcile.js';
 import { nextMonthStart, type Segments } from './timeRange.js';
 
@@ -11,27 +11,42 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /**
  * A figure is written at its transaction's `now()`, which is never more than a transaction's length
- * behind the clock: a stretch that ended this long ago gets no more figures, but from a rebuild
- * (docs/decisions.md#past-histograms-kept-in-memory). The margin also covers the clocks of the
- * database and this process disagreeing.
+ * behind the clock: a stretch that ended this long ago gets no more figures, but from a rebuild or a
+ * change that moves a count of a past hour, both of which move the generation
+ * (docs/decisions.md#past-figures-kept-in-memory). The margin also covers the clocks of the database
+ * and this process disagreeing.
  */
 export const SETTLED_AFTER_MS = HOUR_MS;
+
+/**
+ * A figure counted at `at` by a change at `now` lands where a process may keep it already (half the
+ * settling time: a stretch kept ended an hour before its reader's clock, which no transaction spans),
+ * so the change must move the generation (reports/recordFigures.ts).
+ */
+export const landsInSettled = (at: Date, now: number): boolean => at.getTime() <= now - SETTLED_AFTER_MS / 2;
 /** What a process keeps at most, counted in the bytes `heldBytes` estimates. */
 const KEPT_BYTES = 48 * 1024 * 1024;
 /** An entry's own weight (its id, map and place in the cache), so empty stretches count too. */
 const ENTRY_BYTES = 256;
 const BUCKETS = DURATION_BOUNDS.length + 1;
-/** A point's sums hold a histogram per kind, the kind's buckets from `kind * BUCKETS`. */
+/** A point's sums hold the totals (kind 0) and a histogram per kind, each kind's buckets from `kind * BUCKETS`. */
 const SLOTS = (Math.max(...Object.values(DURATION_KIND)) + 1) * BUCKETS;
+if (TOTAL_COUNTERS.length > BUCKETS) throw new Error('the totals do not fit in kind 0');
 
-/** A stretch's histograms by key, each as (slot, n) pairs (db/queries/reports.ts#StretchHistogram). */
+/** A stretch's figures by key, each as (slot, n) pairs (db/queries/reports.ts#FigureLayout). */
 type Held = Map<string, Int32Array>;
 
 /** About what a kept stretch takes in memory: 8 bytes a row, and each key's array. */
 export const heldBytes = (h: Held): number => [...h.values()].reduce((bytes, pairs) => bytes + 64 + pairs.byteLength, ENTRY_BYTES);
 
-/** A histogram per kind, read as `histogram(point, kind, key)`; empty when nothing was counted. */
-export type HistogramsOf = (point: number, kind: number, key?: string) => Histogram;
+/** What the points of a question sum to, each read by point and key ('' without `by`). */
+export interface PointFigures {
+  totals: (point: number, key?: string) => Totals;
+  /** A histogram per kind; empty when nothing was counted. */
+  histogram: (point: number, kind: number, key?: string) => Histogram;
+  /** The keys with any figure at any point. */
+  keys: string[];
+}
 
 const stretchId = (group: ReportGroup, { span, lo }: Stretch) =>
   `${group.assigneeId}|${group.priority}|${group.category}|${group.by ?? ''}|${span}|${lo.getTime()}`;
@@ -57,17 +72,18 @@ function stretchesOf(span: number, lo: Date, hi: Date): Stretch[] {
 }
 
 /**
- * The duration histograms of report_durations summed per point, keeping the rows of stretches that
- * have settled in memory: past hours never change (figures are written at the hour they happen), so
- * a kept stretch needs no invalidation, on any number of processes, but for `report_rebuild()`,
- * whose generation every read checks in the same statement. A year asked again under any zone, range
- * or interval reads only its unsettled days from the database.
+ * The report figures (report_totals' counts and report_durations' histograms) summed per point,
+ * keeping the rows of stretches that have settled in memory: past hours get no more figures (a
+ * figure is written at the hour it happens), so a kept stretch needs no invalidation, on any number
+ * of processes, but for what moves the generation (a rebuild, a changed survey answer), which every
+ * read checks in the same statement. A year asked again under any zone, range or interval reads only
+ * its unsettled days from the database.
  */
-export function createDurationCache(keptBytes = KEPT_BYTES) {
+export function createFigureCache(keptBytes = KEPT_BYTES) {
   const kept = new LRUCache<string, Held>({ maxSize: keptBytes, sizeCalculation: heldBytes });
   let generation: number | undefined;
 
-  const read = async (db: Db, group: ReportGroup, segments: Segments, now: number): Promise<HistogramsOf> => {
+  const read = async (db: Db, group: ReportGroup, segments: Segments, now: number): Promise<PointFigures> => {
     const settled = now - SETTLED_AFTER_MS;
     const needs = needsOf(segments);
     const found = new Map<string, Held>();
@@ -80,16 +96,16 @@ export function createDurationCache(keptBytes = KEPT_BYTES) {
       else missing.set(id, stretch);
     }
     const asked = [...missing.values()];
-    const answer = await durationStretches(db, group, asked, { slots: SLOTS, buckets: BUCKETS });
+    const answer = await figureStretches(db, group, asked, { slots: SLOTS, buckets: BUCKETS });
     if (generation !== undefined && answer.generation !== generation) {
-      // Rebuilt since these were kept: none of them can be trusted.
+      // A past hour changed since these were kept: none of them can be trusted.
       kept.clear();
       generation = answer.generation;
       return read(db, group, segments, now);
     }
     generation = answer.generation;
     const fetched = asked.map((): Held => new Map());
-    for (const { stretch, key, pairs } of answer.histograms) fetched[stretch]?.set(key, pairs);
+    for (const { stretch, key, pairs } of answer.figures) fetched[stretch]?.set(key, pairs);
     asked.forEach((stretch, i) => {
       const id = stretchId(group, stretch);
       const h = fetched[i] ?? new Map<string, Int32Array>();
@@ -118,9 +134,11 @@ function needsOf(segments: Segments): Need[] {
 }
 
 /** Adds up the held rows of each segment's stretches, an hour segment's rows within its hours only. */
-function sumHeld(group: ReportGroup, needs: Need[], found: Map<string, Held>): HistogramsOf {
+function sumHeld(group: ReportGroup, needs: Need[], found: Map<string, Held>): PointFigures {
   const sums = new Map<string, Int32Array>();
+  const keys = new Set<string>();
   const sumOf = (point: number, key: string) => {
+    keys.add(key);
     const id = `${point}|${key}`;
     let sum = sums.get(id);
     if (!sum) sums.set(id, (sum = new Int32Array(SLOTS)));
@@ -132,18 +150,20 @@ function sumHeld(group: ReportGroup, needs: Need[], found: Map<string, Held>): H
       const first = Math.max(0, Math.round((lo - stretch.lo.getTime()) / HOUR_MS));
       const end = Math.round((Math.min(hi, stretch.hi.getTime()) - stretch.lo.getTime()) / HOUR_MS);
       for (const [key, pairs] of found.get(stretchId(group, stretch)) ?? []) {
-        const sum = sumOf(point, key);
+        // Taken at the first pair counted, so a key has figures only where its hours do.
+        let sum: Int32Array | undefined;
         for (let p = 0; p < pairs.length; p += 2) {
           const packed = pairs[p] ?? 0;
           const hour = Math.floor(packed / SLOTS);
           if (hour < first || hour >= end) continue;
           const slot = packed % SLOTS;
+          sum ??= sumOf(point, key);
           sum[slot] = (sum[slot] ?? 0) + (pairs[p + 1] ?? 0);
         }
       }
     }
   }
-  return (point, kind, key = '') => {
+  const histogram = (point: number, kind: number, key = ''): Histogram => {
     const histogram: Histogram = new Map();
     const sum = sums.get(`${point}|${key}`);
     if (!sum) return histogram;
@@ -153,4 +173,12 @@ function sumHeld(group: ReportGroup, needs: Need[], found: Map<string, Held>): H
     }
     return histogram;
   };
+  const totals = (point: number, key = ''): Totals => {
+    const sum = sums.get(`${point}|${key}`);
+    if (!sum) return EMPTY_TOTALS;
+    const t = { ...EMPTY_TOTALS };
+    TOTAL_COUNTERS.forEach(([name], i) => (t[name] = sum[i] ?? 0));
+    return t;
+  };
+  return { totals, histogram, keys: [...keys] };
 }
