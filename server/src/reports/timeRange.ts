@@ -1,13 +1,29 @@
 import { TZDate } from '@date-fns/tz';
+import { LRUCache } from 'lru-cache';
 import { addDays, type ReportInterval } from '@helpdesk/protocol';
 import { MONTH_SPAN, spanStart } from './figureRows.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
+/**
+ * What reports ask of time zones, kept: a zone's offsets come from Intl, about a microsecond a call
+ * and several calls a day start, which made zone arithmetic a quarter of a busy report server's
+ * CPU (docs/decisions.md#past-figures-kept-in-memory). A day's start in a zone never changes (but
+ * with the time zone data, which a restart brings), so it is kept; the caches are bounded, as a
+ * caller may name any zone and date.
+ */
+const dayStarts = new LRUCache<string, number>({ max: 50_000 });
+const dateFormats = new LRUCache<string, Intl.DateTimeFormat>({ max: 1_000 });
+
 /** Today's date (YYYY-MM-DD) in a time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
 
 /**
@@ -16,9 +32,14 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
  * half-hour offset (Asia/Kolkata) has its days cut at the nearest hour (docs/api.md#reports).
  */
 export function dayStart(date: string, timeZone: string): number {
+  const id = `${timeZone}|${date}`;
+  const kept = dayStarts.get(id);
+  if (kept !== undefined) return kept;
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const ms = new TZDate(year, month - 1, day, timeZone).getTime();
-  return Math.round(ms / HOUR_MS) * HOUR_MS;
+  const start = Math.round(ms / HOUR_MS) * HOUR_MS;
+  dayStarts.set(id, start);
+  return start;
 }
 
 /** The first days of a range's points: every day, each ISO week (Monday first) or each calendar month, the first clipped to `from`. */
