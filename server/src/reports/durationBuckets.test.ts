@@ -40,5 +40,8 @@ describe('duration buckets (docs/decisions.md#reports-written-with-the-change)',
     expect(percentileOf(histogram, 0.9)).toBe(10);
     expect(percentileOf(histogram, 0.91)).toBe(bucketMidpoint(durationBucket(100)));
     expect(percentileOf(new Map(), 0.5)).toBeNull();
+    // Buckets in any order rank the same.
+    const backwards = new Map([...histogram].reverse());
+    for (const p of [0.5, 0.9, 0.91]) expect(percentileOf(backwards, p)).toBe(percentileOf(histogram, p));
   });
 });

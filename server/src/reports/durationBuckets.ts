@@ -45,11 +45,18 @@ export function bucketMidpoint(bucket: number): number {
  */
 export function percentileOf(histogram: ReadonlyMap<number, number>, p: number): number | null {
   let total = 0;
-  for (const n of histogram.values()) total += n;
+  let ascending = true;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const [bucket, n] of histogram) {
+    total += n;
+    ascending &&= bucket > last;
+    last = bucket;
+  }
   if (total <= 0) return null;
   const rank = Math.max(1, Math.ceil(p * total));
   let seen = 0;
-  for (const [bucket, n] of [...histogram].sort(([a], [b]) => a - b)) {
+  // The reports build their histograms in bucket order; sorted only when one is not.
+  for (const [bucket, n] of ascending ? histogram : [...histogram].sort(([a], [b]) => a - b)) {
     seen += n;
     if (seen >= rank) return bucketMidpoint(bucket);
   }

@@ -85,16 +85,17 @@ export function createFigureCache(keptBytes = KEPT_BYTES) {
 
   const read = async (db: Db, group: ReportGroup, segments: Segments, now: number): Promise<PointFigures> => {
     const settled = now - SETTLED_AFTER_MS;
-    const needs = needsOf(segments);
+    const needs = needsOf(group, segments);
     const found = new Map<string, Held>();
     const missing = new Map<string, Stretch>();
-    for (const stretch of needs.flatMap((need) => need.stretches)) {
-      const id = stretchId(group, stretch);
-      if (found.has(id) || missing.has(id)) continue;
-      const hit = kept.get(id);
-      if (hit) found.set(id, hit);
-      else missing.set(id, stretch);
-    }
+    for (const { stretches, ids } of needs)
+      stretches.forEach((stretch, j) => {
+        const id = ids[j] ?? '';
+        if (found.has(id) || missing.has(id)) return;
+        const hit = kept.get(id);
+        if (hit) found.set(id, hit);
+        else missing.set(id, stretch);
+      });
     const asked = [...missing.values()];
     const answer = await figureStretches(db, group, asked, { slots: SLOTS, buckets: BUCKETS });
     if (generation !== undefined && answer.generation !== generation) {
@@ -112,7 +113,7 @@ export function createFigureCache(keptBytes = KEPT_BYTES) {
       found.set(id, h);
       if (stretch.hi.getTime() <= settled) kept.set(id, h);
     });
-    return sumHeld(group, needs, found);
+    return sumHeld(needs, found);
   };
   return { read, clear: () => kept.clear() };
 }
@@ -122,19 +123,22 @@ interface Need {
   lo: number;
   hi: number;
   stretches: Stretch[];
+  /** Each stretch's id (stretchId), built once. */
+  ids: string[];
 }
 
 /** Each segment with the stretches it is read from. */
-function needsOf(segments: Segments): Need[] {
+function needsOf(group: ReportGroup, segments: Segments): Need[] {
   return segments.point.map((point, i) => {
     const [span, lo, hi] = [segments.span[i], segments.lo[i], segments.hi[i]];
     if (span === undefined || lo === undefined || hi === undefined) throw new Error('segments of unequal lengths');
-    return { point, lo: lo.getTime(), hi: hi.getTime(), stretches: stretchesOf(span, lo, hi) };
+    const stretches = stretchesOf(span, lo, hi);
+    return { point, lo: lo.getTime(), hi: hi.getTime(), stretches, ids: stretches.map((stretch) => stretchId(group, stretch)) };
   });
 }
 
 /** Adds up the held rows of each segment's stretches, an hour segment's rows within its hours only. */
-function sumHeld(group: ReportGroup, needs: Need[], found: Map<string, Held>): PointFigures {
+function sumHeld(needs: Need[], found: Map<string, Held>): PointFigures {
   const sums = new Map<string, Int32Array>();
   const keys = new Set<string>();
   const sumOf = (point: number, key: string) => {
@@ -144,24 +148,24 @@ function sumHeld(group: ReportGroup, needs: Need[], found: Map<string, Held>): P
     if (!sum) sums.set(id, (sum = new Int32Array(SLOTS)));
     return sum;
   };
-  for (const { point, lo, hi, stretches } of needs) {
-    for (const stretch of stretches) {
-      // An hour stretch is a whole UTC day: only the segment's hours of it count.
-      const first = Math.max(0, Math.round((lo - stretch.lo.getTime()) / HOUR_MS));
-      const end = Math.round((Math.min(hi, stretch.hi.getTime()) - stretch.lo.getTime()) / HOUR_MS);
-      for (const [key, pairs] of found.get(stretchId(group, stretch)) ?? []) {
+  for (const { point, lo, hi, stretches, ids } of needs) {
+    stretches.forEach((stretch, j) => {
+      // An hour stretch is a whole UTC day: only the segment's hours of it count, told apart by the
+      // packed slot's range (hour × SLOTS up) without dividing each.
+      const from = Math.max(0, Math.round((lo - stretch.lo.getTime()) / HOUR_MS)) * SLOTS;
+      const to = Math.round((Math.min(hi, stretch.hi.getTime()) - stretch.lo.getTime()) / HOUR_MS) * SLOTS;
+      for (const [key, pairs] of found.get(ids[j] ?? '') ?? []) {
         // Taken at the first pair counted, so a key has figures only where its hours do.
         let sum: Int32Array | undefined;
         for (let p = 0; p < pairs.length; p += 2) {
           const packed = pairs[p] ?? 0;
-          const hour = Math.floor(packed / SLOTS);
-          if (hour < first || hour >= end) continue;
+          if (packed < from || packed >= to) continue;
           const slot = packed % SLOTS;
           sum ??= sumOf(point, key);
           sum[slot] = (sum[slot] ?? 0) + (pairs[p + 1] ?? 0);
         }
       }
-    }
+    });
   }
   const histogram = (point: number, kind: number, key = ''): Histogram => {
     const histogram: Histogram = new Map();
