@@ -7,6 +7,22 @@ const read = (to: string, starts: string[], timeZone: string) => {
   return s.point.map((point, i) => [point, s.span[i], s.lo[i]!.toISOString(), s.hi[i]!.toISOString()]);
 };
 
+describe('pointStarts', () => {
+  it('starts weeks on Mondays and months on the first, the first point at the range start', () => {
+    expect(pointStarts('2025-12-25', '2026-01-13', 'week')).toEqual(['2025-12-25', '2025-12-29', '2026-01-05', '2026-01-12']);
+    expect(pointStarts('2025-11-15', '2026-02-01', 'month')).toEqual(['2025-11-15', '2025-12-01', '2026-01-01', '2026-02-01']);
+    expect(pointStarts('2024-02-27', '2024-03-01', 'day')).toEqual(['2024-02-27', '2024-02-28', '2024-02-29', '2024-03-01']);
+    expect(pointStarts('2026-03-02', '2026-03-02', 'week')).toEqual(['2026-03-02']);
+  });
+
+  it('agrees with the calendar over a leap year and its neighbours', () => {
+    const starts = pointStarts('2023-06-01', '2025-06-01', 'week').slice(1);
+    expect(starts.every((day) => new Date(`${day}T00:00:00Z`).getUTCDay() === 1)).toBe(true);
+    expect(starts).toHaveLength(104);
+    expect(pointStarts('2023-06-01', '2025-06-01', 'day')).toHaveLength(732);
+  });
+});
+
 describe('segmentsOf', () => {
   it('reads a Berlin year off eleven UTC months, the days and hours at its edges', () => {
     expect(read('2025-12-31', ['2025-01-01'], 'Europe/Berlin')).toEqual([

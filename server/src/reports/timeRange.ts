@@ -45,9 +45,12 @@ export function dayStart(date: string, timeZone: string): number {
 /** The first days of a range's points: every day, each ISO week (Monday first) or each calendar month, the first clipped to `from`. */
 export function pointStarts(from: string, to: string, interval: ReportInterval): string[] {
   const starts = [from];
-  for (let day = addDays(from, 1); day <= to; day = addDays(day, 1)) {
-    const isStart = interval === 'day' || (interval === 'week' ? new Date(`${day}T00:00:00Z`).getUTCDay() === 1 : day.endsWith('-01'));
-    if (isStart) starts.push(day);
+  // Walked as whole days since the epoch (a Thursday), each turned into a date only when it starts a point.
+  const first = Date.parse(`${from}T00:00:00Z`) / DAY_MS;
+  const last = Date.parse(`${to}T00:00:00Z`) / DAY_MS;
+  for (let day = first + 1; day <= last; day++) {
+    const isStart = interval === 'day' || (interval === 'week' ? (day + 3) % 7 === 0 : new Date(day * DAY_MS).getUTCDate() === 1);
+    if (isStart) starts.push(new Date(day * DAY_MS).toISOString().slice(0, 10));
   }
   return starts;
 }
