@@ -11,7 +11,7 @@ import {
   type ReportPoint,
   type ReportSummary,
 } from '@helpdesk/protocol';
-import { backlogNow, reportAgents, reportAssignees, sumBacklog, type ReportGroup } from '../db/queries/reports.js';
+import { backlogNow, reportAgents, reportAssignees, sumRecentBacklog, type ReportGroup } from '../db/queries/reports.js';
 import type { Actor } from '../lib/actor.js';
 import { createFigureCache } from '../reports/figureCache.js';
 import { csatFigures, durationFigures, slaMetPct } from '../reports/figures.js';
@@ -89,13 +89,24 @@ export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 
     async backlog(actor: Actor, query: ParsedReportQuery, now: Date = new Date()): Promise<BacklogBucket[]> {
       const r = resolve(actor, query);
       const bounds = BACKLOG_AGES.slice(1).map(({ fromDays }) => new Date(now.getTime() - fromDays * DAY_MS));
-      const rows = await sumBacklog(db, r.group, bounds);
-      return BACKLOG_AGES.map(({ label }, age) => {
-        const bucket: BacklogBucket = { label, open: 0, in_progress: 0, pending: 0 };
-        for (const row of rows)
-          if (row.age === age && (BACKLOG_STATUSES as readonly string[]).includes(row.status)) bucket[row.status as 'open'] += row.n;
-        return bucket;
-      });
+      const group = { ...r.group, by: undefined };
+      const [rows, totals] = await Promise.all([sumRecentBacklog(db, group, bounds), backlogNow(db, group, true)]);
+      const buckets = BACKLOG_AGES.map(({ label }): BacklogBucket => ({ label, open: 0, in_progress: 0, pending: 0 }));
+      const isBacklog = (status: string): status is (typeof BACKLOG_STATUSES)[number] =>
+        (BACKLOG_STATUSES as readonly string[]).includes(status);
+      for (const row of rows) {
+        const bucket = buckets[row.age];
+        if (bucket && isBacklog(row.status)) bucket[row.status] += row.n;
+      }
+      // The oldest bucket: what the counters hold beyond the recent weeks (the two are kept in the
+      // same transaction, so they agree; a test checks the buckets add up to the summary's backlog).
+      const oldest = buckets.at(-1);
+      for (const { key, n } of totals) {
+        if (!oldest || !isBacklog(key)) continue;
+        const recent = buckets.slice(0, -1).reduce((sum, bucket) => sum + bucket[key], 0);
+        oldest[key] = Math.max(0, n - recent);
+      }
+      return buckets;
     },
 
     async breakdown(actor: Actor, query: ParsedReportQuery) {

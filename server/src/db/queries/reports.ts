@@ -162,12 +162,19 @@ function int32Pairs(bytes: Uint8Array): Int32Array {
 }
 
 /**
- * The tickets not resolved or closed now, by status and age bucket: the number of `ageBounds` (each a
- * creation time, oldest last) they were created at or before. The totals come off the ticket
- * counters instead (backlogNow).
+ * The tickets not resolved or closed now and created after the oldest of `ageBounds` (creation times,
+ * oldest last), by status and age bucket: the number of bounds they were created at or before. Only
+ * the last few weeks of creation hours are read off the key's range; the older ones are what the
+ * ticket counters hold beyond them (backlogNow), where reading them all took thousands of rows.
  */
-export async function sumBacklog(db: Db, group: ReportGroup, ageBounds: Date[]): Promise<{ status: string; age: number; n: number }[]> {
+export async function sumRecentBacklog(
+  db: Db,
+  group: ReportGroup,
+  ageBounds: Date[],
+): Promise<{ status: string; age: number; n: number }[]> {
   const { where } = groupOf(group);
+  const oldest = ageBounds.at(-1);
+  if (oldest === undefined) return [];
   const age = sql.join(
     ageBounds.map((bound) => sql`(r.created_hour <= ${bound.toISOString()}::timestamptz)::int`),
     sql` + `,
@@ -175,23 +182,28 @@ export async function sumBacklog(db: Db, group: ReportGroup, ageBounds: Date[]):
   const rows = await executedRows(
     db,
     sql`select r.status, ${age} as age, sum(r.n)::int as n
-      from report_backlog r where ${where} and r.n <> 0
+      from report_backlog r where ${where} and r.created_hour > ${oldest.toISOString()}::timestamptz and r.n <> 0
       group by 1, 2`,
   );
   return rows as unknown as { status: string; age: number; n: number }[];
 }
 
 /**
- * The tickets not resolved or closed now under the filters, per key with `by` (priority or category),
+ * The tickets not resolved or closed now under the filters, per key with `by` (priority or category)
+ * or, with `perStatus`, per status,
  * off the ticket counters kept with every write (ticket_counts, ticket_category_counts; same -1 / 0
  * assignee rows): a few dozen rows, where report_backlog's creation hours are thousands.
  */
-export async function backlogNow(db: Db, { assigneeId, priority, category, by }: ReportGroup): Promise<{ key: string; n: number }[]> {
+export async function backlogNow(
+  db: Db,
+  { assigneeId, priority, category, by }: ReportGroup,
+  perStatus = false,
+): Promise<{ key: string; n: number }[]> {
   const byCategory = category !== '' || by === 'category';
   const conditions = [sql`agent_id = ${assigneeId}`, sql`status in ('open', 'in_progress', 'pending')`];
   if (priority !== '') conditions.push(sql`priority = ${priority}`);
   if (category !== '') conditions.push(sql`category = ${category}`);
-  const key = by === 'priority' ? sql`priority::text` : by === 'category' ? sql`category::text` : sql`''`;
+  const key = perStatus ? sql`status::text` : by === 'priority' ? sql`priority::text` : by === 'category' ? sql`category::text` : sql`''`;
   const rows = await executedRows(
     db,
     sql`select ${key} as key, coalesce(sum(n), 0)::int as n from ${sql.raw(byCategory ? 'ticket_category_counts' : 'ticket_counts')}
