@@ -348,7 +348,11 @@ describe('reports', () => {
           figureRows({
             totals: [],
             durations: [],
-            backlog: rows.map((row) => ({ ...row, keys: { assigneeId: assignee.user.id, priority: 'high', category: 'general' }, delta: 1 })),
+            backlog: rows.map((row) => ({
+              ...row,
+              keys: { assigneeId: assignee.user.id, priority: 'high', category: 'general' },
+              delta: 1,
+            })),
           }),
         ),
       );
