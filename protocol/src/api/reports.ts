@@ -46,9 +46,11 @@ export type ReportQuery = z.input<typeof reportQuery>;
 export type ParsedReportQuery = z.output<typeof reportQuery>;
 
 const DAY_MS = 86_400_000;
-const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+/** A YYYY-MM-DD date as whole days since 1970-01-01 (a Thursday), and back. */
+export const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+export const dateOfDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
 /** `date` moved by `days` days, as YYYY-MM-DD. */
-export const addDays = (date: string, days: number): string => new Date((dayNumber(date) + days) * DAY_MS).toISOString().slice(0, 10);
+export const addDays = (date: string, days: number): string => dateOfDay(dayNumber(date) + days);
 /** How many days from `from` to `to`, both included. */
 export const daysInRange = (from: string, to: string): number => dayNumber(to) - dayNumber(from) + 1;
 

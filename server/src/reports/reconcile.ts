@@ -80,7 +80,8 @@ export interface TicketFigures {
   survey?: { rating: CsatRating; answeredAt: Date } | null;
 }
 
-export const isBacklogStatus = (status: string): boolean => (BACKLOG_STATUSES as readonly string[]).includes(status);
+export const isBacklogStatus = (status: string): status is (typeof BACKLOG_STATUSES)[number] =>
+  (BACKLOG_STATUSES as readonly string[]).includes(status);
 
 /**
  * A target is decided by the first response or resolution under a policy, at that moment: met unless

@@ -56,5 +56,6 @@ export async function recordFigures(tx: Db, events: readonly HeldEvent[]): Promi
   await writeFigures(tx, metrics, figureRows(deltas));
   // A changed survey answer moves the count it made hours or days ago (a ticket never counted, its creation).
   const now = Date.now();
-  if ([...deltas.totals, ...deltas.durations].some(({ at }) => landsInSettled(at, now))) await moveFigureGeneration(tx);
+  const settled = ({ at }: { at: Date }) => landsInSettled(at, now);
+  if (deltas.totals.some(settled) || deltas.durations.some(settled)) await moveFigureGeneration(tx);
 }

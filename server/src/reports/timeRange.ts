@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { LRUCache } from 'lru-cache';
-import { addDays, type ReportInterval } from '@helpdesk/protocol';
+import { addDays, dateOfDay, dayNumber, type ReportInterval } from '@helpdesk/protocol';
 import { MONTH_SPAN, spanStart } from './figureRows.js';
 
 const HOUR_MS = 3_600_000;
@@ -46,11 +46,9 @@ export function dayStart(date: string, timeZone: string): number {
 export function pointStarts(from: string, to: string, interval: ReportInterval): string[] {
   const starts = [from];
   // Walked as whole days since the epoch (a Thursday), each turned into a date only when it starts a point.
-  const first = Date.parse(`${from}T00:00:00Z`) / DAY_MS;
-  const last = Date.parse(`${to}T00:00:00Z`) / DAY_MS;
-  for (let day = first + 1; day <= last; day++) {
+  for (let day = dayNumber(from) + 1; day <= dayNumber(to); day++) {
     const isStart = interval === 'day' || (interval === 'week' ? (day + 3) % 7 === 0 : new Date(day * DAY_MS).getUTCDate() === 1);
-    if (isStart) starts.push(new Date(day * DAY_MS).toISOString().slice(0, 10));
+    if (isStart) starts.push(dateOfDay(day));
   }
   return starts;
 }

@@ -1,7 +1,6 @@
 import {
   BACKLOG_AGES,
   addDays,
-  BACKLOG_STATUSES,
   CATEGORIES,
   PRIORITIES,
   type AgentReport,
@@ -16,7 +15,7 @@ import type { Actor } from '../lib/actor.js';
 import { createFigureCache } from '../reports/figureCache.js';
 import { csatFigures, durationFigures, slaMetPct } from '../reports/figures.js';
 import { percentileOf } from '../reports/durationBuckets.js';
-import { DURATION_KIND } from '../reports/reconcile.js';
+import { DURATION_KIND, isBacklogStatus } from '../reports/reconcile.js';
 import { resolveReport, type ResolvedReport } from '../reports/reportQuery.js';
 import { ticketsCsv } from '../reports/ticketsCsv.js';
 import { dayStart, pointStarts, segmentsOf } from '../reports/timeRange.js';
@@ -89,20 +88,17 @@ export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 
     async backlog(actor: Actor, query: ParsedReportQuery, now: Date = new Date()): Promise<BacklogBucket[]> {
       const r = resolve(actor, query);
       const bounds = BACKLOG_AGES.slice(1).map(({ fromDays }) => new Date(now.getTime() - fromDays * DAY_MS));
-      const group = { ...r.group, by: undefined };
-      const [rows, totals] = await Promise.all([sumRecentBacklog(db, group, bounds), backlogNow(db, group, true)]);
+      const [rows, totals] = await Promise.all([sumRecentBacklog(db, r.group, bounds), backlogNow(db, r.group, true)]);
       const buckets = BACKLOG_AGES.map(({ label }): BacklogBucket => ({ label, open: 0, in_progress: 0, pending: 0 }));
-      const isBacklog = (status: string): status is (typeof BACKLOG_STATUSES)[number] =>
-        (BACKLOG_STATUSES as readonly string[]).includes(status);
       for (const row of rows) {
         const bucket = buckets[row.age];
-        if (bucket && isBacklog(row.status)) bucket[row.status] += row.n;
+        if (bucket && isBacklogStatus(row.status)) bucket[row.status] += row.n;
       }
       // The oldest bucket: what the counters hold beyond the recent weeks (the two are kept in the
       // same transaction, so they agree; a test checks the buckets add up to the summary's backlog).
       const oldest = buckets.at(-1);
       for (const { key, n } of totals) {
-        if (!oldest || !isBacklog(key)) continue;
+        if (!oldest || !isBacklogStatus(key)) continue;
         const recent = buckets.slice(0, -1).reduce((sum, bucket) => sum + bucket[key], 0);
         oldest[key] = Math.max(0, n - recent);
       }
