@@ -13,7 +13,7 @@ import pg from 'pg';
 import { lockDataDir } from './dataDirLock.js';
 import { claimProcess } from './dbProcesses.js';
 import { CATALOG_QUERIES, tableDependencies, unknownDependencies, type Catalog, type TableDependencies } from './tableDependencies.js';
-import { nameStatements } from './plannedStatements.js';
+import { nameStatements, recordPlannedPartner } from './plannedStatements.js';
 import { localVersions, type TableVersions } from './tableVersions.js';
 import { createWriteWatch } from './writeCounter.js';
 import * as schema from './schema/index.js';
@@ -186,9 +186,11 @@ function openPostgres({ url, preparedStatements = true }: { url: string; prepare
   const pool = openPool(url, writes);
   const plannedPool = preparedStatements ? openPool(url, writes, { planOnce: true }) : undefined;
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const planned = plannedPool ? (drizzlePg({ client: plannedPool, schema }) as unknown as Db) : db;
+  if (planned !== db) recordPlannedPartner(db, planned);
   return {
     db,
-    planned: plannedPool ? drizzlePg({ client: plannedPool, schema }) : db,
+    planned,
     kind: 'postgres',
     versions: () => writes.versions(),
     shareVersions: (shared) => writes.shareVersions(shared),

@@ -62,3 +62,18 @@ export const literalLimit = (rows: number): number => {
   if (!Number.isSafeInteger(rows) || rows < 0) throw new RangeError(`Not a row count: ${rows}`);
   return sql.raw(String(rows)) as unknown as number;
 };
+
+const plannedPartners = new WeakMap<object, unknown>();
+
+/** Records that `planned` (a pool planning once per connection) reads the same database as `db`. */
+export function recordPlannedPartner<D extends object>(db: D, planned: D): void {
+  plannedPartners.set(db, planned);
+  plannedPartners.set(planned, planned);
+}
+
+/**
+ * The planned-once pool beside `db` (itself, for that pool), where a read can send its fixed part;
+ * undefined where there is none: PGlite (it plans in its own process, with no round trip to save),
+ * PREPARED_STATEMENTS=off, and a transaction, whose statements must all run on its own connection.
+ */
+export const plannedPartnerOf = <D extends object>(db: D): D | undefined => plannedPartners.get(db) as D | undefined;

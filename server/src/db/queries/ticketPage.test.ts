@@ -145,4 +145,40 @@ describe('a ticket page behind its exact count', () => {
     );
     expect(capped.total).toBe(11);
   });
+
+  it('reads a page in two statements beside a planned pool, the same rows as one statement, the rows by one text', async () => {
+    const { db, planned } = opened.database;
+    const agent = await insertOwnersTickets('split');
+    // What reaches the planned pool's connections; a transaction has no planned pool beside it, so
+    // the same page read inside one is the one-statement read.
+    const sent: string[] = [];
+    const client = (planned as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+    const query = client.query.bind(client);
+    client.query = (...args: unknown[]) => {
+      const config = args[0] as string | { text?: string };
+      sent.push(typeof config === 'string' ? config : (config.text ?? ''));
+      return query(...args);
+    };
+    try {
+      let compared = 0;
+      for (const filters of [{ status: 'open' }, { priority: 'high', tag: 'billing' }] as ConditionFilters[]) {
+        const where = ticketConditions({ assignedAgentId: agent }, filters);
+        const total = countedTotal({ assignedAgentId: agent, ...filters });
+        for (const sort of sorts) {
+          const question = { page: 1, limit: 4, sort, spare: 1 };
+          const split = await findTicketPage(db, where, question, agent, total);
+          const whole = await db.transaction((tx) => findTicketPage(tx, where, question, agent, total));
+          expect(split, JSON.stringify({ filters, sort })).toEqual(whole);
+          compared += split.rows.length;
+        }
+      }
+      expect(compared).toBeGreaterThan(20);
+      const rowReads = new Set(sent.filter((text) => text.includes('= any(')));
+      if (planned === db) expect(rowReads.size).toBe(0);
+      // One text per order, whatever the filter: each connection plans it once.
+      else expect(rowReads.size).toBe(sorts.length);
+    } finally {
+      client.query = query;
+    }
+  });
 });

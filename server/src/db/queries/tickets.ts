@@ -16,7 +16,7 @@ import { requestedBy, requestedByAccounts, tagSpreadIn, taggedWith } from './tic
 import { staffEntryExists } from './ticketThread.js';
 import { amongTicketsWith } from './ticketWords.js';
 import { ticketCategoryCounts, ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
-import { literalLimit } from '../plannedStatements.js';
+import { literalLimit, plannedPartnerOf } from '../plannedStatements.js';
 import { renderSelection } from '../renderedSelection.js';
 
 /** A ticket as every read and write here returns it: the row, and the names and count shown with it. */
@@ -228,9 +228,9 @@ export async function findTicketRows(
   where: SQL | undefined,
   page: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
   unreadReaderId?: number,
-  few?: SQL,
+  options: { few?: SQL; oneStatement?: boolean } = {},
 ): Promise<TicketRow[]> {
-  return (await findTicketPage(db, where, page, unreadReaderId, undefined, { few })).rows;
+  return (await findTicketPage(db, where, page, unreadReaderId, undefined, options)).rows;
 }
 
 /**
@@ -248,13 +248,13 @@ export async function findTicketPage(
   { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
   unreadReaderId?: number,
   total?: SQL<number>,
-  { gateByTotal = false, few }: { gateByTotal?: boolean; few?: SQL } = {},
+  { gateByTotal = false, few, oneStatement = false }: { gateByTotal?: boolean; few?: SQL; oneStatement?: boolean } = {},
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const order = sql.join(orderOf(sort), sql`, `);
   // Without a filter there is nothing for the planner to misjudge: the count would only be read twice.
   const window = windowOf({ page, limit, spare });
   const ids = pageIds(where, order, window, gateByTotal && where ? total : undefined, few);
-  return readPage(db, { ids, order, unreadReaderId, total, first: window.offset === 0 });
+  return readPage(db, { ids, order, unreadReaderId, total, first: window.offset === 0, oneStatement });
 }
 
 /** What a list's order reads (orderOf), and no more: the matches a page is sorted out of. */
@@ -310,9 +310,16 @@ export async function findTicketPageOfRows(
 }
 
 /**
- * The rows of a page whose ids `ids` selects, in `order`, with `total` riding in the statement when
- * given (read off the first row; 0 when the `first` page is empty, since then nothing matches) and
- * `matches` a WITH clause the ids and total may read.
+ * The rows of a page whose ids `ids` selects, in `order`, with `total` (read off the first row; 0 when
+ * the `first` page is empty, since then nothing matches) and `matches` a WITH clause the ids and total
+ * may read. Beside a planned-once pool a page is two statements: the ids and the total, planned as
+ * the list's statement was, then the rows around them (names, `answered`, unread marks: eight
+ * subplans, most of planning the whole) by one text per order, planned once per connection. One
+ * statement planned them all again for every list planned for its values and for every new page,
+ * filter and order of one planned once (docs/decisions.md#a-page-decorated-by-one-text).
+ * `oneStatement` keeps a read of one text (a person's newest tickets) in one statement: planned once
+ * already, a second one would be a round trip for nothing. Both run inside the answer's read window,
+ * so a change between them is one the client already treats as maybe held.
  */
 async function readPage(
   db: Db,
@@ -323,24 +330,37 @@ async function readPage(
     unreadReaderId,
     total,
     first,
-  }: { matches?: SQL; ids: SQL; order: SQL; unreadReaderId?: number; total?: SQL<number>; first: boolean },
+    oneStatement = false,
+  }: { matches?: SQL; ids: SQL; order: SQL; unreadReaderId?: number; total?: SQL<number>; first: boolean; oneStatement?: boolean },
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
   const count = total ? sql`, ${total} as "pageTotal"` : sql``;
-  const found = await executedRows(
-    db,
-    sql`${matches ?? sql``}
+  const totalOf = (row: Record<string, unknown> | undefined) => (row?.pageTotal as number | undefined) ?? (total && first ? 0 : undefined);
+  const rowsOf = (found: Record<string, unknown>[]) =>
+    found.map((raw): TicketRow => {
+      const row = TICKET_ROW.rowOf(raw);
+      return unreadReaderId !== undefined ? { ...row, unread: raw.unread === true } : row;
+    });
+  const planned = oneStatement ? undefined : plannedPartnerOf(db);
+  if (!planned) {
+    const found = await executedRows(
+      db,
+      sql`${matches ?? sql``}
     select ${sql.raw(TICKET_ROW.text)}${unread}${count} from ${tickets}
     where ${tickets.id} in (${ids})
     order by ${order}`,
+    );
+    return { rows: rowsOf(found), total: totalOf(found[0]) };
+  }
+  const page = await executedRows(db, sql`${matches ?? sql``} select p.id${count} from (${ids}) as p(id)`);
+  if (page.length === 0) return { rows: [], total: totalOf(undefined) };
+  // One array parameter, so a page of any size is the same text.
+  const pageIds = `{${page.map((row) => Number(row.id)).join(',')}}`;
+  const found = await executedRows(
+    planned,
+    sql`select ${sql.raw(TICKET_ROW.text)}${unread} from ${tickets} where ${tickets.id} = any(${pageIds}::int[]) order by ${order}`,
   );
-  return {
-    rows: found.map((raw): TicketRow => {
-      const row = TICKET_ROW.rowOf(raw);
-      return unreadReaderId !== undefined ? { ...row, unread: raw.unread === true } : row;
-    }),
-    total: (found[0]?.pageTotal as number | undefined) ?? (total && first ? 0 : undefined),
-  };
+  return { rows: rowsOf(found), total: totalOf(page[0]) };
 }
 
 /** The rows a page reads: its size and the next page's first (`spare`), from where the earlier pages end. */

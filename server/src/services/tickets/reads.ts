@@ -206,7 +206,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
         // The matches are the search's exactly (kept by the writing transaction, read in the page's
         // snapshot): its words are not checked again on each ticket, which read every match's text.
         const unsearched = ticketConditions(filters.scope, { ...filters.conditions, ...WITHOUT_SEARCH });
-        return answer(await findTicketRows(plannedDb, unsearched, page, reader, amongMatches(matches)), counted);
+        return answer(await findTicketRows(plannedDb, unsearched, page, reader, { few: amongMatches(matches) }), counted);
       } else {
         const { rows, total: n } = await findTicketPageOfMatches(db, where, page, reader, cap);
         if (n !== undefined && n <= cap) return answer(rows, { total: n, capped: false });
@@ -239,7 +239,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       });
     // The page was read above and was empty.
     if (total) return answer([], counted);
-    return answer(await findTicketRows(reads, pageWhere, page, reader, few), counted);
+    return answer(await findTicketRows(reads, pageWhere, page, reader, { few }), counted);
   };
 
   const readStats = async (actor: Actor, filters: TicketFilters): Promise<TicketStatsAnswer> => {
@@ -307,11 +307,13 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       if (!isStaff(actor)) throw new ForbiddenError(MESSAGES.http.staffOnly);
       const account = await findRequesterAccount(plannedDb, userId);
       if (!account) throw new NotFoundError(MESSAGES.users.userNotFound);
-      const rows = await findTicketRows(plannedDb, ticketConditions({ ownerId: userId }, {}), {
-        page: 1,
-        limit,
-        sort: DEFAULT_TICKET_SORT,
-      });
+      const rows = await findTicketRows(
+        plannedDb,
+        ticketConditions({ ownerId: userId }, {}),
+        { page: 1, limit, sort: DEFAULT_TICKET_SORT },
+        undefined,
+        { oneStatement: true },
+      );
       return { requester: { ...account, createdAt: account.createdAt.toISOString() }, tickets: rows.map(presentTicket) };
     },
 
