@@ -28,23 +28,32 @@ export function useAgentTicketPage() {
 /**
  * The table's query also lives in the address, so a link or Back shows the same filters and sort. The
  * atom keeps it while the agent is away (a plain /agent-dashboard link restores it); the address wins
- * when it changed by itself (a link, Back, Forward), the atom when the screen changed it.
+ * when it changed by itself (a link, Back, Forward), the atom when the screen changed it. An address
+ * this hook wrote is never read back: when the screen changes the query twice before the first write
+ * shows in the address (a search settling as a filter is picked), that first address is older than
+ * the atom, and reading it back dropped the second change.
  */
-function useQueryInUrl() {
+export function useQueryInUrl() {
   const search = useSearch();
   const [path, navigate] = useLocation();
   const [stored, setStored] = useAtom(agentQueryAtom);
   const seen = useRef<string | null>(null);
+  const written = useRef(new Set<string>());
   useEffect(() => {
     const text = ticketQueryToUrl(stored);
     const previous = seen.current;
     seen.current = search;
-    if (search === text) return;
-    const addressMoved = previous === null ? search !== '' : previous !== search;
+    if (search === text) {
+      written.current.clear();
+      return;
+    }
+    const addressMoved = previous === null ? search !== '' : previous !== search && !written.current.has(search);
     if (!addressMoved) {
+      written.current.add(text);
       navigate(text ? `${path}?${text}` : path, { replace: true });
       return;
     }
+    written.current.clear();
     // The address is read with the protocol's zod schemas, loaded only when there is one to read:
     // the dashboard's first paint does without them. An address that moved on meanwhile is read next.
     void import('./queryFromUrl').then(({ agentQueryFromUrl }) => {
