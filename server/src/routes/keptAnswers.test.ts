@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser, TEST_ADMIN, sessionOf, type Account, ADMIN_ENV, createTicket } from '../../test/factories.js';
+import { sentStatements } from '../../test/sentStatements.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
 /**
@@ -15,19 +16,13 @@ describe.each(CELLS)('answers kept on one process, READ_MEMO $memo', ({ memo, en
   let t: TestServer;
   let agent: Account, owner: Account, admin: Account;
   let ticketId: number;
-  let statements = 0;
+  let sent: { texts: string[] };
 
   beforeAll(async () => {
     t = await startTestServer({ ...ADMIN_ENV, ...env });
     // Counts what drizzle sends to the driver, outside transactions: every read of these requests,
     // planned once per connection or not (on PGlite both are one client).
-    const { db, planned } = t.server.database;
-    for (const client of new Set(
-      [db, planned].map((d) => (d as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client),
-    )) {
-      const query = client.query!.bind(client);
-      client.query = (...args: unknown[]) => ((statements += 1), query(...args));
-    }
+    sent = sentStatements(t.server.database.db, t.server.database.planned);
     admin = await sessionOf(t, TEST_ADMIN.email, TEST_ADMIN.password);
     agent = await insertUser(t, { role: 'agent', name: 'Agent Kept' });
     owner = await insertUser(t, { name: 'Owner Kept' });
@@ -37,9 +32,9 @@ describe.each(CELLS)('answers kept on one process, READ_MEMO $memo', ({ memo, en
 
   /** Statements run by one request. */
   const ran = async (request: () => Promise<{ status: number }>) => {
-    const before = statements;
+    const before = sent.texts.length;
     expect((await request()).status).toBeLessThan(300);
-    return statements - before;
+    return sent.texts.length - before;
   };
   const list = () => t.api.get('/tickets?limit=25', { token: agent.token });
 

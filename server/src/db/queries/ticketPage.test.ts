@@ -1,6 +1,7 @@
 import type { TicketQuery } from '@helpdesk/protocol';
 import { describe, expect, it } from 'vitest';
 import { useOpenedDatabase } from '../../../test/openedDatabase.js';
+import { sentStatements } from '../../../test/sentStatements.js';
 import { sql } from 'drizzle-orm';
 import { tickets, users } from '../schema/index.js';
 import { WIDESPREAD_TAG_TICKETS } from './ticketFilters.js';
@@ -151,14 +152,7 @@ describe('a ticket page behind its exact count', () => {
     const agent = await insertOwnersTickets('split');
     // What reaches the planned pool's connections; a transaction has no planned pool beside it, so
     // the same page read inside one is the one-statement read.
-    const sent: string[] = [];
-    const client = (planned as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-    const query = client.query.bind(client);
-    client.query = (...args: unknown[]) => {
-      const config = args[0] as string | { text?: string };
-      sent.push(typeof config === 'string' ? config : (config.text ?? ''));
-      return query(...args);
-    };
+    const sent = sentStatements(planned);
     try {
       let compared = 0;
       for (const filters of [{ status: 'open' }, { priority: 'high', tag: 'billing' }] as ConditionFilters[]) {
@@ -173,12 +167,12 @@ describe('a ticket page behind its exact count', () => {
         }
       }
       expect(compared).toBeGreaterThan(20);
-      const rowReads = new Set(sent.filter((text) => text.includes('= any(')));
+      const rowReads = new Set(sent.texts.filter((text) => text.includes('= any(')));
       if (planned === db) expect(rowReads.size).toBe(0);
       // One text per order, whatever the filter: each connection plans it once.
       else expect(rowReads.size).toBe(sorts.length);
     } finally {
-      client.query = query;
+      sent.stop();
     }
   });
 });
