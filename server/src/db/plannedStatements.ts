@@ -11,7 +11,11 @@ import { sql } from 'drizzle-orm';
  * after that. Only reads whose best plan does not depend on their values are sent there.
  */
 
-/** Past this many names a connection runs further statements unnamed (still with a generic plan): its memory stays bounded. */
+/**
+ * Names a connection keeps at most: past them the least recently used is deallocated, so its memory
+ * stays bounded and the statements a desk sends all day (the page rows' texts, one per order) keep
+ * their plans however many other texts came first.
+ */
 export const NAMES_PER_CONNECTION = 200;
 
 /**
@@ -28,11 +32,59 @@ interface QueryConfig {
 
 type Query = (config: unknown, ...rest: unknown[]) => unknown;
 
+/** The part of node-postgres's connection a name's deallocation goes through. */
+interface Connection {
+  parsedStatements: Record<string, string>;
+  bind(message: { statement?: string }): void;
+  close(message: { type: 'S'; name: string }): void;
+}
+
 const nameOf = (text: string) => `p${createHash('sha1').update(text).digest('base64url')}`;
 
-/** Wraps a connection's `query` so each statement with values goes under its text's name. */
-export function nameStatements(client: { query: Query }): void {
-  const named = new Set<string>();
+/**
+ * Wraps a connection's `query` so each statement with values goes under its text's name, at most
+ * `capacity` names at a time. Past them the least recently used is closed (the protocol's Close, as
+ * DEALLOCATE) in the same message as the statement that displaced it: that statement was queued after
+ * every statement sent under the old name, so those have gone before it, and no round trip is added.
+ */
+export function nameStatements(client: { query: Query; connection: unknown }, capacity = NAMES_PER_CONNECTION): void {
+  const connection = client.connection as Connection;
+  // Text's digest → its name now, least recently used first (a Map iterates in insertion order).
+  const named = new Map<string, string>();
+  // A new name → the names to close just before it is bound.
+  const closing = new Map<string, string[]>();
+  // Names displaced but not closed yet: a text coming back meanwhile gets a name never used.
+  const displaced = new Set<string>();
+  let renamed = 0;
+  const bind = connection.bind.bind(connection);
+  connection.bind = (message) => {
+    const { statement } = message;
+    const names = statement === undefined ? undefined : closing.get(statement);
+    if (statement !== undefined && names) {
+      closing.delete(statement);
+      for (const name of names) {
+        connection.close({ type: 'S', name });
+        Reflect.deleteProperty(connection.parsedStatements, name);
+        displaced.delete(name);
+      }
+    }
+    bind(message);
+  };
+  const nameFor = (digest: string): string => {
+    const known = named.get(digest);
+    if (known !== undefined) {
+      named.delete(digest);
+      return known;
+    }
+    const name = displaced.has(digest) ? `${digest}.${(renamed += 1)}` : digest;
+    if (named.size >= capacity) {
+      const [oldest, oldName] = named.entries().next().value as [string, string];
+      named.delete(oldest);
+      displaced.add(oldName);
+      closing.set(name, [...(closing.get(name) ?? []), oldName]);
+    }
+    return name;
+  };
   const query = client.query.bind(client);
   client.query = (config: unknown, ...rest: unknown[]) => {
     if (!config || typeof config !== 'object' || !('text' in config)) return query(config, ...rest);
@@ -44,11 +96,9 @@ export function nameStatements(client: { query: Query }): void {
     }
     const values = statement.values ?? rest[0];
     if (statement.name || !Array.isArray(values) || values.length === 0) return query(config, ...rest);
-    const name = nameOf(statement.text);
-    if (!named.has(name)) {
-      if (named.size >= NAMES_PER_CONNECTION) return query(config, ...rest);
-      named.add(name);
-    }
+    const digest = nameOf(statement.text);
+    const name = nameFor(digest);
+    named.set(digest, name);
     return query({ ...statement, name }, ...rest);
   };
 }
