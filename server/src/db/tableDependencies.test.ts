@@ -60,6 +60,36 @@ describe('table dependencies from the catalog', () => {
     expect(sorted(deps.written('delete from labels where id = $1'))).toEqual(['item_counts', 'item_notes', 'items', 'labels']);
   });
 
+  it('changes what a write targets, not what it only reads', () => {
+    // A RETURNING's lookups, an INSERT … SELECT's source and a row lock's table are read, not changed.
+    expect(sorted(deps.written('update "labels" set "name" = $1 returning (select o.name from "owners" o where o.id = $2)'))).toEqual([
+      'labels',
+    ]);
+    expect(sorted(deps.written('insert into audit select id from owners where id = $1'))).toEqual(['audit']);
+    expect(
+      sorted(
+        deps.written('with due as (select id from labels where id = $1 for update of labels skip locked) update owners set name = $2'),
+      ),
+    ).toEqual(['audit', 'item_counts', 'item_notes', 'items', 'owners']);
+    expect(sorted(deps.written('insert into "public"."labels" (id) values ($1) on conflict (id) do update set name = $2'))).toEqual([
+      'labels',
+    ]);
+    // Every data-modifying WITH is a target too.
+    expect(
+      sorted(deps.written('with gone as (delete from labels where id = $1 returning id) insert into audit select id from gone')),
+    ).toEqual(['audit', 'item_counts', 'item_notes', 'items', 'labels']);
+  });
+
+  it('changes every table a write names where its targets cannot be told', () => {
+    // Through a view: its body's tables. Through a function named in the text: what its body names.
+    expect(sorted(deps.written('update open_items set title = $1'))).toEqual(['item_notes', 'items']);
+    expect(sorted(deps.written('insert into labels (id) values (bump_count($1))'))).toEqual(['item_counts', 'labels']);
+    // Several statements, a TRUNCATE, or no target it knows: everything named.
+    expect(sorted(deps.written('insert into audit values (1); update labels set name = $1'))).toEqual(['audit', 'labels']);
+    expect(sorted(deps.written('truncate labels, audit'))).toEqual(['audit', 'item_counts', 'item_notes', 'items', 'labels']);
+    expect(sorted(deps.written('update unknown_table set x = 1 from labels'))).toEqual(['labels']);
+  });
+
   it('changes every table when the statement names none it knows', () => {
     expect(sorted(deps.written('call do_something()'))).toEqual([EVERY_TABLE]);
   });

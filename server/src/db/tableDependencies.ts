@@ -4,6 +4,10 @@
  * must over-approximate, never miss:
  * - a statement depends on every table its text names, and every table named in the body of a
  *   function or view it names (transitively);
+ * - a write changes the tables it targets (after INSERT INTO, UPDATE, DELETE FROM, MERGE INTO, in any
+ *   data-modifying WITH too), not those it only reads (a RETURNING's names, an INSERT … SELECT's
+ *   source), plus every table named in the body of a function or view its text names; a write whose
+ *   target cannot be told (TRUNCATE, COPY, CALL) may change every table it names;
  * - a write may also change every table that a trigger on a changed table writes to (the trigger
  *   function's body, transitively), and every table a foreign key cascades or nulls into, for the
  *   kinds of change its text names (INSERT fires no ON DELETE action); past a trigger, any kind.
@@ -40,12 +44,30 @@ export const CATALOG_QUERIES = {
 } as const;
 
 const IDENTIFIER = /"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_$]*)/g;
+const identifier = (quoted: string | undefined, bare: string | undefined) =>
+  quoted !== undefined ? quoted.replaceAll('""', '"') : (bare ?? '').toLowerCase();
 
 function identifiers(text: string): Set<string> {
   const words = new Set<string>();
-  for (const match of text.matchAll(IDENTIFIER))
-    words.add(match[1] !== undefined ? match[1].replaceAll('""', '"') : (match[2] ?? '').toLowerCase());
+  for (const match of text.matchAll(IDENTIFIER)) words.add(identifier(match[1], match[2]));
   return words;
+}
+
+/**
+ * The relation a write verb changes, schema-qualified or not. `for update of …`, `do update set …`
+ * and the like capture a word that names no table, and are passed over.
+ */
+const WRITE_TARGET =
+  /\b(?:insert\s+into|update|delete\s+from|merge\s+into)\s+(?:only\s+)?(?:(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)\s*\.\s*)?(?:"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_$]*))/gi;
+
+/** One INSERT, UPDATE, DELETE or MERGE, maybe under WITH: its targets are all it changes itself. */
+const ONE_DATA_CHANGE = /^\s*(?:insert|update|delete|merge|with)\b/i;
+const SEVERAL = /;\s*\S/;
+
+function writeTargets(text: string): Set<string> {
+  const targets = new Set<string>();
+  for (const match of text.matchAll(WRITE_TARGET)) targets.add(identifier(match[1], match[2]));
+  return targets;
 }
 
 /** pg_trigger.tgtype: bit 0 set = FOR EACH ROW; bits 2–5 = INSERT, DELETE, UPDATE, TRUNCATE. */
@@ -104,6 +126,24 @@ export function tableDependencies(catalog: Catalog): TableDependencies {
     return found;
   };
 
+  /**
+   * The tables a write's own text changes: its targets (a view's, through its body) and whatever the
+   * functions and views it names name, transitively. A statement update … returning (select name
+   * from users …) changes no user: counting every table it names dropped every kept session row on
+   * each ticket change. Anything else (several statements, TRUNCATE, COPY, DDL) or no target told:
+   * every table it names.
+   */
+  const targeted = (text: string): Set<string> => {
+    if (!ONE_DATA_CHANGE.test(text) || SEVERAL.test(text)) return named(text);
+    const targets = [...writeTargets(text)].filter((word) => tables.has(word) || bodies.has(word));
+    if (targets.length === 0) return named(text);
+    const found = new Set<string>();
+    for (const word of targets) if (tables.has(word)) found.add(word);
+    for (const word of [...identifiers(text)].filter((w) => bodies.has(w)))
+      for (const body of bodies.get(word) ?? []) for (const table of named(body)) found.add(table);
+    return found;
+  };
+
   // What a change to each table may change besides it, by kind of change: its triggers' writes
   // (pg_trigger.tgtype bits 2-5: INSERT, DELETE, UPDATE, TRUNCATE) and its foreign keys' actions.
   const direct = new Map<string, Array<{ events: number; tables: Set<string> }>>();
@@ -148,7 +188,7 @@ export function tableDependencies(catalog: Catalog): TableDependencies {
       const words = identifiers(text);
       const events = VERBS.reduce((sum, [verb, event]) => (words.has(verb) ? sum | event : sum), 0);
       // A statement naming no verb (CALL, DO, COPY…) may do anything.
-      const changed = closure(named(text), events || EVENTS.any);
+      const changed = closure(events ? targeted(text) : named(text), events || EVENTS.any);
       return changed.size > 0 ? changed : new Set([EVERY_TABLE]);
     }),
     changesWithoutRows: (changed) => changed.has(EVERY_TABLE) || [...changed].some((t) => statementTriggered.has(t)),

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useOpenedDatabase } from '../../test/openedDatabase.js';
 import { uniqueEmail } from '../../test/factories.js';
 import type { Database } from './client.js';
+import { updateTicketRows } from './queries/tickets.js';
 import { articles, ticketComments, tickets, users } from './schema/index.js';
 import { collectTablesRead, type Versions } from './tableVersions.js';
 
@@ -48,6 +49,19 @@ describe('statements seen at the driver', () => {
     await opened.database.db.insert(tickets).values({ title: 'Watched', description: 'd', userId: ownerId });
     // ticket_counts is kept by a trigger on tickets (migrations/0004_ticket_counts_triggers.sql).
     expect(await bumped(before, ALL)).toEqual(['tickets', 'ticket_counts']);
+  });
+
+  it('leaves alone the tables a write only reads', async () => {
+    const [ticket] = await opened.database.db.insert(tickets).values({ title: 'Read back', description: 'd', userId: ownerId }).returning();
+    const before = await now();
+    // A ticket's change returns its row as every write does: the owner's, assignee's and editor's names
+    // from users. Counting users as changed dropped every kept session row at each ticket change.
+    const [row] = await updateTicketRows(opened.database.db, eq(tickets.id, ticket!.id), { title: 'Renamed' });
+    expect(row?.ownerName).toBe('Driver Watch');
+    const moved = await bumped(before, ALL);
+    expect(moved).toContain('tickets');
+    expect(moved).not.toContain('users');
+    expect(moved).not.toContain('*');
   });
 
   it('bumps the tables a delete cascades into', async () => {
