@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { createRecentlyUsed } from '../lib/recentlyUsed.js';
 
 /**
  * Statements planned once per connection (docs/decisions.md#statements-planned-once).
@@ -39,7 +40,17 @@ interface Connection {
   close(message: { type: 'S'; name: string }): void;
 }
 
-const nameOf = (text: string) => `p${createHash('sha1').update(text).digest('base64url')}`;
+/**
+ * A text's name, its digest. The same few hundred texts come on every connection all day, so their
+ * digests are kept: hashing each statement's text took 1.3 % of a server's time under a list load.
+ */
+const DIGESTS_KEPT = 2_000;
+const digests = createRecentlyUsed<string, string>(DIGESTS_KEPT);
+const nameOf = (text: string) => {
+  let digest = digests.get(text);
+  if (digest === undefined) digests.set(text, (digest = `p${createHash('sha1').update(text).digest('base64url')}`));
+  return digest;
+};
 
 /**
  * Wraps a connection's `query` so each statement with values goes under its text's name, at most
