@@ -1,7 +1,7 @@
 import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useOpenedDatabase } from '../../test/openedDatabase.js';
-import { renderSelection } from './renderedSelection.js';
+import { renderedStatements, renderSelection } from './renderedSelection.js';
 import { executedRows } from './rows.js';
 import { tickets, users } from './schema/index.js';
 
@@ -65,5 +65,36 @@ describe('a selection rendered once', () => {
     expect(everything!.titleLength).toBe(14);
     const [row] = await db.select({ id: tickets.id }).from(tickets).where(eq(tickets.id, full!.id));
     expect(row?.id).toBe(full!.id);
+  });
+
+  it('binds a statement rendered once per key, placeholder by placeholder', async () => {
+    const { db } = opened.database;
+    const [owner] = await db
+      .insert(users)
+      .values({ name: 'Bound Twice', email: 'bound@example.com', passwordHash: 'x' })
+      .returning({ id: users.id });
+    const made = await db
+      .insert(tickets)
+      .values(['First', 'Second', 'Third'].map((title) => ({ title, description: 'd', userId: owner!.id })))
+      .returning({ id: tickets.id });
+    const ids = `{${made.map((t) => t.id).join(',')}}`;
+    let renders = 0;
+    const statement = renderedStatements<'asc' | 'desc', { ids: string; owner: number }>((direction, placeholder) => {
+      renders += 1;
+      const owner = placeholder('owner');
+      // One placeholder twice, one once, in an order the key chooses.
+      return sql`select ${tickets.title} as title from ${tickets} where ${tickets.id} = any(${placeholder('ids')}::int[]) and ${tickets.userId} = ${owner} and ${owner} > 0 order by ${tickets.id} ${sql.raw(direction)}`;
+    });
+    const titles = async (direction: 'asc' | 'desc', values: { ids: string; owner: number }) =>
+      (await executedRows(db, statement(direction, values))).map((row) => row.title);
+    expect(await titles('asc', { ids, owner: owner!.id })).toEqual(['First', 'Second', 'Third']);
+    expect(await titles('desc', { ids, owner: owner!.id })).toEqual(['Third', 'Second', 'First']);
+    expect(await titles('asc', { ids: `{${made[1]!.id}}`, owner: owner!.id })).toEqual(['Second']);
+    expect(await titles('asc', { ids, owner: owner!.id + 1_000_000 })).toEqual([]);
+    expect(renders).toBe(2);
+
+    // A value written in place of a placeholder would be bound once and kept for every later call.
+    const unbound = renderedStatements<'x', Record<string, never>>(() => sql`select ${1} as one`);
+    expect(() => unbound('x', {})).toThrow(/placeholders only/);
   });
 });

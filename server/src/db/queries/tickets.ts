@@ -17,7 +17,7 @@ import { staffEntryExists } from './ticketThread.js';
 import { amongTicketsWith } from './ticketWords.js';
 import { ticketCategoryCounts, ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
 import { literalLimit, plannedPartnerOf } from '../plannedStatements.js';
-import { renderSelection } from '../renderedSelection.js';
+import { renderedStatements, renderSelection } from '../renderedSelection.js';
 
 /** A ticket as every read and write here returns it: the row, and the names and count shown with it. */
 export interface TicketRow {
@@ -254,7 +254,7 @@ export async function findTicketPage(
   // Without a filter there is nothing for the planner to misjudge: the count would only be read twice.
   const window = windowOf({ page, limit, spare });
   const ids = pageIds(where, order, window, gateByTotal && where ? total : undefined, few);
-  return readPage(db, { ids, order, unreadReaderId, total, first: window.offset === 0, oneStatement });
+  return readPage(db, { ids, order, sort, unreadReaderId, total, first: window.offset === 0, oneStatement });
 }
 
 /** What a list's order reads (orderOf), and no more: the matches a page is sorted out of. */
@@ -280,6 +280,7 @@ export async function findTicketPageOfMatches(
   const order = sql.join(orderOf(sort), sql`, `);
   const window = windowOf({ page, limit, spare });
   return readPage(db, {
+    sort,
     matches: sql`with matches as materialized (select ${ORDER_COLUMNS} from ${tickets} where ${where ?? sql`true`} limit ${literalLimit(cap + 1)})`,
     ids: sql`select ${tickets.id} from matches as ${tickets} order by ${order} limit ${literalLimit(window.limit)} offset ${literalLimit(window.offset)}`,
     order,
@@ -306,7 +307,7 @@ export async function findTicketPageOfRows(
   const window = windowOf({ page, limit, spare });
   const ids = sql`select m.ticket_id from ${matches} as m order by ${sql.join(orderOf(sort, MATCH_COLUMNS), sql`, `)} limit ${literalLimit(window.limit)} offset ${literalLimit(window.offset)}`;
   const order = sql.join(orderOf(sort), sql`, `);
-  return readPage(db, { ids, order, unreadReaderId, total, first: window.offset === 0 });
+  return readPage(db, { ids, order, sort, unreadReaderId, total, first: window.offset === 0 });
 }
 
 /**
@@ -327,11 +328,21 @@ async function readPage(
     matches,
     ids,
     order,
+    sort,
     unreadReaderId,
     total,
     first,
     oneStatement = false,
-  }: { matches?: SQL; ids: SQL; order: SQL; unreadReaderId?: number; total?: SQL<number>; first: boolean; oneStatement?: boolean },
+  }: {
+    matches?: SQL;
+    ids: SQL;
+    order: SQL;
+    sort: TicketQuery['sort'];
+    unreadReaderId?: number;
+    total?: SQL<number>;
+    first: boolean;
+    oneStatement?: boolean;
+  },
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
   const count = total ? sql`, ${total} as "pageTotal"` : sql``;
@@ -356,12 +367,20 @@ async function readPage(
   if (page.length === 0) return { rows: [], total: totalOf(undefined) };
   // One array parameter, so a page of any size is the same text.
   const pageIds = `{${page.map((row) => Number(row.id)).join(',')}}`;
-  const found = await executedRows(
-    planned,
-    sql`select ${sql.raw(TICKET_ROW.text)}${unread} from ${tickets} where ${tickets.id} = any(${pageIds}::int[]) order by ${order}`,
-  );
+  const rowsKey: PageRowsKey = `${sort.field} ${sort.descending ? 'desc' : 'asc'}${unreadReaderId !== undefined ? ' unread' : ''}`;
+  const found = await executedRows(planned, pageRowsStatement(rowsKey, { ids: pageIds, reader: unreadReaderId }));
   return { rows: rowsOf(found), total: totalOf(page[0]) };
 }
+
+/** A page's rows statement is one text per order and unread mark (readPage), rendered once each. */
+type PageRowsKey = `${TicketQuery['sort']['field']} ${'asc' | 'desc'}${'' | ' unread'}`;
+const pageRowsStatement = renderedStatements<PageRowsKey, { ids: string; reader: number | undefined }>((key, placeholder) => {
+  const [field, direction, unread] = key.split(' ') as [TicketQuery['sort']['field'], 'asc' | 'desc', string | undefined];
+  const reader = placeholder('reader') as unknown as number;
+  const unreadMark = unread ? sql`, ${unreadFor(reader)} as "unread"` : sql``;
+  const order = sql.join(orderOf({ field, descending: direction === 'desc' }), sql`, `);
+  return sql`select ${sql.raw(TICKET_ROW.text)}${unreadMark} from ${tickets} where ${tickets.id} = any(${placeholder('ids')}::int[]) order by ${order}`;
+});
 
 /** The rows a page reads: its size and the next page's first (`spare`), from where the earlier pages end. */
 const windowOf = ({ page, limit, spare }: { page: number; limit: number; spare: number }): PageWindow => ({
