@@ -219,6 +219,9 @@ export const sortsOffMatches = (sort: TicketQuery['sort']): boolean => MATCH_COL
 const unreadFor = (readerId: number) =>
   sql<boolean>`(${outer('last_activity_by_id')} is distinct from ${readerId} and not exists (select 1 from ${ticketReads} r where r.user_id = ${readerId} and r.ticket_id = ${outer('id')} and r.read_at >= ${outer('last_activity_at')}))`;
 
+/** A page row's unread mark for a staff reader (none without one), as an extra column. */
+const unreadColumn = (readerId: number | undefined): SQL => (readerId !== undefined ? sql`, ${unreadFor(readerId)} as "unread"` : sql``);
+
 /**
  * The page's ids come first, from an index in the list's order; names and comment counts are then
  * looked up for those rows only, so a deep page costs no more subselects than the first.
@@ -344,7 +347,6 @@ async function readPage(
     oneStatement?: boolean;
   },
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
-  const unread = unreadReaderId !== undefined ? sql`, ${unreadFor(unreadReaderId)} as "unread"` : sql``;
   const count = total ? sql`, ${total} as "pageTotal"` : sql``;
   const totalOf = (row: Record<string, unknown> | undefined) => (row?.pageTotal as number | undefined) ?? (total && first ? 0 : undefined);
   const rowsOf = (found: Record<string, unknown>[]) =>
@@ -357,7 +359,7 @@ async function readPage(
     const found = await executedRows(
       db,
       sql`${matches ?? sql``}
-    select ${sql.raw(TICKET_ROW.text)}${unread}${count} from ${tickets}
+    select ${sql.raw(TICKET_ROW.text)}${unreadColumn(unreadReaderId)}${count} from ${tickets}
     where ${tickets.id} in (${ids})
     order by ${order}`,
     );
@@ -376,10 +378,9 @@ async function readPage(
 type PageRowsKey = `${TicketQuery['sort']['field']} ${'asc' | 'desc'}${'' | ' unread'}`;
 const pageRowsStatement = renderedStatements<PageRowsKey, { ids: string; reader: number | undefined }>((key, placeholder) => {
   const [field, direction, unread] = key.split(' ') as [TicketQuery['sort']['field'], 'asc' | 'desc', string | undefined];
-  const reader = placeholder('reader') as unknown as number;
-  const unreadMark = unread ? sql`, ${unreadFor(reader)} as "unread"` : sql``;
+  const reader = unread ? (placeholder('reader') as unknown as number) : undefined;
   const order = sql.join(orderOf({ field, descending: direction === 'desc' }), sql`, `);
-  return sql`select ${sql.raw(TICKET_ROW.text)}${unreadMark} from ${tickets} where ${tickets.id} = any(${placeholder('ids')}::int[]) order by ${order}`;
+  return sql`select ${sql.raw(TICKET_ROW.text)}${unreadColumn(reader)} from ${tickets} where ${tickets.id} = any(${placeholder('ids')}::int[]) order by ${order}`;
 });
 
 /** The rows a page reads: its size and the next page's first (`spare`), from where the earlier pages end. */
