@@ -5,7 +5,7 @@ import { useOpenedDatabase } from '../../../test/openedDatabase.js';
 import { rowDrift } from '../../../test/rowDrift.js';
 import { executedRows } from '../rows.js';
 import { tickets, users } from '../schema/index.js';
-import { taggedRowsOf, tagRows } from './ticketTags.js';
+import { FEW_TAGGED, fewTaggedOf, taggedRowsOf, tagRows } from './ticketTags.js';
 import {
   findTicketPageOfRows,
   findTicketRows,
@@ -111,6 +111,73 @@ describe('a tag walked in its own rows', () => {
                 compared += walked.length;
               }
     expect(compared).toBeGreaterThan(200);
+  });
+
+  it('reads a few tagged tickets by id off its rows in the orders its rows do not carry, as the walk does', async () => {
+    const { db } = opened.database;
+    const { agentA } = await setUp('few');
+    let compared = 0;
+    for (const tag of TAGS)
+      for (const scope of [{}, { assignedAgentId: null }] as TicketScope[])
+        for (const status of [undefined, 'open', 'closed'] as const)
+          for (const priority of [undefined, 'urgent'] as const)
+            for (const sort of [
+              { field: 'updatedAt', descending: true },
+              { field: 'lastActivityAt', descending: false },
+              { field: 'slaDueAt', descending: false },
+            ] as TicketQuery['sort'][])
+              for (const pageNumber of [1, 2]) {
+                const filters = { tag, tagged: 5_000, status, priority };
+                const found = await fewTaggedOf(scope, filters, sort, () => Promise.resolve(FEW_TAGGED));
+                const where = ticketConditions(scope, { tag, status, priority });
+                const page = { page: pageNumber, limit: 3, sort };
+                const ids = (rows: { ticket: { id: number } }[]) => rows.map((row) => row.ticket.id);
+                const context = JSON.stringify({ tag, scope, status, priority, sort, pageNumber });
+                if (status === undefined && priority === undefined && scope.assignedAgentId !== null) {
+                  expect(found, context).toBeUndefined();
+                  continue;
+                }
+                expect(found?.few, context).toBeDefined();
+                const walked = ids(await findTicketRows(db, where, page));
+                expect(ids(await findTicketRows(db, where, page, undefined, { few: found?.few })), context).toEqual(walked);
+                compared += walked.length;
+              }
+    expect(compared).toBeGreaterThan(100);
+    // Another agent's tickets are theirs: a named agent keeps their own index.
+    expect(
+      await fewTaggedOf(
+        { assignedAgentId: agentA },
+        { tag: 'vip', tagged: 5_000, status: 'open' },
+        { field: 'updatedAt', descending: true },
+        () => Promise.resolve(1),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('counts a tag under filters first only where its rows may read the page, and uses them only for a few', async () => {
+    const updated = { field: 'updatedAt', descending: true } as const;
+    const created = { field: 'createdAt', descending: true } as const;
+    const vip = { tag: 'vip', tagged: 10_000 };
+    let asked = 0;
+    const read = (scope: TicketScope, filters: ConditionFilters, sort: TicketQuery['sort'], count = 10) =>
+      fewTaggedOf(scope, filters, sort, () => {
+        asked += 1;
+        return Promise.resolve(count);
+      }).then((found) => (found === undefined ? 'as before' : found.few ? `few of ${found.total}` : `walked, ${found.total}`));
+
+    expect(await read({}, { ...vip, status: 'resolved', priority: 'urgent' }, updated, 216)).toBe('few of 216');
+    expect(await read({ assignedAgentId: null }, vip, { field: 'slaDueAt', descending: false }, FEW_TAGGED)).toBe(`few of ${FEW_TAGGED}`);
+    expect(await read({}, { ...vip, priority: 'low' }, updated, FEW_TAGGED + 1)).toBe(`walked, ${FEW_TAGGED + 1}`);
+    expect(asked).toBe(3);
+    // Not counted: no filter its rows copy, an order they carry, a rare tag, a tag on too many, or what they do not hold.
+    expect(await read({}, vip, updated)).toBe('as before');
+    expect(await read({}, { ...vip, status: 'open' }, created)).toBe('as before');
+    expect(await read({}, { tag: 'legal-hold', tagged: 500, status: 'open' }, updated)).toBe('as before');
+    expect(await read({}, { tag: 'billing', tagged: 200_000, status: 'open' }, updated)).toBe('as before');
+    expect(await read({ ownerId: 3 }, { ...vip, status: 'open' }, updated)).toBe('as before');
+    expect(await read({}, { ...vip, status: 'open', search: 'printer' }, updated)).toBe('as before');
+    expect(await read({}, { ...vip, status: 'open', category: 'billing' }, updated)).toBe('as before');
+    expect(asked).toBe(3);
   });
 
   it('is read for a rare tag in any order its rows carry, another against the tickets its other filters hold', async () => {

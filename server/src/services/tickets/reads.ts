@@ -15,7 +15,7 @@ import {
   type TicketQuery,
   type TicketStats,
 } from '@helpdesk/protocol';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { isForeignKeyViolation } from '../../db/errors.js';
 import { findTicketAttachments } from '../../db/queries/attachments.js';
 import { findNewestSurvey } from '../../db/queries/csat.js';
@@ -40,7 +40,7 @@ import {
 } from '../../db/queries/tickets.js';
 import { findRequesterAccount } from '../../db/queries/staff.js';
 import { findTagCounts, tagSpreadIn, taggedWith } from '../../db/queries/ticketFilters.js';
-import { taggedRowsOf } from '../../db/queries/ticketTags.js';
+import { fewTaggedOf, taggedRowsOf } from '../../db/queries/ticketTags.js';
 import { amongMatches, cappedWordTotal, FEW_WORD_MATCHES, wordMatchesOf } from '../../db/queries/ticketWords.js';
 import { findComments, findHistory } from '../../db/queries/ticketThread.js';
 import type { Actor } from '../../lib/actor.js';
@@ -214,6 +214,16 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       }
     }
     if (total && offset < LIMITS.ticketList.depth) {
+      // A tag under filters in an order its rows do not carry: counted first, and when the counters
+      // say few tickets hold both, those read by id off the tag's rows (ticketTags.ts#fewTaggedOf).
+      const fewTagged = await fewTaggedOf(filters.scope, filters.conditions, page.sort, () => readTotal(db, total.sql));
+      if (fewTagged?.few) {
+        const counted = total.read(fewTagged.total);
+        if (offset >= counted.total) return answer([], counted);
+        return answer(await findTicketRows(db, where, page, reader, { few: fewTagged.few }), counted);
+      }
+      // Counted already: the page's statement carries the figure rather than reading the counters again.
+      const pageTotal = fewTagged ? sql<number>`${fewTagged.total}::int` : total.sql;
       // A tag's page off its own rows where they read it cheaper. In creation order that is a walk of
       // the tag's range of ticket_tags' index, one plan whatever the tag, so it is planned once; sorted,
       // a generic plan priced a tag as the average one (65,000 rows at a million tickets) and sorted a
@@ -223,7 +233,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       );
       const { rows, total: n } = tagged
         ? await findTicketPageOfRows(page.sort.field === 'createdAt' ? plannedDb : db, tagged, page, reader, total.sql)
-        : await findTicketPage(reads, pageWhere, page, reader, total.sql, { gateByTotal: total.gate, few });
+        : await findTicketPage(reads, pageWhere, page, reader, pageTotal, { gateByTotal: total.gate, few });
       // An empty page past the first carries no count: it is counted alone below.
       if (n !== undefined) return answer(rows, total.read(n));
     }
