@@ -66,13 +66,17 @@ export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'memoVer
   };
   const farPastCap = async (where: SQL | undefined) => (await estimateTicketRows(db, where)) >= cap * CLEARLY_PAST_CAP;
 
-  const stats = ({ scope, conditions }: SearchQuestion): Promise<SearchCount> => {
-    const where = ticketConditions(scope, conditions);
-    return keptStats(keyOf(where), async () => {
-      if (await farPastCap(where)) return { stats: await estimatedStats(db, where, cap), capped: true };
-      const matches = await wordMatchesOf(db, scope, conditions);
-      return matches ? wordStatsCapped(db, matches, cap) : ticketStatsCapped(db, where, cap);
-    });
+  /** The cards counted, the search known not to be far past the cap. */
+  const counted = async ({ scope, conditions }: SearchQuestion, where: SQL | undefined): Promise<SearchCount> => {
+    const matches = await wordMatchesOf(db, scope, conditions);
+    return matches ? wordStatsCapped(db, matches, cap) : ticketStatsCapped(db, where, cap);
+  };
+
+  const stats = (question: SearchQuestion): Promise<SearchCount> => {
+    const where = ticketConditions(question.scope, question.conditions);
+    return keptStats(keyOf(where), async () =>
+      (await farPastCap(where)) ? { stats: await estimatedStats(db, where, cap), capped: true } : counted(question, where),
+    );
   };
 
   return {
@@ -83,9 +87,11 @@ export function createSearchCounts(context: Pick<ServiceContext, 'db' | 'memoVer
     /** The total alone, for a list and a saved view: far past the cap, one planning and no card estimates. */
     total: (question: SearchQuestion): Promise<SearchTotal> => {
       const where = ticketConditions(question.scope, question.conditions);
-      return keptTotals(keyOf(where), async () => {
+      const key = keyOf(where);
+      return keptTotals(key, async () => {
         if (await farPastCap(where)) return { total: cap, capped: true };
-        const { stats: cards, capped } = await stats(question);
+        // The cards' kept answer when there is one; else counted without asking the planner again.
+        const { stats: cards, capped } = await keptStats(key, () => counted(question, where));
         return { total: cards.total, capped };
       });
     },
