@@ -40,18 +40,30 @@ export async function taggedRowsOf(
   sort: TicketQuery['sort'],
   untagged: () => Promise<number>,
 ): Promise<SQL | undefined> {
-  const { tag, tagged } = filters;
-  if (tag === undefined || tagged === undefined || scope.ownerId !== undefined || !sortsOffMatches(sort)) return undefined;
-  if (filters.search !== undefined || asksBeyondCopies(filters)) return undefined;
+  const answerable = rowsAnswer(scope, filters);
+  if (!answerable || !sortsOffMatches(sort)) return undefined;
+  const { tag, tagged } = answerable;
   const rows = tagRows(tag, scope, filters);
   if (tagSpreadOf(tagged) === 'rare') return rows;
   if (typeof scope.assignedAgentId === 'number') return undefined;
-  if (sort.field !== 'createdAt') {
-    const filtered = filters.status !== undefined || filters.priority !== undefined || scope.assignedAgentId === null;
-    return filtered && tagged <= SORTED_TAG_ROWS ? rows : undefined;
-  }
+  if (sort.field !== 'createdAt') return narrowedByCopies(scope, filters) && tagged <= SORTED_TAG_ROWS ? rows : undefined;
   return tagged <= TAG_ROWS_SHARE * (await untagged()) ? rows : undefined;
 }
+
+/**
+ * A staff list's tag and how many tickets carry it, where the tag's rows hold all the list asks: not
+ * an owner's list, no search, no filter the rows do not copy. Undefined otherwise.
+ */
+function rowsAnswer(scope: TicketScope, filters: ConditionFilters): { tag: string; tagged: number } | undefined {
+  const { tag, tagged } = filters;
+  if (tag === undefined || tagged === undefined || scope.ownerId !== undefined) return undefined;
+  if (filters.search !== undefined || asksBeyondCopies(filters)) return undefined;
+  return { tag, tagged };
+}
+
+/** Whether the list narrows its tag by what the rows copy: a status, a priority or the unassigned. */
+const narrowedByCopies = (scope: TicketScope, filters: ConditionFilters): boolean =>
+  filters.status !== undefined || filters.priority !== undefined || scope.assignedAgentId === null;
 
 /**
  * In an order a tag's rows do not carry (update time, last activity, deadline), a staff list's tag
@@ -82,11 +94,10 @@ export async function fewTaggedOf(
   sort: TicketQuery['sort'],
   counted: () => Promise<number>,
 ): Promise<{ total: number; few?: SQL } | undefined> {
-  const { tag, tagged } = filters;
-  if (tag === undefined || tagged === undefined || scope.ownerId !== undefined || sortsOffMatches(sort)) return undefined;
-  if (filters.search !== undefined || asksBeyondCopies(filters) || typeof scope.assignedAgentId === 'number') return undefined;
-  if (tagSpreadOf(tagged) === 'rare' || tagged > FEW_TAGGED_SCANNED) return undefined;
-  if (filters.status === undefined && filters.priority === undefined && scope.assignedAgentId !== null) return undefined;
+  const answerable = rowsAnswer(scope, filters);
+  if (!answerable || sortsOffMatches(sort) || typeof scope.assignedAgentId === 'number') return undefined;
+  const { tag, tagged } = answerable;
+  if (tagSpreadOf(tagged) === 'rare' || tagged > FEW_TAGGED_SCANNED || !narrowedByCopies(scope, filters)) return undefined;
   const total = await counted();
   if (total > FEW_TAGGED) return { total };
   return { total, few: sql`${tickets.id} in (select r.ticket_id from ${tagRows(tag, scope, filters)} as r)` };
