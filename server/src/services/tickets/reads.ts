@@ -217,10 +217,10 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       // A tag under filters in an order its rows do not carry: counted first, and when the counters
       // say few tickets hold both, those read by id off the tag's rows (ticketTags.ts#fewTaggedOf).
       const fewTagged = await fewTaggedOf(filters.scope, filters.conditions, page.sort, () => readTotal(db, total.sql));
-      if (fewTagged?.few) {
+      if (fewTagged) {
         const counted = total.read(fewTagged.total);
         if (offset >= counted.total) return answer([], counted);
-        return answer(await findTicketRows(db, where, page, reader, { few: fewTagged.few }), counted);
+        if (fewTagged.few) return answer(await findTicketRows(db, where, page, reader, { few: fewTagged.few }), counted);
       }
       // Counted already: the page's statement carries the figure rather than reading the counters again.
       const pageTotal = fewTagged ? sql<number>`${fewTagged.total}::int` : total.sql;
