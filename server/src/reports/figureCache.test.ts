@@ -102,6 +102,19 @@ describe('createFigureCache', () => {
     expect(await created(cache, '2025-10-03', '2025-10-03')).toEqual({ days: [0], keys: [] });
   });
 
+  it('splits a UTC day of hour rows at a zone’s midnight, totals and histograms in any hour', async () => {
+    // Written late hours first; each hour's totals pack below its histograms.
+    await addResponse(new Date('2025-12-01T23:30:00Z'), 50);
+    await addCreated(new Date('2025-12-01T23:10:00Z'));
+    await addResponse(new Date('2025-12-01T22:40:00Z'), 52);
+    await addCreated(new Date('2025-12-01T05:00:00Z'), 3);
+    await addResponse(new Date('2025-12-01T05:20:00Z'), 51);
+    const cache = createFigureCache();
+    // Berlin's December 2 begins at 23:00 UTC on December 1 (winter time).
+    expect(await created(cache, '2025-12-01', '2025-12-02')).toEqual({ days: [3, 1], keys: [''] });
+    expect(await daily(cache, '2025-12-01', '2025-12-02', Date.now())).toEqual([{ 51: 1, 52: 1 }, { 50: 1 }]);
+  });
+
   it('reads a kept total again once a change moved a count of a past hour', async () => {
     const cache = createFigureCache();
     await addCreated(new Date('2025-11-03T10:00:00Z'));
