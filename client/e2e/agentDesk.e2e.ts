@@ -20,7 +20,11 @@ describe('journey: the agent desk (docs/product.md#agent-dashboard)', () => {
     const owner = await insertUser(product, { name: 'Olive Owner' });
     const agent = await insertUser(product, { role: 'agent', name: 'Agent Smith' });
     const long = await createTicket(product.api, owner.token, { title: LONG_TITLE, description: 'Every export since Monday.' });
-    await createTicket(product.api, owner.token, { title: 'Printer is on fire', priority: 'urgent' });
+    const printer = await createTicket(product.api, owner.token, {
+      title: 'Printer is on fire',
+      description: 'Smoke comes out of the printer on floor 3 and its red colour light blinks.',
+      priority: 'urgent',
+    });
 
     const desk = await openVisitor(browser, product.url, 'desk-queue', { width: 1440, height: 900 });
     await logInThroughForm(desk.page, agent.user.email, agent.password, /\/agent-dashboard/);
@@ -49,6 +53,9 @@ describe('journey: the agent desk (docs/product.md#agent-dashboard)', () => {
       'Text: printer',
       '“colour:red” (unknown filter, searched as text)',
     ]);
+    // The list follows the terms: the unknown key's words narrow it like any text.
+    await row.waitFor({ state: 'detached' });
+    await desk.page.locator(`tr[data-ticket-id="${printer.id}"]`).waitFor();
     await desk.shot('search-chips');
     await chips.getByRole('button', { name: 'Remove Text: printer' }).click();
     await chips.getByRole('button', { name: 'Remove “colour:red” (unknown filter, searched as text)' }).click();
