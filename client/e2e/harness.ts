@@ -158,7 +158,17 @@ export async function openVisitor(
       count += 1;
       await screenSettled(page);
       await exclusive(() => expectAccessible(page, `${journeyName} (${name}): ${page.url()}`));
-      await page.screenshot({ path: path.join(dir, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: !screen });
+      const file = path.join(dir, `${String(count).padStart(2, '0')}-${name}.png`);
+      if (screen) {
+        await page.screenshot({ path: file });
+        return;
+      }
+      // A whole page taken while scrolled draws the sticky header where the scroll left it, over the
+      // page's middle: taken from the top, then put back where the journey was.
+      const scrolled = await page.evaluate(() => window.scrollY);
+      if (scrolled > 0) await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: file, fullPage: true });
+      if (scrolled > 0) await page.evaluate((y) => window.scrollTo(0, y), scrolled);
     },
     checkAccessibility: (where) => exclusive(() => expectAccessible(page, where ?? page.url())),
   };
