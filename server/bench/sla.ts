@@ -283,7 +283,7 @@ async function main() {
     else
       console.log(
         markdownTable(
-          ['round', 'workers', 'tickets marked', 'notifications', 'pass ms'],
+          ['round', 'workers', 'tickets marked', 'notifications stored', 'pass ms'],
           scaled.map((r, i) => [String(i + 1), String(r.workers), String(r.marked), String(r.notified), r.ms.toFixed(0)]),
         ),
       );

@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Ticket, type TicketDetail } from '@helpdesk/protocol';
-import { tickets } from '../db/schema/index.js';
+import { notifications as notificationRows, tickets } from '../db/schema/index.js';
 import { MIN_BATCH } from '../db/shrinkingBatch.js';
 import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
@@ -299,6 +299,12 @@ describe('service levels on tickets', () => {
     expect(notice.notification.excerpt).toBe(MESSAGES.sla.notificationExcerpt('first_response', 'warning', ticket.title));
     const rootNotices = (await t.api.get('/notifications', { token: admin.token })).body.notifications;
     expect(rootNotices.some((n: { ticketId: number; type: string }) => n.ticketId === ticket.id && n.type === 'sla_warning')).toBe(true);
+    // Stored once for every admin, with no recipient of its own.
+    const stored = await t.server.database.db
+      .select({ userId: notificationRows.userId })
+      .from(notificationRows)
+      .where(and(eq(notificationRows.ticketId, ticket.id), eq(notificationRows.type, 'sla_warning')));
+    expect(stored).toEqual([{ userId: null }]);
     expect((await detail(ticket.id, agent)).sla?.state).toBe('warning');
     const atRisk = (await t.api.get('/tickets?sla=warning&sort=slaDueAt&limit=100', { token: agent.token })).body.tickets;
     expect(atRisk.map((r: Ticket) => r.id)).toContain(ticket.id);

@@ -6,7 +6,9 @@ import {
   findRecentUnread,
   insertNotifications,
   markRead,
+  noticeBounds,
   type NotificationKey,
+  type NotificationReader,
 } from '../db/queries/notifications.js';
 import { warnOnShrink } from '../db/shrinkingBatch.js';
 import type { Emit } from '../db/unitOfWork.js';
@@ -55,6 +57,9 @@ export async function writeNotifications(tx: Db, emit: Emit, by: ActorRef, reque
   }
 }
 
+/** An admin reads the admins' notices beside their own. */
+const readerOf = (actor: Actor): NotificationReader => ({ id: actor.id, admin: actor.role === 'admin' });
+
 export function createNotificationService({ db, logger }: ServiceContext) {
   return {
     /**
@@ -64,16 +69,19 @@ export function createNotificationService({ db, logger }: ServiceContext) {
     async list(actor: Actor, unread: boolean): Promise<{ notifications: Notification[]; unread: number }> {
       return db.transaction(
         async (tx) => {
-          const rows = await findNotifications(tx, actor.id, { unread, limit: LIMITS.notificationPage });
-          return { notifications: rows.map(presentNotification), unread: await countUnread(tx, actor.id) };
+          const reader = readerOf(actor);
+          const bounds = reader.admin ? await noticeBounds(tx, reader.id) : undefined;
+          const rows = await findNotifications(tx, reader, { unread, limit: LIMITS.notificationPage }, bounds);
+          return { notifications: rows.map(presentNotification), unread: await countUnread(tx, reader, bounds) };
         },
         { isolationLevel: 'repeatable read', accessMode: 'read only' },
       );
     },
 
     async markRead(actor: Actor, which: { ids?: number[]; ticketId?: number } = {}): Promise<number> {
-      await markRead(db, actor.id, which, warnOnShrink(logger, 'marking all notifications read'));
-      return countUnread(db, actor.id);
+      const reader = readerOf(actor);
+      await markRead(db, reader, which, warnOnShrink(logger, 'marking all notifications read'));
+      return countUnread(db, reader);
     },
   };
 }

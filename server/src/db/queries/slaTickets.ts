@@ -241,7 +241,8 @@ export async function insertSlaHistory(
 }
 
 export interface NewSlaNotification {
-  userId: number;
+  /** Null: every admin's, stored once. */
+  userId: number | null;
   type: 'sla_warning' | 'sla_breached';
   ticketId: number;
   byId: number;
@@ -253,7 +254,15 @@ export async function insertSlaNotifications(
   db: Db,
   entries: NewSlaNotification[],
 ): Promise<
-  { id: number; userId: number; ticketId: number; type: 'sla_warning' | 'sla_breached'; byId: number; excerpt: string; createdAt: Date }[]
+  {
+    id: number;
+    userId: number | null;
+    ticketId: number;
+    type: 'sla_warning' | 'sla_breached';
+    byId: number;
+    excerpt: string;
+    createdAt: Date;
+  }[]
 > {
   if (entries.length === 0) return [];
   const records = entries.map((e) => ({ user_id: e.userId, type: e.type, ticket_id: e.ticketId, by_id: e.byId, excerpt: e.excerpt }));
@@ -268,7 +277,7 @@ export async function insertSlaNotifications(
   );
   return rows.map((row) => ({
     id: Number(row.id),
-    userId: Number(row.user_id),
+    userId: row.user_id === null ? null : Number(row.user_id),
     ticketId: Number(row.ticket_id),
     type: row.type as 'sla_warning' | 'sla_breached',
     byId: Number(row.by_id),

@@ -89,17 +89,16 @@ export function createSlaScan({
       const admins = announced.some(({ ticket, marks }) => marks.length > 0 && ticket.assignedAgentId === null)
         ? await activeAdminIds(tx)
         : [];
+      // An unassigned ticket's notice is every admin's, stored once (null recipient) and sent to each.
       const requests: NewSlaNotification[] = announced.flatMap(({ ticket, marks }) =>
-        marks.flatMap(({ target, mark }) =>
-          (ticket.assignedAgentId === null ? admins : [ticket.assignedAgentId]).map((userId) => ({
-            userId,
-            type: mark === 'breached' ? ('sla_breached' as const) : ('sla_warning' as const),
-            ticketId: ticket.id,
-            // The person waiting is who the notice is about.
-            byId: ticket.userId,
-            excerpt: excerptOf(MESSAGES.sla.notificationExcerpt(target, mark, ticket.title)),
-          })),
-        ),
+        marks.map(({ target, mark }) => ({
+          userId: ticket.assignedAgentId,
+          type: mark === 'breached' ? ('sla_breached' as const) : ('sla_warning' as const),
+          ticketId: ticket.id,
+          // The person waiting is who the notice is about.
+          byId: ticket.userId,
+          excerpt: excerptOf(MESSAGES.sla.notificationExcerpt(target, mark, ticket.title)),
+        })),
       );
       const notifications = await insertSlaNotifications(tx, requests);
 
@@ -131,18 +130,16 @@ export function createSlaScan({
       }
       for (const row of notifications) {
         const owner = byTicket.get(row.ticketId);
-        emit('notification.created', {
-          userId: row.userId,
-          notification: {
-            id: row.id,
-            type: row.type,
-            ticketId: row.ticketId,
-            by: { id: row.byId, name: owner?.ownerName ?? '' },
-            excerpt: row.excerpt,
-            createdAt: row.createdAt.toISOString(),
-            readAt: null,
-          },
-        });
+        const notification = {
+          id: row.id,
+          type: row.type,
+          ticketId: row.ticketId,
+          by: { id: row.byId, name: owner?.ownerName ?? '' },
+          excerpt: row.excerpt,
+          createdAt: row.createdAt.toISOString(),
+          readAt: null,
+        };
+        for (const userId of row.userId === null ? admins : [row.userId]) emit('notification.created', { userId, notification });
       }
       return tickets.length;
     });
