@@ -469,6 +469,7 @@ const SEEDED_TABLES = [
   'tickets',
   'ticket_words',
   'ticket_tags',
+  'ticket_sla_states',
   'ticket_comments',
   'ticket_history',
   'articles',
@@ -591,7 +592,7 @@ async function seed(db: Db): Promise<void> {
  * The values triggers keep (skipped by a replica-role load), computed once from the rows, in the form
  * the migrations in this build keep them: the ticket counters by assignee, status, priority and SLA state (with
  * an all-tickets row, agent_id -1, where the counting trigger keeps one), each ticket's words, and the
- * public comment count per ticket where the schema has that column, and each ticket's tags as rows.
+ * public comment count per ticket where the schema has that column, each ticket's tags as rows and its SLA state as a row.
  */
 async function countersSql(db: Db): Promise<{ tickets: string[]; comments: string[]; words: string[] }> {
   const [found] = await rowsOf<{
@@ -603,11 +604,13 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
     words_created: boolean;
     tag_rows: boolean;
     category_counts: boolean;
+    sla_rows: boolean;
   }>(
     db,
     `select to_regclass('public.ticket_words') is not null as words,
        to_regclass('public.ticket_category_counts') is not null as category_counts,
        to_regclass('public.ticket_tags') is not null as tag_rows,
+       to_regclass('public.ticket_sla_states') is not null as sla_rows,
        exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'ticket_words' and column_name = 'created_at') as words_created,
        exists (select 1 from information_schema.columns where table_schema = 'public' and table_name = 'tickets' and column_name = 'comment_count') as comment_count,
        exists (select 1 from pg_proc where proname = 'ticket_counts_track' and prosrc like '%(-1)%') as all_row,
@@ -652,6 +655,15 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
          from tickets, lateral (values (coalesce(assigned_agent_id, 0)), (-1)) v(agent_id) group by 1, 2, 3, 4, 5`,
       ]
     : [];
+  // Each ticket's SLA state as a row of its own, where the schema keeps them (migration 0040).
+  const slaRows = found?.sla_rows
+    ? [
+        'delete from ticket_sla_states',
+        `insert into ticket_sla_states (ticket_id, state, created_at, due_at, next_mark_at, status, priority, agent_id)
+         select id, sla_state, created_at, sla_due_at, sla_next_mark_at, status, priority, coalesce(assigned_agent_id, 0)
+         from tickets where sla_state is not null`,
+      ]
+    : [];
   return {
     tickets: [
       'delete from ticket_counts',
@@ -659,6 +671,7 @@ async function countersSql(db: Db): Promise<{ tickets: string[]; comments: strin
       ...(found?.all_row ? [counts('-1')] : []),
       ...categoryCounts,
       ...tagCounts,
+      ...slaRows,
     ],
     // Each ticket's words, where the schema keeps them (migration 0029).
     words: found?.words

@@ -123,8 +123,8 @@ export function calls({ facts, random, requesterFilter, tokenSecrets }: Options)
       tickets({ sort: chance(random, 0.5) ? sortOf(random) : undefined, page: 100 + Math.floor(random() * 901) }),
     ),
     staffCall('stats: filters', 'other', () => stats(filters(random))),
-    // The service-level filter reads its partial index (counted up to the cap, like a search); the
-    // deadline order either way (each has its index per state since migration 0032).
+    // The service-level filter reads its state's rows (ticket_sla_states, counted off the counters); the
+    // deadline order either way (the state's rows keep both orders, migration 0040).
     staffCall('list: sla=<state> ± sort=slaDueAt', 'other', () =>
       tickets({
         sla: oneOf(random, SLA_FILTERS),

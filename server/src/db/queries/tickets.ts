@@ -15,7 +15,7 @@ import { isStaffRole } from './staff.js';
 import { requestedBy, requestedByAccounts, tagSpreadIn, taggedWith } from './ticketFilters.js';
 import { staffEntryExists } from './ticketThread.js';
 import { amongTicketsWith } from './ticketWords.js';
-import { ticketCategoryCounts, ticketCounts, ticketReads, tickets, ticketTagCounts, users } from '../schema/index.js';
+import { ticketCategoryCounts, ticketCounts, ticketReads, tickets, ticketSlaStates, ticketTagCounts, users } from '../schema/index.js';
 import { literalLimit, plannedPartnerOf } from '../plannedStatements.js';
 import { renderedStatements, renderSelection } from '../renderedSelection.js';
 
@@ -130,19 +130,19 @@ export interface ConditionFilters {
   tagged?: number;
   requester?: string;
   unreadFor?: number;
-  /** Staff: the service-level state (the partial index on sla_state). */
+  /** Staff: the service-level state (its rows of ticket_sla_states). */
   sla?: SlaFilter;
 }
 
 /**
- * `sla=<state>` with the state written into the statement's text (one of SLA_FILTERS, never the
- * caller's text): a plan made once for it (plannable in services/tickets/reads.ts) then knows which
- * partial index (migration 0022's, on the states whose clock may run) holds it, where a value sent
- * apart would leave that index unprovable.
+ * `sla=<state>`: the ticket has that state's row in ticket_sla_states (migration 0040; no index of
+ * tickets holds the state). The state is written into the statement's text (one of SLA_FILTERS, never
+ * the caller's text): a plan made once for it (plannable in services/tickets/reads.ts) then knows how
+ * many rows it holds and which partial index has them, where a value sent apart would leave both unknown.
  */
 const inSlaState = (state: SlaFilter): SQL => {
   if (!SLA_FILTERS.includes(state)) throw new RangeError(`Not an SLA state: ${state}`);
-  return sql`${tickets.slaState} = ${sql.raw(`'${state}'`)}`;
+  return sql`exists (select 1 from ${ticketSlaStates} s where s.ticket_id = ${outer('id')} and s.state = ${sql.raw(`'${state}'`)})`;
 };
 
 export function ticketConditions(scope: TicketScope, filters: ConditionFilters): SQL | undefined {
@@ -183,7 +183,7 @@ export function listSort(sort: TicketQuery['sort'], filters: Pick<ConditionFilte
 }
 
 /** Where an order's columns are read from: the tickets, or a word's matches (MATCH_COLUMNS). */
-type OrderColumns = Record<'createdAt' | 'id', SQLWrapper> & Partial<Record<TicketQuery['sort']['field'], SQLWrapper>>;
+export type OrderColumns = Record<'createdAt' | 'id', SQLWrapper> & Partial<Record<TicketQuery['sort']['field'], SQLWrapper>>;
 
 /** Priority and status sort by their enum's rank; each order is served by an index ending in id. */
 function orderOf(sort: TicketQuery['sort'], columns: OrderColumns = SORT_COLUMNS): SQL[] {
@@ -295,8 +295,8 @@ export async function findTicketPageOfMatches(
 
 /**
  * A page of rows that carry their ticket's order (a word's matches, ticketWords.ts#wordMatchesOf; a
- * tag's rows, ticketTags.ts#taggedRowsOf), sorted off those rows in an order they carry
- * (sortsOffMatches): index-only, about 0.2 µs a row, where reading each by id descended the tickets'
+ * tag's rows, ticketTags.ts#taggedRowsOf; an SLA state's, ticketSlaStates.ts#slaRowsOf with its
+ * `columns`), sorted off those rows in an order they carry (sortsOffMatches): index-only, about 0.2 µs a row, where reading each by id descended the tickets'
  * btree (~3.5 µs) and walking the order's index passed every ticket between two of them. Only the
  * page's rows are then read from tickets, with `total` riding in the statement as findTicketPage's.
  */
@@ -306,9 +306,10 @@ export async function findTicketPageOfRows(
   { page, limit, sort, spare = 0 }: Pick<TicketQuery, 'page' | 'limit' | 'sort'> & { spare?: number },
   unreadReaderId?: number,
   total?: SQL<number>,
+  columns: OrderColumns = MATCH_COLUMNS,
 ): Promise<{ rows: TicketRow[]; total: number | undefined }> {
   const window = windowOf({ page, limit, spare });
-  const ids = sql`select m.ticket_id from ${matches} as m order by ${sql.join(orderOf(sort, MATCH_COLUMNS), sql`, `)} limit ${literalLimit(window.limit)} offset ${literalLimit(window.offset)}`;
+  const ids = sql`select m.ticket_id from ${matches} as m order by ${sql.join(orderOf(sort, columns), sql`, `)} limit ${literalLimit(window.limit)} offset ${literalLimit(window.offset)}`;
   const order = sql.join(orderOf(sort), sql`, `);
   return readPage(db, { ids, order, sort, unreadReaderId, total, first: window.offset === 0 });
 }

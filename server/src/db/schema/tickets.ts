@@ -98,7 +98,7 @@ export const tickets = pgTable(
     // Migration 0018 adds INCLUDE of the list filters (status, priority, assignee, tags) to the list
     // orders' indexes above and below, which drizzle cannot declare: a filtered list in that order
     // checks its filter on the index entry instead of fetching each row it drops. Migration 0019 adds
-    // sla_state to the assignee's and the status's, so sla=<state> beside them is counted off those.
+    // sla_state to the assignee's and the status's; migration 0040 takes it out of every one again.
     index('tickets_created_idx').on(t.createdAt, t.id),
     // The id order beside the primary key, for its INCLUDE of the same filters (migration 0020).
     index('tickets_id_covering_idx').on(t.id),
@@ -112,8 +112,8 @@ export const tickets = pgTable(
       .where(sql`${t.status} in ('open', 'in_progress')`),
     // tag=<tag> is `tags @> array[<tag>]`.
     index('tickets_tags_idx').using('gin', t.tags),
-    // sort=slaDueAt both ways, tickets without a deadline last either way; ties by id. Migration 0017
-    // adds INCLUDE (sla_state, assigned_agent_id, status, priority), and 0019 tags, which drizzle cannot
+    // sort=slaDueAt both ways, tickets without a deadline last either way; ties by id. Migrations 0017,
+    // 0019 and 0040 leave INCLUDE (assigned_agent_id, status, priority, tags), which drizzle cannot
     // declare: a filter on those is checked off the index entry instead of fetching every row it drops.
     index('tickets_sla_due_idx').on(t.slaDueAt.asc().nullsLast(), t.id),
     index('tickets_sla_due_desc_idx').on(t.slaDueAt.desc().nullsLast(), t.id.desc()),
@@ -121,24 +121,9 @@ export const tickets = pgTable(
     // walking the deadline order above for one of hundreds of assignees dropped thousands of entries.
     index('tickets_assigned_sla_due_idx').on(t.assignedAgentId, t.slaDueAt.asc().nullsLast(), t.id),
     index('tickets_assigned_sla_due_desc_idx').on(t.assignedAgentId, t.slaDueAt.desc().nullsLast(), t.id.desc()),
-    // The same for one SLA state whose clock may run (sla=<state>&sort=slaDueAt, the SLA at risk view).
-    index('tickets_sla_state_due_idx')
-      .on(t.slaState, t.slaDueAt.asc().nullsLast(), t.id)
-      .where(sql`${t.slaState} in ('ok', 'warning', 'breached')`),
-    // And the other way (migration 0032): read backwards, the one above puts the tickets without a
-    // deadline first, so sla=breached&sort=-slaDueAt walked the whole deadline order instead.
-    index('tickets_sla_state_due_desc_idx')
-      .on(t.slaState, t.slaDueAt.desc().nullsLast(), t.id.desc())
-      .where(sql`${t.slaState} in ('ok', 'warning', 'breached')`),
-    // sla=<state> pages in the default order (and counts) off this; only tickets under a policy.
-    // Migration 0017 adds INCLUDE (status, priority, assigned_agent_id) for the filters beside it.
-    index('tickets_sla_state_created_idx')
-      .on(t.slaState, t.createdAt, t.id)
-      .where(sql`${t.slaState} is not null`),
-    // The scanner's question: which marks are due.
-    index('tickets_sla_next_mark_idx')
-      .on(t.slaNextMarkAt)
-      .where(sql`${t.slaNextMarkAt} is not null`),
+    // The SLA state and the next mark are in no index of tickets: the scanner's marks change only
+    // them, so a mark is a HOT update on the page's free room (fillfactor 50, migration 0040). sla=<state>
+    // and the scanner's question read ticket_sla_states below.
     index('tickets_sla_policy_idx')
       .on(t.slaPolicyId)
       .where(sql`${t.slaPolicyId} is not null`),
@@ -260,6 +245,42 @@ export const ticketTagCounts = pgTable(
  * agent_id 0 = unassigned, as in ticket_counts. Migration 0031 adds INCLUDE (status, priority,
  * agent_id) to the index, which drizzle cannot declare.
  */
+/**
+ * A ticket's SLA state, next mark and deadline, one row per ticket under a policy, with the filters a
+ * list is asked with, kept by triggers on tickets (migration 0040): sla=<state> pages and the scanner's
+ * due tickets are read off these rows' indexes, so no index of tickets holds what a mark changes
+ * (docs/decisions.md#sla-states-in-rows-of-their-own). agent_id 0 = unassigned, as in ticket_counts.
+ * Migration 0040 adds INCLUDE (status, priority, agent_id) and the partial indexes' predicates.
+ */
+export const ticketSlaStates = pgTable(
+  'ticket_sla_states',
+  {
+    ticketId: integer('ticket_id')
+      .primaryKey()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: SLA_STATES }).$type<SlaState>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    nextMarkAt: timestamp('next_mark_at', { withTimezone: true }),
+    status: ticketStatusEnum('status').notNull(),
+    priority: priorityEnum('priority').notNull(),
+    agentId: integer('agent_id').notNull(),
+  },
+  (t) => [
+    index('ticket_sla_states_created_idx').on(t.state, t.createdAt, t.ticketId),
+    index('ticket_sla_states_due_idx')
+      .on(t.state, t.dueAt.asc().nullsLast(), t.ticketId)
+      .where(sql`${t.state} in ('ok', 'warning', 'breached')`),
+    index('ticket_sla_states_due_desc_idx')
+      .on(t.state, t.dueAt.desc().nullsLast(), t.ticketId.desc())
+      .where(sql`${t.state} in ('ok', 'warning', 'breached')`),
+    // The scanner's question: which marks are due.
+    index('ticket_sla_states_next_mark_idx')
+      .on(t.nextMarkAt)
+      .where(sql`${t.nextMarkAt} is not null`),
+  ],
+);
+
 export const ticketTags = pgTable(
   'ticket_tags',
   {

@@ -40,6 +40,7 @@ import {
 } from '../../db/queries/tickets.js';
 import { findRequesterAccount } from '../../db/queries/staff.js';
 import { findTagCounts, tagSpreadIn, taggedWith } from '../../db/queries/ticketFilters.js';
+import { SLA_ROW_COLUMNS, slaRowsOf } from '../../db/queries/ticketSlaStates.js';
 import { fewTaggedOf, taggedRowsOf } from '../../db/queries/ticketTags.js';
 import { amongMatches, cappedWordTotal, FEW_WORD_MATCHES, wordMatchesOf } from '../../db/queries/ticketWords.js';
 import { findComments, findHistory } from '../../db/queries/ticketThread.js';
@@ -70,9 +71,9 @@ const PLANNED_PAGES = 5;
 
 /**
  * Whether a staff list is an SLA state alone in deadline order (the "SLA at risk" view's): the state is
- * written into the statement (tickets.ts#inSlaState), so its one plan is the plan for that state,
- * off the state's partial index or the deadline order's (checked with generic plans at 1M). Planned
- * apart, its statement cost 2.3 ms to plan against 1.0 ms to run.
+ * written into the statement (ticketSlaStates.ts#slaRowsOf), so its one plan is the plan for that
+ * state, off its rows' partial deadline index (checked with generic plans at 1M). Planned apart, its
+ * statement cost 2.3 ms to plan against 1.0 ms to run.
  */
 function stateInDeadlineOrder(scope: TicketScope, c: ListFilters['conditions'], sort: TicketQuery['sort']): boolean {
   return c.sla !== undefined && sort.field === 'slaDueAt' && filtersNamed(scope, c) === 0 && scope.ownerId === undefined;
@@ -85,8 +86,8 @@ const filtersNamed = (scope: TicketScope, c: ListFilters['conditions']): number 
 /**
  * Whether a list's filters are none (any order), or for staff, in creation order, exactly those an
  * index leads with before the creation time: (status, created_at), (priority, created_at),
- * (assigned_agent_id, created_at), (assigned_agent_id, status, created_at), (sla_state, created_at),
- * (category, created_at) and (assigned_agent_id, category, created_at).
+ * (assigned_agent_id, created_at), (assigned_agent_id, status, created_at), (category, created_at),
+ * (assigned_agent_id, category, created_at), and an SLA state's rows' (state, created_at).
  */
 function filtersIndexedInCreatedOrder(scope: TicketScope, c: ListFilters['conditions'], sort: TicketQuery['sort']): boolean {
   const others = filtersNamed(scope, c);
@@ -231,9 +232,14 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       const tagged = await taggedRowsOf(filters.scope, filters.conditions, page.sort, () =>
         untaggedCount(db, filters.scope, filters.conditions),
       );
+      // An SLA state's page off its own rows, in creation or deadline order: no index of tickets holds
+      // the state (ticketSlaStates.ts#slaRowsOf).
+      const stated = slaRowsOf(filters.scope, filters.conditions, page.sort);
       const { rows, total: n } = tagged
         ? await findTicketPageOfRows(page.sort.field === 'createdAt' ? plannedDb : db, tagged, page, reader, total.sql)
-        : await findTicketPage(reads, pageWhere, page, reader, pageTotal, { gateByTotal: total.gate, few });
+        : stated
+          ? await findTicketPageOfRows(reads, stated, page, reader, total.sql, SLA_ROW_COLUMNS)
+          : await findTicketPage(reads, pageWhere, page, reader, pageTotal, { gateByTotal: total.gate, few });
       // An empty page past the first carries no count: it is counted alone below.
       if (n !== undefined) return answer(rows, total.read(n));
     }
