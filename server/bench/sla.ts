@@ -17,7 +17,8 @@
  * change it), a server started on the copy, and BENCH_SLA_TICKETS of its running tickets (newest
  * first, as the data set assigned them: about half unassigned, each of those notifying every admin)
  * have their first response come due; BENCH_SLA_SCALE_ROUNDS (4) passes, one and two workers in
- * turn. BENCH_SLA_SCALE=off skips it.
+ * turn. BENCH_SLA_SCALE=off skips it. BENCH_SLA_BATCH sets the tickets a scanner batch marks (else the
+ * scanner's own).
  *
  * Then, on a fresh server per database, the re-apply of an edited policy: BENCH_SLA_REAPPLY_TICKETS
  * (100000) open tickets under one policy, the policy's targets edited over the API, and while the
@@ -51,6 +52,8 @@ const REAPPLY_TICKETS = positiveInt('BENCH_SLA_REAPPLY_TICKETS', 100_000);
 const LIST_CONNECTIONS = positiveInt('BENCH_SLA_LIST_CONNECTIONS', 10);
 const IDLE_S = positiveInt('BENCH_SLA_IDLE_S', 5);
 const SCALE_ROUNDS = positiveInt('BENCH_SLA_SCALE_ROUNDS', 4);
+/** Tickets a scanner batch marks; unset, the scanner's own (services/sla/scanner.ts). */
+const BATCH = process.env.BENCH_SLA_BATCH === undefined ? undefined : positiveInt('BENCH_SLA_BATCH', 500);
 const SCALE = !['off', '0', 'false'].includes((process.env.BENCH_SLA_SCALE ?? '').toLowerCase());
 const LIST_PATHS = [
   '/api/tickets?page=1',
@@ -104,7 +107,7 @@ async function scanRounds(database: 'pglite' | 'postgres'): Promise<Round[]> {
       // Odd rounds with one worker, even ones as the server scans: the two compared in the same run.
       const workers = database === 'postgres' && round % 2 === 0 ? 1 : undefined;
       const started = performance.now();
-      const marked = await t.server.services.slaScan(undefined, { workers });
+      const marked = await t.server.services.slaScan(undefined, { workers, batch: BATCH });
       rounds.push({ marked, ms: performance.now() - started, workers: workers ?? (database === 'postgres' ? 2 : 1) });
     }
     return rounds;
@@ -155,7 +158,7 @@ async function scanAtScale(): Promise<(Round & { notified: number })[] | string>
         const before = await notifications();
         const workers = round % 2 === 0 ? 1 : 2;
         const started = performance.now();
-        const marked = await server.services.slaScan(undefined, { workers });
+        const marked = await server.services.slaScan(undefined, { workers, batch: BATCH });
         const ms = performance.now() - started;
         rounds.push({ marked, ms, workers, notified: (await notifications()) - before });
       }

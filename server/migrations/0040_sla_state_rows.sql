@@ -37,28 +37,28 @@ $$;
 --> statement-breakpoint
 CREATE TRIGGER tickets_sla_states_insert AFTER INSERT ON tickets REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ticket_sla_states_insert();
 --> statement-breakpoint
--- A ticket whose state, marks' time, deadline or list filters changed gets its row written again, or
--- dropped without a state. A row trigger on those columns, so updates naming none of them never call it.
+-- A ticket whose state, next mark, deadline or list filters changed gets its row written again, or
+-- loses it without a state. A statement trigger over the transition tables the counters' trigger
+-- already has them in: a row trigger on those columns cost 14 ms for a scanner batch of 500 at a
+-- million tickets, this 9 ms, of which most is the rows' own index entries. Also the ON DELETE SET
+-- NULL of a deleted agent, which updates assigned_agent_id.
 CREATE OR REPLACE FUNCTION ticket_sla_states_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.sla_state IS NULL THEN
-    DELETE FROM ticket_sla_states WHERE ticket_id = NEW.id;
-  ELSE
-    INSERT INTO ticket_sla_states (ticket_id, state, created_at, due_at, next_mark_at, status, priority, agent_id)
-    VALUES (NEW.id, NEW.sla_state, NEW.created_at, NEW.sla_due_at, NEW.sla_next_mark_at, NEW.status, NEW.priority, coalesce(NEW.assigned_agent_id, 0))
-    ON CONFLICT (ticket_id) DO UPDATE SET state = excluded.state, created_at = excluded.created_at, due_at = excluded.due_at,
-      next_mark_at = excluded.next_mark_at, status = excluded.status, priority = excluded.priority, agent_id = excluded.agent_id;
-  END IF;
+  DELETE FROM ticket_sla_states s USING new_rows n WHERE s.ticket_id = n.id AND n.sla_state IS NULL;
+  INSERT INTO ticket_sla_states (ticket_id, state, created_at, due_at, next_mark_at, status, priority, agent_id)
+  SELECT n.id, n.sla_state, n.created_at, n.sla_due_at, n.sla_next_mark_at, n.status, n.priority, coalesce(n.assigned_agent_id, 0)
+  FROM new_rows n JOIN old_rows o ON o.id = n.id
+  WHERE n.sla_state IS NOT NULL
+    AND (o.sla_state, o.sla_next_mark_at, o.sla_due_at, o.status, o.priority, o.assigned_agent_id, o.created_at)
+      IS DISTINCT FROM (n.sla_state, n.sla_next_mark_at, n.sla_due_at, n.status, n.priority, n.assigned_agent_id, n.created_at)
+  ORDER BY n.id
+  ON CONFLICT (ticket_id) DO UPDATE SET state = excluded.state, created_at = excluded.created_at, due_at = excluded.due_at,
+    next_mark_at = excluded.next_mark_at, status = excluded.status, priority = excluded.priority, agent_id = excluded.agent_id;
   RETURN NULL;
 END
 $$;
 --> statement-breakpoint
--- Also the ON DELETE SET NULL of a deleted agent, which updates assigned_agent_id.
-CREATE TRIGGER tickets_sla_states_update AFTER UPDATE OF sla_state, sla_next_mark_at, sla_due_at, status, priority, assigned_agent_id, created_at ON tickets FOR EACH ROW
-WHEN (OLD.sla_state IS DISTINCT FROM NEW.sla_state OR OLD.sla_next_mark_at IS DISTINCT FROM NEW.sla_next_mark_at
-  OR OLD.sla_due_at IS DISTINCT FROM NEW.sla_due_at OR OLD.status IS DISTINCT FROM NEW.status OR OLD.priority IS DISTINCT FROM NEW.priority
-  OR OLD.assigned_agent_id IS DISTINCT FROM NEW.assigned_agent_id OR OLD.created_at IS DISTINCT FROM NEW.created_at)
-EXECUTE FUNCTION ticket_sla_states_change();
+CREATE TRIGGER tickets_sla_states_update AFTER UPDATE ON tickets REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ticket_sla_states_change();
 --> statement-breakpoint
 INSERT INTO ticket_sla_states (ticket_id, state, created_at, due_at, next_mark_at, status, priority, agent_id)
 SELECT id, sla_state, created_at, sla_due_at, sla_next_mark_at, status, priority, coalesce(assigned_agent_id, 0) FROM tickets WHERE sla_state IS NOT NULL;
