@@ -4,9 +4,9 @@
 -- of a pass over 10,000 due tickets. ticket_sla_states holds the state, the next mark, the deadline
 -- and the filters a list is asked with beside them, kept by triggers on tickets in the writing
 -- transaction (as ticket_tags is); sla=<state> pages and the scanner read its indexes, and no index of
--- tickets names the state or the next mark any more. With room left on each page (fillfactor 50), a
--- mark is then a HOT update: no index entry at all. Writes to tickets wait while the rows are filled
--- (SHARE), so none is missed.
+-- tickets names the state or the next mark any more. With room left on a page (fillfactor 50, below),
+-- a mark is then a HOT update: no index entry at all. Writes to tickets wait while the rows are
+-- filled (SHARE), so none is missed.
 LOCK TABLE tickets IN SHARE MODE;
 --> statement-breakpoint
 CREATE TABLE "ticket_sla_states" (
@@ -125,8 +125,9 @@ DROP INDEX "tickets_status_created_idx";
 CREATE INDEX "tickets_status_created_idx" ON "tickets" USING btree ("status","created_at","id") INCLUDE ("priority","assigned_agent_id","tags","updated_at","last_activity_at","sla_due_at");
 --> statement-breakpoint
 -- Half of each page left free, so a ticket's next version (a mark, an edit naming no indexed column)
--- fits beside it: tickets coming due together were made together and share pages. The heap is
--- rewritten to it here (CLUSTER, in key order, as the table was filled), holding the table meanwhile.
+-- fits beside it: tickets coming due together were made together and share pages. Pages written from
+-- now on keep it. The tickets already there stay packed until the table is rewritten (VACUUM FULL
+-- tickets at a quiet hour): a rewrite here would hold the table for minutes at a million tickets and
+-- leave its visibility map empty, so every index-only read fetched rows again until a vacuum.
+-- Tickets come due within days of being made, so the marks reach the new pages soon anyway.
 ALTER TABLE "tickets" SET (fillfactor = 50);
---> statement-breakpoint
-CLUSTER "tickets" USING "tickets_pkey";
