@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { SLA_FILTERS, type TicketQuery } from '@helpdesk/protocol';
+import type { TicketQuery } from '@helpdesk/protocol';
 import { ticketSlaStates } from '../schema/index.js';
-import type { ConditionFilters, OrderColumns, TicketScope } from './tickets.js';
+import { slaStateLiteral, type ConditionFilters, type OrderColumns, type TicketScope } from './tickets.js';
 
 /** Where the orders an SLA state's rows carry are read (findTicketPageOfRows). */
 export const SLA_ROW_COLUMNS: OrderColumns = {
@@ -24,11 +24,10 @@ export function slaRowsOf(scope: TicketScope, filters: ConditionFilters, sort: T
   if (sort.field !== 'createdAt' && sort.field !== 'slaDueAt') return undefined;
   const others = [filters.search, filters.tag, filters.category, filters.requester, filters.unreadFor];
   if (others.some((filter) => filter !== undefined)) return undefined;
-  if (!SLA_FILTERS.includes(sla)) throw new RangeError(`Not an SLA state: ${sla}`);
   const where = and(
     // Written into the text, as the tickets' condition is (tickets.ts#inSlaState): the partial
     // deadline indexes are then provably the state's.
-    sql`${ticketSlaStates.state} = ${sql.raw(`'${sla}'`)}`,
+    sql`${ticketSlaStates.state} = ${slaStateLiteral(sla)}`,
     filters.status !== undefined ? eq(ticketSlaStates.status, filters.status) : undefined,
     filters.priority !== undefined ? eq(ticketSlaStates.priority, filters.priority) : undefined,
     // 0 is the unassigned, as the triggers keep them.

@@ -140,10 +140,14 @@ export interface ConditionFilters {
  * the caller's text): a plan made once for it (plannable in services/tickets/reads.ts) then knows how
  * many rows it holds and which partial index has them, where a value sent apart would leave both unknown.
  */
-const inSlaState = (state: SlaFilter): SQL => {
+const inSlaState = (state: SlaFilter): SQL =>
+  sql`exists (select 1 from ${ticketSlaStates} s where s.ticket_id = ${outer('id')} and s.state = ${slaStateLiteral(state)})`;
+
+/** An SLA state as a literal of the statement's text (inSlaState above); refuses anything but SLA_FILTERS. */
+export function slaStateLiteral(state: SlaFilter): SQL {
   if (!SLA_FILTERS.includes(state)) throw new RangeError(`Not an SLA state: ${state}`);
-  return sql`exists (select 1 from ${ticketSlaStates} s where s.ticket_id = ${outer('id')} and s.state = ${sql.raw(`'${state}'`)})`;
-};
+  return sql.raw(`'${state}'`);
+}
 
 export function ticketConditions(scope: TicketScope, filters: ConditionFilters): SQL | undefined {
   return and(
@@ -296,9 +300,10 @@ export async function findTicketPageOfMatches(
 /**
  * A page of rows that carry their ticket's order (a word's matches, ticketWords.ts#wordMatchesOf; a
  * tag's rows, ticketTags.ts#taggedRowsOf; an SLA state's, ticketSlaStates.ts#slaRowsOf with its
- * `columns`), sorted off those rows in an order they carry (sortsOffMatches): index-only, about 0.2 µs a row, where reading each by id descended the tickets'
- * btree (~3.5 µs) and walking the order's index passed every ticket between two of them. Only the
- * page's rows are then read from tickets, with `total` riding in the statement as findTicketPage's.
+ * `columns`), sorted off those rows in an order they carry (sortsOffMatches): index-only, about 0.2 µs
+ * a row, where reading each by id descended the tickets' btree (~3.5 µs) and walking the order's index
+ * passed every ticket between two of them. Only the page's rows are then read from tickets, with
+ * `total` riding in the statement as findTicketPage's.
  */
 export async function findTicketPageOfRows(
   db: Db,

@@ -239,18 +239,12 @@ export const ticketTagCounts = pgTable(
 );
 
 /**
- * A ticket's tags, one row each, in creation order per tag, with the filters a list is asked with, kept
- * by triggers on tickets (migration 0031): a tag's list in creation order walks its own rows, where the
- * tickets' indexes passed every ticket without the tag (docs/decisions.md#a-tag-walked-in-its-own-rows).
- * agent_id 0 = unassigned, as in ticket_counts. Migration 0031 adds INCLUDE (status, priority,
- * agent_id) to the index, which drizzle cannot declare.
- */
-/**
  * A ticket's SLA state, next mark and deadline, one row per ticket under a policy, with the filters a
  * list is asked with, kept by triggers on tickets (migration 0040): sla=<state> pages and the scanner's
  * due tickets are read off these rows' indexes, so no index of tickets holds what a mark changes
  * (docs/decisions.md#sla-states-in-rows-of-their-own). agent_id 0 = unassigned, as in ticket_counts.
- * Migration 0040 adds INCLUDE (status, priority, agent_id) and the partial indexes' predicates.
+ * Migration 0040 adds INCLUDE (status, priority, agent_id, and the other order's time) to the state's
+ * indexes, which drizzle cannot declare.
  */
 export const ticketSlaStates = pgTable(
   'ticket_sla_states',
@@ -281,6 +275,13 @@ export const ticketSlaStates = pgTable(
   ],
 );
 
+/**
+ * A ticket's tags, one row each, in creation order per tag, with the filters a list is asked with, kept
+ * by triggers on tickets (migration 0031): a tag's list in creation order walks its own rows, where the
+ * tickets' indexes passed every ticket without the tag (docs/decisions.md#a-tag-walked-in-its-own-rows).
+ * agent_id 0 = unassigned, as in ticket_counts. Migration 0031 adds INCLUDE (status, priority,
+ * agent_id) to the index, which drizzle cannot declare.
+ */
 export const ticketTags = pgTable(
   'ticket_tags',
   {
