@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Ticket, type TicketDetail } from '@helpdesk/protocol';
-import { notifications as notificationRows, tickets } from '../db/schema/index.js';
+import { notifications as notificationRows, ticketHistory, tickets } from '../db/schema/index.js';
 import { MIN_BATCH } from '../db/shrinkingBatch.js';
 import { ADMIN_ENV, createCast, createTicket, insertUser, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
@@ -243,6 +243,41 @@ describe('service levels on tickets', () => {
       expect((await detail(id, agent)).history.filter((h) => h.type === 'sla')).toHaveLength(1);
       expect(notifications.filter((n) => n.ticketId === id && n.type === 'sla_breached')).toHaveLength(1);
     }
+  });
+
+  it('passes over a ticket a writer holds without waiting for it, and marks it on the next pass', async () => {
+    const ticket = await createTicket(t.api, owner.token, { title: 'Held by a writer' });
+    await dueNow(ticket.id, { slaResponseDueAt: new Date(Date.now() - 1000), slaResponseWarnedAt: new Date() });
+    const slaEntries = async () => (await detail(ticket.id, agent)).history.filter((h) => h.type === 'sla');
+    if (t.server.database.kind === 'postgres') {
+      // A writer locks the ticket, then (its trigger) the SLA row; a scan locks them the other way round.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const holding = new Promise<void>((resolve) => (locked = resolve));
+      const writer = t.server.database.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from tickets where id = ${ticket.id} for update`);
+        locked();
+        await held;
+        await tx.update(tickets).set({ title: 'Held by a writer, edited' }).where(eq(tickets.id, ticket.id));
+      });
+      await holding;
+      try {
+        await t.server.services.slaScan();
+        // Read beside the writer: the API's detail would wait on its lock (the read mark's key check).
+        const entries = await t.server.database.db
+          .select({ id: ticketHistory.id })
+          .from(ticketHistory)
+          .where(and(eq(ticketHistory.ticketId, ticket.id), eq(ticketHistory.type, 'sla')));
+        expect(entries).toEqual([]);
+      } finally {
+        release();
+        await writer;
+      }
+    }
+    expect(await t.server.services.slaScan()).toBeGreaterThanOrEqual(1);
+    expect(await slaEntries()).toEqual([expect.objectContaining({ from: 'first_response', to: 'breached' })]);
+    expect((await detail(ticket.id, agent)).sla?.state).toBe('breached');
   });
 
   it('marks in smaller batches, and re-applies so, when a batch runs past the statement timeout', async () => {

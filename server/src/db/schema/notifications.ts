@@ -19,19 +19,25 @@ export const notifications = pgTable(
     type: notificationTypeEnum('type').notNull(),
     // Null for news about no ticket (a webhook turned off).
     ticketId: integer('ticket_id').references(() => tickets.id, { onDelete: 'cascade' }),
-    byId: integer('by_id')
-      .notNull()
-      .references(() => users.id),
+    // Who acted, as in ticket_history.actor_id: a user's id, not enforced by a foreign key. Users are
+    // never deleted (deactivated instead), and each check locked the user's row FOR KEY SHARE: a third
+    // of a scanner batch's inserts, and a multixact on rows two workers both named
+    // (docs/decisions.md#no-key-checks-on-who-acted).
+    byId: integer('by_id').notNull(),
     excerpt: text('excerpt').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },
   (t) => [
-    index('notifications_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // One recipient's. The admins' notices (no recipient) are not in these two: each SLA mark on an
+    // unassigned ticket writes one, and they are read off the two indexes of their own below.
+    index('notifications_user_created_idx')
+      .on(t.userId, t.createdAt, t.id)
+      .where(sql`${t.userId} is not null`),
     // The bell's count reads only the unread rows.
     index('notifications_user_unread_idx')
       .on(t.userId)
-      .where(sql`${t.readAt} is null`),
+      .where(sql`${t.userId} is not null and ${t.readAt} is null`),
     // A deleted ticket's notifications go with it: without this, each deletion read every notification.
     // The recipient second, so "this ticket's, for me" stays one exact range, as it was off the first two.
     index('notifications_ticket_idx').on(t.ticketId, t.userId),

@@ -164,9 +164,8 @@ export const ticketHistory = pgTable(
     type: historyTypeEnum('type').notNull(),
     fromValue: text('from_value'),
     toValue: text('to_value'),
-    actorId: integer('actor_id')
-      .notNull()
-      .references(() => users.id),
+    // Not a foreign key: see notifications.byId (docs/decisions.md#no-key-checks-on-who-acted).
+    actorId: integer('actor_id').notNull(),
     // The timeline entry of an internal note is as hidden from the owner as the note.
     internal: boolean('internal').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),

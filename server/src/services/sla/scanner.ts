@@ -3,10 +3,11 @@ import type { Database, Db, ExclusiveLock } from '../../db/client.js';
 import {
   activeAdminIds,
   anyMarkDue,
+  claimDueTickets,
   insertSlaHistory,
   insertSlaNotifications,
-  markDueTickets,
-  type MarkedTicket,
+  markClaimedTickets,
+  type DueTicket,
   type NewSlaEntry,
   type NewSlaNotification,
 } from '../../db/queries/slaTickets.js';
@@ -47,7 +48,7 @@ export interface SlaScanner {
 }
 
 /** What one marked ticket's pass says, per target: the mark to announce, if any. */
-function marksOf(ticket: MarkedTicket): { target: SlaTargetKind; mark: SlaMark }[] {
+function marksOf(ticket: DueTicket): { target: SlaTargetKind; mark: SlaMark }[] {
   const done = ticket.status === 'resolved' || ticket.status === 'closed';
   const marks: { target: SlaTargetKind; mark: SlaMark }[] = [];
   // A breach found in the same pass as its warning is announced alone: the warning came too late to help.
@@ -60,11 +61,12 @@ function marksOf(ticket: MarkedTicket): { target: SlaTargetKind; mark: SlaMark }
 }
 
 /**
- * Marks the warnings and breaches that came due, in one transaction per batch: the marks and states
- * (one UPDATE), the `sla` timeline entries (one insert), the notifications to the assignee or, for an
- * unassigned ticket, to every admin (one insert); then, after the commit, `sla-changed` to staff and
- * each notification to its recipient. A mark is made once: the UPDATE only takes unmarked due times,
- * and rows another scan holds are skipped.
+ * Marks the warnings and breaches that came due, in one transaction per batch: the due tickets claimed
+ * (locked), their `sla` timeline entries (one insert), the notifications to the assignee or, for an
+ * unassigned ticket, to every admin (one insert), then the marks and states (one UPDATE, last: see
+ * markClaimedTickets); after the commit, `sla-changed` to staff and each notification to its
+ * recipient. A mark is made once: the claim only takes unmarked due times, and skips rows another
+ * scan holds.
  */
 export function createSlaScan({
   db,
@@ -79,7 +81,7 @@ export function createSlaScan({
 }) {
   const markBatch = (now: Date, batch: number) =>
     withTransaction(async (tx, emit) => {
-      const tickets = await markDueTickets(tx, now, batch);
+      const tickets = await claimDueTickets(tx, now, batch);
       if (tickets.length === 0) return 0;
       const announced = tickets.map((ticket) => ({ ticket, marks: marksOf(ticket) }));
       const entries: NewSlaEntry[] = announced.flatMap(({ ticket, marks }) =>
@@ -101,6 +103,11 @@ export function createSlaScan({
         })),
       );
       const notifications = await insertSlaNotifications(tx, requests);
+      const marked = await markClaimedTickets(
+        tx,
+        now,
+        tickets.map((ticket) => ticket.id),
+      );
 
       const byTicket = new Map(tickets.map((ticket) => [ticket.id, ticket]));
       const entriesOf = new Map<number, HistoryEntry[]>();
@@ -119,10 +126,12 @@ export function createSlaScan({
         });
         entriesOf.set(row.ticketId, list);
       }
-      for (const ticket of tickets) {
+      for (const ticket of marked) {
+        const claimed = byTicket.get(ticket.id);
+        if (!claimed) continue;
         emit('sla.changed', {
           ticketId: ticket.id,
-          ownerId: ticket.userId,
+          ownerId: claimed.userId,
           sla: presentSla(ticket),
           version: ticket.version,
           history: entriesOf.get(ticket.id) ?? [],
