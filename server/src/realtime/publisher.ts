@@ -40,7 +40,9 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
       deliver(io.to(rooms).except(except), stamp);
       return;
     }
-    deliver(io.local.to(rooms).except(except), stamp);
+    // Socket.IO encodes a broadcast before it looks for sockets: a scanner pass announces thousands
+    // of marks, mostly to rooms nobody here is in (offline admins, agents), so an empty room costs nothing.
+    if (rooms.some((room) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0)) deliver(io.local.to(rooms).except(except), stamp);
     if (fanout.shared) heldBack.add(() => deliver(io.to(rooms).except([fanout.localRoom, ...except]), stamp));
   };
   /**
