@@ -3,7 +3,7 @@ import type { ActorRef, Commit, EventBus } from '../events/bus.js';
 import type { Fanout } from '../scaleout/fanout.js';
 import { heldBackLog } from '../scaleout/heldBack.js';
 import { ownerHistory, withoutStaffFields } from '../presenters/tickets.js';
-import type { RealtimeServer } from './server.js';
+import { socketsHere, type RealtimeServer } from './server.js';
 
 type Target = ReturnType<RealtimeServer['to']>;
 /** When an emit was first made, and when its change's commit was asked for (protocol's Stamped). */
@@ -42,7 +42,7 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
     }
     // Socket.IO encodes a broadcast before it looks for sockets: a scanner pass announces thousands
     // of marks, mostly to rooms nobody here is in (offline admins, agents), so an empty room costs nothing.
-    if (rooms.some((room) => (io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0)) deliver(io.local.to(rooms).except(except), stamp);
+    if (rooms.some((room) => socketsHere(io, room) > 0)) deliver(io.local.to(rooms).except(except), stamp);
     if (fanout.shared) heldBack.add(() => deliver(io.to(rooms).except([fanout.localRoom, ...except]), stamp));
   };
   /**

@@ -18,6 +18,9 @@ export interface InterServerEvents {
 }
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/** Sockets on this process in `room` (of the one namespace the server uses). */
+export const socketsHere = (io: RealtimeServer, room: string): number => io.of('/').adapter.rooms.get(room)?.size ?? 0;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export interface RealtimeOptions {
@@ -66,7 +69,7 @@ export function attachRealtime(
    * removes a socket from its rooms when it closes or its handshake fails, so nothing needs undoing.
    */
   const claimPlace = (socket: RealtimeSocket, room: string, max: number): boolean => {
-    if ((io.of('/').adapter.rooms.get(room)?.size ?? 0) >= max) return false;
+    if (socketsHere(io, room) >= max) return false;
     void socket.join(room);
     return true;
   };
