@@ -86,10 +86,14 @@ describe('when PostgreSQL drops and returns', () => {
     writing = false;
     await Promise.all(writers);
 
-    // Both processes never stopped, and nothing else than 201 or 503 was ever answered.
+    // Both processes never stopped, and nothing else than 201 or 503 was ever answered, save the
+    // refusal of a write the statement timeout stopped: six writers of one owner queue on the same
+    // counter rows, and on a loaded machine one can wait past it. It says the write was not made.
     for (const node of cluster.nodes) expect(node.process.child.exitCode).toBeNull();
-    const statuses = new Set(writes.map((w) => (w.response instanceof Error ? w.response.message : w.response.status)));
-    expect([...statuses].sort()).toEqual([201, 503]);
+    const answers = writes.map((w) =>
+      w.response instanceof Error ? w.response.message : w.response.status === 400 ? w.response.body.message : w.response.status,
+    );
+    expect(new Set(answers.filter((a) => a !== MESSAGES.http.changeTooSlow))).toEqual(new Set([201, 503]));
 
     const db = new pg.Client({ connectionString: cluster.databaseUrl });
     await db.connect();
