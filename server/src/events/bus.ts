@@ -46,8 +46,11 @@ export interface DomainEvents {
     /** The ticket's commentCount once this comment is in. */
     commentCount: number;
   };
-  /** An in-app notification for `userId` only (mention, assigned, reply). */
-  'notification.created': { userId: number; notification: Notification };
+  /**
+   * An in-app notification for `userIds` only (mention, assigned, reply): one stored notice, so one
+   * event even when it is every admin's (an SLA mark on an unassigned ticket).
+   */
+  'notification.created': { userIds: number[]; notification: Notification };
   'article.helpful': { articleId: number; helpfulCount: number };
   /** Every token and socket of this user must stop working (deletion, password change or reset). */
   'user.revoked': { userId: number };

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { isStaff, wantsNotice, type TicketNotice } from '@helpdesk/protocol';
+import { isStaff, wantsNotice, type Notification, type TicketNotice } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
 import { findCommentAttachments } from '../db/queries/attachments.js';
 import { tickets, users } from '../db/schema/index.js';
@@ -130,13 +130,22 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
 
   // Mentions and assignments reach staff by email too, when their preference is `important` or `all`.
   // Not threaded: an answer by mail to a notice about a note would otherwise become a public reply.
-  const staffNotice = async (tx: Db, emit: Emit, { userId, notification }: DomainEvents['notification.created']) => {
+  const staffNotice = async (tx: Db, emit: Emit, { userIds, notification }: DomainEvents['notification.created']) => {
     // SLA marks stay in the app: a scan that finds many missed deadlines must not flood mailboxes, nor
     // write a mail per notification inside its one transaction.
     // A webhook turned off is about no ticket, and stays in the app too.
     if (notification.type !== 'mention' && notification.type !== 'assigned') return;
     const { type: kind, ticketId } = notification;
     if (ticketId === null) return;
+    for (const userId of userIds) await staffNoticeTo(tx, emit, userId, { kind, ticketId, notification });
+  };
+
+  const staffNoticeTo = async (
+    tx: Db,
+    emit: Emit,
+    userId: number,
+    { kind, ticketId, notification }: { kind: 'mention' | 'assigned'; ticketId: number; notification: Notification },
+  ) => {
     const [row] = await tx
       .select({
         email: users.email,

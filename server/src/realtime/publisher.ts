@@ -89,8 +89,9 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
       const rooms = comment.internal ? [ROOMS.staff] : ticketRooms(ownerId);
       send(commit, rooms, (to, stamp) => to.emit('comment-added', { ticketId, comment, history, commentCount, ...stamp }));
     }),
-    bus.subscribe('notification.created', ({ userId, notification }, commit) => {
-      send(commit, [ROOMS.user(userId)], (to, stamp) => to.emit('notification', { notification, ...stamp }));
+    // Every recipient's room in one emit: Socket.IO encodes it once and sends each socket one copy.
+    bus.subscribe('notification.created', ({ userIds, notification }, commit) => {
+      send(commit, userIds.map(ROOMS.user), (to, stamp) => to.emit('notification', { notification, ...stamp }));
     }),
     // The service level is staff's alone: never to the owner's room, whoever the owner is.
     bus.subscribe('sla.changed', ({ ticketId, sla, version, history }, commit) => {

@@ -327,11 +327,21 @@ describe('service levels on tickets', () => {
   it('warns at once for a target shorter than the warning, notifying every admin of an unassigned ticket', async () => {
     const second = await insertUser(t, { role: 'admin', name: 'Second Admin' });
     const ticket = await createTicket(t.api, owner.token, { priority: 'urgent' }); // 15 < 30 minutes warning
-    const adminSocket = await sockets.listen(t.url, second.token);
+    const [adminSocket, rootSocket, agentSocket] = await Promise.all([
+      sockets.listen(t.url, second.token),
+      sockets.listen(t.url, admin.token),
+      sockets.listen(t.url, agent.token),
+    ]);
     expect(await t.server.services.slaScan()).toBeGreaterThanOrEqual(1);
     const notice = await adminSocket.next('notification', (e) => e.notification.ticketId === ticket.id);
     expect(notice.notification.type).toBe('sla_warning');
     expect(notice.notification.excerpt).toBe(MESSAGES.sla.notificationExcerpt('first_response', 'warning', ticket.title));
+    // One emit for both admins' rooms: each admin's socket gets one copy, an agent's none.
+    await sentinel(t.api, admin.token, [adminSocket, rootSocket, agentSocket]);
+    const about = (listener: typeof adminSocket) => listener.events.notification.filter((e) => e.notification.ticketId === ticket.id);
+    expect(about(adminSocket)).toHaveLength(1);
+    expect(about(rootSocket)).toEqual(about(adminSocket));
+    expect(about(agentSocket)).toEqual([]);
     const rootNotices = (await t.api.get('/notifications', { token: admin.token })).body.notifications;
     expect(rootNotices.some((n: { ticketId: number; type: string }) => n.ticketId === ticket.id && n.type === 'sla_warning')).toBe(true);
     // Stored once for every admin, with no recipient of its own.

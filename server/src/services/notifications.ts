@@ -51,7 +51,7 @@ export async function writeNotifications(tx: Db, emit: Emit, by: ActorRef, reque
   );
   for (const row of rows) {
     emit('notification.created', {
-      userId: row.userId,
+      userIds: [row.userId],
       notification: presentNotification({ notification: row, by: { id: by.id, name: by.name } }),
     });
   }

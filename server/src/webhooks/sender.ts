@@ -89,7 +89,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       );
       for (const row of rows) {
         emit('notification.created', {
-          userId: row.userId,
+          userIds: [row.userId],
           notification: {
             id: row.id,
             type: row.type,

@@ -148,7 +148,8 @@ export function createSlaScan({
           createdAt: row.createdAt.toISOString(),
           readAt: null,
         };
-        for (const userId of row.userId === null ? admins : [row.userId]) emit('notification.created', { userId, notification });
+        const userIds = row.userId === null ? admins : [row.userId];
+        if (userIds.length > 0) emit('notification.created', { userIds, notification });
       }
       return tickets.length;
     });
