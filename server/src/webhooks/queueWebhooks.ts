@@ -63,17 +63,24 @@ type Subscribers = Awaited<ReturnType<typeof findSubscribers>>;
  */
 export function queueWebhooks(keptSubscribers: ReadMemo<Subscribers>, now: () => Date = () => new Date()): BeforeCommit {
   return async (tx: Db, events, emit) => {
-    const messages = events.flatMap(webhookMessagesOf);
-    if (messages.length === 0) return;
-    const subscribers = await keptSubscribers('active', () => findSubscribers(tx));
-    if (subscribers.length === 0) return;
+    // The endpoints are asked for at the first event that makes a message, and with none active no
+    // other message is built: a scanner batch holds hundreds of marks.
+    let subscribers: Subscribers | undefined;
     const at = now();
-    const rows = messages.flatMap(({ type, data, internal }) =>
-      subscribers
-        .filter((hook) => hook.events.includes(type) && (!internal || hook.includeInternal))
-        .map((hook) => newDelivery(hook.id, type, data, at)),
-    );
+    const rows: ReturnType<typeof newDelivery>[] = [];
+    for (const event of events) {
+      const messages = webhookMessagesOf(event);
+      if (messages.length === 0) continue;
+      subscribers ??= await keptSubscribers('active', () => findSubscribers(tx));
+      if (subscribers.length === 0) return;
+      for (const { type, data, internal } of messages) {
+        for (const hook of subscribers) {
+          if (hook.events.includes(type) && (!internal || hook.includeInternal)) rows.push(newDelivery(hook.id, type, data, at));
+        }
+      }
+    }
+    if (rows.length === 0) return;
     await insertDeliveries(tx, rows);
-    if (rows.length > 0) emit('webhook.queued', { deliveries: rows.length });
+    emit('webhook.queued', { deliveries: rows.length });
   };
 }
