@@ -23,12 +23,12 @@ export function memoryLastSent(): LastSent {
   };
 }
 
-/** Keeps the larger of the stored time and the new one: processes may note out of order. */
+/** Keeps the larger of the stored time and each new one (ARGV in the rooms' order): processes may note out of order. */
 const NOTE_LATEST = `
 for i, room in ipairs(KEYS) do
   if i > 1 then
     local held = tonumber(redis.call('HGET', KEYS[1], room) or '0')
-    if tonumber(ARGV[1]) > held then redis.call('HSET', KEYS[1], room, ARGV[1]) end
+    if tonumber(ARGV[i - 1]) > held then redis.call('HSET', KEYS[1], room, ARGV[i - 1]) end
   end
 end`;
 
@@ -41,15 +41,28 @@ export function redisLastSent(redis: Redis, keyPrefix: string): LastSent {
   // Sent once and then called by its hash (EVALSHA): a note goes out with every event.
   const noted = redis as Redis & { noteLatest(...args: string[]): Promise<unknown> };
   if (!('noteLatest' in redis)) redis.defineCommand('noteLatest', { lua: NOTE_LATEST });
+  // The notes of one turn of the event loop go out in one call: a scanner batch announces hundreds of
+  // marks, each to the same few rooms.
+  const pending = new Map<string, number>();
+  const flush = () => {
+    const rooms = [...pending.keys()];
+    const times = [...pending.values()].map(String);
+    pending.clear();
+    // The hash is passed as the first "key", the rooms after it, so the script needs no string building.
+    noted.noteLatest(String(rooms.length + 1), key, ...rooms, ...times).catch(() => undefined);
+  };
   return {
     note(rooms, at) {
-      // The hash is passed as the first "key", the rooms after it, so the script needs no string building.
-      noted.noteLatest(String(rooms.length + 1), key, ...rooms, String(at)).catch(() => undefined);
+      if (pending.size === 0 && rooms.length > 0) setImmediate(flush);
+      for (const room of rooms) pending.set(room, Math.max(pending.get(room) ?? 0, at));
     },
     async latest(rooms) {
       if (rooms.length === 0) return null;
+      // A note not sent yet counts: a socket joining in that turn must not miss the change it is about.
+      const waiting = rooms.map((room) => pending.get(room));
       try {
-        return latestOf((await redis.hmget(key, ...rooms)).map((value) => (value === null ? undefined : Number(value))));
+        const held = (await redis.hmget(key, ...rooms)).map((value) => (value === null ? undefined : Number(value)));
+        return latestOf([...held, ...waiting]);
       } catch {
         return Date.now();
       }
