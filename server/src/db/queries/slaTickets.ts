@@ -163,6 +163,11 @@ const dueMarks = (at: string) => sql`
  */
 export async function claimDueTickets(db: Db, now: Date, limit: number): Promise<DueTicket[]> {
   const at = now.toISOString();
+  // The SLA rows are read in the next mark's order, stopping at the limit. On the same stale estimate
+  // the planner read every due row through a bitmap and sorted them all, each batch: 11 ms of the
+  // claim with 8,000 due at a million tickets against 3.5 ms in index order, and a pass over n due
+  // rows read about n²/(2 · limit) of them. For this statement only (a SET LOCAL lasts the transaction).
+  await db.execute(sql`set local enable_bitmapscan = off`);
   const rows = await executedRows(
     db,
     sql`
@@ -180,6 +185,7 @@ export async function claimDueTickets(db: Db, now: Date, limit: number): Promise
     for update of t skip locked
   `,
   );
+  await db.execute(sql`set local enable_bitmapscan to default`);
   return rows.map((row) => ({
     id: Number(row.id),
     userId: Number(row.user_id),
