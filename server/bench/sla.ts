@@ -17,7 +17,8 @@
  * change it), a server started on the copy, and BENCH_SLA_TICKETS of its running tickets (newest
  * first, as the data set assigned them: about half unassigned, each of those notifying every admin)
  * have their first response come due; BENCH_SLA_SCALE_ROUNDS (4) passes, one and two workers in
- * turn. BENCH_SLA_SCALE=off skips it. BENCH_SLA_BATCH sets the tickets a scanner batch marks (else the
+ * turn, each with the CPU time of the server's process while it ran (the bench does nothing else
+ * meanwhile). BENCH_SLA_SCALE=off skips it. BENCH_SLA_BATCH sets the tickets a scanner batch marks (else the
  * scanner's own). BENCH_SLA_ONLY=scale runs this part alone (the other two skipped: for a profile or
  * two builds in turn).
  *
@@ -120,7 +121,10 @@ async function scanRounds(database: 'pglite' | 'postgres'): Promise<Round[]> {
 }
 
 /** The passes over the kept 1M data set's copy, or why there are none. */
-async function scanAtScale(): Promise<(Round & { notified: number })[] | string> {
+/** A pass at scale: also the notices it stored and the CPU time of this process (the server's, here) while it ran. */
+type ScaleRound = Round & { notified: number; cpuMs: number };
+
+async function scanAtScale(): Promise<ScaleRound[] | string> {
   if (!(await postgresPlace().exists())) return `no kept data set ${DATASET_NAME} (BENCH_KEEP=1 npm run bench:scale builds it)`;
   const name = `helpdesk_sla_scale_${randomBytes(4).toString('hex')}`;
   // A template may have no other connection while it is copied: a server still on it fails this. The
@@ -141,7 +145,7 @@ async function scanAtScale(): Promise<(Round & { notified: number })[] | string>
     try {
       await server.slaScanner.stop();
       const db = server.database.db;
-      const rounds: (Round & { notified: number })[] = [];
+      const rounds: ScaleRound[] = [];
       for (let round = 0; round < SCALE_ROUNDS; round += 1) {
         // Only the first response comes due: its resolution stays a day away, already warned of nothing.
         for (let from = 0; from < TICKETS; from += 1000) {
@@ -164,10 +168,12 @@ async function scanAtScale(): Promise<(Round & { notified: number })[] | string>
         const [last] = await rowsOf<{ id: number }>(db, 'select coalesce(max(id), 0)::int as id from notifications');
         const workers = round % 2 === 0 ? 1 : 2;
         const started = performance.now();
+        const cpuBefore = process.cpuUsage();
         const marked = await server.services.slaScan(undefined, { workers, batch: BATCH });
         const ms = performance.now() - started;
+        const cpu = process.cpuUsage(cpuBefore);
         const [stored] = await rowsOf<{ n: number }>(db, `select count(*)::int as n from notifications where id > ${last?.id ?? 0}`);
-        rounds.push({ marked, ms, workers, notified: stored?.n ?? 0 });
+        rounds.push({ marked, ms, workers, notified: stored?.n ?? 0, cpuMs: (cpu.user + cpu.system) / 1000 });
       }
       return rounds;
     } finally {
@@ -295,8 +301,15 @@ async function main() {
     else
       console.log(
         markdownTable(
-          ['round', 'workers', 'tickets marked', 'notifications stored', 'pass ms'],
-          scaled.map((r, i) => [String(i + 1), String(r.workers), String(r.marked), String(r.notified), r.ms.toFixed(0)]),
+          ['round', 'workers', 'tickets marked', 'notifications stored', 'pass ms', 'server CPU ms'],
+          scaled.map((r, i) => [
+            String(i + 1),
+            String(r.workers),
+            String(r.marked),
+            String(r.notified),
+            r.ms.toFixed(0),
+            r.cpuMs.toFixed(0),
+          ]),
         ),
       );
   }
