@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useOpenedDatabase } from '../../../test/openedDatabase.js';
 import { executedRows } from '../rows.js';
-import { tickets, users } from '../schema/index.js';
+import { ticketReads, tickets, users } from '../schema/index.js';
 import { claimDueTickets } from './slaTickets.js';
 
 /** The scanner's claim (services/sla/scanner.ts): the most overdue marks first, and nothing left behind. */
@@ -49,6 +49,14 @@ describe('claiming due SLA marks', () => {
       // The claim reads its rows in index order by a setting of its own, which ends with it.
       const [setting] = await executedRows(tx, sql`select current_setting('enable_bitmapscan') as value`);
       expect(setting?.value).toBe('on');
+      if (opened.database.kind !== 'postgres') return;
+      // Beside the batch, on another connection: a writer cannot take a claimed ticket, and a read mark
+      // naming it (its key check) goes through without waiting for the batch to end.
+      const ticketId = claimed[0]!.id;
+      await expect(db.execute(sql`select id from tickets where id = ${ticketId} for update nowait`)).rejects.toThrow();
+      await db.insert(ticketReads).values({ userId: owner!.id, ticketId });
     });
+    if (opened.database.kind === 'postgres')
+      expect(await db.select().from(ticketReads)).toEqual([expect.objectContaining({ userId: owner!.id })]);
   });
 });
