@@ -120,10 +120,10 @@ async function scanRounds(database: 'pglite' | 'postgres'): Promise<Round[]> {
   }
 }
 
-/** The passes over the kept 1M data set's copy, or why there are none. */
 /** A pass at scale: also the notices it stored and the CPU time of this process (the server's, here) while it ran. */
 type ScaleRound = Round & { notified: number; cpuMs: number };
 
+/** The passes over the kept 1M data set's copy, or why there are none. */
 async function scanAtScale(): Promise<ScaleRound[] | string> {
   if (!(await postgresPlace().exists())) return `no kept data set ${DATASET_NAME} (BENCH_KEEP=1 npm run bench:scale builds it)`;
   const name = `helpdesk_sla_scale_${randomBytes(4).toString('hex')}`;

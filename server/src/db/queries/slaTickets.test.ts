@@ -35,7 +35,7 @@ describe('claiming due SLA marks', () => {
         })),
       )
       .returning({ id: tickets.id, slaNextMarkAt: tickets.slaNextMarkAt });
-    const earliest = [...inserted]
+    const earliest = inserted
       .filter((row) => row.slaNextMarkAt! <= now)
       .sort((a, b) => a.slaNextMarkAt!.getTime() - b.slaNextMarkAt!.getTime())
       .slice(0, 10)
