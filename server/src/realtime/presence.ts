@@ -18,6 +18,8 @@ interface SocketPresence {
   tickets: Map<number, PresenceEntry>;
   /** Views still being checked: they hold their place under the cap, and a leave meanwhile cancels them. */
   pending: Set<number>;
+  /** Views are decided one after another, in the order they came, whatever each read check takes. */
+  views: Promise<void>;
   lastTypingAt: number;
   /** A typing signal that came inside the throttle window: applied when the window ends, the latest wins. */
   pendingTyping?: { ticketId: number; typing: boolean };
@@ -75,11 +77,11 @@ export function attachPresence(
     if (!flushTimer && !stopped) flushTimer = setTimeout(() => safely('flush', flush), batchMs);
   };
 
-  const put = (socketId: string, ticketId: number, entry: PresenceEntry) =>
-    safely('write', async () => {
-      await store.put(ticketId, socketId, entry);
-      changed(ticketId);
-    });
+  const write = async (socketId: string, ticketId: number, entry: PresenceEntry) => {
+    await store.put(ticketId, socketId, entry);
+    changed(ticketId);
+  };
+  const put = (socketId: string, ticketId: number, entry: PresenceEntry) => safely('write', () => write(socketId, ticketId, entry));
   const drop = (socketId: string, ticketId: number) =>
     safely('remove', async () => {
       await store.remove(ticketId, socketId);
@@ -108,7 +110,7 @@ export function attachPresence(
   io.on('connection', (socket) => {
     const actor = socket.data.actor;
     if (!actor || !canSeePresence(actor)) return;
-    const state: SocketPresence = { actor, tickets: new Map(), pending: new Set(), lastTypingAt: 0 };
+    const state: SocketPresence = { actor, tickets: new Map(), pending: new Set(), views: Promise.resolve(), lastTypingAt: 0 };
     sockets.set(socket.id, state);
 
     // A fresh staff socket learns who is already where (the queue shows it on every row).
@@ -127,7 +129,7 @@ export function attachPresence(
       // Checked and taken in one step, before the read check awaits: a burst cannot pass the cap.
       if (state.tickets.has(ticketId) || state.pending.has(ticketId) || state.tickets.size + state.pending.size >= maxTickets) return;
       state.pending.add(ticketId);
-      safely('view', async () => {
+      const decide = async () => {
         const allowed = await canRead(actor, ticketId).catch((error: unknown) => {
           state.pending.delete(ticketId);
           throw error;
@@ -136,8 +138,10 @@ export function attachPresence(
         if (!state.pending.delete(ticketId) || !allowed || !socket.connected) return;
         const entry: PresenceEntry = { id: actor.id, name: actor.name, typing: false, typingAt: 0, seenAt: Date.now() };
         state.tickets.set(ticketId, entry);
-        put(socket.id, ticketId, entry);
-      });
+        await write(socket.id, ticketId, entry);
+      };
+      // In order, so a viewer shown on a later ticket was already decided on every earlier one.
+      state.views = state.views.then(decide).catch((error: unknown) => log.debug({ err: error }, 'presence view failed'));
     });
 
     socket.on('ticket:leave', (signal: unknown) => {
