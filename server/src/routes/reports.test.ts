@@ -26,8 +26,7 @@ describe('reports', () => {
   let admin: Account, agent: Account, owner: Account;
 
   beforeAll(async () => {
-    // The scans are this file's own: a background pass could mark a ticket before a test's scan does.
-    t = await startTestServer({ ...ADMIN_ENV, SLA_SCAN_INTERVAL_MS: '3600000' });
+    t = await startTestServer(ADMIN_ENV);
     ({ admin, agent, owner } = await createCast(t));
   });
   afterAll(() => ifSetUp(t)?.close());

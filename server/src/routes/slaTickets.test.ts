@@ -31,8 +31,7 @@ describe('service levels on tickets', () => {
   const sockets = socketClients();
 
   beforeAll(async () => {
-    // The tests call the scanner themselves; the server's own pass (every 15 s) would take their tickets first.
-    t = await startTestServer({ ...ADMIN_ENV, SLA_SCAN_INTERVAL_MS: String(3_600_000) });
+    t = await startTestServer(ADMIN_ENV);
     ({ admin, agent, owner } = await createCast(t));
     const created = await t.api.post('/sla/policies', { name: 'Everyone', targets: TARGETS }, { token: admin.token });
     expect(created.status).toBe(201);

@@ -31,8 +31,7 @@ describe('webhook deliveries', () => {
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     t = await startTestServer(
-      // The scans are this file's own: a background pass every 15 s could mark a ticket a test is about to.
-      { ...ADMIN_ENV, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', METRICS_TOKEN, SLA_SCAN_INTERVAL_MS: '3600000' },
+      { ...ADMIN_ENV, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', METRICS_TOKEN },
       { webhooks: { pollMs: 3_600_000, timeoutMs: 2_000, now: () => at() } },
     );
     ({ admin, agent, owner } = await createCast(t));

@@ -158,10 +158,10 @@ const dueMarks = (at: string) => sql`
  * the other way round). The ticket is held as its marking UPDATE will hold it (`no key update`):
  * against every writer, not against a new row naming it, whose key check (a comment, a read mark as a
  * detail is opened) would otherwise wait for the batch. The limit is taken among the SLA rows alone,
- * before tickets are joined: the next mark's statistics rarely know how many are due (a pass marks them all and they are due
- * again hours later), and on an estimate of a few hundred the planner joined every due ticket,
- * sorted them and kept `limit`: each batch read all those left, 82 ms for a batch of 500 of 10,000
- * at a million tickets against 8 ms this way.
+ * before tickets are joined: the next mark's statistics rarely know how many are due (a pass marks
+ * them all and they are due again hours later), and on an estimate of a few hundred the planner
+ * joined every due ticket, sorted them and kept `limit`: each batch read all those left, 82 ms for a
+ * batch of 500 of 10,000 at a million tickets against 8 ms this way.
  */
 export async function claimDueTickets(db: Db, now: Date, limit: number): Promise<DueTicket[]> {
   const at = now.toISOString();
