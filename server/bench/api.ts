@@ -9,7 +9,7 @@
  *
  * BENCH_PROCESSES=2 (needs BENCH_DATABASE_URL and BENCH_REDIS_URL) measures scale-out instead: it seeds a
  * fresh PostgreSQL database directly, then runs the same scenarios through the loopback round-robin
- * load balancer (test/tcpProxy.ts) in front of one server process, then of two (src/main.ts, both with
+ * load balancer (test/tcpProxy.ts) in front of one server process, then of two (the server build, both with
  * REDIS_URL, so the process count is the only difference), next to the bare Koa floor served directly
  * and through the same balancer. The balancer runs in this process, on the thread autocannon does not use.
  *
@@ -502,7 +502,7 @@ async function mainProcesses(): Promise<number> {
             `PostgreSQL ${version}`,
             prepared.filteredTotal,
             seeded,
-            `\nserver processes: src/main.ts with LOG_LEVEL=warn, REDIS_URL set; loopback round-robin TCP load balancer in this process`,
+            `\nserver processes: the server build (src/main.ts bundled) with LOG_LEVEL=warn, REDIS_URL set; loopback round-robin TCP load balancer in this process`,
           );
         }
         for (const scenario of prepared.scenarios) rows.push(await measure(scenario));

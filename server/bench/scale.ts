@@ -307,7 +307,7 @@ async function main(): Promise<number> {
   const cpuAfter = cpuWaitMicros();
 
   console.log(
-    `\n${TICKETS} tickets on ${KIND === 'postgres' ? `PostgreSQL ${version}` : `PGlite (PostgreSQL ${version})`}; servers: src/main.ts, each in its own process; ${CONNECTIONS} connections, ${SECONDS} s per call; ${machine()}`,
+    `\n${TICKETS} tickets on ${KIND === 'postgres' ? `PostgreSQL ${version}` : `PGlite (PostgreSQL ${version})`}; servers: src/main.ts bundled as npm start runs it (through tsx when profiled), each in its own process; ${CONNECTIONS} connections, ${SECONDS} s per call; ${machine()}`,
   );
   if (cpuBefore !== undefined && cpuAfter !== undefined)
     console.log(

@@ -1,5 +1,5 @@
 /**
- * The processes a cell of the scale bench measures: one or two servers (src/main.ts, LOG_LEVEL=warn)
+ * The processes a cell of the scale bench measures: one or two servers (src/main.ts bundled, LOG_LEVEL=warn)
  * on the data set, with the memo on or off, and as many bare Koa floors serving the list's bytes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -20,7 +20,7 @@ export interface BenchServerOptions {
 }
 
 /**
- * Real server processes (src/main.ts) on fixed loopback ports, sharing one database. A fixed PORT lets
+ * Real server processes (src/main.ts bundled) on fixed loopback ports, sharing one database. A fixed PORT lets
  * readiness come from /api/health, so LOG_LEVEL can stay at warn: per-request log lines would be
  * part of every figure otherwise.
  */

@@ -1,5 +1,7 @@
-// Bundles the server into dist/main.js. Workspace code (protocol) is inlined; npm dependencies stay
-// external so native and WASM packages (argon2, PGlite) load from node_modules as usual.
+// Bundles the server into dist/main.js (or the file named by the first argument, which must sit in
+// dist/ too: the bundle finds the migrations and the client build relative to itself). Workspace code
+// (protocol) is inlined; npm dependencies stay external so native and WASM packages (argon2, PGlite)
+// load from node_modules as usual.
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -8,7 +10,7 @@ const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith
 
 await build({
   entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  outfile: process.argv[2] ?? 'dist/main.js',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgliteFolder } from '../test/database.js';
 import { createApiClient } from '../test/http.js';
 import { freePort, startServerProcess } from '../test/serverProcess.js';
 
@@ -90,6 +91,8 @@ describe('main: the server process on the embedded database', () => {
 
   it('refuses a second process on the same embedded database, naming the first', async () => {
     const ownDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-main-twice-'));
+    // Laid migrated (the first test starts on an empty folder): this one is about the lock.
+    await pgliteFolder(path.join(ownDir, 'pglite'));
     const first = await startServerProcess({ DATA_DIR: ownDir, PORT: '0' });
     try {
       const output = await failedStart({ DATA_DIR: ownDir, PORT: '0' });
@@ -115,6 +118,7 @@ describe('main: the server process on the embedded database', () => {
     await once(holder, 'listening');
     const port = (holder.address() as AddressInfo).port;
     const ownDir = await mkdtemp(path.join(tmpdir(), 'helpdesk-main-port-'));
+    await pgliteFolder(path.join(ownDir, 'pglite'));
     try {
       const output = await failedStart({ DATA_DIR: ownDir, PORT: String(port), HOST: '127.0.0.1' });
       expect(logLines(output).filter((line) => line.level === FATAL)).toEqual([

@@ -1,9 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,15 +22,52 @@ export interface ServerProcess {
 /** Keeps the tail of a chatty process's output, enough to explain a failure. */
 const OUTPUT_LIMIT = 256 * 1024;
 
+let bundled: Promise<string> | undefined;
+
+const BUNDLE = /^process-(\d+)-[0-9a-f]+\.js(\.map)?$/;
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
 /**
- * Starts src/main.ts in its own process the way `npm start` runs the build: settings come from the
- * environment only. With PORT 0 the bound address is read from the "listening" line, which LOG_LEVEL
+ * The server as `npm start` runs it, bundled by scripts/build.mjs from the source as it is now, once
+ * per test process (half a second): a process then starts in about 2 s, where loading src/main.ts
+ * through tsx took about 4 on a slow machine, and the suite starts dozens. The file is named for its
+ * test process (workers build side by side) and sits in dist/ beside main.js, where the paths the
+ * server reads relative to itself resolve the same. Test workers are killed rather than exit, so
+ * each build first removes the bundles of processes that are gone.
+ */
+function serverBundle(): Promise<string> {
+  bundled ??= (async () => {
+    const dist = path.join(serverDir, 'dist');
+    const gone = (await readdir(dist).catch(() => [])).filter((file) => {
+      const pid = BUNDLE.exec(file)?.[1];
+      return pid !== undefined && !alive(Number(pid));
+    });
+    await Promise.all(gone.map((file) => rm(path.join(dist, file), { force: true })));
+    const name = `dist/process-${process.pid}-${randomBytes(4).toString('hex')}.js`;
+    await promisify(execFile)(process.execPath, ['scripts/build.mjs', name], { cwd: serverDir });
+    return name;
+  })();
+  return bundled;
+}
+
+/**
+ * Starts the server in its own process the way `npm start` runs it (serverBundle): settings come from
+ * the environment only. With PORT 0 the bound address is read from the "listening" line, which LOG_LEVEL
  * must then let through; with a fixed PORT the process is ready once /api/health answers 200.
  */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 45_000): Promise<ServerProcess> {
-  // BENCH_CPU_PROF names a folder for a V8 CPU profile of the process, written when it stops.
+  // BENCH_CPU_PROF names a folder for a V8 CPU profile of the process, written when it stops; such a
+  // process runs src/main.ts through tsx, so the profile names the source files.
   const profile = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
+  const entry = env.BENCH_CPU_PROF ? ['--import', 'tsx', 'src/main.ts'] : [await serverBundle()];
+  const child = spawn(process.execPath, [...profile, ...entry], {
     cwd: serverDir,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

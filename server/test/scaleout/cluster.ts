@@ -37,7 +37,7 @@ export interface ClusterOptions {
 }
 
 /**
- * Several real server processes (src/main.ts) on loopback ports, started at the same moment, sharing
+ * Several real server processes (src/main.ts bundled) on loopback ports, started at the same moment, sharing
  * a fresh PostgreSQL database and a Redis key prefix of their own, so suites never hear each other.
  */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
