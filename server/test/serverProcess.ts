@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { alive } from '../src/db/dataDirLock.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,14 +26,6 @@ const OUTPUT_LIMIT = 256 * 1024;
 let bundled: Promise<string> | undefined;
 
 const BUNDLE = /^process-(\d+)-[0-9a-f]+\.js(\.map)?$/;
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /**
  * The server as `npm start` runs it, bundled by scripts/build.mjs from the source as it is now, once

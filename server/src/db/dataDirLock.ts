@@ -15,7 +15,8 @@ export class DataDirInUseError extends Error {
   }
 }
 
-const alive = (pid: number) => {
+/** Whether a process with this pid is running. */
+export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
