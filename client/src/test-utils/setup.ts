@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
-// jsdom lacks the layout APIs Mantine reads; these answer like a desktop browser.
+// Mantine reads media queries and sizes; a fixed desktop answer keeps the tests independent of the test DOM's window size.
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
   value: (query: string) => ({

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 
-// jsdom (component tests) has no checkVisibility.
+// Safari before 17.4 has no checkVisibility.
 const isShown = (el: HTMLElement) => (typeof el.checkVisibility === 'function' ? el.checkVisibility() : true);
 
 /** Pages load as chunks and then their data; give the heading this long to appear. */

@@ -76,7 +76,7 @@ const openReports = (user: User, path = '/reports', routes: Parameters<typeof fa
 const figure = (key: string) => within(screen.getByTestId(`figure-${key}`));
 
 describe('/reports', () => {
-  // jsdom lays nothing out, so recharts warns that every chart is 0 wide; the tables carry the figures here.
+  // The test DOM lays nothing out, so recharts warns that every chart is 0 wide; the tables carry the figures here.
   const warn = console.warn;
   beforeEach(() => {
     vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
