@@ -9,6 +9,8 @@ export const SLA_TEXT = {
   firstResponse: 'First response',
   resolution: 'Resolution',
   noTarget: 'No target',
+  /** While waiting on the customer a clock has no deadline: time left is kept, not spent. */
+  paused: 'Paused',
   answered: (at: string) => `Answered ${formatDateTime(at)}`,
   due: (at: string) => `Due ${formatDateTime(at)}`,
 } as const;
@@ -25,6 +27,9 @@ function Deadline({ label, text }: { label: string; text: string }) {
     </Group>
   );
 }
+
+/** What a deadline without a date means: none was set, or its clock is paused. */
+const undated = (sla: SlaClock) => (sla.state === 'paused' ? SLA_TEXT.paused : SLA_TEXT.noTarget);
 
 /**
  * The ticket page's service level, staff only (docs/product.md#service-levels): the live countdown and
@@ -48,10 +53,10 @@ export function SlaDetails({ sla }: { sla: SlaClock | null }) {
                 ? SLA_TEXT.answered(sla.firstRespondedAt)
                 : sla.firstResponseDueAt
                   ? SLA_TEXT.due(sla.firstResponseDueAt)
-                  : SLA_TEXT.noTarget
+                  : undated(sla)
             }
           />
-          <Deadline label={SLA_TEXT.resolution} text={sla.resolutionDueAt ? SLA_TEXT.due(sla.resolutionDueAt) : SLA_TEXT.noTarget} />
+          <Deadline label={SLA_TEXT.resolution} text={sla.resolutionDueAt ? SLA_TEXT.due(sla.resolutionDueAt) : undated(sla)} />
         </>
       ) : (
         <Text size="sm" c="dimmed">

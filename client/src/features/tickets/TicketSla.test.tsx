@@ -50,7 +50,11 @@ describe('the ticket page and service levels', () => {
   });
 
   it('lets staff set Waiting on customer from the side panel; the badge pauses with the answer', async () => {
-    const waiting = aTicket({ status: 'pending', version: 2, sla: sla({ state: 'paused' }) });
+    const waiting = aTicket({
+      status: 'pending',
+      version: 2,
+      sla: sla({ state: 'paused', firstResponseDueAt: null, firstRespondedAt: null, resolutionDueAt: null }),
+    });
     let current = aDetail({ sla: sla({ state: 'ok' }) });
     const server = staffPage(current, {
       'GET /tickets/7': () => detailBody(current),
@@ -73,6 +77,10 @@ describe('the ticket page and service levels', () => {
     await user.click(screen.getByRole('option', { name: 'Waiting on customer' }));
     await waitFor(() => expect(server.calls.find((c) => c.key === 'PUT /tickets/7')?.body).toMatchObject({ status: 'pending' }));
     await waitFor(() => expect(within(panel).getByTestId('sla-badge')).toHaveTextContent('Paused'));
+    // No deadline while paused: the side panel says why rather than "No target".
+    const details = within(within(panel).getByTestId('sla-details'));
+    expect(details.queryByText('No target')).toBeNull();
+    expect(details.getAllByText('Paused').filter((el) => !el.closest('[data-testid="sla-badge"]'))).toHaveLength(2);
     expect(within(panel).getByRole('textbox', { name: 'Status' })).toHaveValue('Waiting on customer');
   });
 
