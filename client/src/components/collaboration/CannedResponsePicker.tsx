@@ -78,7 +78,8 @@ function Picker({ ticketId, ticket, onInsert, agentName, compact = false }: Cann
             </ActionIcon>
           </Tooltip>
         ) : (
-          <Button variant="default" size="xs" leftSection={<IconTemplate size={14} />} onClick={() => setOpened((o) => !o)}>
+          // The size of "Attach files" beside it.
+          <Button variant="default" leftSection={<IconTemplate size={16} />} onClick={() => setOpened((o) => !o)}>
             {CANNED_PICKER}
           </Button>
         )}
