@@ -34,5 +34,12 @@ export function renderApp(path: string, options: { user?: User; token?: string; 
     store.set(authStatusAtom, 'settled');
   }
   store.set(signOutReasonAtom, null);
-  return render(<App queryClient={options.queryClient ?? createQueryClient()} live={false} />);
+  return render(<App queryClient={options.queryClient ?? testQueryClient()} live={false} />);
+}
+
+/** The app's client with its retry policy kept but without the waits between tries (1 s, then 2 s). */
+export function testQueryClient(): QueryClient {
+  const client = createQueryClient();
+  client.setDefaultOptions({ ...client.getDefaultOptions(), queries: { ...client.getDefaultOptions().queries, retryDelay: 0 } });
+  return client;
 }

@@ -96,7 +96,7 @@ describe('ArticleDetailPage', () => {
       },
     });
     renderApp('/knowledge/7');
-    expect(await screen.findByText('Failed to load article', {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('Failed to load article')).toBeInTheDocument();
   });
 
   it('never turns HTML or script URLs in the content into elements', async () => {

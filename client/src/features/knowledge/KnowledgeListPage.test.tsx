@@ -128,7 +128,7 @@ describe('KnowledgeListPage', () => {
     });
     renderApp('/knowledge');
     // The query client retries server errors twice before giving up.
-    expect(await screen.findByText('Failed to load knowledge articles', {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('Failed to load knowledge articles')).toBeInTheDocument();
     expect(screen.getByText('Server error. Please try again later.')).toBeInTheDocument();
   });
 

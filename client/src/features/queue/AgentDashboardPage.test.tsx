@@ -327,7 +327,7 @@ describe('/agent-dashboard', () => {
   it("says 'Failed to load tickets. Please try again later.' when the list cannot be read", async () => {
     agentServer(() => ({ status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } }));
     renderApp('/agent-dashboard', { user: agent });
-    expect(await screen.findByText('Failed to load tickets. Please try again later.', {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('Failed to load tickets. Please try again later.')).toBeInTheDocument();
   });
 
   it('shows a plain user the permission text and loads no tickets', async () => {

@@ -156,6 +156,6 @@ describe('/agent/ticket/:id/update', () => {
       'GET /tickets/7': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again later.' } },
     });
     renderApp('/agent/ticket/7/update', { user: agent });
-    expect(await screen.findByText('Failed to load ticket details', {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('Failed to load ticket details')).toBeInTheDocument();
   });
 });

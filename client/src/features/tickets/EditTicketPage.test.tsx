@@ -144,6 +144,6 @@ describe('edit ticket page', () => {
 
   it('shows "Failed to load ticket details" when loading fails otherwise', async () => {
     await openEdit({ 'GET /tickets/7': failure(500) });
-    expect(await screen.findByText('Failed to load ticket details', {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('Failed to load ticket details')).toBeInTheDocument();
   });
 });

@@ -312,7 +312,7 @@ describe('ticket detail page', () => {
   it('says "Failed to load ticket details" when loading fails otherwise', async () => {
     fakeServer({ ...verified(owner), 'GET /tickets/7': failure(500) });
     renderApp('/ticket/7', { user: owner });
-    expect(await screen.findByText('Failed to load ticket details', {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('Failed to load ticket details')).toBeInTheDocument();
   });
 
   it('says "Ticket not found" when the ticket is deleted while open (live event)', async () => {
