@@ -16,6 +16,7 @@ import type { HelpdeskSocket } from '../../realtime/socket';
 import { store } from '../../state/store';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp, testUser } from '../../test-utils/renderApp';
+import { listBody, statsBody } from '../../test-utils/ticketFixtures';
 import { LIVE_REFETCH_MS, useLiveReports } from './useLiveReports';
 
 const agent = testUser({ id: 2, name: 'Agent Smith', role: 'agent' });
@@ -166,8 +167,14 @@ describe('/reports', () => {
   });
 
   it('sends a user away', async () => {
-    openReports(testUser());
+    // The dashboard's reads answered here: refused, they would be tried again after the test let go of the network.
+    const server = openReports(testUser(), '/reports', { 'GET /tickets/stats': statsBody(), 'GET /tickets': listBody([]) });
     await waitFor(() => expect(window.location.pathname).toBe('/dashboard'));
+    await waitFor(() => {
+      const keys = server.calls.map((c) => c.key);
+      expect(keys).toContain('GET /tickets/stats');
+      expect(keys.some((key) => key.startsWith('GET /tickets?'))).toBe(true);
+    });
   });
 });
 
