@@ -38,7 +38,7 @@ export function renderApp(path: string, options: { user?: User; token?: string; 
 }
 
 /** The app's client with its retry policy kept but without the waits between tries (1 s, then 2 s). */
-export function testQueryClient(): QueryClient {
+function testQueryClient(): QueryClient {
   const client = createQueryClient();
   client.setDefaultOptions({ ...client.getDefaultOptions(), queries: { ...client.getDefaultOptions().queries, retryDelay: 0 } });
   return client;

@@ -3,6 +3,10 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
+// There is no server: each test answers at fetch (fakeServer). A read a test leaves running, such as a
+// retry due after it ended, is refused here instead of going to happy-dom's default origin.
+globalThis.fetch = () => Promise.reject(new TypeError('No network in component tests: answer this read with fakeServer'));
+
 // Mantine reads media queries and sizes; a fixed desktop answer keeps the tests independent of the test DOM's window size.
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
