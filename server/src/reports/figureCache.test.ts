@@ -115,6 +115,17 @@ describe('createFigureCache', () => {
     expect(await daily(cache, '2025-12-01', '2025-12-02', Date.now())).toEqual([{ 51: 1, 52: 1 }, { 50: 1 }]);
   });
 
+  it('takes away the hours a zone’s month leaves of the UTC one, and the keys counted only there', async () => {
+    // Berlin's June begins at 22:00 UTC on May 31: that hour is May's in UTC, June's in Berlin.
+    await addCreated(new Date('2025-05-31T22:30:00Z'));
+    const cache = createFigureCache();
+    const may = await cache.read(database.db, group, segmentsOf('2025-05-31', ['2025-05-01'], 'Europe/Berlin'), Date.now());
+    expect(may.totals(0).created).toBe(0);
+    expect(may.keys).toEqual([]);
+    const june = await cache.read(database.db, group, segmentsOf('2025-06-30', ['2025-06-01'], 'Europe/Berlin'), Date.now());
+    expect([june.totals(0).created, june.keys]).toEqual([1, ['']]);
+  });
+
   it('reads a kept total again once a change moved a count of a past hour', async () => {
     const cache = createFigureCache();
     await addCreated(new Date('2025-11-03T10:00:00Z'));

@@ -52,22 +52,18 @@ const stretchId = (group: ReportGroup, { span, lo }: Stretch) =>
   `${group.assigneeId}|${group.priority}|${group.category}|${group.by ?? ''}|${span}|${lo.getTime()}`;
 
 /**
- * The stretches of rows a segment is read from: each UTC month of a month segment, each UTC day of a
- * day segment, and each whole UTC day of hour rows an hour segment touches (its hours filtered when
- * summed), so a zone's edges share the days every other zone reads.
+ * The stretches of rows a segment is read from: each UTC month, week or day of it, as its span says,
+ * and for hours each whole UTC day of hour rows it touches (its hours picked out when summed), so
+ * the edges of every zone's days share the days they fall in.
  */
 function stretchesOf(span: number, lo: Date, hi: Date): Stretch[] {
   const stretches: Stretch[] = [];
-  if (span === MONTH_SPAN) {
-    for (let at = lo; at < hi;) {
-      const next = new Date(nextMonthStart(at.getTime() + 1));
-      stretches.push({ span, lo: at, hi: next });
-      at = next;
-    }
-    return stretches;
+  const first = span === 1 ? Math.floor(lo.getTime() / DAY_MS) * DAY_MS : lo.getTime();
+  for (let at = first; at < hi.getTime();) {
+    const next = span === MONTH_SPAN ? nextMonthStart(at + 1) : at + (span === 1 ? DAY_MS : span * HOUR_MS);
+    stretches.push({ span, lo: new Date(at), hi: new Date(next) });
+    at = next;
   }
-  for (let day = Math.floor(lo.getTime() / DAY_MS) * DAY_MS; day < hi.getTime(); day += DAY_MS)
-    stretches.push({ span, lo: new Date(day), hi: new Date(day + DAY_MS) });
   return stretches;
 }
 
@@ -122,6 +118,8 @@ interface Need {
   point: number;
   lo: number;
   hi: number;
+  /** 1 to add the figures, -1 to take them away. */
+  sign: number;
   stretches: Stretch[];
   /** Each stretch's id (stretchId), built once. */
   ids: string[];
@@ -130,43 +128,55 @@ interface Need {
 /** Each segment with the stretches it is read from. */
 function needsOf(group: ReportGroup, segments: Segments): Need[] {
   return segments.point.map((point, i) => {
-    const [span, lo, hi] = [segments.span[i], segments.lo[i], segments.hi[i]];
-    if (span === undefined || lo === undefined || hi === undefined) throw new Error('segments of unequal lengths');
+    const [span, lo, hi, sign] = [segments.span[i], segments.lo[i], segments.hi[i], segments.sign[i]];
+    if (span === undefined || lo === undefined || hi === undefined || sign === undefined) throw new Error('segments of unequal lengths');
     const stretches = stretchesOf(span, lo, hi);
-    return { point, lo: lo.getTime(), hi: hi.getTime(), stretches, ids: stretches.map((stretch) => stretchId(group, stretch)) };
+    return { point, lo: lo.getTime(), hi: hi.getTime(), sign, stretches, ids: stretches.map((stretch) => stretchId(group, stretch)) };
   });
 }
 
-/** Adds up the held rows of each segment's stretches, an hour segment's rows within its hours only. */
+/** The index in `pairs` (sorted by slot) of the first pair whose slot is `from` or later. */
+function firstPairFrom(pairs: Int32Array, from: number): number {
+  let [lo, hi] = [0, pairs.length / 2];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((pairs[mid * 2] ?? 0) < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo * 2;
+}
+
+/**
+ * Adds up (or takes away) the held rows of each segment's stretches, an hour segment's rows within
+ * its hours only: the pairs come sorted by slot, hour first, so those hours are one run of them.
+ */
 function sumHeld(needs: Need[], found: Map<string, Held>): PointFigures {
   const sums = new Map<string, Int32Array>();
-  const keys = new Set<string>();
   const sumOf = (point: number, key: string) => {
-    keys.add(key);
     const id = `${point}|${key}`;
     let sum = sums.get(id);
     if (!sum) sums.set(id, (sum = new Int32Array(SLOTS)));
     return sum;
   };
-  for (const { point, lo, hi, stretches, ids } of needs) {
+  for (const { point, lo, hi, sign, stretches, ids } of needs)
     stretches.forEach((stretch, j) => {
-      // An hour stretch is a whole UTC day: only the segment's hours of it count, told apart by the
-      // packed slot's range (hour × SLOTS up) without dividing each.
       const from = Math.max(0, Math.round((lo - stretch.lo.getTime()) / HOUR_MS)) * SLOTS;
       const to = Math.round((Math.min(hi, stretch.hi.getTime()) - stretch.lo.getTime()) / HOUR_MS) * SLOTS;
       for (const [key, pairs] of found.get(ids[j] ?? '') ?? []) {
-        // Taken at the first pair counted, so a key has figures only where its hours do.
+        // Taken at the first pair counted: a key outside the segment's hours gets no sum.
         let sum: Int32Array | undefined;
-        for (let p = 0; p < pairs.length; p += 2) {
+        for (let p = from === 0 ? 0 : firstPairFrom(pairs, from); p < pairs.length; p += 2) {
           const packed = pairs[p] ?? 0;
-          if (packed < from || packed >= to) continue;
+          if (packed >= to) break;
           const slot = packed % SLOTS;
           sum ??= sumOf(point, key);
-          sum[slot] = (sum[slot] ?? 0) + (pairs[p + 1] ?? 0);
+          sum[slot] = (sum[slot] ?? 0) + sign * (pairs[p + 1] ?? 0);
         }
       }
     });
-  }
+  // A key with figures only in what was taken away has none in the range.
+  const keys = new Set<string>();
+  for (const [id, sum] of sums) if (sum.some((n) => n !== 0)) keys.add(id.slice(id.indexOf('|') + 1));
   const histogram = (point: number, kind: number, key = ''): Histogram => {
     const histogram: Histogram = new Map();
     const sum = sums.get(`${point}|${key}`);

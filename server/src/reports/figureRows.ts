@@ -2,15 +2,27 @@ import type { FigureDeltas, FigureKeys, TotalCounter } from './reconcile.js';
 
 /** span 720 is the UTC calendar month starting at `at`, whatever its number of hours. */
 export const MONTH_SPAN = 720;
-/** span 1: the UTC hour starting at `at`; 24: the UTC day; MONTH_SPAN: the UTC month. */
-export const SPANS = [1, 24, MONTH_SPAN] as const;
+/** span 168 is the UTC ISO week (Monday first) starting at `at` (migration 0042). */
+export const WEEK_SPAN = 168;
+/** span 1: the UTC hour starting at `at`; 24: the UTC day; WEEK_SPAN: the UTC week; MONTH_SPAN: the UTC month. */
+export const SPANS = [1, 24, WEEK_SPAN, MONTH_SPAN] as const;
 const HOUR_MS = 3_600_000;
+/** The epoch fell on a Thursday: weeks start four days after it, and every seven days from there. */
+const MONDAY_MS = 4 * 24 * HOUR_MS;
 
-/** The start of the UTC hour, day or month holding `at`. */
-export const spanStart = (at: Date, span: number): Date =>
-  span === MONTH_SPAN
-    ? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1))
-    : new Date(Math.floor(at.getTime() / (span * HOUR_MS)) * span * HOUR_MS);
+/** The start of the UTC hour, day, week or month holding the instant `ms`, as an instant. */
+export function spanStartMs(ms: number, span: number): number {
+  if (span === MONTH_SPAN) {
+    const at = new Date(ms);
+    return Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
+  }
+  const length = span * HOUR_MS;
+  const offset = span === WEEK_SPAN ? MONDAY_MS : 0;
+  return Math.floor((ms - offset) / length) * length + offset;
+}
+
+/** The start of the UTC hour, day, week or month holding `at`. */
+export const spanStart = (at: Date, span: number): Date => new Date(spanStartMs(at.getTime(), span));
 
 /**
  * The 6 grouping sets a figure is written to: every key "all" (-1, '') or the ticket's own, but for

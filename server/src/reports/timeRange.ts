@@ -1,10 +1,12 @@
 import { TZDate } from '@date-fns/tz';
 import { LRUCache } from 'lru-cache';
 import { addDays, dateOfDay, dayNumber, type ReportInterval } from '@helpdesk/protocol';
-import { MONTH_SPAN, spanStart } from './figureRows.js';
+import { MONTH_SPAN, spanStartMs, WEEK_SPAN } from './figureRows.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+/** A month's length on average, for counting months. */
+const MONTH_MS = 30.44 * DAY_MS;
 
 /**
  * What reports ask of time zones, kept: a zone's offsets come from Intl, about a microsecond a call
@@ -53,12 +55,13 @@ export function pointStarts(from: string, to: string, interval: ReportInterval):
   return starts;
 }
 
-/** Where a point's figures are read: rows of one span with `at` in [lo, hi). */
+/** Where a point's figures are read: rows of one span with `at` in [lo, hi), added (sign 1) or taken away (-1). */
 export interface Segments {
   point: number[];
   span: number[];
   lo: Date[];
   hi: Date[];
+  sign: number[];
 }
 
 /** The first UTC month start at or after `ms`. */
@@ -68,43 +71,72 @@ export function nextMonthStart(ms: number): number {
   return start >= ms ? start : Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
 }
 
+/** A stretch of one span to add (sign 1) or take away (-1). */
+type Piece = [span: number, lo: number, hi: number, sign: number];
+/** The pieces that read a signed stretch of time, and how many stretches they read. */
+interface Plan {
+  /** The stretches read, an hour stretch weighing more (byHours). */
+  stretches: number;
+  pieces: Piece[];
+}
+
 /**
- * The stretches of time to read for each point: the whole UTC months inside a point from the month
- * rows, the whole UTC days left at either side from the day rows, the hours at the edges from the
- * hour rows. A year's summary reads about a dozen month rows, up to two months of days and a few
- * dozen hours per grouping set, where day rows alone were 366.
+ * sign × [a, b), or -sign × [b, a) when b comes first, from the hour rows, which are read a whole
+ * UTC day at a time (reports/figureCache.ts): as many reads as the days it touches, each weighed
+ * above a row of a longer span, as it holds up to 24 rows where that holds one.
+ */
+function byHours(a: number, b: number, sign: number): Plan {
+  const [lo, hi, s] = a <= b ? [a, b, sign] : [b, a, -sign];
+  if (lo === hi) return { stretches: 0, pieces: [] };
+  return { stretches: 1.5 * (Math.ceil(hi / DAY_MS) - Math.floor(lo / DAY_MS)), pieces: [[1, lo, hi, s]] };
+}
+
+/**
+ * sign × [a, b) from rows of `span` (days, weeks or months) and what `rest` reads at either end: each
+ * end cut at the span boundary nearest it (the stretch between added or taken away), unless `rest`
+ * alone reads fewer stretches. Only the nearest boundaries are weighed, so that planning a year by day
+ * stays a few dozen calls a point.
+ */
+function bySpan(span: number, a: number, b: number, sign: number, rest: (a: number, b: number, sign: number) => Plan): Plan {
+  const [lo, hi, s] = a <= b ? [a, b, sign] : [b, a, -sign];
+  const whole = rest(lo, hi, s);
+  const [first, last] = [nearestBoundary(lo, span), nearestBoundary(hi, span)];
+  if (first >= last) return whole;
+  const [head, tail] = [rest(lo, first, s), rest(last, hi, s)];
+  const stretches = head.stretches + Math.round((last - first) / (span === MONTH_SPAN ? MONTH_MS : span * HOUR_MS)) + tail.stretches;
+  return stretches < whole.stretches ? { stretches, pieces: [...head.pieces, [span, first, last, s], ...tail.pieces] } : whole;
+}
+
+/** The start of the UTC day, week or month (span) nearest `ms`. */
+function nearestBoundary(ms: number, span: number): number {
+  const before = spanStartMs(ms, span);
+  if (before === ms) return ms;
+  const after = span === MONTH_SPAN ? nextMonthStart(ms) : before + span * HOUR_MS;
+  return ms - before <= after - ms ? before : after;
+}
+
+const byDays = (a: number, b: number, sign: number): Plan => bySpan(24, a, b, sign, byHours);
+const byWeeks = (a: number, b: number, sign: number): Plan => bySpan(WEEK_SPAN, a, b, sign, byDays);
+
+/**
+ * The stretches of time to read for each point, added or taken away: whole UTC months, weeks and days
+ * from the month, week and day rows, the hours left from the hour rows, each edge cut at the
+ * boundary nearest it unless that reads more (bySpan). A zone's days, weeks and months start hours
+ * before or after the UTC ones: Berlin's March 2 is hours of UTC March 1 and 2 (two days of hour
+ * rows, which the days either side share), its week from Monday March 2 the UTC week's row plus and
+ * less an hour, its March the month row plus and less an hour (docs/decisions.md#past-figures-kept-in-memory).
  */
 export function segmentsOf(to: string, starts: string[], timeZone: string): Segments {
-  const segments: Segments = { point: [], span: [], lo: [], hi: [] };
-  const add = (point: number, span: number, lo: number, hi: number) => {
-    if (lo >= hi) return;
-    segments.point.push(point);
-    segments.span.push(span);
-    segments.lo.push(new Date(lo));
-    segments.hi.push(new Date(hi));
-  };
-  const daysAndHours = (point: number, lo: number, hi: number) => {
-    const firstDay = Math.ceil(lo / DAY_MS) * DAY_MS;
-    const lastDay = Math.floor(hi / DAY_MS) * DAY_MS;
-    if (firstDay < lastDay) {
-      add(point, 1, lo, firstDay);
-      add(point, 24, firstDay, lastDay);
-      add(point, 1, lastDay, hi);
-    } else {
-      add(point, 1, lo, hi);
-    }
-  };
+  const segments: Segments = { point: [], span: [], lo: [], hi: [], sign: [] };
   starts.forEach((start, point) => {
     const lo = dayStart(start, timeZone);
     const hi = dayStart(starts[point + 1] ?? addDays(to, 1), timeZone);
-    const firstMonth = nextMonthStart(lo);
-    const lastMonth = spanStart(new Date(hi), MONTH_SPAN).getTime();
-    if (firstMonth < lastMonth) {
-      daysAndHours(point, lo, firstMonth);
-      add(point, MONTH_SPAN, firstMonth, lastMonth);
-      daysAndHours(point, lastMonth, hi);
-    } else {
-      daysAndHours(point, lo, hi);
+    for (const [span, from, until, sign] of bySpan(MONTH_SPAN, lo, hi, 1, byWeeks).pieces) {
+      segments.point.push(point);
+      segments.span.push(span);
+      segments.lo.push(new Date(from));
+      segments.hi.push(new Date(until));
+      segments.sign.push(sign);
     }
   });
   return segments;

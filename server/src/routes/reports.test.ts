@@ -288,6 +288,38 @@ describe('reports', () => {
       expect((await summary(`assignee=${GHOST}&tz=UTC&from=2026-03-09&to=2026-03-09`)).created).toBe(3);
     });
 
+    it('reads a month in a zone off the UTC month row, plus and less the hours between', async () => {
+      // In 2024, apart from the other tests' figures of the same assignee.
+      await insertFigures([
+        { at: '2024-01-31T16:00:00Z' }, // Feb 1, 01:00 in Tokyo; Jan 31 in New York
+        { at: '2024-02-01T02:00:00Z' }, // Jan 31, 21:00 in New York
+        { at: '2024-02-01T06:00:00Z' }, // Feb 1 in both
+        { at: '2024-02-29T16:00:00Z' }, // Mar 1, 01:00 in Tokyo; Feb 29 in New York
+        { at: '2024-03-01T03:00:00Z' }, // Feb 29, 22:00 in New York; Mar 1 in Tokyo
+        { at: '2024-03-01T05:30:00Z' }, // Mar 1 in both
+      ]);
+      const created = async (tz: string) => {
+        const res = await get(`/reports/timeseries?assignee=${GHOST}&tz=${tz}&from=2024-01-01&to=2024-03-31&interval=month`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.points.map((p: { start: string; created: number }) => [p.start, p.created]);
+      };
+      expect(await created('America/New_York')).toEqual([
+        ['2024-01-01', 2],
+        ['2024-02-01', 3],
+        ['2024-03-01', 1],
+      ]);
+      expect(await created('Asia/Tokyo')).toEqual([
+        ['2024-01-01', 0],
+        ['2024-02-01', 3],
+        ['2024-03-01', 3],
+      ]);
+      expect(await created('UTC')).toEqual([
+        ['2024-01-01', 1],
+        ['2024-02-01', 3],
+        ['2024-03-01', 2],
+      ]);
+    });
+
     it('cuts Asia/Kolkata days (UTC+5:30) at the nearest hour', async () => {
       await insertFigures([
         { at: '2026-01-09T18:00:00Z', keys: { category: 'billing' } }, // Jan 9, 23:30 IST

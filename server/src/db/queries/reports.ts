@@ -83,9 +83,9 @@ export interface Stretch {
   hi: Date;
 }
 /**
- * A stretch's histogram rows under one key, packed as int32 pairs (slot, n): slot = hour in the
- * stretch (0 but for hour rows) * `slots` + kind * `buckets` + bucket. Packed by the database, since
- * a year's rows as row objects took longer to parse than to read.
+ * A stretch's histogram rows under one key, packed as int32 pairs (slot, n) in the order of their
+ * slots: slot = hour in the stretch (0 but for hour rows) * `slots` + kind * `buckets` + bucket.
+ * Packed by the database, since a year's rows as row objects took longer to parse than to read.
  */
 export interface StretchFigures {
   stretch: number;
@@ -132,11 +132,11 @@ export async function figureStretches(
       select u.i::int, f.key, f.pairs, null
       from unnest(${spans}::smallint[], ${los}::timestamptz[], ${his}::timestamptz[]) with ordinality u(span, lo, hi, i)
       cross join lateral (
-        select p.key, string_agg(p.pair, ''::bytea) as pairs from (
-          select ${key} as key, int4send(${slot}) || int4send(r.n) as pair
+        select p.key, string_agg(int4send(p.slot) || int4send(p.n), ''::bytea order by p.slot) as pairs from (
+          select ${key} as key, ${slot} as slot, r.n
           from report_durations r where ${inStretch}
           union all
-          select ${key}, int4send((${hour} + c.i::int - 1)::int) || int4send(c.n)
+          select ${key}, (${hour} + c.i::int - 1)::int, c.n
           from report_totals r cross join lateral unnest(${counters}) with ordinality c(n, i)
           where ${inStretch} and c.n <> 0
         ) p

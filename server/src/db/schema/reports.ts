@@ -48,7 +48,7 @@ const groupKey = {
   category: text('category').notNull(),
 };
 
-/** span 1 = the UTC hour starting at `at`, 24 = the UTC day, 720 = the UTC calendar month (migration 0038). */
+/** span 1 = the UTC hour starting at `at`, 24 = the UTC day, 168 = the UTC week from Monday (migration 0042), 720 = the UTC calendar month (0038). */
 const spanKey = {
   span: smallint('span').notNull(),
   at: at('at').notNull(),
