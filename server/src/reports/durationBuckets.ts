@@ -40,24 +40,17 @@ export function bucketMidpoint(bucket: number): number {
 }
 
 /**
- * The p-th percentile (0 < p <= 1) of a histogram given as bucket → count: the midpoint of the bucket
- * holding rank ceil(p · count). null when the histogram is empty.
+ * The p-th percentile (0 < p <= 1) of a histogram given as each bucket's count: the midpoint of the
+ * bucket holding rank ceil(p · count). null when the histogram is empty.
  */
-export function percentileOf(histogram: ReadonlyMap<number, number>, p: number): number | null {
+export function percentileOf(counts: ArrayLike<number>, p: number): number | null {
   let total = 0;
-  let ascending = true;
-  let last = Number.NEGATIVE_INFINITY;
-  for (const [bucket, n] of histogram) {
-    total += n;
-    ascending &&= bucket > last;
-    last = bucket;
-  }
+  for (let bucket = 0; bucket < counts.length; bucket++) total += counts[bucket] ?? 0;
   if (total <= 0) return null;
   const rank = Math.max(1, Math.ceil(p * total));
   let seen = 0;
-  // The reports build their histograms in bucket order; sorted only when one is not.
-  for (const [bucket, n] of ascending ? histogram : [...histogram].sort(([a], [b]) => a - b)) {
-    seen += n;
+  for (let bucket = 0; bucket < counts.length; bucket++) {
+    seen += counts[bucket] ?? 0;
     if (seen >= rank) return bucketMidpoint(bucket);
   }
   return null;

@@ -33,6 +33,8 @@ const BUCKETS = DURATION_BOUNDS.length + 1;
 const SLOTS = (Math.max(...Object.values(DURATION_KIND)) + 1) * BUCKETS;
 if (TOTAL_COUNTERS.length > BUCKETS) throw new Error('the totals do not fit in kind 0');
 
+const NO_COUNTS: Histogram = new Int32Array(BUCKETS);
+
 /** A stretch's figures by key, each as (slot, n) pairs (db/queries/reports.ts#FigureLayout). */
 type Held = Map<string, Int32Array>;
 
@@ -42,7 +44,7 @@ export const heldBytes = (h: Held): number => [...h.values()].reduce((bytes, pai
 /** What the points of a question sum to, each read by point and key ('' without `by`). */
 export interface PointFigures {
   totals: (point: number, key?: string) => Totals;
-  /** A histogram per kind; empty when nothing was counted. */
+  /** A histogram per kind, each bucket's count; all zeros when nothing was counted. */
   histogram: (point: number, kind: number, key?: string) => Histogram;
   /** The keys with any figure at any point. */
   keys: string[];
@@ -177,16 +179,9 @@ function sumHeld(needs: Need[], found: Map<string, Held>): PointFigures {
   // A key with figures only in what was taken away has none in the range.
   const keys = new Set<string>();
   for (const [id, sum] of sums) if (sum.some((n) => n !== 0)) keys.add(id.slice(id.indexOf('|') + 1));
-  const histogram = (point: number, kind: number, key = ''): Histogram => {
-    const histogram: Histogram = new Map();
-    const sum = sums.get(`${point}|${key}`);
-    if (!sum) return histogram;
-    for (let bucket = 0; bucket < BUCKETS; bucket++) {
-      const n = sum[kind * BUCKETS + bucket] ?? 0;
-      if (n !== 0) histogram.set(bucket, n);
-    }
-    return histogram;
-  };
+  // A view of the point's sums, not a copy.
+  const histogram = (point: number, kind: number, key = ''): Histogram =>
+    sums.get(`${point}|${key}`)?.subarray(kind * BUCKETS, (kind + 1) * BUCKETS) ?? NO_COUNTS;
   const totals = (point: number, key = ''): Totals => {
     const sum = sums.get(`${point}|${key}`);
     if (!sum) return EMPTY_TOTALS;

@@ -3,7 +3,8 @@ import type { Totals } from '../db/queries/reports.js';
 import { percentileOf } from './durationBuckets.js';
 import { DURATION_KIND } from './reconcile.js';
 
-export type Histogram = Map<number, number>;
+/** A histogram as each duration bucket's count (reports/durationBuckets.ts), indexed by bucket. */
+export type Histogram = ArrayLike<number>;
 
 /** The sums of one point and key, the zeros when the range holds nothing there. */
 export const EMPTY_TOTALS: Readonly<Totals> = {

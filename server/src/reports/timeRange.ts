@@ -100,6 +100,8 @@ function byHours(a: number, b: number, sign: number): Plan {
 function bySpan(span: number, a: number, b: number, sign: number, rest: (a: number, b: number, sign: number) => Plan): Plan {
   const [lo, hi, s] = a <= b ? [a, b, sign] : [b, a, -sign];
   const whole = rest(lo, hi, s);
+  // Shorter than half the shortest such span: a whole one less the rest would read more.
+  if ((hi - lo) * 2 < (span === MONTH_SPAN ? 28 * DAY_MS : span * HOUR_MS)) return whole;
   const [first, last] = [nearestBoundary(lo, span), nearestBoundary(hi, span)];
   if (first >= last) return whole;
   const [head, tail] = [rest(lo, first, s), rest(last, hi, s)];
