@@ -1,4 +1,5 @@
 import { LIMITS, type Notification, type NotificationType } from '@helpdesk/protocol';
+import { textStart } from '../lib/textStart.js';
 import type { Db } from '../db/client.js';
 import {
   countUnread,
@@ -28,9 +29,15 @@ export interface NotificationRequest {
 
 /** The start of a text, on one line, as a notification shows it. */
 export function excerptOf(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
   const max = LIMITS.notificationExcerpt;
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+  // A long text's first few hundred characters hold its excerpt: only those are collapsed, unless
+  // they shrink to less than an excerpt (runs of whitespace), when the whole text is.
+  const start = text
+    .slice(0, max * 8)
+    .replace(/\s+/g, ' ')
+    .trim();
+  const line = start.length > max ? start : text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${textStart(line, max - 1)}…`;
 }
 
 const keyOf = ({ userId, type, ticketId }: NotificationKey) => `${userId}:${type}:${ticketId}`;

@@ -1,4 +1,5 @@
 import { EMAIL_REPLY_MARKER, isStorableText } from '@helpdesk/protocol';
+import { textStart } from '../../lib/textStart.js';
 
 /** A line that opens the quoted message: what follows it is not the reply. */
 const QUOTE_OPENERS: RegExp[] = [
@@ -49,5 +50,5 @@ export function withoutControls(text: string): string {
 /** Cut to `max` characters, the cut said at the end. */
 export function cutTo(text: string, max: number, note: string): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, Math.max(0, max - note.length - 2)).trimEnd()}\n\n${note}`;
+  return `${textStart(text, Math.max(0, max - note.length - 2)).trimEnd()}\n\n${note}`;
 }
