@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MONTH_SPAN, WEEK_SPAN } from './figureRows.js';
-import { dayStart as dayStartMs, pointStarts, segmentsOf } from './timeRange.js';
+import { dayStart, pointStarts, segmentsOf } from './timeRange.js';
 
 const read = (to: string, starts: string[], timeZone: string) => {
   const s = segmentsOf(to, starts, timeZone);
@@ -92,7 +92,7 @@ describe('segmentsOf', () => {
             counted.set(id, (counted.get(id) ?? 0) + s.sign[i]!);
           }
         });
-        const bounds = [...starts, '2026-04-05'].map((day) => dayStartMs(day, timeZone));
+        const bounds = [...starts, '2026-04-05'].map((day) => dayStart(day, timeZone));
         for (const [id, n] of counted) {
           const [point, at] = id.split('|').map(Number) as [number, number];
           expect(n, `${timeZone} ${interval} point ${point} hour ${new Date(at).toISOString()}`).toBe(

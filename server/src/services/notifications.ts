@@ -32,13 +32,12 @@ export function excerptOf(text: string): string {
   const max = LIMITS.notificationExcerpt;
   // A long text's first few hundred characters hold its excerpt: only those are collapsed, unless
   // they shrink to less than an excerpt (runs of whitespace), when the whole text is.
-  const start = text
-    .slice(0, max * 8)
-    .replace(/\s+/g, ' ')
-    .trim();
-  const line = start.length > max ? start : text.replace(/\s+/g, ' ').trim();
+  const start = oneLine(text.slice(0, max * 8));
+  const line = start.length > max ? start : oneLine(text);
   return line.length <= max ? line : `${textStart(line, max - 1)}…`;
 }
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 const keyOf = ({ userId, type, ticketId }: NotificationKey) => `${userId}:${type}:${ticketId}`;
 
