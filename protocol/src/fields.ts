@@ -68,12 +68,18 @@ export const nameField = boundedText({
   tooLong: V.nameTooLong,
 });
 
-/** Route ids: positive int4 values; anything else is not an id. */
+/** The largest id a row can have: ids are PostgreSQL integers. */
+export const MAX_ROW_ID = 2_147_483_647;
+
+/** Route ids: positive int4 values; anything else, or none, is not an id. */
 export const idParam = z
-  .string()
+  .string({ error: V.idInvalid })
   .regex(/^[1-9]\d{0,9}$/, V.idInvalid)
   .transform(Number)
-  .refine((n) => n <= 2_147_483_647, V.idInvalid);
+  .refine((n) => n <= MAX_ROW_ID, V.idInvalid);
+
+/** A row's id in a JSON body, refused with the field's one `message` whatever is wrong with it. */
+export const rowIdField = (message: string) => z.number({ error: message }).int(message).positive(message).max(MAX_ROW_ID, message);
 
 /** Query values arrive as strings; an empty one means "not filtered". */
 /** A ticket's or an article's category, one message for both (docs/product.md#validation). */

@@ -1,5 +1,6 @@
 import { z } from '../zod.js';
 import { MESSAGES } from '../messages.js';
+import { rowIdField } from '../fields.js';
 import { flagQuery } from './common.js';
 
 const V = MESSAGES.validation;
@@ -12,10 +13,7 @@ export const notificationListQuery = z.object({ unread: flagQuery });
  * marks its notifications read), both narrowing together, or every notification when neither is given.
  */
 export const markNotificationsReadBody = z.object({
-  ids: z
-    .array(z.number().int().positive().max(2_147_483_647), { error: V.notificationIdsInvalid })
-    .max(500, V.notificationIdsInvalid)
-    .optional(),
+  ids: z.array(rowIdField(V.notificationIdsInvalid), { error: V.notificationIdsInvalid }).max(500, V.notificationIdsInvalid).optional(),
   ticketId: z
     .number({ error: V.notificationTicketInvalid })
     .int(V.notificationTicketInvalid)

@@ -1,6 +1,6 @@
 import { z } from '../zod.js';
 import { PRIORITIES, type Priority } from '../enums.js';
-import { boundedText } from '../fields.js';
+import { boundedText, rowIdField } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 
@@ -163,7 +163,7 @@ export type PolicyBody = z.infer<typeof policyBody>;
 
 export const policyOrderBody = z.object({
   ids: z
-    .array(z.number().int().positive().max(2_147_483_647), { error: S.orderInvalid })
+    .array(rowIdField(S.orderInvalid), { error: S.orderInvalid })
     .max(L.policies, S.orderInvalid)
     .refine((ids) => new Set(ids).size === ids.length, S.orderInvalid),
 });

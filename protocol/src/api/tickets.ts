@@ -9,7 +9,17 @@ import {
   normalizeStatus,
   type TicketSortField,
 } from '../enums.js';
-import { boundedText, categoryField, idParam, limitQuery, optionalQuery, pageQuery, searchQuery, storableString } from '../fields.js';
+import {
+  boundedText,
+  categoryField,
+  idParam,
+  limitQuery,
+  optionalQuery,
+  pageQuery,
+  rowIdField,
+  searchQuery,
+  storableString,
+} from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 import { flagQuery } from './common.js';
@@ -219,7 +229,7 @@ export const commentBody = z.object({
   internal: z.boolean({ error: V.internalInvalid }).optional().default(false),
   /** Staff named in the comment; each gets a notification. */
   mentions: z
-    .array(z.number().int().positive().max(2_147_483_647), { error: V.mentionsInvalid })
+    .array(rowIdField(V.mentionsInvalid), { error: V.mentionsInvalid })
     .max(LIMITS.mentions.max, V.mentionsInvalid)
     .optional()
     .transform((ids) => [...new Set(ids ?? [])]),
@@ -242,9 +252,7 @@ export type CommentBody = z.infer<typeof commentBody>;
  */
 export const bulkUpdateBody = z.object({
   ids: z
-    .array(z.number({ error: V.bulkIdsInvalid }).int(V.bulkIdsInvalid).positive(V.bulkIdsInvalid).max(2_147_483_647, V.bulkIdsInvalid), {
-      error: V.bulkIdsInvalid,
-    })
+    .array(rowIdField(V.bulkIdsInvalid), { error: V.bulkIdsInvalid })
     .min(1, V.bulkIdsInvalid)
     .max(LIMITS.bulk.maxIds, V.bulkIdsInvalid)
     .transform((ids) => [...new Set(ids)]),

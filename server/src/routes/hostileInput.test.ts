@@ -59,6 +59,10 @@ const BODY_VARIANTS: Variant[] = [
   { name: 'arrays for strings', body: everyField(['a', 'b']) },
   { name: 'nulls', body: everyField(null) },
   { name: 'booleans', body: everyField(true) },
+  {
+    name: 'wrong entries in lists and nested fields',
+    body: { ...everyField('valid text here'), ids: ['x', null], mentions: [{}], addTags: [5], filters: { search: 5, assignee: true } },
+  },
   { name: 'huge ids', body: { ...everyField('x'), assignedAgentId: 2 ** 53 } },
   { name: 'negative ids', body: { ...everyField('x'), assignedAgentId: -1 } },
   { name: 'prototype keys', raw: '{"__proto__":{"role":"admin"},"constructor":{"prototype":{"x":1}}}', type: 'application/json' },
@@ -90,6 +94,7 @@ const QUERY_VARIANTS: Variant[] = [
   { name: 'non-numeric paging', query: 'page=abc&limit=1e3' },
   { name: 'an unknown sort', query: 'sort=__proto__' },
   { name: 'bad enums', query: 'status=%00&priority=urgent%00&category=%00&role=root&mine=maybe' },
+  { name: 'bad flags', query: 'mine=maybe&unread=perhaps' },
   { name: 'a broken escape', query: 'search=%E0%A4%A' },
 ];
 
@@ -131,15 +136,19 @@ async function send(method: string, url: string, token: string | undefined, vari
   return { status: res.status, text, type: res.headers.get('content-type') ?? '' };
 }
 
-/** Never a 5xx; a refusal is the JSON envelope with a human message. */
+/** zod's own English ("Invalid input: expected string, received undefined"): never what a person reads. */
+const LIBRARY_TEXT = /Invalid input|Invalid option|expected \w+, received|Too (big|small)|Unrecognized key|Invalid (string|element|key)/;
+
+/** Never a 5xx; a refusal is the JSON envelope with a human message, on the whole and per field. */
 function expectHandled(res: Awaited<ReturnType<typeof send>>, what: string) {
   expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
   if (res.status < 400) return;
   expect(res.type, what).toMatch(/application\/json/);
-  const body = JSON.parse(res.text) as { success?: unknown; message?: unknown };
+  const body = JSON.parse(res.text) as { success?: unknown; message?: unknown; errors?: Record<string, unknown> };
   expect(body.success, what).toBe(false);
   expect(typeof body.message, what).toBe('string');
   expect(String(body.message), what).not.toMatch(/stack|at \w+ \(|SELECT|INSERT|UPDATE|syntax|params/);
+  for (const text of [body.message, ...Object.values(body.errors ?? {})]) expect(String(text), what).not.toMatch(LIBRARY_TEXT);
 }
 
 const withIds = (route: string) =>
