@@ -11,7 +11,7 @@ const labelOf = (required: string) => required.replace(/ is required$/, '');
 
 /** A string field whose absence and emptiness both read as "required". */
 export const requiredString = (required: string) =>
-  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? required : `${labelOf(required)} must be text`) });
+  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? required : V.fieldMustBe(labelOf(required), 'text')) });
 
 /**
  * PostgreSQL text cannot hold a NUL character, and a lone UTF-16 surrogate is not text at all: either

@@ -21,7 +21,7 @@ export interface TicketCsat {
 /** Both ways of answering take the same body: the survey link's and the owner's ticket page. */
 export const csatAnswerBody = z.object({
   rating: z.enum(CSAT_RATINGS, { error: M.ratingInvalid }),
-  comment: storableString('Comment', M.commentTooLong)
+  comment: storableString('Comment')
     .trim()
     .max(LIMITS.csat.commentMax, M.commentTooLong)
     .transform((s) => (s === '' ? null : s))

@@ -102,7 +102,7 @@ export const updateTicketBody = z.object({
   priority: priority.optional(),
   category: categoryField.optional(),
   status: status.optional(),
-  resolutionNotes: storableString('Resolution notes', V.resolutionNotesTooLong)
+  resolutionNotes: storableString('Resolution notes')
     .trim()
     .max(LIMITS.resolutionNotes.max, V.resolutionNotesTooLong)
     .transform((s) => (s === '' ? null : s))
@@ -160,9 +160,9 @@ const sort = optionalQuery(
 
 export const tagQuery = optionalQuery(tagField);
 /** `requester=`: an email or the start of a name, as typed (docs/api.md#search-syntax). */
-export const requesterQuery = optionalQuery(
-  storableString('Requester', V.requesterTooLong).trim().max(LIMITS.email.max, V.requesterTooLong),
-).transform((s) => (s ? s : undefined));
+export const requesterQuery = optionalQuery(storableString('Requester').trim().max(LIMITS.email.max, V.requesterTooLong)).transform((s) =>
+  s ? s : undefined,
+);
 
 /** `sla=warning|breached|paused|ok` (staff). */
 export const slaFilterQuery = optionalQuery(z.enum(SLA_FILTERS, { error: MESSAGES.sla.filterInvalid }));

@@ -52,7 +52,7 @@ const url = z
     const parsed = URL.canParse(value) ? new URL(value) : undefined;
     return parsed !== undefined && (parsed.protocol === 'https:' || parsed.protocol === 'http:') && parsed.hostname !== '';
   }, M.urlInvalid);
-const description = storableString('Description', M.descriptionTooLong).trim().max(LIMITS.webhooks.description.max, M.descriptionTooLong);
+const description = storableString('Description').trim().max(LIMITS.webhooks.description.max, M.descriptionTooLong);
 const events = z
   .array(z.string({ error: M.eventsInvalid(WEBHOOK_EVENTS) }), { error: M.eventsRequired })
   .min(1, M.eventsRequired)

@@ -331,6 +331,12 @@ describe('PUT /tickets/:id', () => {
       text: TEXT.resolutionNotesTooLong,
     },
     {
+      case: 'resolution notes that are not text',
+      body: { resolutionNotes: 5 },
+      field: 'resolutionNotes',
+      text: 'Resolution notes must be text',
+    },
+    {
       case: 'assignedAgentId that is not a number',
       body: { assignedAgentId: 'Agent Smith' },
       field: 'assignedAgentId',
