@@ -81,10 +81,10 @@ export const idParam = z
 /** A row's id in a JSON body, refused with the field's one `message` whatever is wrong with it. */
 export const rowIdField = (message: string) => z.number({ error: message }).int(message).positive(message).max(MAX_ROW_ID, message);
 
-/** Query values arrive as strings; an empty one means "not filtered". */
 /** A ticket's or an article's category, one message for both (docs/product.md#validation). */
 export const categoryField = z.enum(CATEGORIES, { error: V.categoryInvalid });
 
+/** Query values arrive as strings; an empty one means "not filtered". */
 export const optionalQuery = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
