@@ -1,11 +1,12 @@
 import { z } from '../zod.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
+import { MAX_ROW_ID } from '../fields.js';
 
 const A = MESSAGES.attachments;
 
 /** `attachmentIds` of a new ticket or comment: the caller's own unused uploads (docs/api.md#attachments). */
-const isId = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0 && (value as number) <= 2_147_483_647;
+const isId = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0 && (value as number) <= MAX_ROW_ID;
 
 export const attachmentIdsField = z
   .array(z.unknown(), { error: A.idsInvalid })

@@ -14,11 +14,6 @@ export const notificationListQuery = z.object({ unread: flagQuery });
  */
 export const markNotificationsReadBody = z.object({
   ids: z.array(rowIdField(V.notificationIdsInvalid), { error: V.notificationIdsInvalid }).max(500, V.notificationIdsInvalid).optional(),
-  ticketId: z
-    .number({ error: V.notificationTicketInvalid })
-    .int(V.notificationTicketInvalid)
-    .positive(V.notificationTicketInvalid)
-    .max(2_147_483_647, V.notificationTicketInvalid)
-    .optional(),
+  ticketId: rowIdField(V.notificationTicketInvalid).optional(),
 });
 export type MarkNotificationsReadBody = z.infer<typeof markNotificationsReadBody>;

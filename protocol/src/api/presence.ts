@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
+import { MAX_ROW_ID } from '../fields.js';
 
-const ticketId = z.number().int().positive().max(2_147_483_647);
+const ticketId = z.number().int().positive().max(MAX_ROW_ID);
 
 /** `ticket:view` / `ticket:leave`: anything else is ignored by the server. */
 export const ticketViewSignal = z.object({ ticketId });

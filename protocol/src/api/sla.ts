@@ -122,13 +122,7 @@ export const policyBody = z.object({
     tooShort: S.policyNameRequired,
     tooLong: S.policyNameTooLong,
   }),
-  calendarId: z
-    .number({ error: S.calendarIdInvalid })
-    .int(S.calendarIdInvalid)
-    .positive(S.calendarIdInvalid)
-    .max(2_147_483_647, S.calendarIdInvalid)
-    .nullable()
-    .default(null),
+  calendarId: rowIdField(S.calendarIdInvalid).nullable().default(null),
   requesterDomains: z
     .array(
       z

@@ -10,6 +10,7 @@ import {
   type TicketSortField,
 } from '../enums.js';
 import {
+  MAX_ROW_ID,
   boundedText,
   categoryField,
   idParam,
@@ -108,13 +109,7 @@ export const updateTicketBody = z.object({
     .transform((s) => (s === '' ? null : s))
     .nullable()
     .optional(),
-  assignedAgentId: z
-    .number({ error: V.assignedAgentInvalid })
-    .int(V.assignedAgentInvalid)
-    .positive(V.assignedAgentInvalid)
-    .max(2_147_483_647, V.assignedAgentInvalid)
-    .nullable()
-    .optional(),
+  assignedAgentId: rowIdField(V.assignedAgentInvalid).nullable().optional(),
   /** Staff only: the ticket's whole set of tags (docs/api.md#tags). */
   tags: tagsField.optional(),
   /** The `version` the edit was made on; a newer one answers 409 with the current ticket (docs/api.md#optimistic-concurrency). */
@@ -150,7 +145,7 @@ export const assigneeQuery = optionalQuery(
     .string()
     .regex(/^(me|none|[1-9]\d{0,9})$/, V.assigneeInvalid)
     .transform((s): TicketAssignee => (s === 'me' || s === 'none' ? s : Number(s)))
-    .refine((a) => typeof a === 'string' || a <= 2_147_483_647, V.assigneeInvalid),
+    .refine((a) => typeof a === 'string' || a <= MAX_ROW_ID, V.assigneeInvalid),
 );
 const sort = optionalQuery(
   z.string().refine((s) => (TICKET_SORT_FIELDS as readonly string[]).includes(s.replace(/^-/, '')), V.sortInvalid),
@@ -209,11 +204,7 @@ export const requesterTicketsQuery = z.object({
 
 /** POST /tickets/:id/merge: the ticket this one goes into. */
 export const mergeTicketBody = z.object({
-  intoId: z
-    .number({ error: V.mergeIntoInvalid })
-    .int(V.mergeIntoInvalid)
-    .positive(V.mergeIntoInvalid)
-    .max(2_147_483_647, V.mergeIntoInvalid),
+  intoId: rowIdField(V.mergeIntoInvalid),
 });
 export type MergeTicketBody = z.infer<typeof mergeTicketBody>;
 

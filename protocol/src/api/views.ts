@@ -1,6 +1,6 @@
 import { z } from '../zod.js';
 import { PRIORITIES, TICKET_SORT_FIELDS, TICKET_STATUSES, normalizeStatus } from '../enums.js';
-import { boundedText, categoryField, searchQuery } from '../fields.js';
+import { MAX_ROW_ID, boundedText, categoryField, searchQuery } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 import type { View } from '../responses.js';
@@ -67,4 +67,4 @@ export const viewIdParam = z
   .string()
   .regex(/^-?[1-9]\d{0,9}$/, V.idInvalid)
   .transform(Number)
-  .refine((n) => Math.abs(n) <= 2_147_483_647, V.idInvalid);
+  .refine((n) => Math.abs(n) <= MAX_ROW_ID, V.idInvalid);

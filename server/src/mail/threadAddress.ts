@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { MAX_ROW_ID } from '@helpdesk/protocol';
 
 /** What a ticket's reply address is made of: the support address and the secret that signs it. */
 export interface ThreadKeys {
@@ -8,7 +9,6 @@ export interface ThreadKeys {
 }
 
 const SIG_LENGTH = 10;
-const MAX_TICKET_ID = 2_147_483_647;
 
 /**
  * EMAIL_THREAD_SECRET, or one derived from the JWT secret, so a deployment that sets neither still
@@ -49,7 +49,7 @@ export function parseThreadAddress(address: string, keys: ThreadKeys): number | 
   const [, local, id = '', sig = '', domain] = match;
   if (local !== support.local || domain !== support.domain) return null;
   const ticketId = Number(id);
-  if (ticketId > MAX_TICKET_ID) return null;
+  if (ticketId > MAX_ROW_ID) return null;
   const expected = Buffer.from(signature(ticketId, keys));
   const given = Buffer.from(sig);
   return timingSafeEqual(expected, given) ? ticketId : null;
