@@ -30,7 +30,7 @@ describe('messages for inputs no rule names', () => {
       'Before is required',
       'Count is required',
       'Flag is required',
-      'Tags is required',
+      'Tags are required',
       'Note is required',
       'Kind is required',
       'Nested is required',

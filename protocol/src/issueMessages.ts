@@ -45,14 +45,16 @@ export function plainIssueMessage(issue: core.$ZodRawIssue): string {
   const label = fieldLabel(path);
   // An entry of a list is reported as the list's: "Ids must be a list of whole numbers".
   const inList = typeof path.at(-1) === 'number';
+  // A list's name is plural ("Tags are required"); zod says so by what it expected.
+  const namesList = 'expected' in issue && issue.expected === 'array';
   if (issue.input === undefined && !inList && (issue.code === 'invalid_type' || issue.code === 'invalid_value'))
-    return V.fieldRequired(label);
+    return V.fieldRequired(label, namesList);
   switch (issue.code) {
     case 'invalid_type': {
       // A query parameter given twice arrives as a list.
       if (Array.isArray(issue.input) && issue.expected !== 'array' && !inList) return V.fieldNotList(label);
       const kind = KINDS[issue.expected];
-      if (!kind) return V.fieldInvalid(label);
+      if (!kind) return V.fieldInvalid(label, namesList);
       return inList ? V.fieldListOf(label, kind[1]) : V.fieldMustBe(label, kind[0]);
     }
     case 'invalid_value':

@@ -65,14 +65,14 @@ export const MESSAGES = {
     mentionsInvalid: 'Mentions must be a list of at most 20 user ids',
     notificationIdsInvalid: 'Ids must be a list of notification ids',
     /** For an input no rule above names (issueMessages.ts): the field's name, then what it must be. */
-    fieldRequired: (label: string) => `${label} is required`,
+    fieldRequired: (label: string, list = false) => `${label} ${list ? 'are' : 'is'} required`,
     fieldMustBe: (label: string, what: string) => `${label} must be ${what}`,
     fieldListOf: (label: string, what: string) => `${label} must be a list of ${what}`,
     fieldNotList: (label: string) => `${label} must be one value, not a list`,
     fieldOneOf: (label: string, values: string) => `${label} must be one of ${values}`,
     fieldAtLeast: (label: string, amount: string) => `${label} must be at least ${amount}`,
     fieldAtMost: (label: string, amount: string) => `${label} must be at most ${amount}`,
-    fieldInvalid: (label: string) => `${label} is not valid`,
+    fieldInvalid: (label: string, list = false) => `${label} ${list ? 'are' : 'is'} not valid`,
     invalidCharacter: (field: string) =>
       `Invalid character in ${field.toLowerCase()}: text cannot contain NUL or unpaired surrogate characters`,
   },
