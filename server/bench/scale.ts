@@ -45,7 +45,8 @@
  * as a timeout at that time. The bench waits for the database to go idle between calls.
  *
  * Other knobs: BENCH_TICKETS (1000000), BENCH_USERS (20000), BENCH_COMMENTS (2 × tickets),
- * BENCH_ARTICLES (200), BENCH_SEED (42: the questions' random sequence), BENCH_ONLY (substrings
+ * BENCH_ARTICLES (200), BENCH_SEED (42: the questions' random sequence), BENCH_WARM (1: the data set read into the OS
+ * cache before the cells, as a running server has it; 0 measures it cold), BENCH_ONLY (substrings
  * separated by `|`: only the calls whose name contains one), BENCH_EXPLAIN (0; n = EXPLAIN (ANALYZE, BUFFERS) the
  * statements of the slowest question of each of the n slowest calls) and BENCH_EXPLAIN_FILE,
  * BENCH_REDIS_URL (redis://127.0.0.1:6379), BENCH_LOG_LEVEL (warn), BENCH_SERIAL (0; n = after each
@@ -109,7 +110,7 @@ import {
   WRITE_RATES,
 } from './scaleSettings.js';
 import { BENCH_JWT_SECRET } from './servers.js';
-import { cpuWaitMicros, machine, requirePostgres } from './support.js';
+import { machine, requirePostgres, waitMicros } from './support.js';
 import { seededRandom } from './scaleVocabulary.js';
 
 async function signTokens(): Promise<Map<number, string>> {
@@ -171,7 +172,8 @@ async function main(): Promise<number> {
   const serverLog: string[] = [];
   const slowest = new Map<string, { ms: number; question: Question }>();
   let explainText: string | undefined;
-  const cpuBefore = cpuWaitMicros();
+  const cpuBefore = waitMicros('cpu');
+  const ioBefore = waitMicros('io');
   try {
     let list: Call[] | undefined;
     for (const [memo, prepared] of MEMO.flatMap((m) => PREPARED.map((p) => [m, p] as const))) {
@@ -221,7 +223,7 @@ async function main(): Promise<number> {
           );
           const floorSlices: Run[] = [];
           const cell: CellResult = { label, floor: mergeRuns([]), calls: [], writes: { asked: writes, reached: 0, failed: 0 } };
-          const cellStarted = { at: performance.now(), cpu: cpuWaitMicros() };
+          const cellStarted = { at: performance.now(), cpu: waitMicros('cpu'), io: waitMicros('io') };
           await phase(`measure ${label}`, async () => {
             for (const call of list!) {
               await idle();
@@ -253,13 +255,14 @@ async function main(): Promise<number> {
           });
           const w = await writer.stop();
           cell.floor = mergeRuns(floorSlices);
-          const cpuNow = cpuWaitMicros();
-          if (cellStarted.cpu !== undefined && cpuNow !== undefined)
-            cell.cpuWait = (cpuNow - cellStarted.cpu) / 1e6 / ((performance.now() - cellStarted.at) / 1000);
+          const perSecond = (before: number | undefined, now: number | undefined) =>
+            before === undefined || now === undefined ? undefined : (now - before) / 1e6 / ((performance.now() - cellStarted.at) / 1000);
+          cell.cpuWait = perSecond(cellStarted.cpu, waitMicros('cpu'));
+          cell.ioWait = perSecond(cellStarted.io, waitMicros('io'));
           cell.writes = { asked: writes, reached: w.perSecond, failed: w.failed };
           cells.push(cell);
           console.log(
-            `\n${label}: writes reached ${w.perSecond.toFixed(1)}/s of ${writes} (${w.done} done, ${w.failed} failed); tasks waited ${cell.cpuWait?.toFixed(2) ?? '-'} s for a CPU per second`,
+            `\n${label}: writes reached ${w.perSecond.toFixed(1)}/s of ${writes} (${w.done} done, ${w.failed} failed); tasks waited ${cell.cpuWait?.toFixed(2) ?? '-'} s for a CPU and ${cell.ioWait?.toFixed(2) ?? '-'} s for the disk per second`,
           );
           console.log(cellTable(cell));
         }
@@ -304,7 +307,8 @@ async function main(): Promise<number> {
     if (built && !KEEP) await phase('remove data set', () => place.remove());
     else console.log(`data set kept: ${place.label}`);
   }
-  const cpuAfter = cpuWaitMicros();
+  const cpuAfter = waitMicros('cpu');
+  const ioAfter = waitMicros('io');
 
   console.log(
     `\n${TICKETS} tickets on ${KIND === 'postgres' ? `PostgreSQL ${version}` : `PGlite (PostgreSQL ${version})`}; servers: src/main.ts bundled as npm start runs it (through tsx when profiled), each in its own process; ${CONNECTIONS} connections, ${SECONDS} s per call; ${machine()}`,
@@ -313,6 +317,8 @@ async function main(): Promise<number> {
     console.log(
       `machine CPU pressure: tasks waited ${((cpuAfter - cpuBefore) / 1e6).toFixed(1)} s for a CPU during the run (others share it)`,
     );
+  if (ioBefore !== undefined && ioAfter !== undefined)
+    console.log(`machine disk pressure: tasks waited ${((ioAfter - ioBefore) / 1e6).toFixed(1)} s for the disk during the run`);
   console.log(matrixTable(cells));
   for (const line of skipped) console.log(`skipped: ${line}`);
   for (const line of serverLog) console.log(`server log: ${line}`);

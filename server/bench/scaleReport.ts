@@ -14,6 +14,8 @@ export interface CellResult {
   writes: { asked: number; reached: number; failed: number };
   /** Seconds some task on the machine waited for a CPU, per second of the cell (Linux PSI); others share it. */
   cpuWait?: number;
+  /** The same for the disk: what the questions read was not in memory. */
+  ioWait?: number;
 }
 
 const rate = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0));
@@ -69,7 +71,9 @@ export function matrixTable(cells: CellResult[]): string {
     ...cells.map((c) => `${rate(c.writes.reached)} of ${c.writes.asked}${c.writes.failed ? `, ${c.writes.failed} failed` : ''}`),
   ]);
   rows.push(['floor req/s', ...cells.map((c) => rate(c.floor.rps))]);
-  rows.push(['CPU wait (s per s)', ...cells.map((c) => (c.cpuWait === undefined ? '-' : c.cpuWait.toFixed(2)))]);
+  const perSecond = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(2));
+  rows.push(['CPU wait (s per s)', ...cells.map((c) => perSecond(c.cpuWait))]);
+  rows.push(['disk wait (s per s)', ...cells.map((c) => perSecond(c.ioWait))]);
   return markdownTable(['call: p50 / p95 ms (of floor)', ...cells.map((c) => c.label)], rows);
 }
 

@@ -19,6 +19,8 @@ export const SERIAL = positiveInt('BENCH_SERIAL', 0, 0);
 export const AGENT_ACCOUNTS = positiveInt('BENCH_AGENTS', 60);
 export const USER_ACCOUNTS = positiveInt('BENCH_USER_ACCOUNTS', 300);
 export const SEED = positiveInt('BENCH_SEED', 42, 0);
+/** Whether the data set is read into the OS cache before the cells (Place.warm); 0 measures it cold. */
+export const WARM = !['0', 'false'].includes(process.env.BENCH_WARM ?? '');
 
 export const KIND: 'postgres' | 'pglite' = (() => {
   const raw = (process.env.BENCH_DB ?? 'postgres').toLowerCase();

@@ -61,17 +61,20 @@ export function rssKb(pid: number): number {
 }
 
 /**
- * Microseconds during which some task on this machine waited for a CPU (Linux PSI, cumulative), or
- * undefined without /proc/pressure. Other work on the machine shows up here, and in the tail figures.
+ * Microseconds during which some task on this machine waited for a CPU, or for the disk (Linux PSI,
+ * cumulative), or undefined without /proc/pressure. Other work on the machine shows up here, and in
+ * the tail figures; waits for the disk mean what was read was not in memory.
  */
-export function cpuWaitMicros(): number | undefined {
+export function waitMicros(resource: 'cpu' | 'io'): number | undefined {
   try {
-    const match = /^some .*total=(\d+)/m.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
+    const match = /^some .*total=(\d+)/m.exec(readFileSync(`/proc/pressure/${resource}`, 'utf8'));
     return match ? Number(match[1]) : undefined;
   } catch {
     return undefined;
   }
 }
+
+export const cpuWaitMicros = () => waitMicros('cpu');
 
 /** Nearest-rank percentile of an ascending array. */
 export function percentile(sorted: readonly number[], q: number): number {
