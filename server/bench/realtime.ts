@@ -43,7 +43,6 @@ import { startBenchServers } from './servers.js';
 import {
   DEFAULT_POSTGRES_URL,
   DEFAULT_REDIS_URL,
-  cpuWaitMicros,
   machine,
   markdownTable,
   percentile,
@@ -52,6 +51,7 @@ import {
   requirePostgres,
   requireRedis,
   rssKb,
+  waitMicros,
 } from './support.js';
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
@@ -169,7 +169,7 @@ async function measure(scenario: string, n: number, setup: Deployment): Promise<
     if (k === WARMUP_UPDATES) {
       loopDelay.enable();
       gc.observe({ entryTypes: ['gc'] });
-      const micros = cpuWaitMicros();
+      const micros = waitMicros('cpu');
       if (micros !== undefined) cpuWait = { micros, at: performance.now() };
     }
     const priority = priorityFor(k);
@@ -208,7 +208,7 @@ async function measure(scenario: string, n: number, setup: Deployment): Promise<
   gc.disconnect();
   row.benchProcess = `event-loop delay max ${(loopDelay.max / 1e6).toFixed(0)} ms, GC ${gcMs.toFixed(0)} ms`;
   if (cpuWait) {
-    const waited = (cpuWaitMicros()! - cpuWait.micros) / 1000 / (performance.now() - cpuWait.at);
+    const waited = (waitMicros('cpu')! - cpuWait.micros) / 1000 / (performance.now() - cpuWait.at);
     row.benchProcess += `; runnable tasks (this run's included) waited for a CPU ${(waited * 100).toFixed(0)}% of the time`;
   }
   if (audience.disconnects > 0) row.notes.push(`${audience.disconnects} clients disconnected during the run`);

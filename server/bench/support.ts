@@ -74,8 +74,6 @@ export function waitMicros(resource: 'cpu' | 'io'): number | undefined {
   }
 }
 
-export const cpuWaitMicros = () => waitMicros('cpu');
-
 /** Nearest-rank percentile of an ascending array. */
 export function percentile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
