@@ -301,6 +301,7 @@ export const MESSAGES = {
     staffOnly: 'Only support staff can perform this action',
     adminOnly: 'Only administrators can perform this action',
     malformedJson: 'Request body is not valid JSON',
+    undecodableBody: 'Request body could not be decompressed (check its Content-Encoding)',
     notJson: 'Request body must be JSON (Content-Type: application/json)',
     badRequest: 'The request could not be understood',
     invalidData: 'The request contains a value that cannot be stored',

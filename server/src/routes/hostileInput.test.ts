@@ -8,6 +8,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ENV, createCast, createTicket } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
@@ -44,8 +45,13 @@ interface Variant {
   raw?: string;
   body?: unknown;
   type?: string;
+  /** Content-Encoding of the body. */
+  encoding?: string;
   query?: string;
 }
+
+/** The first bytes of a real gzip stream: a valid header, then the end. */
+const CUT_GZIP = gzipSync(JSON.stringify(everyField('valid text here'))).subarray(0, 16).toString('latin1');
 
 const BODY_VARIANTS: Variant[] = [
   { name: 'NUL in every field', body: everyField('ab\u0000cdefghijkl') },
@@ -81,6 +87,11 @@ const BODY_VARIANTS: Variant[] = [
   },
   { name: 'JSON in an unknown charset', raw: '{}', type: 'application/json; charset=klingon' },
   { name: 'an unknown content type', raw: '{}', type: 'application/x-unknown' },
+  { name: 'a body that is not gzip', raw: '{"title":"x"}', encoding: 'gzip' },
+  { name: 'a cut-off gzip body', raw: CUT_GZIP, encoding: 'gzip' },
+  { name: 'a body that is not deflate', raw: 'xxxx', encoding: 'deflate' },
+  { name: 'a body that is not br', raw: 'xxxx', encoding: 'br' },
+  { name: 'an unknown encoding', raw: '{}', encoding: 'klingon' },
 ];
 
 const QUERY_VARIANTS: Variant[] = [
@@ -128,9 +139,10 @@ async function send(method: string, url: string, token: string | undefined, vari
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   let body: Buffer | undefined;
-  if (variant.raw !== undefined) body = Buffer.from(variant.raw, variant.name === 'invalid UTF-8' ? 'latin1' : 'utf8');
+  if (variant.raw !== undefined) body = Buffer.from(variant.raw, variant.name === 'invalid UTF-8' || variant.raw === CUT_GZIP ? 'latin1' : 'utf8');
   else if (variant.body !== undefined) body = Buffer.from(JSON.stringify(variant.body));
   if (body) headers['content-type'] = variant.type ?? 'application/json';
+  if (body && variant.encoding) headers['content-encoding'] = variant.encoding;
   const res = await fetch(`${t.url}${url}`, { method, headers, body: method === 'GET' ? undefined : body });
   const text = await res.text();
   return { status: res.status, text, type: res.headers.get('content-type') ?? '' };
