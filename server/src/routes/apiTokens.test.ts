@@ -185,6 +185,35 @@ describe('API tokens', () => {
     expect(await calls('hd_pat_not-a-token-anyone-was-given-0000000000000')).toBe(401);
   });
 
+  it('is revoked when its owner’s role is lowered, and kept when it is raised', async () => {
+    const calls = async (secret: string, path = '/tickets') => (await t.api.get(path, withSecret(secret))).status;
+    const live = async () =>
+      ((await t.api.get('/tokens', { token: admin.token })).body.tokens as { id: number }[]).map((token) => token.id);
+
+    const demoted = await insertUser(t, { role: 'admin' });
+    const ofDemoted = await tokenOf(demoted, ['tickets:read', 'admin']);
+    const bystander = await tokenOf(admin, ['tickets:read']);
+    expect(await calls(ofDemoted.secret)).toBe(200);
+    expect(await calls(ofDemoted.secret, '/users')).toBe(200);
+    expect((await t.api.put(`/users/${demoted.user.id}`, { role: 'agent' }, { token: admin.token })).status).toBe(200);
+    for (const path of ['/tickets', '/users', '/webhooks']) {
+      const res = await t.api.get(path, withSecret(ofDemoted.secret));
+      expect(res.status, path).toBe(401);
+      expect(res.body.message).toBe(M.invalid);
+    }
+    expect(await live()).not.toContain(ofDemoted.id);
+    expect((await t.api.delete(`/tokens/${ofDemoted.id}`, { token: admin.token })).status).toBe(404);
+    expect(await calls(bystander.secret)).toBe(200);
+
+    const promoted = await insertUser(t, { role: 'agent' });
+    const ofPromoted = await tokenOf(promoted, ['tickets:read', 'admin']);
+    expect(await calls(ofPromoted.secret, '/users')).toBe(403);
+    expect((await t.api.put(`/users/${promoted.user.id}`, { role: 'admin' }, { token: admin.token })).status).toBe(200);
+    expect(await calls(ofPromoted.secret)).toBe(200);
+    expect(await calls(ofPromoted.secret, '/users')).toBe(200);
+    expect(await live()).toContain(ofPromoted.id);
+  });
+
   it('lets admins list and revoke anyone’s tokens, and nobody else', async () => {
     const agents = await tokenOf(agent, ['tickets:read']);
     const other = await insertUser(t, { role: 'agent' });

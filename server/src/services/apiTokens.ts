@@ -55,7 +55,8 @@ export interface TokenCaller {
 /**
  * Personal API tokens (docs/api.md#api-tokens): staff make their own; each lists and revokes its own,
  * admins anyone's. A token acts for its owner as the owner is now: deleted or no longer staff, it
- * stops working, as does a revoked or expired one.
+ * stops working, as does a revoked or expired one; lowering the owner's role revokes it
+ * (services/users.ts).
  */
 export function createApiTokenService(
   { db, logger, sessionVersions }: Pick<ServiceContext, 'db' | 'logger' | 'sessionVersions'>,

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import {
   MESSAGES,
+  ROLES,
   canChangeRoleOf,
   canDeleteAccount,
   STAFF_ROLES,
@@ -19,6 +20,7 @@ import { presentUser } from '../presenters/users.js';
 import type { Actor } from '../lib/actor.js';
 import type { Db } from '../db/client.js';
 import type { ServiceContext } from './context.js';
+import { revokeTokensOf } from '../db/queries/apiTokens.js';
 import { lockTicketRows, ticketsWithIds, updateTicketRows } from '../db/queries/tickets.js';
 import { insertHistory } from '../db/queries/ticketThread.js';
 import { shrinkingBatch, warnOnShrink } from '../db/shrinkingBatch.js';
@@ -28,6 +30,9 @@ export type UserService = ReturnType<typeof createUserService>;
 
 /** Tickets a removed agent's account releases per statement (each a few hundred ms at a million tickets). */
 export const RELEASE_BATCH = 500;
+
+/** A change to a lower role (ROLES runs from the least to the most a role may do). */
+const lowers = (from: Role, to: Role) => ROLES.indexOf(to) < ROLES.indexOf(from);
 
 /**
  * Support-agent management (docs/api.md#user-endpoints). Who may call it at all is the route's
@@ -117,6 +122,12 @@ export function createUserService({ db, withTransaction, logger }: ServiceContex
       // Hashed before the transaction, which would otherwise hold a connection through it.
       const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
       const row = await withTransaction(async (tx, emit) => {
+        // The role it has now, held until the commit: a change made meanwhile cannot hide a demotion.
+        const [before] = await tx
+          .select({ role: users.role })
+          .from(users)
+          .where(and(eq(users.id, id), isNull(users.deletedAt)))
+          .for('update');
         const [updated] = await tx
           .update(users)
           .set({
@@ -130,6 +141,12 @@ export function createUserService({ db, withTransaction, logger }: ServiceContex
           .returning();
         // A new password or role ends the sessions (and socket rooms) built on the old one.
         if (updated && revoke) emit('user.revoked', { userId: id });
+        // Their API tokens were made for what the old role could do: a lower one ends them, as a
+        // revocation would (docs/api.md#api-tokens); a higher one keeps them.
+        if (updated && before && lowers(before.role, updated.role)) {
+          const revoked = await revokeTokensOf(tx, id, new Date());
+          if (revoked > 0) logger.info({ userId: id, tokens: revoked }, 'api tokens revoked: role lowered');
+        }
         return updated;
       });
       if (!row) throw new NotFoundError(MESSAGES.users.userNotFound);

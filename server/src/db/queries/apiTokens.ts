@@ -81,6 +81,16 @@ export const revokeToken = (db: Db, id: number, now: Date) =>
     .set({ revokedAt: now })
     .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)));
 
+/** Revokes every unrevoked token of one person; how many. */
+export async function revokeTokensOf(db: Db, userId: number, now: Date): Promise<number> {
+  const rows = await db
+    .update(apiTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  return rows.length;
+}
+
 /**
  * The unrevoked token with this secret's hash, and its owner as they are now (a deleted owner is no
  * owner). Its expiry is the caller's to check: the answer is kept between calls (services/apiTokens.ts).
