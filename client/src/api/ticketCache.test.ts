@@ -22,6 +22,7 @@ import {
   applyTicketChanged,
   commentSaved,
   setLiveEchoes,
+  setUnreadReader,
   ticketKeys,
   ticketSaved,
   withRecentChanges,
@@ -306,6 +307,71 @@ describe('ticket cache: events', () => {
     const created = cacheWith(five, params);
     applyTicketChanged(created, { action: 'created', ticket: ticket(6), by });
     expect(refetching(created, ticketKeys.list(params))).toBe(true);
+  });
+
+  it('judges a tag, an assignee and a requester by name itself: nothing enters a page it does not belong on, nothing is re-read', () => {
+    const me = 2;
+    const mine = { id: me, name: 'Agent' };
+    const cases: { filters: TicketFilters; held: (id: number) => Ticket; outsider: Ticket; insider: Ticket }[] = [
+      {
+        filters: { tag: 'vip' },
+        held: (id) => ticket(id, { tags: ['vip'] }),
+        outsider: ticket(6, { tags: [] }),
+        insider: ticket(7, { tags: ['vip'] }),
+      },
+      {
+        filters: { assignee: 'me' },
+        held: (id) => ticket(id, { assignedAgent: mine }),
+        outsider: ticket(6),
+        insider: ticket(7, { assignedAgent: mine }),
+      },
+      {
+        filters: { assignee: 'none' },
+        held: (id) => ticket(id),
+        outsider: ticket(6, { assignedAgent: { id: 9, name: 'Other' } }),
+        insider: ticket(7),
+      },
+      {
+        filters: { requester: 'oli' },
+        held: (id) => ticket(id),
+        outsider: ticket(6, { user: { id: 8, name: 'Peter' } }),
+        insider: ticket(7, { user: { id: 7, name: 'Olive' } }),
+      },
+    ];
+    for (const { filters, held, outsider, insider } of cases) {
+      const params = listQuery({ ...filters, limit: 3 });
+      const rows = [3, 2, 1].map(held);
+      const client = new QueryClient();
+      setUnreadReader(client, me);
+      client.setQueryData<TicketListResponse>(ticketKeys.list(params), {
+        success: true,
+        tickets: rows,
+        data: rows,
+        total: 3,
+        page: 1,
+        limit: 3,
+        next: [],
+      });
+      client.setQueryData<TicketStatsResponse>(ticketKeys.statsFor(filters), { success: true, stats: countOf(rows) });
+      const what = JSON.stringify(filters);
+
+      applyTicketChanged(client, { action: 'created', ticket: outsider, by });
+      expect(ids(listOf(client, params)), what).toEqual([3, 2, 1]);
+      expect(statsOf(client, filters)?.total, what).toBe(3);
+      applyTicketChanged(client, { action: 'created', ticket: insider, by });
+      expect(ids(listOf(client, params)), what).toEqual([7, 3, 2]);
+      expect(statsOf(client, filters)?.total, what).toBe(4);
+      for (const key of [ticketKeys.list(params), ticketKeys.statsFor(filters)]) expect(refetching(client, key), what).toBe(false);
+    }
+  });
+
+  it('re-reads a page filtered by a requester email for a ticket it holds no copy of: the email is not on the ticket', () => {
+    const params = listQuery({ requester: 'olive@example.com', limit: 3 });
+    const client = cacheWith(five, params);
+    applyTicketChanged(client, updated(five[4]!, { status: 'pending' }));
+    expect(refetching(client, ticketKeys.list(params))).toBe(false);
+    applyTicketChanged(client, { action: 'created', ticket: ticket(6), by });
+    expect(refetching(client, ticketKeys.list(params))).toBe(true);
   });
 
   it('puts a created ticket at the top of the newest-first page, counts it, and re-reads later pages', () => {

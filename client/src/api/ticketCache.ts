@@ -2,6 +2,8 @@ import {
   LIMITS,
   assigneeOf,
   PRIORITIES,
+  requesterNameMatches,
+  ticketMatchesFilters,
   TICKET_STATUSES,
   slaDueAtOf,
   type Comment,
@@ -15,7 +17,6 @@ import {
   type TicketChangedEvent,
   type TicketFilters,
   type TicketListResponse,
-  type TicketPrevious,
   type TicketQuery,
   type TicketResponse,
   type TicketSort,
@@ -407,15 +408,16 @@ interface Change extends Stamped {
 
 function moveTicket(client: QueryClient, { at, committing, inOrder, before, after }: Change): void {
   const cache = client.getQueryCache();
+  const { readerId } = stateOf(client);
   for (const query of cache.findAll({ queryKey: ticketKeys.lists })) {
     const params = query.queryKey[2] as TicketQuery;
     update(client, query, { at, committing }, (list: TicketListResponse) =>
-      inOrder ? movedPage(list, params, before, after) : lateMove(list, params, before, after),
+      inOrder ? movedPage(list, params, before, after, readerId) : lateMove(list, params, before, after, readerId),
     );
   }
   for (const query of cache.findAll({ queryKey: ticketKeys.stats })) {
     update(client, query, { at, committing }, (stats: TicketStatsResponse) =>
-      movedCounts(stats, (query.queryKey[2] ?? {}) as TicketFilters, before, after),
+      movedCounts(stats, (query.queryKey[2] ?? {}) as TicketFilters, before, after, readerId),
     );
   }
 }
@@ -426,15 +428,21 @@ function moveTicket(client: QueryClient, { at, committing, inOrder, before, afte
  * not known here: when it touches what the page filters or sorts by, the page is read again. This
  * happens only when one ticket was changed through two server processes cut off from each other.
  */
-function lateMove(list: TicketListResponse, params: TicketQuery, before: Ticket | undefined, after: Ticket | undefined) {
-  const wasIn = before !== undefined && matchesKnownFilters(params, before);
-  const isIn = after !== undefined && matchesKnownFilters(params, after);
+function lateMove(
+  list: TicketListResponse,
+  params: TicketQuery,
+  before: Ticket | undefined,
+  after: Ticket | undefined,
+  readerId: number | null,
+) {
+  const wasIn = before !== undefined && matchesKnownFilters(params, before, readerId);
+  const isIn = after !== undefined && matchesKnownFilters(params, after, readerId);
   const touched =
     wasIn !== isIn ||
     before === undefined ||
     after === undefined ||
     comparatorFor(params.sort)(before, after) !== 0 ||
-    differs(before, after, opaqueFieldsOf(params));
+    differs(before, after, opaqueFieldsOf(params, readerId));
   return (wasIn || isIn) && touched ? REFETCH : list;
 }
 
@@ -452,20 +460,30 @@ function update<T>(client: QueryClient, query: Query, stamp: Stamped, move: (dat
 }
 
 /**
- * Filters this cache can evaluate itself; a search (server-side matching) and an assignee (who am I) it
- * cannot. The SLA state is on every staff copy.
+ * The filters this cache judges itself, with the protocol's predicate: status, priority, category, tag,
+ * SLA state (on every staff copy), the assignee (`me` is this reader) and a requester named by name.
+ * A search (the server also matches the requester's account) and a requester's email are the server's
+ * call: opaqueFieldsOf names the fields they read.
  */
-const matchesKnownFilters = (filters: TicketFilters, t: Ticket) =>
-  (!filters.status || t.status === filters.status) &&
-  (!filters.priority || t.priority === filters.priority) &&
-  (!filters.category || t.category === filters.category) &&
-  (!filters.sla || t.sla?.state === filters.sla);
-const opaqueFieldsOf = (filters: TicketFilters): (keyof TicketPrevious)[] => [
+const matchesKnownFilters = (filters: TicketFilters, t: Ticket, readerId: number | null) =>
+  ticketMatchesFilters(
+    t,
+    {
+      ...filters,
+      search: undefined,
+      requester: undefined,
+      ...(unknownReader(filters, readerId) && { assignee: undefined, mine: undefined }),
+    },
+    readerId,
+  ) && requesterNameMatches(filters.requester, t.user.name) !== false;
+/** `me` before the reader is known: whose tickets those are is not known here yet. */
+const unknownReader = (filters: TicketFilters, readerId: number | null) => readerId === null && assigneeOf(filters) === 'me';
+const opaqueFieldsOf = (filters: TicketFilters, readerId: number | null): (keyof Ticket)[] => [
   ...(filters.search ? (['title', 'description'] as const) : []),
-  ...(assigneeOf(filters) !== undefined ? (['assignedAgent'] as const) : []),
+  ...(unknownReader(filters, readerId) ? (['assignedAgent'] as const) : []),
+  ...(requesterNameMatches(filters.requester, '') === undefined ? (['user'] as const) : []),
 ];
-const differs = (a: Ticket, b: Ticket, fields: (keyof TicketPrevious)[]) =>
-  fields.some((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+const differs = (a: Ticket, b: Ticket, fields: (keyof Ticket)[]) => fields.some((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
 
 /**
  * One cached page after the change, or REFETCH when it depends on rows this cache does not hold: a row
@@ -478,6 +496,7 @@ export function movedPage(
   params: TicketQuery,
   before: Ticket | undefined,
   after: Ticket | undefined,
+  readerId: number | null,
 ): Moved<TicketListResponse> {
   const order = comparatorFor(params.sort);
   const id = after?.id ?? before?.id;
@@ -491,10 +510,10 @@ export function movedPage(
   let total = list.total;
   let moreAfter = first + rows.length < total;
 
-  const wasIn = cached !== undefined || (before !== undefined && matchesKnownFilters(params, before));
-  const isIn = after !== undefined && matchesKnownFilters(params, after);
+  const wasIn = cached !== undefined || (before !== undefined && matchesKnownFilters(params, before, readerId));
+  const isIn = after !== undefined && matchesKnownFilters(params, after, readerId);
   if (!wasIn && !isIn) return list;
-  const opaque = opaqueFieldsOf(params);
+  const opaque = opaqueFieldsOf(params, readerId);
   /** The fields a search or assignee filter matches on did not change. */
   const opaqueKept = !before || !after || !differs(before, after, opaque);
 
@@ -604,11 +623,12 @@ export function movedCounts(
   filters: TicketFilters,
   before: Ticket | undefined,
   after: Ticket | undefined,
+  readerId: number | null,
 ): Moved<TicketStatsResponse> {
-  const wasCounted = before !== undefined && matchesKnownFilters(filters, before);
-  const isCounted = after !== undefined && matchesKnownFilters(filters, after);
+  const wasCounted = before !== undefined && matchesKnownFilters(filters, before, readerId);
+  const isCounted = after !== undefined && matchesKnownFilters(filters, after, readerId);
   if (!wasCounted && !isCounted) return response;
-  const opaque = opaqueFieldsOf(filters);
+  const opaque = opaqueFieldsOf(filters, readerId);
   if (opaque.length > 0) {
     // Whether the ticket is counted at all is the server's call; unless nothing that counts changed.
     const unchanged =

@@ -47,6 +47,17 @@ export function ticketMatchesSearch(ticket: Pick<FilterableTicket, 'title' | 'de
 }
 
 /**
+ * Does a `requester=` text name this requester, judged on their name: true or false for a name (whole
+ * or its start, case ignored, as the server reads it), undefined for an email, which a ticket does
+ * not carry (the server's call). No text: true.
+ */
+export function requesterNameMatches(requester: string | undefined, name: string): boolean | undefined {
+  if (!requester) return true;
+  if (requester.includes('@')) return undefined;
+  return foldCase(name).startsWith(foldCase(requester));
+}
+
+/**
  * Does this ticket match these list filters, as the server's query would answer: the same status
  * (the `in-progress` spelling included), priority, category, assignee (`me` is `viewerId`, `none` unassigned),
  * tag, SLA state, and for the search's free words every word starting a word of the title or description, the
