@@ -15,6 +15,7 @@ describe('top navigation by role (docs/product.md#navigation)', () => {
       { role: 'agent' as const },
       [
         ['Dashboard', '/agent-dashboard'],
+        ['Tickets', '/tickets'],
         ['Knowledge Base', '/knowledge'],
         ['Reports', '/reports'],
       ],

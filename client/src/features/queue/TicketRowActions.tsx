@@ -37,7 +37,7 @@ export function TicketRowActions({
     <Group gap={withText ? 6 : 4} wrap={withText ? 'wrap' : 'nowrap'}>
       {canReply(ticket.status) && (
         <RowAction
-          label="Quick reply"
+          label="Quick Reply"
           ariaLabel={`Quick reply to ticket #${ticket.id}`}
           icon={<IconMessageReply size={18} />}
           color="violet"
