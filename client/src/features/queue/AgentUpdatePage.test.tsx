@@ -1,7 +1,8 @@
-import type { TicketDetail } from '@helpdesk/protocol';
+import { MESSAGES, type TicketDetail } from '@helpdesk/protocol';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { CONFLICT_TEXT } from '../../components/collaboration/ConflictReview';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp, testUser } from '../../test-utils/renderApp';
 
@@ -120,6 +121,31 @@ describe('/agent/ticket/:id/update', () => {
     });
     expect(screen.getByRole('button', { name: 'Update Ticket' })).toBeDisabled();
     await waitFor(() => expect(window.location.pathname).toBe('/agent-dashboard'), { timeout: 4000 });
+  });
+
+  it('assigns on the version shown, and on a 409 shows what changed and re-applies on the current version', async () => {
+    const current = detail({ version: 2, priority: 'urgent', assignedAgent: null, updatedBy: { id: 4, name: 'Bea Backup' } });
+    const server = updateServer(detail({ assignedAgent: null }), {
+      'GET /users/staff': { body: { success: true, staff: [{ id: 9, name: 'Agent Smith', role: 'agent' }] } },
+      'PUT /tickets/7': ({ body }) =>
+        (body as { expectedVersion?: number }).expectedVersion === 1
+          ? { status: 409, body: { success: false, message: MESSAGES.tickets.versionConflict, ticket: current } }
+          : { body: { success: true, ticket: { ...current, version: 3, assignedAgent: agent }, message: 'Ticket updated successfully!' } },
+    });
+    renderApp('/agent/ticket/7/update', { user: agent });
+    const card = await screen.findByRole('region', { name: 'Assignment' });
+    const user = userEvent.setup();
+    await user.click(within(card).getByRole('button', { name: 'Assign to me' }));
+
+    const review = await within(card).findByTestId('conflict');
+    expect(within(review).getByText(MESSAGES.tickets.versionConflict)).toBeInTheDocument();
+    expect(within(review).getByText('Bea Backup')).toBeInTheDocument();
+    await user.click(within(review).getByRole('button', { name: CONFLICT_TEXT.reapply }));
+    await waitFor(() => expect(within(card).queryByTestId('conflict')).not.toBeInTheDocument());
+    expect(server.calls.filter((c) => c.key === 'PUT /tickets/7').map((c) => c.body)).toEqual([
+      { assignedAgentId: 9, expectedVersion: 1 },
+      { assignedAgentId: 9, expectedVersion: 2 },
+    ]);
   });
 
   it("says 'Failed to update ticket' when the server refuses, and stays", async () => {

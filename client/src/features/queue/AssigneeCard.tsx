@@ -1,15 +1,44 @@
 import type { Ticket, UserRef } from '@helpdesk/protocol';
 import { Button, Card, Group, Select, Stack, Text } from '@mantine/core';
 import { IconUserCheck } from '@tabler/icons-react';
-import { useAssign } from './actions';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { conflictTicketOf } from '../../api/ApiError';
+import { ticketSaved } from '../../api/ticketCache';
+import { ticketsApi } from '../../api/tickets';
+import { ConflictReview } from '../../components/collaboration/ConflictReview';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { ASSIGN_FAILED } from './actions';
 import { useAssignableStaff } from './queueData';
 
 const UNASSIGNED = 'none';
 
-/** The update screen's assignment: to me, to any staff member, or nobody; saved at once, apart from the status form. */
+/**
+ * The update screen's assignment: to me, to any staff member, or nobody; saved at once, apart from the
+ * status form, on the version shown (a change made meanwhile by someone else answers 409 and is
+ * reviewed here, as in the status form).
+ */
 export function AssigneeCard({ ticket, me }: { ticket: Ticket; me: UserRef }) {
+  const client = useQueryClient();
   const staff = useAssignableStaff().data?.staff ?? [];
-  const assign = useAssign();
+  // The ticket the change was made on, for the conflict review's "what they changed".
+  const [base, setBase] = useState<Ticket>(ticket);
+  const assign = useMutation({
+    mutationFn: ({ agentId, on }: { agentId: number | null; on: Ticket }) =>
+      ticketsApi.update(ticket.id, { assignedAgentId: agentId, expectedVersion: on.version }),
+    onSuccess: ({ ticket: saved }) => {
+      void ticketSaved(client, saved);
+      notifySuccess(saved.assignedAgent ? `Ticket #${saved.id} assigned to ${saved.assignedAgent.name}` : `Ticket #${saved.id} unassigned`);
+    },
+    onError: (error) => {
+      if (!conflictTicketOf(error)) notifyError(ASSIGN_FAILED);
+    },
+  });
+  const conflict = conflictTicketOf(assign.error);
+  const choose = (agentId: number | null) => {
+    setBase(ticket);
+    assign.mutate({ agentId, on: ticket });
+  };
   const current = ticket.assignedAgent?.id ?? null;
   const known = staff.some((person) => person.id === current);
   const options = [
@@ -21,6 +50,23 @@ export function AssigneeCard({ ticket, me }: { ticket: Ticket; me: UserRef }) {
     <Card withBorder padding="lg" radius="md" component="section" aria-label="Assignment">
       <Stack gap="sm">
         <Text fw={700}>Assignment</Text>
+        {conflict && assign.variables && (
+          <ConflictReview
+            message={assign.error?.message ?? ''}
+            base={base}
+            current={conflict}
+            mine={{ assignedAgent: assign.variables.agentId }}
+            busy={assign.isPending}
+            onReapply={() => {
+              setBase(conflict);
+              assign.mutate({ agentId: assign.variables.agentId, on: conflict });
+            }}
+            onDiscard={() => {
+              void ticketSaved(client, conflict);
+              assign.reset();
+            }}
+          />
+        )}
         <Group align="flex-end" gap="sm" wrap="wrap">
           <Select
             label="Assignee"
@@ -28,7 +74,7 @@ export function AssigneeCard({ ticket, me }: { ticket: Ticket; me: UserRef }) {
             value={current === null ? UNASSIGNED : String(current)}
             onChange={(value) => {
               const agentId = !value || value === UNASSIGNED ? null : Number(value);
-              if (agentId !== current) assign.mutate({ id: ticket.id, agentId });
+              if (agentId !== current) choose(agentId);
             }}
             allowDeselect={false}
             searchable
@@ -40,7 +86,7 @@ export function AssigneeCard({ ticket, me }: { ticket: Ticket; me: UserRef }) {
             leftSection={<IconUserCheck size={16} />}
             disabled={current === me.id}
             loading={assign.isPending}
-            onClick={() => assign.mutate({ id: ticket.id, agentId: me.id })}
+            onClick={() => choose(me.id)}
           >
             Assign to me
           </Button>
