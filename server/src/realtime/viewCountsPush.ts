@@ -7,7 +7,7 @@ import type { Fanout } from '../scaleout/fanout.js';
 import type { SearchedView, ViewService } from '../services/views.js';
 import type { RealtimeServer } from './server.js';
 
-/** At most one `view-counts` message per recipient room in this time, over every process. */
+/** At most one `view-counts` message per person in this time, over every process. */
 export const VIEW_COUNTS_INTERVAL_MS = 1_000;
 
 interface Change {
@@ -46,9 +46,11 @@ function showsIn(view: SearchedView, { room, viewerId }: Audience, staff: Set<nu
  * or the other way round. Counts go to `staff` for a shared view and to `user:<id>` for a private one
  * (its owner) or a shared one that says `me` (each assignee the change touched), never elsewhere.
  *
- * Changes are gathered and handled at most once a second per process; each room takes a one-second
- * slot in `slots` (Redis with several processes) before it is sent to, so a room gets at most one
- * message a second whichever processes made the changes. The process where a change happened counts
+ * Changes are gathered and handled at most once a second per process. A run that has counts to send
+ * takes the one-second slot `view-counts` in `slots` (Redis with several processes) and sends every
+ * marked room at once; a staff member is in `staff` and in their own room, so one who gets a message
+ * of their own gets staff's counts in it and not staff's message. Whichever processes made the
+ * changes, a person gets at most one message a second. The process where a change happened counts
  * and emits, through the Socket.IO adapter to every process (docs/decisions.md#live-view-counts).
  */
 export function pushViewCounts(
@@ -90,9 +92,9 @@ export function pushViewCounts(
         }
   }
 
-  /** Milliseconds until this room may be sent to again; 0 once its slot is taken. */
-  const takeSlot = (room: string): Promise<number> =>
-    slot.consume(room).then(
+  /** Milliseconds until counts may be sent again; 0 once the slot is taken. One slot for every room. */
+  const takeSlot = (): Promise<number> =>
+    slot.consume('view-counts').then(
       () => 0,
       (refusal: unknown) => {
         if (refusal instanceof RateLimiterRes) return Math.max(1, refusal.msBeforeNext);
@@ -100,35 +102,42 @@ export function pushViewCounts(
       },
     );
 
-  /** Counts and sends each marked room whose slot is free; returns how soon a busy one frees up. */
+  /** Counts and sends every marked room once the slot is free; returns how soon it frees up when busy. */
   async function send(searched: SearchedView[]): Promise<number | undefined> {
     const byId = new Map(searched.map((view) => [view.id, view]));
     const targets = [...dirty.values()];
     // A shared view reaches a person's room only while they are staff; private ones carry their owner's role.
     const sharedTo = targets.flatMap((t) => (t.viewerId !== null && [...t.viewIds].some((id) => byId.get(id)?.shared) ? [t.viewerId] : []));
     const staff = await views.staffAmong(sharedTo);
-    let retryMs: number | undefined;
-    for (const target of targets) {
+    const due = targets.flatMap((target) => {
       const shown = [...target.viewIds].flatMap((id) => {
         const view = byId.get(id);
         return view && showsIn(view, target, staff) ? [view] : [];
       });
-      if (shown.length > 0) {
-        const wait = await takeSlot(target.room);
-        if (wait > 0) {
-          retryMs = Math.min(retryMs ?? wait, wait);
-          continue;
-        }
-        const totals = await Promise.all(shown.map((view) => views.countFor(view.filters, target.viewerId)));
-        const counts: Record<string, number> = {};
-        shown.forEach((view, i) => (counts[view.id] = totals[i] ?? 0));
-        if (stopped) return undefined;
-        fanout.lastSent.note([target.room], Date.now());
-        out().to(target.room).emit('view-counts', { counts });
-      }
-      dirty.delete(target.room);
+      if (shown.length === 0) dirty.delete(target.room);
+      return shown.length > 0 ? [{ ...target, shown }] : [];
+    });
+    if (due.length === 0) return undefined;
+    const wait = await takeSlot();
+    if (wait > 0) return wait;
+    const messages: { room: string; counts: Record<string, number> }[] = [];
+    for (const target of due) {
+      const totals = await Promise.all(target.shown.map((view) => views.countFor(view.filters, target.viewerId)));
+      messages.push({ room: target.room, counts: Object.fromEntries(target.shown.map((view, i) => [view.id, totals[i] ?? 0])) });
     }
-    return retryMs;
+    if (stopped) return undefined;
+    // A personal room shown a view is a staff member's (showsIn), so it may carry staff's counts: their
+    // sockets get one message, and staff's goes to everyone else in `staff`.
+    const shared = messages.find(({ room }) => room === ROOMS.staff);
+    const own = messages.filter((message) => message !== shared);
+    const ownRooms = own.map(({ room }) => room);
+    const rooms = messages.map(({ room }) => room);
+    fanout.lastSent.note(rooms, Date.now());
+    const to = out();
+    for (const { room, counts } of own) to.to(room).emit('view-counts', { counts: { ...shared?.counts, ...counts } });
+    if (shared) to.to(ROOMS.staff).except(ownRooms).emit('view-counts', { counts: shared.counts });
+    due.forEach(({ room }) => dirty.delete(room));
+    return undefined;
   }
 
   async function run(): Promise<void> {
