@@ -125,6 +125,39 @@ describe('mail threading driven by the real receiver (docs/api.md#threading)', (
     expect(mail!.attachments.map((a) => [a.filename, a.content.equals(PNG)])).toEqual([['driver-notes.png', true]]);
   });
 
+  it('never names a stranger’s mail filed as a note in the thread headers of the owner’s next reply', async () => {
+    const customer = uniqueEmail('threaded');
+    const opened = await deliver(t, {
+      from: customer,
+      to: SUPPORT,
+      subject: 'Printer offline',
+      text: 'The printer on floor 3 is offline.',
+    });
+    const ticketId = opened.ticketId!;
+    await comment(ticketId, { content: 'Is it switched on?' });
+    const [first] = await mailsTo(customer);
+
+    // Someone else answers in the thread: their mail becomes a note, its Message-ID recorded on it.
+    const stranger = await deliver(t, {
+      from: uniqueEmail('bystander'),
+      to: SUPPORT,
+      subject: 'Re: Printer offline',
+      inReplyTo: first!.messageId!,
+      references: [...first!.references, first!.messageId!],
+      text: 'Facilities unplugged it for the audit.',
+    });
+    expect(stranger).toMatchObject({ status: 'note', ticketId });
+    expect(stranger.messageId).toBeTruthy();
+
+    await comment(ticketId, { content: 'Please plug it back in.' });
+    const [, second, ...more] = await mailsTo(customer);
+    expect(more).toHaveLength(0);
+    // The owner's thread goes on from the last mail they saw, as if the note's mail never came.
+    expect(second!.inReplyTo).toBe(first!.messageId);
+    expect(second!.references).toEqual([`<${opened.messageId}>`, first!.messageId]);
+    expect(second!.raw).not.toContain(stranger.messageId!);
+  });
+
   it('never mails an internal note or its files to the owner, and the note’s file is 404 for them', async () => {
     const customer = uniqueEmail('noted');
     const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Invoice is wrong', text: 'Charged twice in October.' });

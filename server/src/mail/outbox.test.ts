@@ -232,6 +232,7 @@ describe('outbox retries (docs/api.md#email)', () => {
   // Set once the server is up: ahead of the real time at which the test's mails are written.
   let clock = 0;
   let refusing = true;
+  let refusal = { code: 451, text: 'Mailbox busy, try later' };
   const attempts: string[] = [];
   const sockets = socketClients();
 
@@ -239,7 +240,7 @@ describe('outbox retries (docs/api.md#email)', () => {
     smtp = await startMailReceiver({
       beforeAccept(mail) {
         attempts.push(mail.subject);
-        if (refusing) throw Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 });
+        if (refusing) throw Object.assign(new Error(refusal.text), { responseCode: refusal.code });
       },
     });
     t = await startTestServer(
@@ -302,26 +303,26 @@ describe('outbox retries (docs/api.md#email)', () => {
     expect(row).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
-  it('does not retry a permanent refusal (5xx)', async () => {
-    refusing = false;
-    const permanent = await startMailReceiver({
-      beforeAccept() {
-        throw Object.assign(new Error('No such user here'), { responseCode: 550 });
-      },
-    });
-    try {
-      const other = await startTestServer({ SMTP_URL: permanent.url }, { mail: { pollMs: 3_600_000 } });
-      try {
-        const user = await insertUser(other);
-        await other.api.post('/auth/request-password-reset', { email: user.user.email });
-        await other.server.mailer.idle();
-        const [row] = await other.server.database.db.select().from(emailOutbox);
-        expect(row).toMatchObject({ status: 'failed', attempts: 1 });
-      } finally {
-        await other.close();
-      }
-    } finally {
-      await permanent.close();
+  it('retries a 5xx refusal on the same schedule (a misconfigured server refuses every mail), failed after the last try', async () => {
+    refusing = true;
+    refusal = { code: 554, text: 'Relay access denied' };
+    const user = await insertUser(t);
+    const before = attempts.length;
+    await t.api.post('/auth/request-password-reset', { email: user.user.email });
+    await t.server.mailer.idle();
+    expect(attempts).toHaveLength(before + 1);
+    const rowOf = async () => (await t.server.database.db.select().from(emailOutbox).where(eq(emailOutbox.recipient, user.user.email)))[0];
+    expect(await rowOf()).toMatchObject({ status: 'queued', attempts: 1 });
+
+    let at = clock;
+    for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
+      at += delay;
+      await runAt(at);
+      expect(attempts, `retry ${i + 1} once due`).toHaveLength(before + i + 2);
+      if (i < RETRY_DELAYS_MS.length - 1) expect(await rowOf()).toMatchObject({ status: 'queued', attempts: i + 2 });
     }
+    const row = await rowOf();
+    expect(row).toMatchObject({ status: 'failed', attempts: 6 });
+    expect(row?.lastError).toContain('Relay access denied');
   });
 });

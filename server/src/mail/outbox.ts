@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { Emit } from '../db/unitOfWork.js';
-import { emailMessages, emailOutbox, type EMAIL_KINDS, type OutboxMessage } from '../db/schema/index.js';
+import { emailMessages, emailOutbox, ticketComments, type EMAIL_KINDS, type OutboxMessage } from '../db/schema/index.js';
 import { returnedRow } from '../db/rows.js';
 
 export interface QueuedMail {
@@ -63,10 +63,18 @@ const REFERENCES_LATEST = 10;
 
 /**
  * The headers that put a new mail in a ticket's thread: In-Reply-To the latest message sent or
- * received, References the first and the latest ten (oldest first), all in angle brackets.
+ * received, References the first and the latest ten (oldest first), all in angle brackets. Only the
+ * owner's side of the thread counts: a mail filed as an internal note (a stranger's) is never named,
+ * or its Message-ID would reach the owner.
  */
 export async function threadHeaders(tx: Db, ticketId: number): Promise<{ inReplyTo?: string; references?: string[] }> {
-  const thread = () => tx.select({ id: emailMessages.messageId }).from(emailMessages).where(eq(emailMessages.ticketId, ticketId));
+  const thread = () =>
+    tx
+      .select({ id: emailMessages.messageId })
+      .from(emailMessages)
+      .leftJoin(ticketComments, eq(ticketComments.id, emailMessages.commentId))
+      // A message without a comment is the ticket itself or a notice to the owner.
+      .where(and(eq(emailMessages.ticketId, ticketId), or(isNull(ticketComments.id), eq(ticketComments.internal, false))));
   const latest = await thread().orderBy(desc(emailMessages.createdAt), desc(emailMessages.messageId)).limit(REFERENCES_LATEST);
   const [newest] = latest;
   if (!newest) return {};

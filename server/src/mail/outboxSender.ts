@@ -42,12 +42,6 @@ export interface OutboxSender {
   stop(): Promise<void>;
 }
 
-/** A 5xx answer will be the same next time: no retry. */
-const isPermanent = (error: unknown) => {
-  const code = (error as { responseCode?: unknown } | undefined)?.responseCode;
-  return typeof code === 'number' && code >= 500 && code < 600;
-};
-
 /**
  * Sends the outbox (docs/api.md#email): claims a batch of due rows with FOR UPDATE SKIP LOCKED, so
  * several processes never take the same row, and sends `concurrency` of them at a time, recording
@@ -114,7 +108,9 @@ export function createOutboxSender(options: OutboxSenderOptions): OutboxSender {
     try {
       await transport.deliver(row);
     } catch (error) {
-      const retry = !isPermanent(error) && row.attempts <= RETRY_DELAYS_MS.length;
+      // Every refusal is retried, 5xx too: a misconfigured server (535 bad password, 554 relay denied)
+      // refuses every mail alike, and must not fail them all for good before anyone can fix it.
+      const retry = row.attempts <= RETRY_DELAYS_MS.length;
       const delay = RETRY_DELAYS_MS[row.attempts - 1] ?? 0;
       log.warn({ err: error, outboxId: row.id, to: row.recipient, attempt: row.attempts, retry }, 'mail delivery failed');
       const lastError = error instanceof Error ? error.message.slice(0, 500) : String(error);
