@@ -129,7 +129,7 @@ describe('journey: signing up, settings and the API test page', () => {
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'account-api-tokens');
     await logInThroughForm(page, TEST_ADMIN.email, TEST_ADMIN.password, /\/agent-dashboard$/);
     await page.goto('/settings');
-    await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+    await page.getByRole('heading', { name: 'Tokens' }).waitFor();
     await page.getByText('No API tokens yet.').waitFor();
     await page.getByLabel('Token name').fill('Nightly export');
     await page.getByRole('checkbox', { name: /^users:read/ }).check();
@@ -163,7 +163,7 @@ describe('journey: signing up, settings and the API test page', () => {
     await context.close();
   });
 
-  it('shows the API tokens section on a phone', async () => {
+  it('shows the Tokens section on a phone', async () => {
     const { page, shot, context } = await openVisitor(stage.browser, stage.product.url, 'account-api-tokens-phone', {
       width: 390,
       height: 844,
@@ -173,7 +173,7 @@ describe('journey: signing up, settings and the API test page', () => {
     await page.getByLabel('Token name').fill('Phone token');
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByTestId('new-token-secret').waitFor();
-    await page.getByRole('heading', { name: 'API tokens' }).scrollIntoViewIfNeeded();
+    await page.getByRole('heading', { name: 'Tokens' }).scrollIntoViewIfNeeded();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await shot('api-tokens');

@@ -132,7 +132,7 @@ export function createApiDocument() {
         title: 'HelpDesk System API',
         version: API_VERSION,
         description:
-          'Every call answers JSON: `{success: true, …}`, or `{success: false, message}` with an HTTP error status. Send a session token from `POST /auth/login` or an API token (`hd_pat_…`, made in Settings → API tokens) as `Authorization: Bearer …`.',
+          'Every call answers JSON: `{success: true, …}`, or `{success: false, message}` with an HTTP error status. Send a session token from `POST /auth/login` or an API token (`hd_pat_…`, made in Settings → Tokens) as `Authorization: Bearer …`.',
       },
       servers: [{ url: '/api' }],
       paths,

@@ -22,13 +22,14 @@ const base = {
   'GET /users/profile': { body: { success: true, user: me } },
 };
 
-describe('Settings → API tokens', () => {
-  it('lists the tokens with their scopes and last use, and shows no section to an end user', async () => {
+describe('Settings → Tokens', () => {
+  it('lists the tokens with their scopes and last use under Tokens, and shows no section to an end user', async () => {
     fakeServer({
       ...base,
       'GET /tokens': { body: { success: true, tokens: [token(), token({ id: 2, name: 'Zapier', lastUsedAt: new Date().toISOString() })] } },
     });
     const view = renderApp('/settings', { user: me });
+    expect(await screen.findByRole('heading', { name: 'Tokens' })).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'API tokens' });
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(3);
@@ -45,7 +46,7 @@ describe('Settings → API tokens', () => {
     });
     renderApp('/settings', { user: customer });
     expect(await screen.findByRole('heading', { name: 'Password' })).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'API tokens' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Tokens' })).not.toBeInTheDocument();
   });
 
   it('creates a token with the chosen scopes and shows its secret once', async () => {

@@ -43,7 +43,7 @@ const lastUse = (token: ApiToken) => (token.lastUsedAt ? fromNow(token.lastUsedA
 
 type Values = { name: string; scopes: string[]; expiresInDays: number | string };
 
-/** Settings → API tokens (docs/api.md#api-tokens): staff make, see and revoke their tokens; admins see everyone's. */
+/** Settings → Tokens (docs/api.md#api-tokens): staff make, see and revoke their tokens; admins see everyone's. */
 export function ApiTokens({ myId }: { myId: number }) {
   const client = useQueryClient();
   const tokens = useQuery({ queryKey: queryKeys.apiTokens, queryFn: ({ signal }) => apiTokensApi.list(signal) });

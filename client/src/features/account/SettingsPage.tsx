@@ -79,7 +79,7 @@ export default function SettingsPage() {
       </SimpleGrid>
 
       {account && isStaff(account) && (
-        <Section icon={<IconKey size={22} />} title="API tokens">
+        <Section icon={<IconKey size={22} />} title="Tokens">
           <ApiTokens myId={account.id} />
         </Section>
       )}

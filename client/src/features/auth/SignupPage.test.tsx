@@ -83,6 +83,15 @@ describe('/signup', () => {
     expect(screen.queryByText("Agent accounts see every customer's tickets.")).not.toBeInTheDocument();
   });
 
+  it('offers only User, without the agent line, when the config cannot be read', async () => {
+    const server = fakeServer({ 'GET /config': { status: 500, body: { success: false, message: 'Internal server error' } } });
+    renderApp('/signup');
+    await waitFor(() => expect(server.calls.map((c) => c.key)).toContain('GET /config'));
+    expect(await roleOptions()).toEqual(['User']);
+    expect(screen.getByRole('textbox', { name: 'Role' })).toHaveValue('User');
+    expect(screen.queryByText("Agent accounts see every customer's tickets.")).not.toBeInTheDocument();
+  });
+
   it('signs a visitor up without sending the confirmation, then goes home', async () => {
     const created = testUser({ id: 9, name: 'Jane Agent', email: 'jane@example.com', role: 'agent' });
     const server = fakeServer({

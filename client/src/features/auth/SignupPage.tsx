@@ -62,8 +62,8 @@ export default function SignupPage() {
   // An admin here creates an account for someone else (the route guard lets only them in signed in).
   const isAdmin = creator !== null && canManageUsers(creator);
   const config = useQuery({ queryKey: queryKeys.config, queryFn: ({ signal }) => systemApi.config(signal), staleTime: Infinity });
-  // Until the setting arrives, offer agent: the server refuses it if signup turns out closed.
-  const agentSignup: AgentSignup = config.data?.agentSignup ?? 'open';
+  // Agent is offered only once the config says agent sign-up is open: not while it loads, nor if it fails.
+  const agentSignup: AgentSignup = config.data?.agentSignup ?? 'closed';
 
   const form = useForm<SignupValues>({
     initialValues: { name: '', email: '', role: 'user', password: '', confirmPassword: '' },

@@ -217,7 +217,7 @@ function AgentDashboard({ user }: { user: User }) {
       </Group>
 
       <QueueControls phone={phone}>
-        <StatCards stats={stats.data?.stats} loading={stats.isPending} />
+        <StatCards stats={stats.data?.stats} capped={stats.data?.totalCapped} loading={stats.isPending} />
         <Stack gap="sm">
           <ViewList
             views={views.data?.views}

@@ -1,4 +1,4 @@
-import type { CannedResponse, Ticket, View } from '@helpdesk/protocol';
+import { LIMITS, type CannedResponse, type Ticket, type View } from '@helpdesk/protocol';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -232,6 +232,37 @@ describe('agent table', () => {
   it('phrases bulk results', () => {
     expect(bulkResultText({ updated: [aTicket()], failed: [] })).toBe('1 ticket updated');
     expect(bulkResultText({ updated: [], failed: [{ id: 1, message: 'x' }] })).toBe('0 tickets updated, 1 failed');
+  });
+});
+
+describe('capped counts', () => {
+  const cap = LIMITS.ticketList.countCap;
+
+  it('shows the count cards stopped at the cap as "10,000+", and the rest as they are', async () => {
+    queueServer(() => ({}), {
+      'GET /tickets/stats': {
+        body: {
+          success: true,
+          stats: { total: cap, open: cap, in_progress: 40, pending: 0, resolved: 7, closed: 0, urgent: 120 },
+          totalCapped: true,
+        },
+      },
+    });
+    renderApp('/agent-dashboard', { user: agent });
+    const card = (key: string) => screen.getByTestId(`count-${key}`);
+    await waitFor(() => expect(within(card('total')).getByText('10,000+')).toBeInTheDocument());
+    expect(within(card('open')).getByText('10,000+')).toBeInTheDocument();
+    expect(within(card('in_progress')).getByText('40')).toBeInTheDocument();
+    expect(within(card('urgent')).getByText('120')).toBeInTheDocument();
+  });
+
+  it('shows a searched view counted to the cap as "10,000+", a view counted exactly as its number', async () => {
+    queueServer(() => ({ '-1': 4, '-2': cap, '5': cap }));
+    renderApp('/agent-dashboard', { user: agent });
+    const nav = await screen.findByRole('navigation', { name: 'Saved views' });
+    await waitFor(() => expect(within(nav).getByTestId('view-count-5')).toHaveTextContent('10,000+'));
+    expect(within(nav).getByTestId('view-count--2')).toHaveTextContent(/^10000$/);
+    expect(within(nav).getByTestId('view-count--1')).toHaveTextContent(/^4$/);
   });
 });
 

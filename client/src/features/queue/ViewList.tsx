@@ -1,7 +1,8 @@
-import { canShareItems, type View, type User } from '@helpdesk/protocol';
+import { canShareItems, LIMITS, type View, type User } from '@helpdesk/protocol';
 import { ActionIcon, Badge, Group, Menu, NavLink, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { IconDots, IconEye, IconPencil, IconShare, IconTrash, IconUsers } from '@tabler/icons-react';
+import { formatTotal } from '../../lib/text';
 
 interface ViewListProps {
   views: View[] | undefined;
@@ -19,6 +20,13 @@ interface ViewListProps {
 
 const canEdit = (view: View, user: Pick<User, 'id' | 'role'>) =>
   !view.builtIn && (view.shared ? canShareItems(user) : view.owner?.id === user.id);
+
+/**
+ * The server counts a view with a search or a tag up to the list's cap, with no flag
+ * (docs/api.md#running-the-queue), so such a count at the cap reads "10,000+". Others are exact.
+ */
+const countText = (view: View, count: number | undefined) =>
+  count === undefined ? '…' : formatTotal(count, Boolean(view.filters.search || view.filters.tag) && count === LIMITS.ticketList.countCap);
 
 /** The dashboard's saved views with their live counts (docs/product.md#running-the-queue-agent-dashboard-additions). */
 export function ViewList({ views, counts, activeId, user, onOpen, onRename, onToggleShare, onDelete, action }: ViewListProps) {
@@ -49,7 +57,7 @@ export function ViewList({ views, counts, activeId, user, onOpen, onRename, onTo
                 leftSection={view.shared && !view.builtIn ? <IconUsers size={14} aria-label="Shared" /> : <IconEye size={14} aria-hidden />}
                 rightSection={
                   <Badge variant="light" color="gray.8" size="sm" data-testid={`view-count-${view.id}`}>
-                    {counts?.[view.id] ?? '…'}
+                    {countText(view, counts?.[view.id])}
                   </Badge>
                 }
                 onClick={() => onOpen(view)}

@@ -188,22 +188,31 @@ function ShowOlder({ ticket }: { ticket: TicketDetail }) {
 /**
  * A change standing between the messages: what changed, who, when. A service-level mark is the
  * scanner's, made when a deadline came: it names nobody (the entry's actor is the customer waiting).
+ * A resolution entry quotes the notes it set, so a reopened ticket's earlier notes stay readable here.
  */
 function ChangeItem({ entry }: { entry: HistoryEntry }) {
+  const notes = entry.type === 'resolution' ? entry.to : null;
   return (
-    <Group gap="xs" wrap="nowrap" pl={6} data-testid="thread-change" data-history-type={entry.type}>
+    <Group gap="xs" wrap="nowrap" pl={6} align={notes ? 'flex-start' : 'center'} data-testid="thread-change" data-history-type={entry.type}>
       <ThemeIcon size={24} radius="xl" variant="light" color="gray">
         <HistoryIcon type={entry.type} size={14} />
       </ThemeIcon>
-      <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-        <Text span size="sm" fw={500} c="var(--mantine-color-text)">
-          {historyTextWithLinks(entry, describeHistory(entry))}
-        </Text>{' '}
-        · {entry.type === 'sla' ? null : <>{entry.actor.name} · </>}
-        <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
-          {fromNow(entry.createdAt)}
-        </time>
-      </Text>
+      <Stack gap={4} style={{ minWidth: 0 }}>
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          <Text span size="sm" fw={500} c="var(--mantine-color-text)">
+            {historyTextWithLinks(entry, describeHistory(entry))}
+          </Text>{' '}
+          · {entry.type === 'sla' ? null : <>{entry.actor.name} · </>}
+          <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
+            {fromNow(entry.createdAt)}
+          </time>
+        </Text>
+        {notes && (
+          <Text size="sm" pl="xs" data-testid="resolution-notes" className={classes.notes}>
+            {notes}
+          </Text>
+        )}
+      </Stack>
     </Group>
   );
 }

@@ -62,7 +62,7 @@ describe('ticket detail page', () => {
     await openTicket({
       'GET /tickets/7': detailBody(
         aDetail({
-          status: 'in_progress',
+          status: 'resolved',
           priority: 'high',
           assignedAgent: { id: agent.id, name: agent.name },
           updatedBy: { id: agent.id, name: agent.name },
@@ -71,8 +71,8 @@ describe('ticket detail page', () => {
       ),
     });
     expect(screen.getByRole('heading', { name: '#7 Printer is on fire' })).toBeInTheDocument();
-    expect(statusChip()).toHaveAttribute('data-status', 'in_progress');
-    expect(statusChip()).toHaveTextContent('In Progress');
+    expect(statusChip()).toHaveAttribute('data-status', 'resolved');
+    expect(statusChip()).toHaveTextContent('Resolved');
     expect(document.querySelector('[data-priority]')).toHaveAttribute('data-priority', 'high');
     expect(document.querySelector('[data-priority]')).toHaveTextContent('High');
     const info = screen.getByRole('region', { name: 'Ticket Information' });
@@ -88,6 +88,39 @@ describe('ticket detail page', () => {
     const info = screen.getByRole('region', { name: 'Ticket Information' });
     expect(within(info).getByText('Assigned agent').nextSibling).toHaveTextContent('Unassigned');
     expect(screen.queryByRole('region', { name: 'Resolution Notes' })).not.toBeInTheDocument();
+  });
+
+  it("shows a reopened ticket's earlier resolution notes as history in the thread, not as the current state", async () => {
+    const actor = { id: agent.id, name: agent.name };
+    await openTicket({
+      'GET /tickets/7': detailBody(
+        aDetail({
+          status: 'open',
+          resolutionNotes: 'Replaced the fuser unit.',
+          history: [
+            aHistoryEntry(),
+            aHistoryEntry({ id: 2, type: 'resolution', to: 'Replaced the fuser unit.', actor }),
+            aHistoryEntry({ id: 3, type: 'status', from: 'in_progress', to: 'resolved', actor }),
+            aHistoryEntry({ id: 4, type: 'status', from: 'resolved', to: 'open' }),
+          ],
+        }),
+      ),
+    });
+    expect(screen.queryByRole('region', { name: 'Resolution Notes' })).not.toBeInTheDocument();
+    const entry = screen.getAllByTestId('thread-change').find((node) => node.dataset.historyType === 'resolution');
+    expect(entry).toHaveTextContent(/^Resolution notes updated · Agent Smith ·/);
+    expect(within(entry!).getByTestId('resolution-notes')).toHaveTextContent('Replaced the fuser unit.');
+  });
+
+  it('quotes no notes under a "Resolution notes cleared" entry', async () => {
+    await openTicket({
+      'GET /tickets/7': detailBody(
+        aDetail({ history: [aHistoryEntry(), aHistoryEntry({ id: 2, type: 'resolution', from: 'Old notes.', to: null })] }),
+      ),
+    });
+    expect(screen.getByText('Resolution notes cleared')).toBeInTheDocument();
+    expect(screen.queryByTestId('resolution-notes')).not.toBeInTheDocument();
+    expect(screen.queryByText('Old notes.')).not.toBeInTheDocument();
   });
 
   it('gives the owner Edit and Delete, and no Update Status', async () => {

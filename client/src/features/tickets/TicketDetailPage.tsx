@@ -136,8 +136,10 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
             <Section title="Description">
               <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{ticket.description}</Text>
               <AttachmentList files={ticket.attachments} />
+              {ticket.inboundMessageId !== undefined && <OriginalEmailLink id={ticket.inboundMessageId} />}
             </Section>
-            {ticket.resolutionNotes && (
+            {/* The current state only while resolved or closed; once reopened they are history in the thread. */}
+            {ticket.resolutionNotes && (ticket.status === 'resolved' || ticket.status === 'closed') && (
               <Section title="Resolution Notes" bg="var(--mantine-color-green-light)">
                 <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{ticket.resolutionNotes}</Text>
               </Section>
