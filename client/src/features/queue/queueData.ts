@@ -10,12 +10,15 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 
 export const viewsQuery = queryOptions({ queryKey: queryKeys.queue.views, queryFn: ({ signal }) => queueApi.views(signal) });
 /**
- * Every view's count in one request, on load and after a reconnect; events keep it (api/viewCountCache.ts).
+ * Every view's count in one request, on load and after a reconnect (which invalidates it); events keep
+ * it (api/viewCountCache.ts), so it never goes stale by age, on a remount or a refocused window.
  * Timed, so an event announced before the read began (a late one) is known to be in it already.
  */
 export const viewCountsQuery = queryOptions({
   queryKey: queryKeys.queue.viewCounts,
   queryFn: timed(({ signal }) => queueApi.viewCounts(signal)),
+  staleTime: Number.POSITIVE_INFINITY,
+  refetchOnWindowFocus: false,
 });
 
 export { staffDirectoryQuery };
