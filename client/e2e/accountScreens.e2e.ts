@@ -24,7 +24,8 @@ describe('journey: signing up, settings and the API test page', () => {
     await page.getByRole('heading', { name: 'Create Account' }).waitFor();
     await shot('signup-form');
 
-    // The visitor sees User and Agent, never Admin.
+    // The visitor sees User and Agent (once the server's config says agent sign-up is open), never Admin.
+    await page.getByText("Agent accounts see every customer's tickets.").waitFor();
     await page.getByRole('textbox', { name: 'Role' }).click();
     expect(await page.getByRole('option').allTextContents()).toEqual(['User', 'Agent']);
     await page.keyboard.press('Escape');

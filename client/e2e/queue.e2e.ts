@@ -96,6 +96,7 @@ describe('journey: an agent runs the queue while a colleague watches', () => {
     await page.keyboard.press('j');
     await page.keyboard.press('j');
     const second = await page.locator('tbody tr').nth(1).getAttribute('data-ticket-id');
+    const third = await page.locator('tbody tr').nth(2).getAttribute('data-ticket-id');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-ticket-id'))).toBe(second);
     await side.shot('keyboard-focus');
     await page.keyboard.press('Enter');
@@ -108,6 +109,16 @@ describe('journey: an agent runs the queue while a colleague watches', () => {
     await page.keyboard.press('?');
     await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
     await page.keyboard.press('Escape');
+    // j/k on a ticket page step through the queue as last shown: here, and in a tab opened on a link.
+    await page.keyboard.press('j');
+    await page.waitForURL(new RegExp(`/ticket/${third}$`));
+    const tab = await page.context().newPage();
+    await tab.goto(`/ticket/${third}`);
+    await tab.getByRole('textbox', { name: 'Reply to the customer' }).waitFor();
+    await tab.locator('body').click({ position: { x: 5, y: 300 } });
+    await tab.keyboard.press('k');
+    await tab.waitForURL(new RegExp(`/ticket/${second}$`));
+    await tab.close();
 
     // A canned reply with its placeholders filled, on the printer ticket.
     await page.goto(`/ticket/${printer.id}`);

@@ -3,6 +3,7 @@ import {
   formatTicketSort,
   isStaff,
   parseTicketSort,
+  ticketQueryToUrl,
   type BulkChanges,
   type BulkUpdateResponse,
   type Ticket,
@@ -100,9 +101,10 @@ function AgentDashboard({ user }: { user: User }) {
   const rows = list.data?.data;
   // What j/k on a ticket page step through, also after a reload (state/queueOrder.ts).
   const order = rows && !list.isPlaceholderData ? rows.map((t) => t.id).join(',') : undefined;
+  const orderQuery = ticketQueryToUrl(ticketQuery);
   useEffect(() => {
-    if (order !== undefined) rememberQueueOrder(order ? order.split(',').map(Number) : []);
-  }, [order]);
+    if (order !== undefined) rememberQueueOrder(order ? order.split(',').map(Number) : [], orderQuery);
+  }, [order, orderQuery]);
   const phone = usePhone();
   const me = { id: user.id, name: user.name };
 
