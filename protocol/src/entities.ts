@@ -104,6 +104,11 @@ export const commentSchema = z.object({
   emailStatus: emailStatusSchema.optional(),
   /** Files sent with the comment; an internal note's are as staff-only as the note. */
   attachments: z.array(attachmentSchema),
+  /**
+   * Staff only: the inbound message the comment was filed from (the mail whose quotes were cut),
+   * whole at GET /email/inbound/:id/raw. Absent in everything the owner receives, like `Ticket.tags`.
+   */
+  inboundMessageId: z.number().int().optional(),
 });
 export type Comment = z.infer<typeof commentSchema>;
 
@@ -136,6 +141,8 @@ export const ticketDetailSchema = ticketSchema.extend({
    * the owner receives. Live through `csat-received`, which does not bump `version`.
    */
   csat: ticketCsatSchema.nullable().optional(),
+  /** Staff only: the inbound message the ticket was made from (its description is that mail's text), like a comment's. */
+  inboundMessageId: z.number().int().optional(),
 });
 export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 

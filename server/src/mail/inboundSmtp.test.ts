@@ -297,6 +297,8 @@ describe('mail intake over SMTP (docs/api.md#email-intake)', () => {
     expect(entry).toMatchObject({ fromValue: recipient, toValue: '5.1.1', internal: true, actorId: cast.agent.user.id });
     expect((await detail(ticket.id)).history.some((h) => h.type === 'email_bounced')).toBe(true);
     expect((await detail(ticket.id, cast.owner.token)).history.some((h) => h.type === 'email_bounced')).toBe(false);
+    // The report names the reply it returned, but the reply was not filed from it.
+    expect((await detail(ticket.id)).comments.find((c) => c.id === commentId)).not.toHaveProperty('inboundMessageId');
   });
 
   it('stores every accepted message whole, downloadable by staff only', async () => {

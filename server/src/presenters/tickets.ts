@@ -57,7 +57,7 @@ export const ticketFor = <T extends Ticket>(staffReader: boolean, ticket: T): T 
 export const ownerHistory = (history: HistoryEntry[]): HistoryEntry[] =>
   history.filter((entry) => !(STAFF_ONLY_HISTORY_TYPES as readonly string[]).includes(entry.type));
 
-export const presentComment = ({ comment, author, emailStatus, attachments = [] }: CommentRow): Comment => ({
+export const presentComment = ({ comment, author, emailStatus, inboundMessageId, attachments = [] }: CommentRow): Comment => ({
   id: comment.id,
   ticketId: comment.ticketId,
   content: comment.content,
@@ -67,7 +67,16 @@ export const presentComment = ({ comment, author, emailStatus, attachments = [] 
   attachments: attachments.map(presentAttachment),
   // Present only in staff reads (db/queries/ticketThread.ts), and only for a reply that sent a mail.
   ...(emailStatus && { emailStatus }),
+  // Staff reads, and the intake's own comment (ownerComment takes it out of the owner's copy).
+  ...(inboundMessageId != null && { inboundMessageId }),
 });
+
+/** A comment as its owner receives it: without the staff-only fields, absent rather than empty. */
+export function ownerComment(comment: Comment): Comment {
+  if (!('emailStatus' in comment) && !('inboundMessageId' in comment)) return comment;
+  const { emailStatus: _emailStatus, inboundMessageId: _inboundMessageId, ...rest } = comment;
+  return rest;
+}
 
 export const presentHistoryEntry = ({ entry, actor }: HistoryRow): HistoryEntry => ({
   id: entry.id,

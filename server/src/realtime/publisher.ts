@@ -1,8 +1,8 @@
-import { ROOMS, type Ticket, type TicketPrevious } from '@helpdesk/protocol';
+import { ROOMS, type Comment, type Ticket, type TicketPrevious } from '@helpdesk/protocol';
 import type { ActorRef, Commit, EventBus } from '../events/bus.js';
 import type { Fanout } from '../scaleout/fanout.js';
 import { heldBackLog } from '../scaleout/heldBack.js';
-import { ownerHistory, withoutStaffFields } from '../presenters/tickets.js';
+import { ownerComment, ownerHistory, withoutStaffFields } from '../presenters/tickets.js';
 import { socketsHere, type RealtimeServer } from './server.js';
 
 type Target = ReturnType<RealtimeServer['to']>;
@@ -46,8 +46,8 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
     if (fanout.shared) heldBack.add(() => deliver(io.to(rooms).except([fanout.localRoom, ...except]), stamp));
   };
   /**
-   * A ticket change goes to staff whole, and to its owner's room without what only staff may read
-   * (tags, their history entries); a staff member who owns the ticket gets staff's copy only.
+   * A ticket change (or comment) goes to staff whole, and to its owner's room without what only staff
+   * may read (tags, their history entries); a staff member who owns the ticket gets staff's copy only.
    */
   const sendTicketChange = (commit: Commit, ownerId: number, deliver: (to: Target, stamp: Stamp, forStaff: boolean) => void) => {
     send(commit, [ROOMS.staff], (to, stamp) => deliver(to, stamp, true));
@@ -85,9 +85,16 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
       );
     }),
     bus.subscribe('comment.added', ({ ticketId, ownerId, comment, history, commentCount }, commit) => {
+      const deliver =
+        (copy: Comment): Delivery =>
+        (to, stamp) =>
+          to.emit('comment-added', { ticketId, comment: copy, history, commentCount, ...stamp });
+      const owners = ownerComment(comment);
       // An internal note goes to staff alone: never to the owner's room, whoever the owner is.
-      const rooms = comment.internal ? [ROOMS.staff] : ticketRooms(ownerId);
-      send(commit, rooms, (to, stamp) => to.emit('comment-added', { ticketId, comment, history, commentCount, ...stamp }));
+      if (comment.internal) send(commit, [ROOMS.staff], deliver(comment));
+      // One emit to both rooms, unless the comment names what only staff may read (the mail it came from).
+      else if (owners === comment) send(commit, ticketRooms(ownerId), deliver(comment));
+      else sendTicketChange(commit, ownerId, (to, stamp, forStaff) => deliver(forStaff ? comment : owners)(to, stamp));
     }),
     // Every recipient's room in one emit: Socket.IO encodes it once and sends each socket one copy.
     bus.subscribe('notification.created', ({ userIds, notification }, commit) => {

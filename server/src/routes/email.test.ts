@@ -1,12 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Comment } from '@helpdesk/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ENV, createCast } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
-import { deliver, INBOUND_ENV, SUPPORT } from '../../test/inboundMail.js';
+import { deliver, deliverRaw, INBOUND_ENV, SUPPORT } from '../../test/inboundMail.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
+import { sentinel, socketClients } from '../../test/socketClients.js';
 
 describe('Email admin calls (docs/api.md#email-admin)', () => {
   let t: TestServer;
   let cast: Awaited<ReturnType<typeof createCast>>;
+  const sockets = socketClients();
 
   beforeAll(async () => {
     t = await startTestServer({
@@ -17,6 +20,7 @@ describe('Email admin calls (docs/api.md#email-admin)', () => {
     });
     cast = await createCast(t);
   });
+  afterEach(() => sockets.closeAll());
   afterAll(async () => {
     await ifSetUp(t)?.close();
   });
@@ -82,5 +86,76 @@ describe('Email admin calls (docs/api.md#email-admin)', () => {
       status: 409,
       body: { message: 'Only a failed message can be retried' },
     });
+  });
+
+  it('names to staff alone the mail a ticket and its comments came from, which an agent downloads whole', async () => {
+    const staff = await sockets.listen(t.url, cast.agent.token);
+    const owner = await sockets.listen(t.url, cast.owner.token);
+    const from = cast.owner.user.email;
+    // Past the description's 2,000 characters: the whole text is also the first comment.
+    const long = `${'The scanner jams on every page. '.repeat(80)}\n\nRegards, Olive`;
+    const opened = await deliver(t, {
+      from,
+      to: SUPPORT,
+      subject: 'Scanner jams',
+      text: long,
+      messageId: `<open-${Date.now()}@customer.test>`,
+    });
+    expect(opened).toMatchObject({ status: 'ticket', commentId: expect.any(Number) });
+    const ticketId = opened.ticketId!;
+    const raw = [
+      `From: Owner Olive <${from}>`,
+      `To: ${SUPPORT}`,
+      'Subject: Re: Scanner jams',
+      `Message-ID: <reply-${Date.now()}@customer.test>`,
+      `In-Reply-To: <${opened.messageId}>`,
+      'Date: Mon, 02 Mar 2026 10:00:00 +0000',
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'Still jamming after the update.',
+      '',
+      'On Mon, 2 Mar 2026 at 09:00, HelpDesk <support@helpdesk.test> wrote:',
+      '> Have you tried turning it off and on again?',
+      '',
+    ].join('\r\n');
+    const reply = await deliverRaw(t, from, SUPPORT, raw);
+    expect(reply).toMatchObject({ status: 'comment', ticketId });
+    // A later web reply: the page before it holds both mailed comments.
+    const web = await t.api.post(`/tickets/${ticketId}/comments`, { content: 'Sending a technician.' }, { token: cast.agent.token });
+    expect(web.status).toBe(201);
+
+    const staffRead = (await t.api.get(`/tickets/${ticketId}`, { token: cast.agent.token })).body.ticket;
+    expect(staffRead.inboundMessageId).toBe(opened.id);
+    const byId = (comments: Comment[], id: number | null) => comments.find((c) => c.id === id);
+    expect(byId(staffRead.comments, opened.commentId)).toMatchObject({ inboundMessageId: opened.id });
+    expect(byId(staffRead.comments, reply.commentId)).toMatchObject({
+      content: 'Still jamming after the update.',
+      inboundMessageId: reply.id,
+    });
+    expect(byId(staffRead.comments, web.body.comment.id)).not.toHaveProperty('inboundMessageId');
+    const older = await t.api.get(`/tickets/${ticketId}/comments?before=${web.body.comment.id}`, { token: cast.agent.token });
+    expect(byId(older.body.comments, reply.commentId)).toMatchObject({ inboundMessageId: reply.id });
+
+    const ownerRead = (await t.api.get(`/tickets/${ticketId}`, { token: cast.owner.token })).body.ticket;
+    expect(ownerRead).not.toHaveProperty('inboundMessageId');
+    expect(ownerRead.comments.length).toBe(3);
+    for (const comment of ownerRead.comments) expect(comment).not.toHaveProperty('inboundMessageId');
+    const ownerOlder = await t.api.get(`/tickets/${ticketId}/comments?before=${web.body.comment.id}`, { token: cast.owner.token });
+    expect(ownerOlder.body.comments.length).toBe(2);
+    for (const comment of ownerOlder.body.comments) expect(comment).not.toHaveProperty('inboundMessageId');
+
+    // Live alike: staff's copy of the mailed reply names its message, the owner's does not.
+    await sentinel(t.api, cast.agent.token, [staff, owner]);
+    expect((await staff.next('comment-added', (e) => e.comment.id === reply.commentId)).comment.inboundMessageId).toBe(reply.id);
+    expect((await owner.next('comment-added', (e) => e.comment.id === reply.commentId)).comment).not.toHaveProperty('inboundMessageId');
+    expect(owner.events['comment-added'].some((e) => 'inboundMessageId' in e.comment)).toBe(false);
+
+    // The quote cut from the comment is in the original, byte for byte.
+    const download = await fetch(`${t.url}/api/email/inbound/${reply.id}/raw`, {
+      headers: { authorization: `Bearer ${cast.agent.token}` },
+    });
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(raw))).toBe(true);
   });
 });

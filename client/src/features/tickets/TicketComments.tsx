@@ -28,6 +28,7 @@ import { hasOlderThread, threadItems } from './thread';
 import { describeHistory } from './timeline';
 import { HistoryIcon } from './historyIcons';
 import { historyTextWithLinks, withMergeLink } from './MergeLinks';
+import { OriginalEmailLink } from './OriginalEmailLink';
 import classes from './TicketComments.module.css';
 
 const ROLE_COLORS: Record<Role, string> = { user: 'gray', agent: 'blue', admin: 'grape' };
@@ -72,6 +73,7 @@ function CommentItem({ comment }: { comment: Comment }) {
           {withMergeLink(comment.content)}
         </Text>
         <AttachmentList files={comment.attachments} />
+        {comment.inboundMessageId !== undefined && <OriginalEmailLink id={comment.inboundMessageId} />}
       </Stack>
     </Group>
   );

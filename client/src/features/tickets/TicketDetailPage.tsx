@@ -43,6 +43,7 @@ import { TICKET_TEXT } from './texts';
 import { useTicket } from '../../api/useTicket';
 import { TicketShortcuts } from './TicketShortcuts';
 import { AttachmentList } from '../../components/attachments/AttachmentList';
+import { OriginalEmailLink } from './OriginalEmailLink';
 
 function Section({ title, children, bg, overflow }: { title: string; children: ReactNode; bg?: string; overflow?: 'visible' }) {
   return (

@@ -26,4 +26,6 @@ export const TICKET_TEXT = {
   csatFailed: 'Failed to send your feedback',
   csatRating: 'Customer Rating',
   csatNoComment: 'No comment',
+  originalEmail: 'Download original email',
+  originalEmailFailed: 'The original email could not be downloaded',
 } as const;

@@ -126,6 +126,20 @@ export async function findInbound(db: Db, id: number): Promise<InboundRow | unde
   return row;
 }
 
+/**
+ * The message a ticket was made from (its description is that mail's text), off
+ * inbound_messages_ticket_idx; a ticket written on the web has none.
+ */
+export async function findTicketSource(db: Db, ticketId: number): Promise<number | undefined> {
+  const [row] = await db
+    .select({ id: inboundMessages.id })
+    .from(inboundMessages)
+    .where(and(eq(inboundMessages.ticketId, ticketId), eq(inboundMessages.status, 'ticket')))
+    .orderBy(asc(inboundMessages.id))
+    .limit(1);
+  return row?.id;
+}
+
 /** Newest first, `limit` of them older than `before`; one more is read to tell whether more remain. */
 export async function listInbound(db: Db, limit: number, before?: number): Promise<{ rows: InboundRow[]; hasMore: boolean }> {
   const rows = await db

@@ -4,7 +4,7 @@ import type { EmailStatus, Role, UserRef } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
 import { executedRows, returnedRow } from '../rows.js';
 import { renderSelection } from '../renderedSelection.js';
-import { attachments, emailOutbox, ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
+import { attachments, emailOutbox, inboundMessages, ticketComments, ticketHistory, tickets, users } from '../schema/index.js';
 import type { AttachmentRow } from './attachments.js';
 import { isStaffRole } from './staff.js';
 import { literalLimit } from '../plannedStatements.js';
@@ -15,6 +15,8 @@ export interface CommentRow {
   author: UserRef & { role: Role };
   /** Staff reads only: the state of the mail the reply sent, null when it sent none. */
   emailStatus?: EmailStatus | null;
+  /** Staff reads only: the inbound message it was filed from, null when it came from no mail. */
+  inboundMessageId?: number | null;
   /** Its files; none when left out (a comment just written takes its files after). */
   attachments?: AttachmentRow[];
 }
@@ -96,6 +98,14 @@ const withAuthor = sql`inner join ${usersAs(author)} on ${eq(author.id, ticketCo
 const emailStatusOf = sql<EmailStatus | null>`(select o.status from ${emailOutbox} o where o.comment_id = ${ticketComments.id} order by o.id desc limit 1)`;
 
 /**
+ * The message the intake filed as this comment (a reply, a note, a long first message), off
+ * inbound_messages_comment_idx. A bounce also names a comment, the reply it returned: not its source.
+ */
+const inboundMessageOf = sql<
+  number | null
+>`(select i.id from ${inboundMessages} i where i.comment_id = ${ticketComments.id} and i.status in ('comment', 'note', 'ticket') order by i.id limit 1)`;
+
+/**
  * A comment's files, oldest first, read in the comment's own row: the page and its files in one
  * round trip (docs/decisions.md#round-trips-cost-more-than-the-queries).
  */
@@ -112,7 +122,7 @@ const notesOf = (ticketId: number) =>
 /**
  * A page of comments as text rendered once (db/renderedSelection.ts): the detail reads fifty comments
  * and fifty entries on every open, and the query builder typed each field of each row on every call.
- * Staff's adds how a reply's mail went, which is not the owner's to see.
+ * Staff's adds how a reply's mail went and the mail a comment came from, which are not the owner's to see.
  */
 const commentFields = {
   comment: getTableColumns(ticketComments),
@@ -122,7 +132,7 @@ const commentFields = {
 type RenderedComment = Omit<CommentRow, 'attachments'> & { files: FileJson[] };
 const COMMENTS = {
   owner: renderSelection<RenderedComment>(commentFields),
-  staff: renderSelection<RenderedComment>({ ...commentFields, emailStatus: emailStatusOf }),
+  staff: renderSelection<RenderedComment>({ ...commentFields, emailStatus: emailStatusOf, inboundMessageId: inboundMessageOf }),
 };
 
 /**

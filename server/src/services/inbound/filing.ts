@@ -140,17 +140,18 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
     });
   }
 
-  /** A comment written for the mail channel itself: a stranger's note, or a long first message. */
+  /** A comment written for the mail channel itself, from the claimed message: a stranger's note, or a long first message. */
   async function writeMailComment(
     tx: Db,
     emit: Emit,
+    claim: InboundRow,
     author: Actor,
     ticket: { id: number; userId: number },
     content: string,
     internal: boolean,
   ) {
     const row = await insertComment(tx, author, { ticketId: ticket.id, content, internal });
-    const comment = presentComment(row);
+    const comment = presentComment({ ...row, inboundMessageId: claim.id });
     const history = presentHistoryEntry(
       returnedRow(
         await insertHistory(tx, author, [{ ticketId: ticket.id, type: 'comment', to: String(comment.id), internal }]),
@@ -184,7 +185,7 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
           await insertHistory(tx, owner, [{ ticketId: created.id, type: 'follow_up', from: String(followUpOf) }]);
         // The description holds 2,000 characters: the whole text follows as the first comment.
         const first = long
-          ? await writeMailComment(tx, emit, owner, { id: created.id, userId: owner.id }, commentText(text), false)
+          ? await writeMailComment(tx, emit, claim, owner, { id: created.id, userId: owner.id }, commentText(text), false)
           : undefined;
         // The files go with the ticket itself; with the first comment when the text went there.
         await record(tx, created.id, first?.id ?? null, owner.id);
@@ -225,14 +226,14 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
         return;
       }
       const record = recordWithin(claim, mail, 'comment');
-      await tickets.addComment(actorOf(sender), ticket.id, { content }, (tx, _emit, { comment }) =>
+      await tickets.addComment(actorOf(sender), ticket.id, { content, inboundMessageId: claim.id }, (tx, _emit, { comment }) =>
         record(tx, ticket.id, comment.id, sender.id),
       );
       return;
     }
     if (sender && isStaff(sender)) {
       const record = recordWithin(claim, mail, 'comment');
-      await tickets.addComment(actorOf(sender), ticket.id, { content }, (tx, _emit, { comment }) =>
+      await tickets.addComment(actorOf(sender), ticket.id, { content, inboundMessageId: claim.id }, (tx, _emit, { comment }) =>
         record(tx, ticket.id, comment.id, sender.id),
       );
       return;
@@ -245,7 +246,15 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
     const note = commentText(withNotes(`${MESSAGES.inbound.strangerNote(mail.from.address)}\n\n${replyText(mail.text)}`, mail));
     const record = recordWithin(claim, mail, 'note');
     await withTransaction(async (tx, emit) => {
-      const comment: Comment = await writeMailComment(tx, emit, actorOf(author), { id: ticket.id, userId: ticket.userId }, note, true);
+      const comment: Comment = await writeMailComment(
+        tx,
+        emit,
+        claim,
+        actorOf(author),
+        { id: ticket.id, userId: ticket.userId },
+        note,
+        true,
+      );
       await record(tx, ticket.id, comment.id, author.id);
     });
   }

@@ -41,8 +41,12 @@ async function recordFirstResponse(tx: Db, emit: Emit, ticket: TicketRow['ticket
   if (sla !== null) emit('sla.changed', { ticketId: ticket.id, ownerId: ticket.userId, sla, version: ticket.version });
 }
 
-/** A comment as the service takes it: the content, and what the request body may add to it. */
-type NewComment = Pick<CommentBody, 'content'> & Partial<Omit<CommentBody, 'content'>>;
+/**
+ * A comment as the service takes it: the content, and what the request body may add to it. The mail
+ * intake adds the message it files (never a request body: commentBody has no such field), which
+ * staff's copy of the event names.
+ */
+type NewComment = Pick<CommentBody, 'content'> & Partial<Omit<CommentBody, 'content'>> & { inboundMessageId?: number };
 
 /** More writes of the caller in the comment's transaction (the mail intake records the message it filed). */
 export type WithinComment = (tx: Db, emit: Emit, written: { comment: Comment }) => Promise<void>;
@@ -70,7 +74,7 @@ export function createAddComment({ db, withTransaction, attachments, settings }:
     input: NewComment,
     within?: WithinComment,
   ): Promise<{ comment: Comment; ticket?: Ticket }> {
-    const { content, internal = false, mentions = [], status, expectedVersion, attachmentIds = [] } = input;
+    const { content, internal = false, mentions = [], status, expectedVersion, attachmentIds = [], inboundMessageId } = input;
     if (attachmentIds.length > settings.attachments.maxCount) throw tooManyFiles(settings.attachments.maxCount);
     const row = await loadVisible(db, actor, id);
     if (!canCommentOnTicket(actor, { userId: row.ticket.userId })) throw new NotFoundError(MESSAGES.tickets.notFound);
@@ -87,7 +91,7 @@ export function createAddComment({ db, withTransaction, attachments, settings }:
       const locked = internal ? undefined : await findTicketRow(tx, id, true);
       const commentRow = await insertComment(tx, actor, { ticketId: id, content, internal });
       const files = await attachments.link(tx, attachmentIds, { ticketId: id, commentId: commentRow.comment.id }, actor.id);
-      const comment = { ...presentComment(commentRow), attachments: files };
+      const comment = { ...presentComment({ ...commentRow, inboundMessageId }), attachments: files };
       const createdAt = commentRow.comment.createdAt;
       const history = presentHistoryEntry(
         returnedRow(

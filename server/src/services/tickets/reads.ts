@@ -19,6 +19,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { isForeignKeyViolation } from '../../db/errors.js';
 import { findTicketAttachments } from '../../db/queries/attachments.js';
 import { findNewestSurvey } from '../../db/queries/csat.js';
+import { findTicketSource } from '../../db/queries/inbound.js';
 import {
   cappedTicketTotal,
   countedStats,
@@ -289,12 +290,14 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
     const row = await loadVisible(plannedDb, actor, id);
     const audience = audienceOf(actor);
     const staff = isStaff(actor);
-    const [comments, history, files, survey] = await Promise.all([
+    const [comments, history, files, survey, source] = await Promise.all([
       findComments(plannedDb, id, THREAD_PAGE, audience, { countNotes: audience.internal }),
       findHistory(plannedDb, id, THREAD_PAGE, audience),
       findTicketAttachments(plannedDb, id),
       // The rating is staff's: the owner's answer reaches them through their own survey, not the ticket.
       staff ? findNewestSurvey(plannedDb, id) : undefined,
+      // The mail a ticket was made from is staff's to download, like its comments' (findComments).
+      staff ? findTicketSource(plannedDb, id) : undefined,
     ]);
     const noteCount = audience.internal ? comments.noteCount : undefined;
     return ticketFor(staff, {
@@ -303,6 +306,7 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
       hasOlderHistory: history.hasMore,
       ...(noteCount !== undefined && { noteCount }),
       ...(staff && { csat: presentTicketCsat(survey) }),
+      ...(source !== undefined && { inboundMessageId: source }),
     });
   };
 
