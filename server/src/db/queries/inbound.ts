@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import { INBOUND_LIMITS, type InboundStatus } from '@helpdesk/protocol';
 import type { Db } from '../client.js';
+import { literalLimit } from '../plannedStatements.js';
 import { returnedRow } from '../rows.js';
 import { imapState, inboundMessages } from '../schema/index.js';
 
@@ -136,7 +137,8 @@ export async function findTicketSource(db: Db, ticketId: number): Promise<number
     .from(inboundMessages)
     .where(and(eq(inboundMessages.ticketId, ticketId), eq(inboundMessages.status, 'ticket')))
     .orderBy(asc(inboundMessages.id))
-    .limit(1);
+    // Read with the detail on the planned-once pool, which wants its LIMIT in the text.
+    .limit(literalLimit(1));
   return row?.id;
 }
 
