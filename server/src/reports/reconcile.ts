@@ -64,6 +64,9 @@ export interface TicketFigures {
   category: string;
   assigneeId: number;
   underPolicy: boolean;
+  /** Whether its policy sets a first-response and a resolution target for its priority. */
+  responseTarget: boolean;
+  resolutionTarget: boolean;
   slaUsedMs: number;
   firstRespondedAt: Date | null;
   responseUsedMs: number | null;
@@ -92,13 +95,19 @@ export const isBacklogStatus = (status: string): status is (typeof BACKLOG_STATU
 const metInTime = (at: Date, dueAt: Date | null, breachedAt: Date | null): boolean =>
   (breachedAt === null || breachedAt > at) && (dueAt === null || at <= dueAt);
 
+/**
+ * Only a target the ticket has is decided: one its policy sets for its priority, or one breached
+ * before a re-target took it away (a breach stays a breach). No target is neither met nor missed.
+ */
+const hasTarget = (t: TicketFigures, target: boolean, breachedAt: Date | null): boolean => t.underPolicy && (target || breachedAt !== null);
+
 const CSAT_COUNTER: Record<CsatRating, TotalCounter> = { good: 'csatGood', neutral: 'csatNeutral', bad: 'csatBad' };
 const seconds = (ms: number | null): number | null => (ms === null ? null : Math.round(ms / 1000));
 
 /**
  * What the reports must add for a ticket so they hold what it is now, against what they held
  * (`held`, its metrics row; null when they never counted it), and the metrics row that records it.
- * The rules are docs/decisions.md#reports-written-with-the-change; report_rebuild() (migration 0037)
+ * The rules are docs/decisions.md#reports-written-with-the-change; report_rebuild() (as of migration 0043)
  * counts the same from the history.
  */
 export function reconcile(t: TicketFigures, held: MetricsRow | null): { metrics: MetricsRow; deltas: FigureDeltas } {
@@ -146,9 +155,20 @@ export function reconcile(t: TicketFigures, held: MetricsRow | null): { metrics:
     next.resolvedAt = t.now;
     next.resolutionSeconds = t.secondsSinceCreated;
     next.resolutionBusinessSeconds = t.underPolicy ? seconds(t.slaUsedMs) : null;
-    if (next.slaResolutionMet === null && t.underPolicy) {
+    if (next.slaResolutionMet === null && hasTarget(t, t.resolutionTarget, t.resolutionBreachedAt)) {
       next.slaResolutionMet = metInTime(t.now, t.resolutionDueAt, t.resolutionBreachedAt);
       count(next.slaResolutionMet ? 'slaResolutionMet' : 'slaResolutionMissed', t.now);
+    }
+    // Resolved unanswered: a first response already overdue is missed now, whether or not a reply
+    // ever comes; one not yet due stays undecided (a reply meets it, nothing else does).
+    if (
+      t.firstRespondedAt === null &&
+      next.slaResponseMet === null &&
+      hasTarget(t, t.responseTarget, t.responseBreachedAt) &&
+      !metInTime(t.now, t.responseDueAt, t.responseBreachedAt)
+    ) {
+      next.slaResponseMet = false;
+      count('slaResponseMissed', t.now);
     }
   } else if (!wasActive && active) {
     count('reopened', t.now);
@@ -164,7 +184,7 @@ export function reconcile(t: TicketFigures, held: MetricsRow | null): { metrics:
     next.firstResponseAt = at;
     next.firstResponseSeconds = took;
     next.firstResponseBusinessSeconds = t.underPolicy ? seconds(t.responseUsedMs) : null;
-    if (next.slaResponseMet === null && t.underPolicy) {
+    if (next.slaResponseMet === null && hasTarget(t, t.responseTarget, t.responseBreachedAt)) {
       next.slaResponseMet = metInTime(at, t.responseDueAt, t.responseBreachedAt);
       count(next.slaResponseMet ? 'slaResponseMet' : 'slaResponseMissed', at);
     }

@@ -246,6 +246,96 @@ describe('reports', () => {
         await t.api.delete(`/sla/policies/${policy.body.policy.id}`, { token: admin.token });
       }
     });
+
+    /** A policy for the test's own tickets, deleted after it. */
+    const withPolicy = async (targets: object, run: () => Promise<void>) => {
+      const policy = await t.api.post('/sla/policies', { name: 'Reports targets', targets }, { token: admin.token });
+      expect(policy.status).toBe(201);
+      try {
+        await run();
+      } finally {
+        await t.api.delete(`/sla/policies/${policy.body.policy.id}`, { token: admin.token });
+      }
+    };
+    /** The scanner marks the first response breached, as if its deadline had passed unanswered. */
+    const breachFirstResponse = async (id: number) => {
+      await t.server.database.db
+        .update(tickets)
+        .set({ slaResponseDueAt: new Date(Date.now() - 1000), slaResponseWarnedAt: new Date(), slaNextMarkAt: new Date(Date.now() - 1000) })
+        .where(eq(tickets.id, id));
+      expect(await t.server.services.slaScan()).toBeGreaterThanOrEqual(1);
+    };
+    /** Each exported ticket's `slaMet` cell, by id. */
+    const csvSlaMet = async (assigneeId: number) => {
+      const res = await fetch(`${t.url}/api/reports/tickets.csv?assignee=${assigneeId}`, {
+        headers: { authorization: `Bearer ${admin.token}` },
+      });
+      expect(res.status).toBe(200);
+      const lines = (await res.text())
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\n')
+        .slice(1);
+      return Object.fromEntries(lines.map((line) => line.split(',')).map((cells) => [Number(cells[0]), cells[12]]));
+    };
+    const metricsOf = async (ids: number[]) =>
+      (
+        await executedRows(
+          t.server.database.db,
+          sql`select sla_response_met, sla_resolution_met from ticket_metrics where ticket_id = any(${`{${ids.join(',')}}`}::int[]) order by ticket_id`,
+        )
+      ).map((row) => [row.sla_response_met, row.sla_resolution_met]);
+
+    it('counts no target a ticket does not have, met or missed', async () => {
+      const solo = await insertUser(t, { role: 'agent', name: 'Target Tess' });
+      // Low has no targets; medium a first response alone.
+      await withPolicy({ medium: { firstResponseMinutes: 60, resolutionMinutes: null } }, async () => {
+        const none = await createTicket(t.api, owner.token, { priority: 'low', title: 'No target' });
+        const inTime = await createTicket(t.api, owner.token, { title: 'Answered in time' });
+        const late = await createTicket(t.api, owner.token, { title: 'Answered late' });
+        for (const ticket of [none, inTime, late]) await put(ticket.id, { assignedAgentId: solo.user.id });
+        await breachFirstResponse(late.id);
+        for (const ticket of [none, inTime, late]) await reply(ticket.id);
+        for (const ticket of [none, inTime]) await put(ticket.id, { status: 'resolved' });
+
+        // One response met, one missed; no resolution target was ever set.
+        expect((await summary(`assignee=${solo.user.id}`)).sla).toEqual({ firstResponseMetPct: 50, resolutionMetPct: null });
+        const agents = (await get('/reports/agents', admin)).body.agents;
+        expect(agents.find((a: { agent: { id: number } }) => a.agent.id === solo.user.id).slaMetPct).toBe(50);
+        expect(await metricsOf([none.id, inTime.id, late.id])).toEqual([
+          [null, null],
+          [true, null],
+          [false, null],
+        ]);
+        expect(await csvSlaMet(solo.user.id)).toEqual({ [none.id]: '', [inTime.id]: 'true', [late.id]: 'false' });
+        // Without a target the ticket shows no service level, not a met one once resolved.
+        expect((await get(`/tickets/${none.id}`)).body.ticket.sla).toBeNull();
+      });
+    });
+
+    it('misses a breached first response at a resolution without a reply; one resolved before its deadline is not counted', async () => {
+      const solo = await insertUser(t, { role: 'agent', name: 'Breach Bo' });
+      await withPolicy({ medium: { firstResponseMinutes: 60, resolutionMinutes: 240 } }, async () => {
+        const breached = await createTicket(t.api, owner.token, { title: 'Breached unanswered' });
+        const early = await createTicket(t.api, owner.token, { title: 'Resolved early' });
+        for (const ticket of [breached, early]) await put(ticket.id, { assignedAgentId: solo.user.id });
+        await breachFirstResponse(breached.id);
+        for (const ticket of [breached, early]) await put(ticket.id, { status: 'resolved' });
+
+        const sla = async () => (await summary(`assignee=${solo.user.id}`)).sla;
+        expect(await sla()).toEqual({ firstResponseMetPct: 0, resolutionMetPct: 100 });
+        expect(await metricsOf([breached.id, early.id])).toEqual([
+          [false, true],
+          [null, true],
+        ]);
+        expect(await csvSlaMet(solo.user.id)).toEqual({ [breached.id]: 'false', [early.id]: 'true' });
+        // A reply that comes after all counts as a first response, but the miss only once.
+        await reply(breached.id);
+        const after = await summary(`assignee=${solo.user.id}`);
+        expect(after.firstResponse.count).toBe(1);
+        expect(after.sla).toEqual({ firstResponseMetPct: 0, resolutionMetPct: 100 });
+      });
+    });
   });
 
   describe('reading', () => {
@@ -535,11 +625,11 @@ describe('reports', () => {
 /** report_rebuild() counts from the history what the writer counted as it happened. */
 describe('report_rebuild()', () => {
   let t: TestServer;
-  let agent: Account, owner: Account;
+  let admin: Account, agent: Account, owner: Account;
 
   beforeAll(async () => {
     t = await startTestServer(ADMIN_ENV);
-    ({ agent, owner } = await createCast(t));
+    ({ admin, agent, owner } = await createCast(t));
   });
   afterAll(() => ifSetUp(t)?.close());
 
@@ -576,5 +666,43 @@ describe('report_rebuild()', () => {
     expect(written.totals.length).toBeGreaterThan(0);
     await t.server.database.db.execute(sql`select report_rebuild()`);
     expect(await snapshot()).toEqual(written);
+  });
+
+  it('decides SLA targets as the writer does: none without a target, a breach resolved unanswered missed', async () => {
+    const put = (id: number, body: object) => t.api.put(`/tickets/${id}`, body, { token: agent.token });
+    const reply = (id: number) => t.api.post(`/tickets/${id}/comments`, { content: 'On it' }, { token: agent.token });
+    const targets = {
+      medium: { firstResponseMinutes: 60, resolutionMinutes: 240 },
+      high: { firstResponseMinutes: 30, resolutionMinutes: null },
+    };
+    const policy = await t.api.post('/sla/policies', { name: 'Rebuild', targets }, { token: admin.token });
+    expect(policy.status).toBe(201);
+    try {
+      const none = await createTicket(t.api, owner.token, { priority: 'low' });
+      const answered = await createTicket(t.api, owner.token, { priority: 'high' });
+      const breached = await createTicket(t.api, owner.token);
+      const early = await createTicket(t.api, owner.token);
+      await t.server.database.db
+        .update(tickets)
+        .set({ slaResponseDueAt: new Date(Date.now() - 1000), slaResponseWarnedAt: new Date(), slaNextMarkAt: new Date(Date.now() - 1000) })
+        .where(eq(tickets.id, breached.id));
+      expect(await t.server.services.slaScan()).toBeGreaterThanOrEqual(1);
+      for (const ticket of [none, answered]) expect((await reply(ticket.id)).status).toBe(201);
+      for (const ticket of [none, answered, breached, early]) expect((await put(ticket.id, { status: 'resolved' })).status).toBe(200);
+      expect((await reply(breached.id)).status).toBe(201);
+
+      const written = await snapshot();
+      const outcomes = (id: number) => written.metrics.find((row) => row.ticket_id === id);
+      expect([none, answered, breached, early].map((ticket) => outcomes(ticket.id))).toEqual([
+        expect.objectContaining({ sla_response_met: null, sla_resolution_met: null }),
+        expect.objectContaining({ sla_response_met: true, sla_resolution_met: null }),
+        expect.objectContaining({ sla_response_met: false, sla_resolution_met: true }),
+        expect.objectContaining({ sla_response_met: null, sla_resolution_met: true }),
+      ]);
+      await t.server.database.db.execute(sql`select report_rebuild()`);
+      expect(await snapshot()).toEqual(written);
+    } finally {
+      await t.api.delete(`/sla/policies/${policy.body.policy.id}`, { token: admin.token });
+    }
   });
 });

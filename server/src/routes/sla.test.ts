@@ -69,7 +69,11 @@ describe('SLA calendars and policies', () => {
     const policy = (await post('/sla/policies', policyBody({ name: 'Retired', calendarId: calendar.id, requesterDomains: [domain] }))).body
       .policy as SlaPolicy;
     const owner = await signUp(t.api, { email: uniqueEmail('owner').replace(/@.*/, `@${domain}`) });
-    const [working, done] = [await createTicket(t.api, owner.token), await createTicket(t.api, owner.token)];
+    // Urgent: the priority the policy sets targets for (under no target a ticket has no `sla`).
+    const [working, done] = [
+      await createTicket(t.api, owner.token, { priority: 'urgent' }),
+      await createTicket(t.api, owner.token, { priority: 'urgent' }),
+    ];
     const slaOf = async (id: number) => (await t.api.get(`/tickets/${id}`, { token: agent.token })).body.ticket.sla;
     expect((await slaOf(working.id)).policyId).toBe(policy.id);
     expect((await t.api.put(`/tickets/${done.id}`, { status: 'resolved' }, { token: agent.token })).status).toBe(200);

@@ -83,13 +83,25 @@ describe('a ticket’s SLA columns', () => {
     const lowered = nextSlaColumns(warned, { status: 'open', priority: 'low' }, policy(), {}, at('2026-03-02T10:40:00Z'));
     expect(lowered.slaResponseDueAt).toBeNull(); // low has no targets
     expect(lowered.slaResponseWarnedAt).toBeNull();
-    expect(lowered.slaState).toBe('ok');
+    expect(lowered.slaState).toBeNull();
     const breached = { ...start(), slaResponseBreachedAt: at('2026-03-02T11:00:00Z') };
+    expect(nextSlaColumns(breached, { status: 'open', priority: 'low' }, policy(), {}, at('2026-03-02T11:05:00Z')).slaState).toBe(
+      'breached',
+    );
     const raised = nextSlaColumns(breached, { status: 'open', priority: 'urgent' }, policy(), {}, at('2026-03-02T11:05:00Z'));
     expect(raised.slaState).toBe('breached');
     // Urgent's 60 minutes from the start: already past, so the scanner marks it next.
     expect(iso(raised.slaResolutionDueAt)).toBe('2026-03-02T11:00:00.000Z');
     expect(iso(raised.slaNextMarkAt)).toBe('2026-03-02T10:00:00.000Z'); // urgent's 10-minute target warns at once
+  });
+
+  it('give no state under a policy without a target for the priority: nothing to meet, not met once resolved', () => {
+    const low = { status: 'open' as const, priority: 'low' as const };
+    const opened = nextSlaColumns(NO_SLA, low, policy(), { start: true }, at('2026-03-02T10:00:00Z'));
+    expect([opened.slaPolicyId, opened.slaState, presentSla(opened)]).toEqual([7, null, null]);
+    const resolved = nextSlaColumns(opened, { ...low, status: 'resolved' }, policy(), {}, at('2026-03-02T11:00:00Z'));
+    expect([resolved.slaState, presentSla(resolved)]).toEqual([null, null]);
+    expect(resolved.slaUsedMs).toBe(3_600_000); // the clock still counts, for a target a re-prioritisation brings
   });
 
   it('are empty without a policy, and the clock keeps running for one chosen later', () => {

@@ -96,6 +96,7 @@ export function slaStateOf(row: Omit<SlaColumns, 'slaState' | 'slaNextMarkAt' | 
  * A stopped or met clock has no deadline left, except one that already passed: it is kept so the
  * scanner still marks the breach that happened before the stop (the scanner alone marks). A warning
  * mark is cleared when its deadline moved later than now (a re-target); a breach stays a breach.
+ * A policy with no target for the priority keeps timing the clock but gives no state (`sla` null).
  */
 export function nextSlaColumns(
   row: SlaColumns,
@@ -145,6 +146,9 @@ export function nextSlaColumns(
     slaResponseWarnAt: responseWarn,
     slaResolutionWarnAt: resolutionWarn,
   };
+  // No target for this priority and no breach from an earlier one: nothing to meet, so no service level.
+  const targeted = target.firstResponseMinutes !== null || target.resolutionMinutes !== null;
+  const breached = marks.slaResponseBreachedAt !== null || marks.slaResolutionBreachedAt !== null;
   return {
     ...columns,
     slaNextMarkAt: earliest(
@@ -155,7 +159,7 @@ export function nextSlaColumns(
     ),
     // What sort=slaDueAt orders by: the running clock's open deadlines only.
     slaDueAt: clock.runningSince ? earliest(computed.firstResponseDueAt, computed.resolutionDueAt) : null,
-    slaState: slaStateOf(columns, ticket.status),
+    slaState: targeted || breached ? slaStateOf(columns, ticket.status) : null,
   };
 }
 
@@ -179,7 +183,7 @@ export const slaColumnsOf = (row: SlaColumns): SlaColumns => ({
   slaState: row.slaState,
 });
 
-/** `Ticket.sla` as staff receive it; null when no policy covers the ticket. */
+/** `Ticket.sla` as staff receive it; null when no policy covers the ticket, or its policy sets no target for it. */
 export function presentSla(
   row: Pick<SlaColumns, 'slaPolicyId' | 'slaResponseDueAt' | 'slaResolutionDueAt' | 'slaFirstRespondedAt' | 'slaState'>,
 ): TicketSla | null {

@@ -1,11 +1,23 @@
 import { and, desc, eq, getTableColumns, inArray, isNotNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
-import { csatSurveys, reportBacklog, reportDurations, reportState, reportTotals, ticketMetrics, tickets } from '../schema/index.js';
+import {
+  csatSurveys,
+  reportBacklog,
+  reportDurations,
+  reportState,
+  reportTotals,
+  slaPolicies,
+  ticketMetrics,
+  tickets,
+} from '../schema/index.js';
 import type { BacklogRow, DurationRow, TotalsRow } from '../../reports/figureRows.js';
 import type { MetricsRow, TicketFigures } from '../../reports/reconcile.js';
 
 const wholeSeconds = (from: SQLWrapper, to: SQLWrapper) => sql<number>`floor(extract(epoch from ${to} - ${from}))::int`;
+/** Whether the ticket's policy sets this target for the ticket's priority (a deleted policy still holds its targets). */
+const setsTarget = (kind: 'firstResponseMinutes' | 'resolutionMinutes') =>
+  sql<boolean>`(${slaPolicies.targets} -> ${tickets.priority}::text ->> ${kind}) is not null`;
 
 /**
  * The tickets as the change left them, with what the reports hold for each (their metrics rows) and,
@@ -36,6 +48,8 @@ export async function ticketsToReconcile(
       category: tickets.category,
       assigneeId: sql<number>`coalesce(${tickets.assignedAgentId}, 0)`,
       policyId: tickets.slaPolicyId,
+      responseTarget: setsTarget('firstResponseMinutes'),
+      resolutionTarget: setsTarget('resolutionMinutes'),
       slaUsedMs: tickets.slaUsedMs,
       firstRespondedAt: tickets.slaFirstRespondedAt,
       responseUsedMs: tickets.slaResponseUsedMs,
@@ -50,7 +64,8 @@ export async function ticketsToReconcile(
       ...(withSurvey && { surveyRating: survey.rating, surveyAnsweredAt: survey.answeredAt }),
     })
     .from(tickets)
-    .leftJoin(ticketMetrics, eq(ticketMetrics.ticketId, tickets.id));
+    .leftJoin(ticketMetrics, eq(ticketMetrics.ticketId, tickets.id))
+    .leftJoin(slaPolicies, eq(slaPolicies.id, tickets.slaPolicyId));
   const joined = withSurvey ? query.leftJoinLateral(survey, sql`true`) : query;
   const rows = await joined.where(inArray(tickets.id, ids)).orderBy(tickets.id).for('no key update', { of: tickets });
   return rows.map(({ held, policyId, surveyRating, surveyAnsweredAt, ...row }) => ({
