@@ -49,5 +49,9 @@ export const failureLevel = (error: unknown): 'warn' | 'error' => (isDatabaseUna
 /** Drops a `params: …` section up to the stack frames that follow it (or the end). */
 const withoutParams = (text: string) => text.replace(/\nparams: [\s\S]*?(?=\n\s+at |$)/, '\nparams: [not logged]');
 
-/** A URL as logged: secrets that travel in the query string (reset links) are not. */
-export const loggableUrl = (url: string) => url.replace(/([?&](?:token|access_token)=)[^&#]*/gi, '$1[redacted]');
+/**
+ * A URL as logged: secrets that travel in it are not, in the query string (reset links) or in the path
+ * (a survey link's token, on its page and on its API calls).
+ */
+export const loggableUrl = (url: string) =>
+  url.replace(/([?&](?:token|access_token)=)[^&#]*/gi, '$1[redacted]').replace(/^(\/(?:api\/csat|rate)\/)[^/?#]+/i, '$1[redacted]');

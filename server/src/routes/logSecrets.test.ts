@@ -9,15 +9,29 @@ import { createApiClient } from '../../test/http.js';
 import { startServerProcess, type ServerProcess } from '../../test/serverProcess.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhookReceiver.js';
 
-/** The reset link of the newest .eml in the outbox, undoing quoted-printable first. */
-async function resetTokenFromOutbox(dataDir: string): Promise<string> {
+/** The secret of the first link `link` finds in the outbox's .eml files, newest first, undoing quoted-printable first. */
+async function secretFromOutbox(dataDir: string, link: RegExp): Promise<string> {
   const outbox = path.join(dataDir, 'outbox');
   const files = (await readdir(outbox)).filter((f) => f.endsWith('.eml')).sort();
-  const raw = await readFile(path.join(outbox, files.at(-1)!), 'utf8');
-  const decoded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  const match = /reset-password\?token=([A-Za-z0-9._~%-]+)/.exec(decoded);
-  if (!match) throw new Error(`no reset link in:\n${decoded}`);
-  return decodeURIComponent(match[1]!);
+  for (const file of files.reverse()) {
+    const raw = await readFile(path.join(outbox, file), 'utf8');
+    const decoded = raw
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    const match = link.exec(decoded);
+    if (match) return decodeURIComponent(match[1]!);
+  }
+  throw new Error(`no link ${String(link)} in the outbox`);
+}
+
+/** The secret once a mail with it is in the outbox (written after commit, so polled). */
+async function awaitSecret(dataDir: string, link: RegExp): Promise<string | undefined> {
+  for (let i = 0; i < 50; i++) {
+    const secret = await secretFromOutbox(dataDir, link).catch(() => undefined);
+    if (secret) return secret;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
 }
 
 /** What the process writes at the most verbose level, while the sign-in and reset flows run. */
@@ -60,9 +74,7 @@ describe('the log of a server process', () => {
     expect((await api.post('/auth/login', { email: account.user.email, password: 'Wrong-Guess1!' })).status).toBe(401);
 
     expect((await api.post('/auth/request-password-reset', { email: account.user.email })).status).toBe(200);
-    let token: string | undefined;
-    for (let i = 0; i < 50 && !token; i++)
-      token = await resetTokenFromOutbox(dataDir).catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)));
+    const token = await awaitSecret(dataDir, /reset-password\?token=([A-Za-z0-9._~%-]+)/);
     expect(token).toBeDefined();
     // The link as the browser opens it, then the form's submissions: a wrong token and the right one.
     await fetch(`${server.url}/reset-password?token=${encodeURIComponent(token!)}`);
@@ -78,10 +90,28 @@ describe('the log of a server process', () => {
     await expect.poll(() => receiver.received.length).toBe(1);
     const webhookSecrets = [made.body.secret as string, rotated.body.secret as string].map((secret) => secret.slice('whsec_'.length));
 
+    // A survey link: its token is in the path of its page and of its API calls. (The reset ended the
+    // earlier sessions.)
+    const owner = await logIn(api, account.user.email, 'Quiet9$New');
+    const ticket = await api.post(
+      '/tickets',
+      { title: 'A quiet printer', description: 'It prints nothing at all.', priority: 'low' },
+      { token: owner.token },
+    );
+    expect(ticket.status).toBe(201);
+    const resolved = await api.put(`/tickets/${ticket.body.ticket.id}`, { status: 'resolved' }, { token: admin.token });
+    expect(resolved.status).toBe(200);
+    const survey = await awaitSecret(dataDir, /\/rate\/([A-Za-z0-9_-]+)\?rating=/);
+    expect(survey).toBeDefined();
+    await fetch(`${server.url}/rate/${survey!}?rating=good`);
+    expect((await api.get(`/csat/${survey!}`)).status).toBe(200);
+    expect((await api.post(`/csat/${survey!}`, { rating: 'good' })).status).toBe(200);
+
     expect(await server.stop()).toBe(0);
     const log = server.output();
     expect(log).toContain('mail written to outbox');
     expect(log).toContain('/api/auth/reset-password');
+    expect(log).toContain('/api/csat/[redacted]');
     expect(log).toContain('webhook secret rotated');
     for (const secret of [
       token!,
@@ -95,6 +125,8 @@ describe('the log of a server process', () => {
       admin.token,
       TEST_ADMIN.password,
       ...webhookSecrets,
+      owner.token,
+      survey!,
       receiver.received[0]!.headers['webhook-signature'] as string,
     ]) {
       expect(log).not.toContain(secret);
