@@ -58,6 +58,12 @@ describe('route guards', () => {
     await waitFor(() => expect(window.location.pathname).toBe(home));
   });
 
+  it.each(['/reset-password', '/api-test'])('sends a signed-in visitor from the public page %s home', async (path) => {
+    fakeServer(verified(testUser({ role: 'agent' })));
+    renderApp(path, { user: testUser({ role: 'agent' }) });
+    await waitFor(() => expect(window.location.pathname).toBe('/agent-dashboard'));
+  });
+
   it('lets a signed-in admin open /signup but sends a user home', async () => {
     fakeServer({ ...verified(testUser({ role: 'admin' })), 'GET /config': { body: { success: true, agentSignup: 'open' } } });
     renderApp('/signup', { user: testUser({ role: 'admin' }) });

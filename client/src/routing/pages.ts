@@ -65,7 +65,7 @@ export const PAGES: readonly PageRule[] = [
   { path: '/login', code: login, access: 'signed-out', title: () => 'Login' },
   { path: '/signup', code: signup, access: 'signed-out', title: () => 'Create Account' },
   { path: '/reset-password', code: resetPassword, access: 'signed-out', title: () => 'Reset Password' },
-  { path: '/api-test', code: apiTest, access: 'anyone', title: () => 'API Test' },
+  { path: '/api-test', code: apiTest, access: 'signed-out', title: () => 'API Test' },
   {
     path: '/knowledge',
     code: knowledgeList,

@@ -28,7 +28,7 @@ function FailureDetails({ error }: { error: unknown }) {
 
 /**
  * /api-test (docs/product.md#api-test-page): checks the backend with the real login call and shows what came back. It
- * only reports; whoever is signed in stays signed in.
+ * only reports: it signs nobody in (the route sends a signed-in visitor home).
  */
 export default function ApiTestPage() {
   const form = useForm<LoginBody>({
