@@ -131,16 +131,36 @@ describe('ticket detail page', () => {
   });
 
   it.each([
-    ['agent', agent],
-    ['admin', admin],
-  ])('gives an %s Update Status instead of Edit and Delete, and the staff composer on a ticket not theirs', async (_role, user) => {
-    await openTicket({}, user);
-    expect(screen.getByRole('link', { name: 'Update Status' })).toHaveAttribute('href', '/agent/ticket/7/update');
-    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: 'Reply to the customer' })).toBeInTheDocument();
-    expect(screen.getByRole('radiogroup', { name: 'Reply type' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Send and resolve' })).toBeInTheDocument();
+    ['agent', agent, false],
+    ['admin', admin, true],
+  ])(
+    'gives an %s Update Status, Delete only to an admin, no Edit, and the staff composer on a ticket not theirs',
+    async (_role, user, deletes) => {
+      await openTicket({}, user);
+      expect(screen.getByRole('link', { name: 'Update Status' })).toHaveAttribute('href', '/agent/ticket/7/update');
+      expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Delete' }) !== null).toBe(deletes);
+      expect(screen.getByRole('textbox', { name: 'Reply to the customer' })).toBeInTheDocument();
+      expect(screen.getByRole('radiogroup', { name: 'Reply type' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Send and resolve' })).toBeInTheDocument();
+    },
+  );
+
+  it('lets an admin delete an answered ticket after the confirmation, and goes to the queue', async () => {
+    const server = await openTicket(
+      {
+        'GET /tickets/7': detailBody(aDetail({ answered: true })),
+        'DELETE /tickets/7': { body: { success: true, message: 'Ticket deleted successfully' } },
+      },
+      admin,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Are you sure you want to delete this ticket?')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/agent-dashboard'));
+    expect(server.calls.some((c) => c.key === 'DELETE /tickets/7')).toBe(true);
   });
 
   it('gives the owner Edit but no Delete once support has answered or changed the ticket', async () => {

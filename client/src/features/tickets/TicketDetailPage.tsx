@@ -56,13 +56,13 @@ function Section({ title, children, bg, overflow }: { title: string; children: R
   );
 }
 
-function useDeleteTicket(id: number) {
+function useDeleteTicket(id: number, home: string) {
   const client = useQueryClient();
   const [, navigate] = useLocation();
   return useMutation({
     mutationFn: () => ticketsApi.remove(id),
     onSuccess: () => {
-      navigate('/dashboard');
+      navigate(home);
       void ticketDeleted(client, id);
     },
   });
@@ -71,26 +71,35 @@ function useDeleteTicket(id: number) {
 const owned = (ticket: TicketDetail): OwnedTicket => ({ userId: ticket.user.id });
 
 /**
- * Staff, admins included, work tickets from the agent screens, so they get Update Status even where
- * the policies would also let them edit or delete (docs/product.md#permissions).
+ * Staff work tickets from the agent screens (Update Status). Edit and Delete show only to non-agents
+ * (docs/product.md#permissions): the owner, and an admin, who may delete any ticket and edit their own.
  */
 function TicketActions({ ticket, user }: { ticket: TicketDetail; user: User }) {
-  const remove = useDeleteTicket(ticket.id);
-  if (isStaff(user)) {
-    return (
-      <Button component={Link} href={`/agent/ticket/${ticket.id}/update`} leftSection={<IconRefresh size={16} />}>
-        Update Status
-      </Button>
-    );
-  }
-  if (!editableTicketFields(user, owned(ticket)).has('title')) return null;
-  // Once support has answered, the owner can no longer delete (they may still edit).
-  const askToDelete = canDeleteTicket(user, { ...owned(ticket), answered: ticket.answered })
-    ? () => confirmDelete({ title: 'Delete ticket', question: TICKET_TEXT.deleteConfirm, onConfirm: () => remove.mutate() })
-    : undefined;
+  const remove = useDeleteTicket(ticket.id, homePath(user.role));
+  const agent = user.role === 'agent';
+  const editable = !agent && editableTicketFields(user, owned(ticket)).has('title');
+  // Once support has answered, the owner can no longer delete (they may still edit); an admin always may.
+  const askToDelete =
+    !agent && canDeleteTicket(user, { ...owned(ticket), answered: ticket.answered })
+      ? () => confirmDelete({ title: 'Delete ticket', question: TICKET_TEXT.deleteConfirm, onConfirm: () => remove.mutate() })
+      : undefined;
+  if (!isStaff(user) && !editable) return null;
   return (
     <Stack gap="xs" align="flex-end">
-      <EditDeleteButtons editHref={`/edit-ticket/${ticket.id}`} onDelete={askToDelete} deleting={remove.isPending} />
+      <Group gap="sm">
+        {isStaff(user) && (
+          <Button component={Link} href={`/agent/ticket/${ticket.id}/update`} leftSection={<IconRefresh size={16} />}>
+            Update Status
+          </Button>
+        )}
+        {(editable || askToDelete) && (
+          <EditDeleteButtons
+            editHref={editable ? `/edit-ticket/${ticket.id}` : undefined}
+            onDelete={askToDelete}
+            deleting={remove.isPending}
+          />
+        )}
+      </Group>
       {remove.isError && <ErrorAlert message={saveFailureMessage(remove.error, TICKET_TEXT.deleteFailed)} error={remove.error} />}
     </Stack>
   );
