@@ -15,17 +15,18 @@ export const jsonBody: Middleware = async (ctx, next) => {
   // An empty body (a bodiless POST sends Content-Length: 0) is accepted by every route.
   const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
   if (hasBody && !ctx.request.is('json', '+json')) throw new AppError(415, MESSAGES.http.notJson);
-  let read = false;
+  // Set by the parser's call of next: past it, an error is the route's.
+  const body = { read: false };
   try {
     await parse(ctx, () => {
-      read = true;
+      body.read = true;
       return next();
     });
   } catch (error) {
     // A body that fails to inflate (a corrupt or cut-off gzip, deflate or br stream) raises zlib's own
     // error, which has no HTTP status: the sender's mistake, not our 500. The parser's other
     // refusals carry a status, and the route's own errors come after the body was read.
-    if (read || hasStatus(error)) throw error;
+    if (body.read || hasStatus(error)) throw error;
     throw new AppError(400, MESSAGES.http.undecodableBody);
   }
 };
