@@ -128,6 +128,16 @@ function serverPage(all: Ticket[], params: TicketQuery, spare = 0): TicketListRe
   const next = sorted.slice(page * limit, page * limit + spare);
   return { success: true, tickets: rows, data: rows, total: sorted.length, page, limit, next };
 }
+/** A first page holding exactly these rows, as many as its limit, with nothing after them. */
+const firstPageOf = (rows: Ticket[]): TicketListResponse => ({
+  success: true,
+  tickets: rows,
+  data: rows,
+  total: rows.length,
+  page: 1,
+  limit: rows.length,
+  next: [],
+});
 const listOf = (client: QueryClient, params: TicketQuery) => client.getQueryData<TicketListResponse>(ticketKeys.list(params));
 const statsOf = (client: QueryClient, params: TicketFilters = {}) =>
   client.getQueryData<TicketStatsResponse>(ticketKeys.statsFor(params))?.stats;
@@ -343,15 +353,7 @@ describe('ticket cache: events', () => {
       const rows = [3, 2, 1].map(held);
       const client = new QueryClient();
       setUnreadReader(client, me);
-      client.setQueryData<TicketListResponse>(ticketKeys.list(params), {
-        success: true,
-        tickets: rows,
-        data: rows,
-        total: 3,
-        page: 1,
-        limit: 3,
-        next: [],
-      });
+      client.setQueryData(ticketKeys.list(params), firstPageOf(rows));
       client.setQueryData<TicketStatsResponse>(ticketKeys.statsFor(filters), { success: true, stats: countOf(rows) });
       const what = JSON.stringify(filters);
 
@@ -767,15 +769,7 @@ describe('ticket cache: sla-changed', () => {
     const due = (id: number, at: string) => ticket(id, { sla: { ...sla('ok'), firstResponseDueAt: at } });
     const client = new QueryClient();
     const rows = [due(1, '2026-01-02T01:00:00.000Z'), due(2, '2026-01-02T02:00:00.000Z'), due(3, '2026-01-02T03:00:00.000Z')];
-    client.setQueryData<TicketListResponse>(ticketKeys.list(byDeadline), {
-      success: true,
-      tickets: rows,
-      data: rows,
-      total: 3,
-      page: 1,
-      limit: 3,
-      next: [],
-    });
+    client.setQueryData(ticketKeys.list(byDeadline), firstPageOf(rows));
     applySlaChanged(client, { ticketId: 1, sla: { ...sla('ok'), firstResponseDueAt: '2026-01-02T04:00:00.000Z' }, version: 1 });
     expect(ids(listOf(client, byDeadline))).toEqual([2, 3, 1]);
   });

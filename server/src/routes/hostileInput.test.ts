@@ -51,7 +51,9 @@ interface Variant {
 }
 
 /** The first bytes of a real gzip stream: a valid header, then the end. */
-const CUT_GZIP = gzipSync(JSON.stringify(everyField('valid text here'))).subarray(0, 16).toString('latin1');
+const CUT_GZIP = gzipSync(JSON.stringify(everyField('valid text here')))
+  .subarray(0, 16)
+  .toString('latin1');
 
 const BODY_VARIANTS: Variant[] = [
   { name: 'NUL in every field', body: everyField('ab\u0000cdefghijkl') },
@@ -139,7 +141,8 @@ async function send(method: string, url: string, token: string | undefined, vari
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   let body: Buffer | undefined;
-  if (variant.raw !== undefined) body = Buffer.from(variant.raw, variant.name === 'invalid UTF-8' || variant.raw === CUT_GZIP ? 'latin1' : 'utf8');
+  if (variant.raw !== undefined)
+    body = Buffer.from(variant.raw, variant.name === 'invalid UTF-8' || variant.raw === CUT_GZIP ? 'latin1' : 'utf8');
   else if (variant.body !== undefined) body = Buffer.from(JSON.stringify(variant.body));
   if (body) headers['content-type'] = variant.type ?? 'application/json';
   if (body && variant.encoding) headers['content-encoding'] = variant.encoding;
