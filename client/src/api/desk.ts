@@ -1,4 +1,4 @@
-import type { HistoryEntry, RequesterAccount, Ticket, TicketMessageResponse } from '@helpdesk/protocol';
+import { LIMITS, type HistoryEntry, type RequesterAccount, type Ticket, type TicketMessageResponse } from '@helpdesk/protocol';
 import { http } from './http';
 
 /**
@@ -28,7 +28,8 @@ export interface MergeTicketResponse {
   ticket: DeskTicket;
 }
 
-export const REQUESTER_TICKETS_LIMIT = 10;
+/** The requester panel's newest tickets: the API's default, which the live cache keeps the panel to (ticketCache.ts). */
+export const REQUESTER_TICKETS_LIMIT = LIMITS.requesterTickets.default;
 
 export const deskApi = {
   requesterTickets: (userId: number, signal?: AbortSignal) =>

@@ -171,20 +171,32 @@ describe('ticket cache: events', () => {
       expect(refetching(client, key)).toBe(false);
   });
 
-  it("reads a requester panel again when one of that person's tickets is created, changed or deleted", () => {
+  it('keeps a requester panel from the events: a new ticket first, a change in place, a deletion out, without asking', () => {
     const client = cacheWith(five);
     const panel = (userId: number) => queryKeys.desk.requesterTickets(userId);
-    for (const userId of [7, 8]) client.setQueryData(panel(userId), { success: true, tickets: [] });
+    const panelIds = (userId: number) => client.getQueryData<{ tickets: Ticket[] }>(panel(userId))?.tickets.map((t) => [t.id, t.status]);
+    const requester = { id: 1, name: 'Olive', email: 'olive@example.com', createdAt: '2026-01-01T00:00:00.000Z' };
+    client.setQueryData(panel(7), { success: true, requester, tickets: [...five].reverse() });
+    client.setQueryData(panel(8), { success: true, requester, tickets: [] });
     applyTicketChanged(client, updated(five[0]!, { status: 'resolved' }));
-    expect(refetching(client, panel(7))).toBe(true);
-    expect(refetching(client, panel(8))).toBe(false);
-    client.setQueryData(panel(7), { success: true, tickets: [] });
-    applyTicketChanged(client, {
-      action: 'deleted',
-      ticket: { id: 2 },
-      by: { id: 1, name: 'A' },
-      previous: five[1]!,
-    });
+    applyTicketChanged(client, { action: 'created', ticket: ticket(6), by });
+    applyTicketChanged(client, { action: 'deleted', ticket: { id: 2 }, by, previous: five[1]! });
+    expect(panelIds(7)).toEqual([
+      [6, 'open'],
+      [5, 'open'],
+      [4, 'open'],
+      [3, 'open'],
+      [1, 'resolved'],
+    ]);
+    expect(panelIds(8)).toEqual([]);
+    for (const userId of [7, 8]) expect(refetching(client, panel(userId))).toBe(false);
+
+    // A full panel that loses a ticket is short of the one that comes into it: only the server has it.
+    const ten = Array.from({ length: 10 }, (_, i) => ticket(20 - i));
+    client.setQueryData(panel(7), { success: true, requester, tickets: ten });
+    applyTicketChanged(client, { action: 'created', ticket: ticket(21), by });
+    expect(panelIds(7)?.map(([id]) => id)).toEqual([21, ...ten.slice(0, 9).map((t) => t.id)]);
+    applyTicketChanged(client, { action: 'deleted', ticket: { id: 15 }, by, previous: ticket(15) });
     expect(refetching(client, panel(7))).toBe(true);
   });
 

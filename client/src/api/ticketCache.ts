@@ -13,6 +13,7 @@ import {
   type EmailStatusEvent,
   type SlaChangedEvent,
   type Stamped,
+  type RequesterTicketsResponse,
   type Ticket,
   type TicketChangedEvent,
   type TicketFilters,
@@ -222,10 +223,7 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
           event.history,
         ),
     });
-  // A requester panel lists that person's newest tickets with their status: a new, changed or deleted
-  // one of theirs is read again there (only a panel on screen refetches; others just go stale).
-  const requester = event.action === 'deleted' ? event.previous.user.id : event.ticket.user.id;
-  void client.invalidateQueries({ queryKey: queryKeys.desk.requesterTickets(requester), exact: true });
+  movePanel(client, event);
   const version = event.action === 'deleted' ? Number.POSITIVE_INFINITY : event.ticket.version;
   const moved = state.moved.get(id) ?? new Set<number>();
   if (moved.has(version)) return;
@@ -244,6 +242,31 @@ export function applyTicketChanged(client: QueryClient, event: TicketChangedEven
   } else {
     moveTicket(client, { ...change, before: { ...event.ticket, ...event.previous }, after: marked(event.ticket) });
   }
+}
+
+/**
+ * A requester panel lists that person's newest tickets (as many as api/desk.ts asks for) by creation, with
+ * their status: a new one of theirs goes first, a changed one is replaced, a deleted one leaves. Only
+ * a deleted one from a full panel asks the server, for the ticket that then comes into it.
+ */
+function movePanel(client: QueryClient, event: TicketChangedEvent): void {
+  const requester = event.action === 'deleted' ? event.previous.user.id : event.ticket.user.id;
+  const key = queryKeys.desk.requesterTickets(requester);
+  const panel = client.getQueryData<RequesterTicketsResponse>(key);
+  if (!panel) return;
+  const { tickets } = panel;
+  const id = event.action === 'deleted' ? event.previous.id : event.ticket.id;
+  const at = tickets.findIndex((t) => t.id === id);
+  let moved: Ticket[] | typeof REFETCH;
+  if (event.action === 'created') moved = at === -1 ? [event.ticket, ...tickets].slice(0, LIMITS.requesterTickets.default) : tickets;
+  else if (event.action === 'deleted')
+    moved = at === -1 ? tickets : tickets.length === LIMITS.requesterTickets.default ? REFETCH : tickets.filter((t) => t.id !== id);
+  // A changed ticket missing from a panel with room to spare came while it was being read.
+  else if (at === -1) moved = tickets.length < LIMITS.requesterTickets.default ? REFETCH : tickets;
+  else moved = tickets.map((t) => (t.id === id ? newestCopy(t, event.ticket) : t));
+  if (moved === REFETCH) void client.invalidateQueries({ queryKey: key, exact: true });
+  else if (moved.length !== tickets.length || moved.some((t, i) => t !== tickets[i]))
+    client.setQueryData(key, { ...panel, tickets: moved });
 }
 
 export function applyCommentAdded(client: QueryClient, event: CommentAddedEvent): void {
