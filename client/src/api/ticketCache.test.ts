@@ -476,6 +476,27 @@ describe('ticket cache: events', () => {
     expect(listOf(client, PAGE_ONE)?.data[0]?.commentCount).toBe(1);
   });
 
+  it('moves a commented ticket to the top of the last-activity page without asking; one held nowhere is read', () => {
+    const byActivity = listQuery({ limit: 3, sort: { field: 'lastActivityAt', descending: true } });
+    const client = new QueryClient();
+    // Ticket 1 is held (on the next page, read too); the first page shows 5, 4, 3.
+    client.setQueryData(ticketKeys.list(byActivity), { ...firstPageOf([five[4]!, five[3]!, five[2]!]), total: 5 });
+    client.setQueryData(ticketKeys.list({ ...byActivity, page: 2 }), { ...firstPageOf([five[1]!, five[0]!]), page: 2, limit: 3, total: 5 });
+    const at = '2026-01-02T00:00:00.000Z';
+    applyCommentAdded(client, {
+      ticketId: 1,
+      comment: { ...comment(9, 1), createdAt: at },
+      history: entry(3, 1, { type: 'comment' }),
+      commentCount: 1,
+    });
+    expect(ids(listOf(client, byActivity))).toEqual([1, 5, 4]);
+    expect(listOf(client, byActivity)?.data[0]).toMatchObject({ commentCount: 1, lastActivityAt: at });
+    expect(refetching(client, ticketKeys.list(byActivity))).toBe(false);
+    // Held nowhere: its row can only come from the server.
+    applyCommentAdded(client, { ticketId: 42, comment: comment(10, 42), history: entry(4, 42, { type: 'comment' }), commentCount: 1 });
+    expect(refetching(client, ticketKeys.list(byActivity))).toBe(true);
+  });
+
   it("a note moves staff's note count once and never the conversation's", () => {
     const client = cacheWith(five);
     client.setQueryData<TicketResponse>(ticketKeys.detail(5), {

@@ -270,8 +270,10 @@ function movePanel(client: QueryClient, event: TicketChangedEvent): void {
 }
 
 export function applyCommentAdded(client: QueryClient, event: CommentAddedEvent): void {
-  const { ticketId, comment, history, commentCount, at } = event;
+  const { ticketId, comment, history, commentCount, at, committing } = event;
   const { readerId } = stateOf(client);
+  // The copy before the comment: where the ticket stood in the lists by last activity.
+  const held = comment.internal ? undefined : heldTicket(client, ticketId);
   changeCopies(client, {
     ticketId,
     at,
@@ -288,12 +290,23 @@ export function applyCommentAdded(client: QueryClient, event: CommentAddedEvent)
           },
     detail: (detail) => withHistory(withComment(detail, comment, commentCount), [history]),
   });
-  // A comment moves its ticket in a list by last activity: those pages are read again.
-  if (!comment.internal)
-    void client.invalidateQueries({
-      queryKey: ticketKeys.lists,
-      predicate: (query) => (query.queryKey[2] as TicketQuery | undefined)?.sort.field === 'lastActivityAt' && !holds(query, at),
-    });
+  if (comment.internal) return;
+  // A comment moves its ticket in the lists by last activity, as a change of that field would. A ticket
+  // held nowhere can only come into their first pages, whose row only the server has: those are read again.
+  const byActivity = (query: Query) => (query.queryKey[2] as TicketQuery | undefined)?.sort.field === 'lastActivityAt';
+  if (!held) {
+    void client.invalidateQueries({ queryKey: ticketKeys.lists, predicate: (query) => byActivity(query) && !holds(query, at) });
+    return;
+  }
+  const after = {
+    ...held,
+    commentCount: Math.max(held.commentCount, commentCount),
+    lastActivityAt: latest(held.lastActivityAt, comment.createdAt),
+  };
+  for (const query of client.getQueryCache().findAll({ queryKey: ticketKeys.lists, predicate: byActivity }))
+    update(client, query, { at, committing }, (list: TicketListResponse) =>
+      movedPage(list, query.queryKey[2] as TicketQuery, held, after, readerId),
+    );
 }
 
 /** The copy of a ticket this cache holds, the open ticket's or a row's, the newest version of them. */
