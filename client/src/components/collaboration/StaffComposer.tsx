@@ -1,5 +1,5 @@
 import { LIMITS, type Ticket, type TicketDetail, type TicketStatus, type UserRef } from '@helpdesk/protocol';
-import { ActionIcon, Alert, Button, Group, List, Menu, Modal, Stack, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Modal, Stack } from '@mantine/core';
 import { IconChevronUp, IconCircleCheck, IconHourglass, IconMessage, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
@@ -14,6 +14,7 @@ import { userAtom } from '../../state/session';
 import { loadCommentChecks } from './loadCommentChecks';
 import { COMMENT_TEXT } from './texts';
 import { baselineOf, collisionSince, type Collision } from './collision';
+import { COLLISION_TEXT, CollisionNotice } from './CollisionNotice';
 import { ConflictReview } from './ConflictReview';
 import { MentionTextarea } from './MentionTextarea';
 import { mentionedIds } from './mentions';
@@ -39,9 +40,9 @@ interface Send {
 }
 
 export const COMPOSER_TEXT = {
-  collisionTitle: 'This ticket changed while you were writing',
-  sendAnyway: 'Send anyway',
-  review: 'Review first',
+  collisionTitle: COLLISION_TEXT.title,
+  sendAnyway: COLLISION_TEXT.sendAnyway,
+  review: COLLISION_TEXT.review,
   noteHint: 'Only support staff see internal notes. Type @ to mention someone.',
   moreSends: 'Send and change status',
 } as const;
@@ -262,43 +263,15 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
 
       <Modal opened={collision !== null} onClose={() => setCollision(null)} title={COMPOSER_TEXT.collisionTitle} centered size="lg">
         {collision && (
-          <Stack gap="md">
-            {collision.found.changes.length > 0 && (
-              <Alert color="orange" variant="light" title="Changed">
-                <List size="sm">
-                  {collision.found.changes.map((change) => (
-                    <List.Item key={change}>{change}</List.Item>
-                  ))}
-                </List>
-              </Alert>
-            )}
-            {collision.found.comments.map((c) => (
-              <Alert
-                key={c.id}
-                color={c.internal ? 'yellow' : 'blue'}
-                variant="light"
-                title={`${c.author.name} ${c.internal ? 'added a note' : 'replied'}`}
-              >
-                <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} lineClamp={6}>
-                  {c.content}
-                </Text>
-              </Alert>
-            ))}
-            <Group justify="flex-end" gap="xs">
-              <Button
-                variant="default"
-                onClick={() => {
-                  rebase();
-                  setCollision(null);
-                }}
-              >
-                {COMPOSER_TEXT.review}
-              </Button>
-              <Button loading={send.isPending} onClick={() => post(collision.send)}>
-                {COMPOSER_TEXT.sendAnyway}
-              </Button>
-            </Group>
-          </Stack>
+          <CollisionNotice
+            found={collision.found}
+            sending={send.isPending}
+            onReview={() => {
+              rebase();
+              setCollision(null);
+            }}
+            onSendAnyway={() => post(collision.send)}
+          />
         )}
       </Modal>
     </Stack>

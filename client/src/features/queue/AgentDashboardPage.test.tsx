@@ -1,11 +1,14 @@
 import type { Ticket, TicketStats } from '@helpdesk/protocol';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../state/store';
 import { fakeServer, type FakeResponse } from '../../test-utils/fakeServer';
 import { renderApp, testUser } from '../../test-utils/renderApp';
-import { allowForLazyPages } from '../../test-utils/ticketFixtures';
+import { aComment, aDetail, aHistoryEntry, allowForLazyPages, detailBody } from '../../test-utils/ticketFixtures';
+import { createQueryClient } from '../../api/queryClient';
+import { applyCommentAdded } from '../../api/ticketCache';
+import { COLLISION_TEXT } from '../../components/collaboration/CollisionNotice';
 import { agentFiltersAtom, agentPageAtom, agentPageSizeAtom, EMPTY_AGENT_FILTERS } from './filters';
 
 // The dashboard's chunk now carries the queue's views, bulk bar and menus.
@@ -263,6 +266,37 @@ describe('/agent-dashboard', () => {
       { key: 'POST /tickets/5/comments', body: { content: 'We are on it' } },
     ]);
     await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Your response' })).not.toBeInTheDocument());
+  });
+
+  it('holds a quick reply back when a colleague replied meanwhile, showing the reply, and sends it anyway on request', async () => {
+    const queryClient = createQueryClient();
+    const server = agentServer([ticket({ id: 5 })], {
+      'GET /tickets/5': detailBody(aDetail({ ...ticket({ id: 5 }), comments: [], history: [] })),
+      'POST /tickets/5/comments': {
+        status: 201,
+        body: { success: true, comment: aComment({ id: 8, ticketId: 5, author: { ...agent, role: 'agent' } }) },
+      },
+    });
+    renderApp('/agent-dashboard', { user: agent, queryClient });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Quick reply to ticket #5' }));
+    await screen.findByText('No comments yet.');
+    await user.type(screen.getByRole('textbox', { name: 'Your response' }), 'We are on it');
+    const colleague = { id: 4, name: 'Bea Backup', role: 'agent' as const };
+    act(() =>
+      applyCommentAdded(queryClient, {
+        ticketId: 5,
+        comment: aComment({ id: 7, ticketId: 5, content: 'Already fixed it remotely.', author: colleague }),
+        history: aHistoryEntry({ id: 9, ticketId: 5, type: 'comment', to: '7' }),
+        commentCount: 1,
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Send Reply' }));
+    const held = await screen.findByRole('alert', { name: COLLISION_TEXT.title });
+    expect(within(held).getByText('Bea Backup replied')).toBeInTheDocument();
+    expect(server.calls.some((c) => c.key === 'POST /tickets/5/comments')).toBe(false);
+    await user.click(within(held).getByRole('button', { name: COLLISION_TEXT.sendAnyway }));
+    await waitFor(() => expect(server.calls.filter((c) => c.key === 'POST /tickets/5/comments')).toHaveLength(1));
   });
 
   it("says 'Failed to add comment' when the reply is refused, keeping the text", async () => {
