@@ -13,6 +13,12 @@ describe('attachments in the protocol', () => {
 
   it('writes sizes as people read them', () => {
     expect(formatBytes(0)).toBe('0 bytes');
+    // Beside a limit it is over, never the limit's own figure.
+    const limit = 25 * 1024 * 1024;
+    expect(formatBytes(26_500_000)).toBe('25 MB');
+    expect(formatBytes(26_500_000, limit)).toBe('25.3 MB');
+    expect(formatBytes(limit + 1, limit)).toBe('25.1 MB');
+    expect(formatBytes(40 * 1024 * 1024, limit)).toBe('40 MB');
     expect(formatBytes(1)).toBe('1 byte');
     expect(formatBytes(1023)).toBe('1023 bytes');
     expect(formatBytes(2048)).toBe('2 KB');

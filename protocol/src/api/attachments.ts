@@ -18,8 +18,11 @@ export const attachmentIdsField = z
 
 const UNITS = ['KB', 'MB', 'GB'] as const;
 
-/** A size as people read it: `512 bytes`, `1.5 MB`, `25 MB` (binary units, as the limits are set). */
-export function formatBytes(bytes: number): string {
+/**
+ * A size as people read it: `512 bytes`, `1.5 MB`, `25 MB` (binary units, as the limits are set).
+ * Beside a `limit` it is over, it never rounds to the limit's own figure (`25.3 MB`, not `25 MB`).
+ */
+export function formatBytes(bytes: number, limit?: number): string {
   if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
   let value = bytes / 1024;
   let unit = 0;
@@ -28,7 +31,9 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   const shown = value >= 10 ? Math.round(value) : Math.round(value * 10) / 10;
-  return `${shown} ${UNITS[unit]}`;
+  const text = `${shown} ${UNITS[unit]}`;
+  if (limit === undefined || bytes <= limit || text !== formatBytes(limit)) return text;
+  return `${(Math.ceil(value * 10) / 10).toFixed(1)} ${UNITS[unit]}`;
 }
 
 /** The limit as the upload error states it, in MiB: `25`, or two significant digits below a whole one (`0.5`). */

@@ -92,7 +92,13 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
   const filesNotKept = (mail: InboundMail): string[] =>
     mail.attachments
       .filter((a) => !a.related && a.size > attachments.maxBytes)
-      .map((a) => MESSAGES.attachments.notKept(sanitizeFilename(a.filename), formatBytes(a.size), formatBytes(attachments.maxBytes)));
+      .map((a) =>
+        MESSAGES.attachments.notKept(
+          sanitizeFilename(a.filename),
+          formatBytes(a.size, attachments.maxBytes),
+          formatBytes(attachments.maxBytes),
+        ),
+      );
 
   /** The text with the notes of files not kept after it. */
   const withNotes = (text: string, mail: InboundMail): string => [text, ...filesNotKept(mail)].filter(Boolean).join('\n\n');
