@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@helpdesk/protocol';
 import { emailOutbox, tickets } from '../db/schema/index.js';
+import { RETRY_DELAYS_MS } from '../mail/outboxSender.js';
 import { ADMIN_ENV, createCast, createTicket, insertUser, queuedMails, type Account } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { INBOUND_ENV, SUPPORT, deliver } from '../../test/inboundMail.js';
@@ -78,7 +79,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
   const sockets = socketClients();
 
   beforeAll(async () => {
-    // Mail to busy… is refused for now (451), to gone… for good (550); the rest is taken.
+    // Mail to busy… and gone… is refused (451, 550); the rest is taken.
     smtp = await startMailReceiver({
       beforeAccept(mail) {
         if (mail.to.some((to) => to.startsWith('busy'))) throw Object.assign(new Error('Mailbox busy'), { responseCode: 451 });
@@ -180,13 +181,12 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     const added = (text: string, result: string) =>
       (sample(text, 'helpdesk_mail_out_total', { result }) ?? 0) - (sample(before, 'helpdesk_mail_out_total', { result }) ?? 0);
     const later = new Date(Date.now() + 3_600_000);
-    await db
-      .insert(emailOutbox)
-      .values([
-        ...queuedMails('ok', 2, { to: 'reader' }),
-        ...queuedMails('busy', 1, { to: 'busy' }),
-        ...queuedMails('gone', 1, { to: 'gone' }),
-      ]);
+    await db.insert(emailOutbox).values([
+      ...queuedMails('ok', 2, { to: 'reader' }),
+      ...queuedMails('busy', 1, { to: 'busy' }),
+      // On its last try: every refusal is retried until then, a 5xx too.
+      ...queuedMails('gone', 1, { to: 'gone' }).map((mail) => ({ ...mail, attempts: RETRY_DELAYS_MS.length })),
+    ]);
     await db.insert(emailOutbox).values(queuedMails('later', 3, { to: 'later' }).map((mail) => ({ ...mail, nextAttemptAt: later })));
     t.server.mailer.nudge();
     await t.server.mailer.idle();
