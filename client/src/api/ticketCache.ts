@@ -257,12 +257,12 @@ function movePanel(client: QueryClient, event: TicketChangedEvent): void {
   const { tickets } = panel;
   const id = event.action === 'deleted' ? event.previous.id : event.ticket.id;
   const at = tickets.findIndex((t) => t.id === id);
+  const size = LIMITS.requesterTickets.default;
   let moved: Ticket[] | typeof REFETCH;
-  if (event.action === 'created') moved = at === -1 ? [event.ticket, ...tickets].slice(0, LIMITS.requesterTickets.default) : tickets;
-  else if (event.action === 'deleted')
-    moved = at === -1 ? tickets : tickets.length === LIMITS.requesterTickets.default ? REFETCH : tickets.filter((t) => t.id !== id);
+  if (event.action === 'created') moved = at === -1 ? [event.ticket, ...tickets].slice(0, size) : tickets;
+  else if (event.action === 'deleted') moved = at === -1 ? tickets : tickets.length === size ? REFETCH : tickets.filter((t) => t.id !== id);
   // A changed ticket missing from a panel with room to spare came while it was being read.
-  else if (at === -1) moved = tickets.length < LIMITS.requesterTickets.default ? REFETCH : tickets;
+  else if (at === -1) moved = tickets.length < size ? REFETCH : tickets;
   else moved = tickets.map((t) => (t.id === id ? newestCopy(t, event.ticket) : t));
   if (moved === REFETCH) void client.invalidateQueries({ queryKey: key, exact: true });
   else if (moved.length !== tickets.length || moved.some((t, i) => t !== tickets[i]))

@@ -40,9 +40,6 @@ interface Send {
 }
 
 export const COMPOSER_TEXT = {
-  collisionTitle: COLLISION_TEXT.title,
-  sendAnyway: COLLISION_TEXT.sendAnyway,
-  review: COLLISION_TEXT.review,
   noteHint: 'Only support staff see internal notes. Type @ to mention someone.',
   moreSends: 'Send and change status',
 } as const;
@@ -261,7 +258,7 @@ export function StaffComposer({ ticket }: { ticket: TicketDetail }) {
         </>
       )}
 
-      <Modal opened={collision !== null} onClose={() => setCollision(null)} title={COMPOSER_TEXT.collisionTitle} centered size="lg">
+      <Modal opened={collision !== null} onClose={() => setCollision(null)} title={COLLISION_TEXT.title} centered size="lg">
         {collision && (
           <CollisionNotice
             found={collision.found}

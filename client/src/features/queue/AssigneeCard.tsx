@@ -8,7 +8,7 @@ import { ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
 import { ConflictReview } from '../../components/collaboration/ConflictReview';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { ASSIGN_FAILED } from './actions';
+import { ASSIGN_FAILED, assignedMessage } from './actions';
 import { useAssignableStaff } from './queueData';
 
 const UNASSIGNED = 'none';
@@ -28,7 +28,7 @@ export function AssigneeCard({ ticket, me }: { ticket: Ticket; me: UserRef }) {
       ticketsApi.update(ticket.id, { assignedAgentId: agentId, expectedVersion: on.version }),
     onSuccess: ({ ticket: saved }) => {
       void ticketSaved(client, saved);
-      notifySuccess(saved.assignedAgent ? `Ticket #${saved.id} assigned to ${saved.assignedAgent.name}` : `Ticket #${saved.id} unassigned`);
+      notifySuccess(assignedMessage(saved));
     },
     onError: (error) => {
       if (!conflictTicketOf(error)) notifyError(ASSIGN_FAILED);

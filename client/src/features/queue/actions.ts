@@ -1,4 +1,4 @@
-import type { TicketStatus } from '@helpdesk/protocol';
+import type { Ticket, TicketStatus } from '@helpdesk/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { commentSaved, ticketSaved } from '../../api/ticketCache';
 import { ticketsApi } from '../../api/tickets';
@@ -50,6 +50,10 @@ export function useQuickReply() {
 
 export const ASSIGN_FAILED = 'Failed to assign the ticket';
 
+/** What an assignment saved says, from the row's menu or the update screen. */
+export const assignedMessage = (ticket: Ticket): string =>
+  ticket.assignedAgent ? `Ticket #${ticket.id} assigned to ${ticket.assignedAgent.name}` : `Ticket #${ticket.id} unassigned`;
+
 /** Assign to me, to a staff member, or unassign (null), from a row's menu. */
 export function useAssign() {
   const client = useQueryClient();
@@ -57,9 +61,7 @@ export function useAssign() {
     mutationFn: ({ id, agentId }: { id: number; agentId: number | null }) => ticketsApi.update(id, { assignedAgentId: agentId }),
     onSuccess: ({ ticket }) => {
       void ticketSaved(client, ticket);
-      notifySuccess(
-        ticket.assignedAgent ? `Ticket #${ticket.id} assigned to ${ticket.assignedAgent.name}` : `Ticket #${ticket.id} unassigned`,
-      );
+      notifySuccess(assignedMessage(ticket));
     },
     onError: () => notifyError(ASSIGN_FAILED),
   });
