@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser } from '../../server/test/factories';
@@ -88,6 +89,10 @@ describe('journey: a customer writes by mail and the agent answers from the brow
     // Open it and answer with two files from the composer.
     await row(page, ticketId).getByText(TITLE).click();
     await page.waitForURL(new RegExp(`/ticket/${ticketId}$`));
+    // The mail as received is one click away, saved under its own name with the session's token.
+    const [original] = await Promise.all([page.waitForEvent('download'), page.getByTestId('original-email').first().click()]);
+    expect(original.suggestedFilename()).toBe(`message-${opened.id}.eml`);
+    expect(await readFile(await original.path(), 'utf8')).toContain(`Subject: ${TITLE}`);
     const composer = page.getByRole('textbox', { name: 'Reply to the customer' });
     await composer.fill(REPLY);
     // One file by the button, one pasted into the reply box (a screenshot from the clipboard).

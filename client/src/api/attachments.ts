@@ -2,7 +2,7 @@ import type { Attachment, UploadResponse } from '@helpdesk/protocol';
 import { saveBlob } from '../lib/saveBlob';
 import { getToken } from '../state/session';
 import { ApiError } from './ApiError';
-import { API_BASE } from './http';
+import { API_BASE, fetchFile } from './http';
 
 const UPLOAD_URL = '/uploads';
 
@@ -55,17 +55,7 @@ function parse(text: string): unknown {
  * and saves downloads from these, since a plain link or <img> would carry no token.
  */
 export async function fetchAttachment(id: number, signal?: AbortSignal): Promise<Blob> {
-  const token = getToken();
-  const url = `/attachments/${id}`;
-  let response: Response;
-  try {
-    response = await fetch(API_BASE + url, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new ApiError({ kind: 'no-response', url });
-  }
-  if (!response.ok) throw new ApiError({ kind: 'response', status: response.status, url });
-  return response.blob();
+  return (await fetchFile(`/attachments/${id}`, signal)).blob;
 }
 
 /** Saves a file under its name, as a download link would. */

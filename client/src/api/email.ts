@@ -1,7 +1,6 @@
 import type { EmailSettingsResponse, InboundMessageResponse, InboundMessagesResponse } from '@helpdesk/protocol';
-import { getToken } from '../state/session';
-import { ApiError } from './ApiError';
-import { API_BASE, http } from './http';
+import { saveBlob } from '../lib/saveBlob';
+import { API_BASE, fetchFile, http } from './http';
 
 /** Where a message's raw bytes are (staff may read them; the rest of these calls are admins'). */
 const rawPath = (id: number) => `/email/inbound/${id}/raw`;
@@ -16,15 +15,7 @@ export const emailApi = {
   rawHref: (id: number) => API_BASE + rawPath(id),
   /** The raw message as a file: read with the bearer token (a link could not send it), then saved. */
   async downloadRaw(id: number): Promise<void> {
-    const url = rawPath(id);
-    const token = getToken();
-    const response = await fetch(API_BASE + url, { headers: token ? { Authorization: `Bearer ${token}` } : {} }).catch(() => {
-      throw new ApiError({ kind: 'no-response', url });
-    });
-    if (!response.ok) throw new ApiError({ kind: 'response', status: response.status, url, serverMessage: undefined });
-    const href = URL.createObjectURL(await response.blob());
-    const link = Object.assign(document.createElement('a'), { href, download: `message-${id}.eml` });
-    link.click();
-    URL.revokeObjectURL(href);
+    const { blob } = await fetchFile(rawPath(id));
+    saveBlob(blob, `message-${id}.eml`);
   },
 };

@@ -74,6 +74,28 @@ export const http = {
   delete: <T>(url: string, options?: RequestOptions) => request<T>('DELETE', url, options),
 };
 
+/**
+ * A file the API serves (an attachment, a raw mail, a CSV export), read with the bearer token that
+ * a plain link could not send, with the server's file name when it gives one.
+ */
+export async function fetchFile(url: string, signal?: AbortSignal): Promise<{ blob: Blob; filename: string | undefined }> {
+  const token = getToken();
+  let response: Response;
+  try {
+    response = await fetch(API_BASE + url, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError({ kind: 'no-response', url });
+  }
+  if (!response.ok) {
+    const body = ((await readJson(response)) ?? {}) as { message?: unknown };
+    const serverMessage = typeof body.message === 'string' ? body.message : undefined;
+    throw new ApiError({ kind: 'response', status: response.status, url, serverMessage });
+  }
+  const filename = /filename="?([^";]+)"?/.exec(response.headers.get('Content-Disposition') ?? '')?.[1];
+  return { blob: await response.blob(), filename };
+}
+
 /** A 401 on a signed-in call clears the session and goes to the login page (docs/product.md#sessions). */
 function endExpiredSession() {
   clearSession('expired');

@@ -8,9 +8,7 @@ import type {
 } from '@helpdesk/protocol';
 import { queryOptions } from '@tanstack/react-query';
 import { saveBlob } from '../lib/saveBlob';
-import { getToken } from '../state/session';
-import { ApiError } from './ApiError';
-import { API_BASE, http } from './http';
+import { fetchFile, http } from './http';
 import { queryKeys, type ReportName } from './queryKeys';
 import { queryString, type Query } from './queryString';
 
@@ -45,20 +43,6 @@ export const ticketsCsvPath = (query: ReportQuery): string => `/reports/tickets.
  * carry none, docs/product.md#sessions), then saved under the server's file name.
  */
 export async function downloadTicketsCsv(query: ReportQuery): Promise<void> {
-  const url = ticketsCsvPath(query);
-  const token = getToken();
-  const response = await fetch(API_BASE + url, { headers: token ? { Authorization: `Bearer ${token}` } : {} }).catch(() => {
-    throw new ApiError({ kind: 'no-response', url });
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { message?: unknown };
-    throw new ApiError({
-      kind: 'response',
-      status: response.status,
-      url,
-      serverMessage: typeof body.message === 'string' ? body.message : undefined,
-    });
-  }
-  const named = /filename="?([^";]+)"?/.exec(response.headers.get('Content-Disposition') ?? '')?.[1];
-  saveBlob(await response.blob(), named ?? 'tickets.csv');
+  const { blob, filename } = await fetchFile(ticketsCsvPath(query));
+  saveBlob(blob, filename ?? 'tickets.csv');
 }
