@@ -158,4 +158,56 @@ describe('Email admin calls (docs/api.md#email-admin)', () => {
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(raw))).toBe(true);
   });
+
+  it('sends a mailed comment with its files in the live event, as a later read shows it', async () => {
+    const staff = await sockets.listen(t.url, cast.agent.token);
+    const owner = await sockets.listen(t.url, cast.owner.token);
+    const file = (filename: string) => ({ filename, content: `contents of ${filename}\n`, contentType: 'text/plain' });
+    const names = (comment: Comment) => comment.attachments.map((a) => a.filename);
+    // A first message past the description's length: its text and files become the first comment.
+    const opened = await deliver(t, {
+      from: cast.owner.user.email,
+      to: SUPPORT,
+      subject: 'Badge reader logs',
+      text: 'The badge reader at the side door refuses every badge since Monday. '.repeat(40),
+      attachments: [file('reader-log.txt')],
+    });
+    expect(opened).toMatchObject({ status: 'ticket', commentId: expect.any(Number) });
+    const ticketId = opened.ticketId!;
+    const reply = await deliver(t, {
+      from: cast.owner.user.email,
+      to: SUPPORT,
+      subject: 'Re: Badge reader logs',
+      inReplyTo: `<${opened.messageId}>`,
+      text: 'Here is the log of this morning too.',
+      attachments: [file('morning-log.txt')],
+    });
+    expect(reply).toMatchObject({ status: 'comment', ticketId });
+    // Someone else on the thread: a note for staff, with its file.
+    const note = await deliver(t, {
+      from: cast.other.user.email,
+      to: SUPPORT,
+      subject: 'Re: Badge reader logs',
+      inReplyTo: `<${opened.messageId}>`,
+      text: 'Same at the back door.',
+      attachments: [file('back-door.txt')],
+    });
+    expect(note).toMatchObject({ status: 'note', ticketId });
+
+    await sentinel(t.api, cast.agent.token, [staff, owner]);
+    const live = async (client: typeof staff, id: number | null) => client.next('comment-added', (e) => e.comment.id === id);
+    expect(names((await live(staff, opened.commentId)).comment)).toEqual(['reader-log.txt']);
+    expect(names((await live(owner, opened.commentId)).comment)).toEqual(['reader-log.txt']);
+    expect(names((await live(staff, reply.commentId)).comment)).toEqual(['morning-log.txt']);
+    expect(names((await live(owner, reply.commentId)).comment)).toEqual(['morning-log.txt']);
+    expect(names((await live(staff, note.commentId)).comment)).toEqual(['back-door.txt']);
+    expect(owner.events['comment-added'].some((e) => e.comment.id === note.commentId)).toBe(false);
+    // What the events said is what a fresh read holds.
+    const read = (await t.api.get(`/tickets/${ticketId}`, { token: cast.agent.token })).body.ticket as { comments: Comment[] };
+    const stored = new Map(read.comments.map((c) => [c.id, c.attachments]));
+    for (const filed of [opened, reply, note]) {
+      const event = await live(staff, filed.commentId);
+      expect(event.comment.attachments).toEqual(stored.get(filed.commentId!));
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { formatBytes, INBOUND_LIMITS, isStaff, LIMITS, MESSAGES, type Comment, type Ticket } from '@helpdesk/protocol';
+import { formatBytes, INBOUND_LIMITS, isStaff, LIMITS, MESSAGES, type Attachment, type Ticket } from '@helpdesk/protocol';
 import { sanitizeFilename } from '../../attachments/filename.js';
 import type { Db } from '../../db/client.js';
 import {
@@ -67,11 +67,12 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
 
   /**
    * What the ticket service runs inside its transaction: the claim still ours, the mail's files
-   * stored and given to the comment (or the ticket), the message recorded.
+   * stored and given to the comment (or the ticket), the message recorded. Answers the files, which
+   * a comment's event carries: it runs before that event.
    */
   const recordWithin =
     (claim: InboundRow, mail: InboundMail, status: 'ticket' | 'comment' | 'note', reason?: string) =>
-    async (tx: Db, ticketId: number, commentId: number | null, uploaderId: number) => {
+    async (tx: Db, ticketId: number, commentId: number | null, uploaderId: number): Promise<Attachment[]> => {
       if (!(await lockClaimed(tx, claim))) throw new ClaimLost();
       const ids: number[] = [];
       for (const file of keptFiles(mail)) {
@@ -83,9 +84,10 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
         });
         ids.push(stored.id);
       }
-      if (ids.length > 0) await attachments.link(tx, ids, { ticketId, commentId }, uploaderId);
+      const files = ids.length > 0 ? await attachments.link(tx, ids, { ticketId, commentId }, uploaderId) : [];
       if (mail.messageId) await recordIncoming(tx, { messageId: mail.messageId, ticketId, commentId });
       await finishInbound(tx, claim.id, { status, ticketId, commentId, reason: reason ?? null });
+      return files;
     };
 
   /** `Attachment <name> (<size>) was not kept: …` for each file over ATTACHMENT_MAX_BYTES. */
@@ -146,7 +148,10 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
     });
   }
 
-  /** A comment written for the mail channel itself, from the claimed message: a stranger's note, or a long first message. */
+  /**
+   * A comment written for the mail channel itself, from the claimed message: a stranger's note, or a
+   * long first message. `record` stores the mail's files on it before its event, which carries them.
+   */
   async function writeMailComment(
     tx: Db,
     emit: Emit,
@@ -155,9 +160,10 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
     ticket: { id: number; userId: number },
     content: string,
     internal: boolean,
+    record: (commentId: number) => Promise<Attachment[]>,
   ) {
     const row = await insertComment(tx, author, { ticketId: ticket.id, content, internal });
-    const comment = presentComment({ ...row, inboundMessageId: claim.id });
+    const comment = { ...presentComment({ ...row, inboundMessageId: claim.id }), attachments: await record(row.comment.id) };
     const history = presentHistoryEntry(
       returnedRow(
         await insertHistory(tx, author, [{ ticketId: ticket.id, type: 'comment', to: String(comment.id), internal }]),
@@ -190,11 +196,12 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
         if (followUpOf !== undefined)
           await insertHistory(tx, owner, [{ ticketId: created.id, type: 'follow_up', from: String(followUpOf) }]);
         // The description holds 2,000 characters: the whole text follows as the first comment.
-        const first = long
-          ? await writeMailComment(tx, emit, claim, owner, { id: created.id, userId: owner.id }, commentText(text), false)
-          : undefined;
         // The files go with the ticket itself; with the first comment when the text went there.
-        await record(tx, created.id, first?.id ?? null, owner.id);
+        if (long) {
+          await writeMailComment(tx, emit, claim, owner, { id: created.id, userId: owner.id }, commentText(text), false, (commentId) =>
+            record(tx, created.id, commentId, owner.id),
+          );
+        } else await record(tx, created.id, null, owner.id);
       },
     );
     return ticket;
@@ -252,16 +259,9 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
     const note = commentText(withNotes(`${MESSAGES.inbound.strangerNote(mail.from.address)}\n\n${replyText(mail.text)}`, mail));
     const record = recordWithin(claim, mail, 'note');
     await withTransaction(async (tx, emit) => {
-      const comment: Comment = await writeMailComment(
-        tx,
-        emit,
-        claim,
-        actorOf(author),
-        { id: ticket.id, userId: ticket.userId },
-        note,
-        true,
+      await writeMailComment(tx, emit, claim, actorOf(author), { id: ticket.id, userId: ticket.userId }, note, true, (commentId) =>
+        record(tx, ticket.id, commentId, author.id),
       );
-      await record(tx, ticket.id, comment.id, author.id);
     });
   }
 

@@ -3,6 +3,7 @@ import {
   canWriteInternalNote,
   isStaff,
   MESSAGES,
+  type Attachment,
   type Comment,
   type CommentBody,
   type Ticket,
@@ -48,8 +49,11 @@ async function recordFirstResponse(tx: Db, emit: Emit, ticket: TicketRow['ticket
  */
 type NewComment = Pick<CommentBody, 'content'> & Partial<Omit<CommentBody, 'content'>> & { inboundMessageId?: number };
 
-/** More writes of the caller in the comment's transaction (the mail intake records the message it filed). */
-export type WithinComment = (tx: Db, emit: Emit, written: { comment: Comment }) => Promise<void>;
+/**
+ * More writes of the caller in the comment's transaction, before its event: the mail intake stores
+ * the message's files and records it, and answers the files it linked so the event carries them.
+ */
+export type WithinComment = (tx: Db, emit: Emit, written: { comment: Comment }) => Promise<Attachment[]>;
 
 /** Mentions name active staff, every one of them; anything else is refused as a whole. */
 async function checkMentions(tx: Db, ids: number[]): Promise<void> {
@@ -91,7 +95,8 @@ export function createAddComment({ db, withTransaction, attachments, settings }:
       const locked = internal ? undefined : await findTicketRow(tx, id, true);
       const commentRow = await insertComment(tx, actor, { ticketId: id, content, internal });
       const files = await attachments.link(tx, attachmentIds, { ticketId: id, commentId: commentRow.comment.id }, actor.id);
-      const comment = { ...presentComment({ ...commentRow, inboundMessageId }), attachments: files };
+      const written = { ...presentComment({ ...commentRow, inboundMessageId }), attachments: files };
+      const comment = within ? { ...written, attachments: [...files, ...(await within(tx, emit, { comment: written }))] } : written;
       const createdAt = commentRow.comment.createdAt;
       const history = presentHistoryEntry(
         returnedRow(
@@ -145,7 +150,6 @@ export function createAddComment({ db, withTransaction, attachments, settings }:
         status === undefined
           ? undefined
           : await applyUpdate(tx, emit, actor, id, { status }, internal ? {} : { replyAsResolution: content });
-      await within?.(tx, emit, { comment });
       return { comment, ...(ticket && { ticket: ticketFor(isStaff(actor), ticket) }) };
     }).catch((error: unknown) => {
       if (isForeignKeyViolation(error)) throw new NotFoundError(MESSAGES.tickets.notFound);
