@@ -21,6 +21,8 @@ export interface MultipartLimits {
 export class TooManyFilesError extends Error {}
 
 const notMultipart = () => new AppError(415, MESSAGES.attachments.notMultipart);
+/** Sent as multipart, but cut off or malformed inside (docs/api.md#errors). */
+const unreadable = () => new ValidationError(MESSAGES.http.badRequest);
 
 /**
  * Reads the `file` parts of a multipart/form-data request one after another as they stream in, each
@@ -77,6 +79,9 @@ export function readFileParts<T>(
     };
 
     parser.on('file', (name, stream, info) => {
+      // A body that ends inside a part errs on the part's stream, maybe before anyone reads it: an
+      // error nobody listens for would end the process.
+      stream.on('error', () => fail(unreadable()));
       if (name !== 'file' || failure !== undefined) {
         stream.resume();
         return;
@@ -92,9 +97,9 @@ export function readFileParts<T>(
       pending.push(handled);
     });
     parser.on('filesLimit', () => fail(new TooManyFilesError()));
-    parser.on('error', () => fail(new ValidationError(MESSAGES.attachments.notMultipart)));
+    parser.on('error', () => fail(unreadable()));
     parser.on('close', () => void finish());
-    req.on('aborted', () => fail(new ValidationError(MESSAGES.attachments.notMultipart)));
+    req.on('aborted', () => fail(unreadable()));
     req.pipe(parser);
   });
 }

@@ -94,6 +94,18 @@ describe('POST /api/uploads', () => {
       headers: { 'content-type': 'multipart/form-data' },
     });
     expect(noBoundary.status).toBe(415);
+    // A body cut off inside its file part, or before its closing boundary: 400, and the server lives on.
+    const head = '--XB\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhi';
+    for (const raw of [head, `${head}\r\n`, `${head}\r\n--XB\r\nContent-Disposition: form-data; name="note"\r\n\r\nx`]) {
+      const cut = await t.api.request('POST', '/uploads', {
+        token: cast.owner.token,
+        raw,
+        headers: { 'content-type': 'multipart/form-data; boundary=XB' },
+      });
+      expect(cut.status, raw).toBe(400);
+      expect(cut.body).toEqual({ success: false, message: 'The request could not be understood' });
+    }
+    expect((await upload(t.url, cast.owner.token, [png()])).status).toBe(201);
     expect((await upload(t.url, undefined, [png()])).status).toBe(401);
     const otherField = await upload(t.url, cast.owner.token, [png()], 'document');
     expect(otherField.status).toBe(400);
