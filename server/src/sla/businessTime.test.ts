@@ -1,3 +1,5 @@
+import { TZDate } from '@date-fns/tz';
+import { clockMinutes } from '@helpdesk/protocol';
 import { describe, expect, it } from 'vitest';
 import { addBusinessMinutes, businessMillisBetween, type BusinessCalendar } from './businessTime.js';
 
@@ -104,5 +106,83 @@ describe('businessMillisBetween', () => {
   });
   it('is wall time without a calendar', () => {
     expect(minutes('2026-01-17T08:00:00Z', '2026-01-17T09:30:00Z', null)).toBe(90);
+  });
+});
+
+/**
+ * The plain definition, walked one local day at a time with the time zone asked for every opening:
+ * what the week-at-a-time walk must equal.
+ */
+function oracleAdd(from: Date, minutes: number, calendar: BusinessCalendar, maxDays: number): Date | null {
+  const holidays = new Set(calendar.holidays.map((h) => h.date));
+  const local = new TZDate(from.getTime(), calendar.timeZone);
+  let remaining = minutes * 60_000;
+  for (let n = 0; n < maxDays; n += 1) {
+    const noon = new TZDate(local.getFullYear(), local.getMonth(), local.getDate() + n, 12, 0, calendar.timeZone);
+    const [y, m, d] = [noon.getFullYear(), noon.getMonth(), noon.getDate()];
+    const iso = `${String(y).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+    if (holidays.has(iso)) continue;
+    const instant = (hhmm: string) => {
+      const minute = clockMinutes(hhmm);
+      return new TZDate(y, m, d, Math.floor(minute / 60), minute % 60, calendar.timeZone).getTime();
+    };
+    const spans = calendar.hours
+      .filter((h) => h.day === noon.getDay())
+      .map((h) => [instant(h.start), instant(h.end)] as const)
+      .sort((a, b) => a[0] - b[0]);
+    for (const [open, close] of spans) {
+      if (close <= from.getTime()) continue;
+      const start = Math.max(open, from.getTime());
+      if (remaining <= close - start) return new Date(start + remaining);
+      remaining -= close - start;
+    }
+  }
+  return null;
+}
+
+describe('the week-at-a-time walk', () => {
+  // A small deterministic generator, so a failure names a case that can be run again.
+  const random = (seed: number) => () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const zones = ['Europe/Berlin', 'America/New_York', 'Australia/Sydney', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'UTC'];
+  const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+
+  it('equals the day-by-day definition across DST changes (whole and half hours), holidays and midnights', () => {
+    const next = random(42);
+    for (let run = 0; run < 60; run += 1) {
+      const hours = Array.from({ length: 1 + Math.floor(next() * 8) }, () => {
+        const start = Math.floor(next() * 96) * 15;
+        const end = Math.min(1440, start + 15 + Math.floor(next() * 40) * 15);
+        return { day: Math.floor(next() * 7), start: hhmm(start), end: hhmm(end) };
+      }).filter(
+        (a, i, all) =>
+          !all.some(
+            (b, j) =>
+              j < i && b.day === a.day && clockMinutes(b.start) < clockMinutes(a.end) && clockMinutes(a.start) < clockMinutes(b.end),
+          ),
+      );
+      const from = new Date(Date.UTC(2026, 0, 1) + Math.floor(next() * 3 * 366) * 86_400_000 + Math.floor(next() * 1440) * 60_000);
+      const holidays = Array.from({ length: Math.floor(next() * 30) }, () => ({
+        date: new Date(from.getTime() + Math.floor(next() * 400) * 86_400_000).toISOString().slice(0, 10),
+      }));
+      const calendar = { timeZone: zones[run % zones.length]!, hours, holidays };
+      const minutes = Math.floor(next() * 40_000);
+      const case_ = JSON.stringify({ calendar, from, minutes });
+      const due = addBusinessMinutes(from, minutes, calendar);
+      expect(due?.toISOString(), case_).toBe(oracleAdd(from, minutes, calendar, 7 * Math.ceil((20 * 366) / 7))?.toISOString());
+      if (due) expect(businessMillisBetween(from, due, calendar), case_).toBe(minutes * 60_000);
+    }
+  });
+
+  it('gives no deadline past twenty years, and reaches one a little before', () => {
+    const thin = { timeZone: 'America/New_York', hours: [{ day: 0, start: '00:00', end: '00:01' }], holidays: [] };
+    expect(addBusinessMinutes(at('2026-12-02T10:00:00Z'), 525_600, thin)).toBeNull();
+    // Nine hours a week: a year of minutes is about 18.7 years of weeks.
+    const nine = { timeZone: 'Europe/Berlin', hours: [{ day: 3, start: '08:00', end: '17:00' }], holidays: [] };
+    const due = addBusinessMinutes(at('2026-12-02T10:00:00Z'), 525_600, nine)!;
+    expect(due.getUTCFullYear()).toBe(2045);
+    expect(businessMillisBetween(at('2026-12-02T10:00:00Z'), due, nine)).toBe(525_600 * 60_000);
   });
 });
