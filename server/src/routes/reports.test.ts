@@ -586,6 +586,14 @@ describe('reports', () => {
       );
     });
 
+    it('answers a range ending on the last day of year 9999 with the header alone', async () => {
+      for (const query of ['from=9999-12-01&to=9999-12-31', 'to=9999-12-31&tz=Pacific/Kiritimati']) {
+        const res = await fetch(`${t.url}/api/reports/tickets.csv?${query}`, { headers: { authorization: `Bearer ${admin.token}` } });
+        expect(res.status, query).toBe(200);
+        expect(new TextDecoder().decode((await res.arrayBuffer()).slice(3)).trimEnd(), query).toBe(HEADER);
+      }
+    });
+
     it('reads in keyset batches: every ticket of the range once, in creation order', async () => {
       const { ticketsCsv } = await import('../reports/ticketsCsv.js');
       const made = [];

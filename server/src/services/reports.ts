@@ -22,6 +22,8 @@ import { dayStart, pointStarts, segmentsOf } from '../reports/timeRange.js';
 import type { ServiceContext } from './context.js';
 
 const DAY_MS = 86_400_000;
+/** The last instant the database's timestamps can be written in as ISO text (a year of four digits). */
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 
 /**
  * Reports (docs/api.md#reports), read from the figures written with each change (migration 0037):
@@ -156,7 +158,9 @@ export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 
     /** The tickets created in the range as a CSV stream (admins only), and the file's name. */
     ticketsCsv(actor: Actor, query: ParsedReportQuery) {
       const r = resolve(actor, query);
-      const range = { lo: new Date(dayStart(r.from, r.timeZone)), hi: new Date(dayStart(addDays(r.to, 1), r.timeZone)) };
+      // A range may end on 9999-12-31, whose next midnight is a year the database cannot read.
+      const hi = Math.min(dayStart(addDays(r.to, 1), r.timeZone), LAST_INSTANT);
+      const range = { lo: new Date(dayStart(r.from, r.timeZone)), hi: new Date(hi) };
       return {
         filename: `tickets-${r.from}-to-${r.to}.csv`,
         stream: ticketsCsv(db, r.group, range, {
