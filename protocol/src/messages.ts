@@ -302,6 +302,8 @@ export const MESSAGES = {
     adminOnly: 'Only administrators can perform this action',
     malformedJson: 'Request body is not valid JSON',
     undecodableBody: 'Request body could not be decompressed (check its Content-Encoding)',
+    unsupportedEncoding: 'Request body must be sent uncompressed or as gzip, deflate or br',
+    notAnObject: 'Request body must be a JSON object',
     notJson: 'Request body must be JSON (Content-Type: application/json)',
     badRequest: 'The request could not be understood',
     invalidData: 'The request contains a value that cannot be stored',

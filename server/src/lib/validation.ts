@@ -1,3 +1,4 @@
+import { MESSAGES } from '@helpdesk/protocol';
 import type { z } from 'zod';
 import { ValidationError } from './errors.js';
 
@@ -20,7 +21,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 /** Bodies must be JSON objects; an array or a bare value is a client mistake, not a 500. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-    throw new ValidationError('Request body must be a JSON object');
+    throw new ValidationError(MESSAGES.http.notAnObject);
   }
   return parseInput(schema, body);
 }

@@ -3,7 +3,19 @@ import { koaBody } from 'koa-body';
 import { MAX_BODY_BYTES, MESSAGES } from '@helpdesk/protocol';
 import { AppError } from '../lib/errors.js';
 
-const parse = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: MAX_BODY_BYTES, jsonStrict: true });
+// Every JSON type the gate below lets in is read (koa-body's own list leaves out most `+json` ones,
+// whose bodies would pass unread as `{}`); a bare value is read too, so it is refused by name below.
+const parse = koaBody({
+  json: true,
+  jsonTypes: ['json', '+json'],
+  urlencoded: false,
+  text: false,
+  multipart: false,
+  jsonLimit: MAX_BODY_BYTES,
+  jsonStrict: false,
+});
+
+const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads a route's JSON body (at most MAX_BODY_BYTES). Listed in each route that takes a body, after
@@ -19,6 +31,7 @@ export const jsonBody: Middleware = async (ctx, next) => {
   const body = { read: false };
   try {
     await parse(ctx, () => {
+      if (hasBody && !isObject(ctx.request.body)) throw new AppError(400, MESSAGES.http.notAnObject);
       body.read = true;
       return next();
     });
@@ -26,9 +39,17 @@ export const jsonBody: Middleware = async (ctx, next) => {
     // A body that fails to inflate (a corrupt or cut-off gzip, deflate or br stream) raises zlib's own
     // error, which has no HTTP status: the sender's mistake, not our 500. The parser's other
     // refusals carry a status, and the route's own errors come after the body was read.
-    if (body.read || hasStatus(error)) throw error;
+    if (body.read) throw error;
+    // The type passed the gate above: a 415 from the parser is about the encoding (inflation's).
+    if (statusOf(error) === 415) throw new AppError(415, MESSAGES.http.unsupportedEncoding);
+    if (statusOf(error) !== undefined) throw error;
     throw new AppError(400, MESSAGES.http.undecodableBody);
   }
 };
 
-const hasStatus = (error: unknown) => typeof error === 'object' && error !== null && ('status' in error || 'statusCode' in error);
+function statusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const found = status ?? statusCode;
+  return typeof found === 'number' ? found : undefined;
+}

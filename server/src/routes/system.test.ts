@@ -37,10 +37,28 @@ describe('system routes', () => {
     expect(res.body).toEqual({ success: false, message: 'Request body is too large' });
   });
 
-  it('answers a JSON array body with a 400', async () => {
-    const res = await t.api.request('POST', '/auth/login', { raw: '[1,2]' });
-    expect(res.status).toBe(400);
-    expect(res.body.success).toBe(false);
+  it('answers a JSON body that is not an object (an array, a bare value) with a 400 saying so', async () => {
+    for (const raw of ['[1,2]', '1', 'null', 'true', '"x"']) {
+      const res = await t.api.request('POST', '/auth/login', { raw });
+      expect([raw, res.status, res.body]).toEqual([raw, 400, { success: false, message: 'Request body must be a JSON object' }]);
+    }
+  });
+
+  it('reads a body of any JSON media type, and names an encoding it cannot read', async () => {
+    const raw = JSON.stringify({ email: 'nobody@example.test', password: 'Wrong-password-1' });
+    for (const type of ['application/merge-patch+json', 'application/ld+json', 'application/problem+json; charset=utf-8']) {
+      const res = await t.api.request('POST', '/auth/login', { raw, headers: { 'content-type': type } });
+      // Read: the credentials were checked, not found missing.
+      expect([type, res.status, res.body.message]).toEqual([type, 401, 'Invalid credentials']);
+    }
+    for (const encoding of ['bogus', 'gzip, gzip']) {
+      const res = await t.api.request('POST', '/auth/login', { raw, headers: { 'content-encoding': encoding } });
+      expect([encoding, res.status, res.body]).toEqual([
+        encoding,
+        415,
+        { success: false, message: 'Request body must be sent uncompressed or as gzip, deflate or br' },
+      ]);
+    }
   });
 });
 
