@@ -52,6 +52,8 @@ export const emailField = requiredString(V.emailRequired)
 /** Login only checks length: older accounts may predate the strength rule. */
 export const passwordField = requiredString(V.passwordRequired)
   .min(1, V.passwordRequired)
+  // Hashed as UTF-8, a lone surrogate would become U+FFFD: different passwords would then match.
+  .refine(isStorableText, V.invalidCharacter('Password'))
   .min(LIMITS.password.min, V.passwordTooShort)
   .max(LIMITS.password.max, V.passwordTooLong);
 

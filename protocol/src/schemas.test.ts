@@ -28,6 +28,16 @@ describe('shared form schemas', () => {
     }
   });
 
+  it('a password with a NUL or a lone surrogate is refused, since its hash would match other passwords', () => {
+    const message = 'Invalid character in password: text cannot contain NUL or unpaired surrogate characters';
+    for (const password of ['Abcdef1!\ud800', 'Abcdef1!\u0000']) {
+      expect(firstMessage(signupForm.safeParse({ name: 'A', email: 'a@b.co', password, confirmPassword: password, role: 'user' }))).toBe(
+        message,
+      );
+      expect(firstMessage(resetPasswordForm.safeParse({ newPassword: password, confirmPassword: password }))).toBe(message);
+    }
+  });
+
   it('reset: new and confirm must match', () => {
     expect(firstMessage(resetPasswordForm.safeParse({ newPassword: 'Secret1!', confirmPassword: 'nope' }))).toBe('Passwords do not match');
   });

@@ -22,6 +22,11 @@ describe('webhook bodies', () => {
       'url: Webhook URL must be an https URL of at most 2000 characters',
       'events: Choose at least one event',
     ]);
+    for (const url of ['https://example.com/a\u0000b', 'https://example.com/\ud800']) {
+      expect(errors({ url, events: ['ticket.created'] })?.[0]).toBe(
+        'url: Invalid character in url: text cannot contain NUL or unpaired surrogate characters',
+      );
+    }
     expect(errors({ url: 'https://x.example', events: ['webhook.test'] })).toEqual([
       `events: Events must be among: ${WEBHOOK_EVENTS.join(', ')}`,
     ]);

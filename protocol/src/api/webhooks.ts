@@ -1,5 +1,5 @@
 import { z } from '../zod.js';
-import { idParam, limitQuery, optionalQuery, storableString } from '../fields.js';
+import { idParam, isStorableText, limitQuery, optionalQuery, storableString } from '../fields.js';
 import { LIMITS } from '../limits.js';
 import { MESSAGES } from '../messages.js';
 
@@ -48,6 +48,7 @@ const url = z
   .string({ error: M.urlInvalid })
   .trim()
   .max(LIMITS.webhooks.url.max, M.urlInvalid)
+  .refine(isStorableText, MESSAGES.validation.invalidCharacter('URL'))
   .refine((value) => {
     const parsed = URL.canParse(value) ? new URL(value) : undefined;
     return parsed !== undefined && (parsed.protocol === 'https:' || parsed.protocol === 'http:') && parsed.hostname !== '';
