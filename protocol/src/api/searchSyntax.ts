@@ -96,17 +96,23 @@ function filtersOf(terms: readonly SearchTerm[]): SearchFilters {
 
 export function parseSearch(input: string): ParsedSearch {
   const used = new Set<SearchKey>();
-  const terms = tokens(input)
-    .map((token) => {
-      const term = termOf(token, used);
-      if (term.kind === 'filter') used.add(term.key);
-      return term;
-    })
-    .filter((term) => term.value !== '');
-  const text = terms
+  const read = tokens(input).map((token) => {
+    const term = termOf(token, used);
+    if (term.kind === 'filter') used.add(term.key);
+    return term;
+  });
+  const terms = read.filter((term) => term.value !== '');
+  const words = terms
     .filter((term) => term.kind === 'text')
     .map((term) => term.value)
     .join(' ');
+  // Empty quotes still ask for text: a search with no word in it, which matches no ticket.
+  const text =
+    words ||
+    read
+      .filter((term) => term.kind === 'text')
+      .map((term) => term.raw)
+      .join(' ');
   return { terms, filters: filtersOf(terms), text };
 }
 

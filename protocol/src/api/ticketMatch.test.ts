@@ -90,6 +90,8 @@ describe('ticketMatchesFilters', () => {
     expect(ticketMatchesFilters(ticket({ title: '\u201cQuoted\u201d' }), { search: 'quoted' }, null)).toBe(true);
     expect(ticketMatchesFilters(ticket(), { search: '%' }, null)).toBe(false);
     expect(ticketMatchesFilters(ticket(), { search: ' - ' }, null)).toBe(false);
+    for (const search of ['"', '""', '"" ""', 'status:open ""'])
+      expect(ticketMatchesFilters(ticket(), { search }, null), search).toBe(false);
   });
 
   it('reads words as the index holds them: letters of any script, a long word in 100-character pieces', () => {

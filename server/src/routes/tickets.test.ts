@@ -320,6 +320,8 @@ describe('tickets API', () => {
       // Words by their start, in any order; a search without a word matches nothing.
       expect(await ids('search=keyb%20MISS')).toEqual([mine[1]!.id]);
       expect(await ids('search=%25')).toEqual([]);
+      expect(await ids('search=%22')).toEqual([]);
+      expect(await ids('search=%22%22%20status%3Aopen')).toEqual([]);
       expect(await ids('search=details%20for%3A%20email')).toEqual([mine[2]!.id]);
       expect(await ids('status=')).toHaveLength(5);
     });
