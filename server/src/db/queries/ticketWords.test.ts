@@ -15,13 +15,22 @@ import {
   type ConditionFilters,
   type TicketScope,
 } from './tickets.js';
-import { amongMatches, cappedWordTotal, PREFIX_WORDS, rarestWordOf, wordMatchesOf, wordStatsCapped } from './ticketWords.js';
+import { amongMatches, candidatesOf, cappedWordTotal, PREFIX_WORDS, rarestWordOf, wordMatchesOf, wordStatsCapped } from './ticketWords.js';
 
 /**
  * ticket_words is a second copy of what a search reads (migration 0029): after every kind of write it
  * must hold exactly each ticket's words with its status, priority and assignee, and a search counted
  * off it must give the cards a count of the tickets gives, under every filter.
  */
+describe('the words a search reads its matches off', () => {
+  it('counts each typed word once, none that starts another, longest first, four at most', () => {
+    expect(candidatesOf(['a', 'a', 'a'])).toEqual(['a']);
+    expect(candidatesOf(['print', 'printer', 'jam', 'ja'])).toEqual(['printer', 'jam']);
+    expect(candidatesOf('a b c d e f g h i j k l m n o p'.split(' '))).toHaveLength(4);
+    expect(candidatesOf(['scanner', 'x', 'offline', 'floor', 'two', 'e42'])).toEqual(['scanner', 'offline', 'floor', 'two']);
+  });
+});
+
 describe('a search counted off its words', () => {
   const opened = useOpenedDatabase();
   /** Some searches pass it, most do not. */

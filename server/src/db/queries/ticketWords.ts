@@ -139,7 +139,7 @@ export const amongMatches = (matches: WordMatches): SQL => sql`${tickets.id} = a
  * Undefined when every word is common, or names more than PREFIX_WORDS words.
  */
 export async function rarestWordOf(db: Db, search: string): Promise<string[] | undefined> {
-  const typed = searchWordsOf(search);
+  const typed = candidatesOf(searchWordsOf(search));
   if (typed.length < 2) return undefined;
   const counted = typed.map((prefix, i) => {
     const words = sql`select array(${wordsStarting(prefix)}) as words`;
@@ -152,6 +152,22 @@ export async function rarestWordOf(db: Db, search: string): Promise<string[] | u
     .filter(({ words, n }) => words.length <= PREFIX_WORDS && n <= FEW_WORD_MATCHES)
     .sort((a, b) => a.n - b.n);
   return named[0]?.words;
+}
+
+/** How many typed words rarestWordOf counts at most: a pasted sentence must not cost a count per word. */
+const RAREST_CANDIDATES = 4;
+
+/**
+ * The typed words worth counting: each once, none that starts another typed word (that one names
+ * no more tickets), longest first (likeliest rare), at most RAREST_CANDIDATES. Every ticket the
+ * search matches holds each of them, so any of them is a sound one to read matches off.
+ */
+export function candidatesOf(typed: string[]): string[] {
+  const distinct = [...new Set(typed)];
+  return distinct
+    .filter((word) => !distinct.some((other) => other !== word && other.startsWith(word)))
+    .sort((a, b) => b.length - a.length)
+    .slice(0, RAREST_CANDIDATES);
 }
 
 /** The tickets that hold one of these words (rarestWordOf's), as a condition on tickets; none for no word. */
