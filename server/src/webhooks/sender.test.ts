@@ -227,6 +227,24 @@ describe('webhook deliveries', () => {
     await t.api.delete(`/webhooks/${id}`, { token: admin.token });
   });
 
+  it('keeps sending to the other endpoints while one does not answer', async () => {
+    const hanging = await endpoint('/hangs', ['ticket.created']);
+    const healthy = await endpoint('/healthy', ['ticket.updated']);
+    receiver.answer('/hangs', 'hang');
+    // No pass is asked for: the commits' nudges alone send, as in a running server.
+    const ticket = await createTicket(t.api, owner.token);
+    const [hung] = await receiver.waitFor('/hangs', 1);
+    // /hangs waits out its 2 s timeout; a change committed meanwhile reaches /healthy at once.
+    const committed = Date.now();
+    expect((await t.api.put(`/tickets/${ticket.id}`, { priority: 'high' }, { token: agent.token })).status).toBe(200);
+    const [updated] = await receiver.waitFor('/healthy', 1);
+    expect(updated!.receivedAt - committed).toBeLessThan(1_000);
+    expect(updated!.receivedAt).toBeLessThan(hung!.receivedAt + 2_000);
+    await t.server.webhooks.idle();
+    expect((await deliveriesOf(hanging.id))[0]).toMatchObject({ status: 'pending', lastError: 'No answer within 2 s' });
+    for (const { id } of [hanging, healthy]) await t.api.delete(`/webhooks/${id}`, { token: admin.token });
+  });
+
   const adminNotices = async () =>
     ((await t.api.get('/notifications', { token: admin.token })).body.notifications as Notification[]).filter(
       (n) => n.type === 'webhook_disabled',

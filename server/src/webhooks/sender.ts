@@ -39,18 +39,22 @@ export interface WebhookSenderOptions {
   /** The clock retries are scheduled by (tests move it). */
   now?: () => Date;
   timeoutMs?: number;
+  /** Due rows a claim looks at, across endpoints. */
   batchSize?: number;
-  /** Deliveries sent at once. */
+  /** Attempts in flight at once to one endpoint; every endpoint has its own. */
   concurrency?: number;
   metrics?: Pick<MetricsRecorder, 'webhookDelivery'>;
 }
 
 export interface WebhookSender {
-  /** One pass now: prunes when due, then sends every due delivery; how many were attempted. */
+  /**
+   * Prunes when due, then sends every delivery due at `now` and waits for those attempts and any in
+   * flight already; how many it claimed.
+   */
   passOnce(now?: Date): Promise<number>;
   /** A pass soon (after a commit that queued deliveries), without waiting for the next poll. */
   nudge(): void;
-  /** Resolves once no pass is running or asked for. */
+  /** Resolves once no pass is running or asked for and no attempt is in flight. */
   idle(): Promise<void>;
   start(): void;
   stop(): Promise<void>;
@@ -61,20 +65,30 @@ export interface WebhookSender {
  * LOCKED, so several processes never take the same one, signs and posts each, and records the
  * outcome: delivered, tried again later (WEBHOOK_RETRY_DELAYS_MS), or failed for good. A 410, or
  * failures for WEBHOOK_FAILING_DAYS without a success, turn the endpoint off and tell every admin.
+ *
+ * Each endpoint is a lane of its own: a pass claims up to `concurrency` rows for every endpoint with
+ * nothing in flight here, starts their attempts and ends, without waiting for them. A slow endpoint
+ * holds up only its own deliveries; when its attempts end, a pass takes what fell due for it meanwhile.
  */
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const { db, withTransaction, rules, pollMs, now = () => new Date(), timeoutMs = WEBHOOK_TIMEOUT_MS } = options;
   const { batchSize = 20, concurrency = 4, metrics = NO_METRICS } = options;
   const log = options.logger.child({ component: 'webhooks' });
-  // A claimed batch is this sender's for as long as sending all of it can take, its lanes each timing
-  // out in turn, and one timeout more for recording: no other pass takes a row it is still to send.
-  const claimMs = (Math.ceil(batchSize / concurrency) + 1) * timeoutMs;
+  // A claimed row is attempted at once, so its claim lasts the attempt's timeout and one timeout more
+  // for resolving the name and recording the outcome: no other pass takes a row it is still sending.
+  const claimMs = 2 * timeoutMs;
   let lastPruned = Number.NEGATIVE_INFINITY;
+  /** Each endpoint's attempts in flight here; `again`: rows may have fallen due for it meanwhile. */
+  const lanes = new Map<number, { done: Promise<void>; again: boolean }>();
+  /** The claim in progress: one at a time, so two never start lanes for one endpoint. */
+  let claiming: Promise<unknown> = Promise.resolve();
+  let started = false;
   const loop = createPassLoop(
-    () => passOnce(),
+    () => pass(now()),
     (error) => log[failureLevel(error)]({ err: error }, 'webhook pass failed'),
   );
   const { stopping } = loop;
+  const running = () => started && !stopping();
 
   /** Turns the endpoint off, fails what it still had to send and tells every admin, once. */
   const disable = (webhook: WebhookRow, reason: string) =>
@@ -154,24 +168,61 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     if (pruned > 0) log.debug({ pruned }, 'old webhook deliveries pruned');
   };
 
-  const passOnce = async (at: Date = now()): Promise<number> => {
+  /** Attempts one endpoint's claimed rows side by side; once they end, a pass if more may be due for it. */
+  const startLane = (webhookId: number, rows: DeliveryRow[]) => {
+    // As many as it may have at once were taken: there may be more.
+    const lane = { done: Promise.resolve(), again: rows.length >= concurrency };
+    const attempts = rows.map((delivery) =>
+      sendOne(delivery).catch((error: unknown) =>
+        log[failureLevel(error)]({ err: error, webhookId, deliveryId: delivery.id }, 'webhook attempt not completed'),
+      ),
+    );
+    lane.done = Promise.all(attempts).then(() => {
+      lanes.delete(webhookId);
+      if (lane.again && running()) loop.nudge();
+    });
+    lanes.set(webhookId, lane);
+  };
+
+  /** Claims what is due at `at` for the endpoints with nothing in flight here and starts their lanes. */
+  const claimAndStart = (at: Date): Promise<number> => {
+    const claim = claiming.then(async () => {
+      // The endpoints passed over now may have rows due: their lanes look again when they end.
+      for (const lane of lanes.values()) lane.again = true;
+      let count = 0;
+      while (!stopping()) {
+        const claimed = await claimDueDeliveries(db, at, new Date(at.getTime() + claimMs), {
+          limit: batchSize,
+          perEndpoint: concurrency,
+          skipEndpoints: [...lanes.keys()],
+        });
+        if (claimed.length === 0) break;
+        const byEndpoint = new Map<number, DeliveryRow[]>();
+        for (const delivery of claimed) byEndpoint.set(delivery.webhookId, [...(byEndpoint.get(delivery.webhookId) ?? []), delivery]);
+        for (const [webhookId, rows] of byEndpoint) startLane(webhookId, rows);
+        count += claimed.length;
+      }
+      return count;
+    });
+    claiming = claim.catch(() => undefined);
+    return claim;
+  };
+
+  const inFlight = () => [...lanes.values()].map((lane) => lane.done);
+
+  const pass = async (at: Date): Promise<number> => {
     await prune(at);
-    let attempted = 0;
-    while (!stopping()) {
-      const claimed = await claimDueDeliveries(db, at, new Date(at.getTime() + claimMs), batchSize);
-      if (claimed.length === 0) break;
-      let next = 0;
-      const lane = async () => {
-        // On stop, what was not started stays claimed until the claim runs out, then any process sends it.
-        for (let delivery = claimed[next]; delivery && !stopping(); delivery = claimed[next]) {
-          next += 1;
-          await sendOne(delivery);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
-      attempted += claimed.length;
+    return claimAndStart(at);
+  };
+
+  const passOnce = async (at: Date = now()): Promise<number> => {
+    let claimed = await pass(at);
+    // Until a claim finds nothing with no attempt in flight: those may have ended before it looked.
+    for (let last = claimed; (last > 0 || lanes.size > 0) && !stopping(); claimed += last) {
+      await Promise.all(inFlight());
+      last = await claimAndStart(at);
     }
-    return attempted;
+    return claimed;
   };
 
   return {
@@ -180,12 +231,20 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     async idle() {
       // A commit's nudge reaches the sender through the bus, a tick after the commit.
       await new Promise((resolve) => setImmediate(resolve));
-      for (let running = loop.current(); running; running = loop.current()) await running;
+      // An ending lane may ask for a pass, and a pass may start lanes: until neither is left.
+      const busy = () => [loop.current(), ...inFlight()].filter((work) => work !== undefined);
+      for (let work = busy(); work.length > 0; work = busy()) await Promise.all(work);
     },
-    start: () => loop.start(pollMs),
+    start() {
+      started = true;
+      loop.start(pollMs);
+    },
     async stop() {
       loop.halt();
       await loop.current();
+      await claiming;
+      // The attempts in flight end within their timeout and are recorded.
+      await Promise.all(inFlight());
     },
   };
 }
