@@ -9,6 +9,7 @@ import {
   failingSinceAfter,
   failPendingDeliveries,
   findWebhook,
+  nextDueAfter,
   pruneDeliveries,
   recordAttempt,
   type DeliveryRow,
@@ -34,7 +35,10 @@ export interface WebhookSenderOptions {
   withTransaction: UnitOfWork;
   logger: Logger;
   rules: AddressRules;
-  /** How often due deliveries are looked for without a nudge (retries, other processes' leftovers). */
+  /**
+   * How often due deliveries are looked for without a nudge (other processes' leftovers); a retry
+   * falling due sooner wakes the sender itself.
+   */
   pollMs: number;
   /** The clock retries are scheduled by (tests move it). */
   now?: () => Date;
@@ -83,12 +87,32 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   /** The claim in progress: one at a time, so two never start lanes for one endpoint. */
   let claiming: Promise<unknown> = Promise.resolve();
   let started = false;
+  /** The wake-up set for the next retry to fall due (its time by `now`), if any. */
+  let wake: { at: number; timer: NodeJS.Timeout } | undefined;
   const loop = createPassLoop(
     () => pass(now()),
     (error) => log[failureLevel(error)]({ err: error }, 'webhook pass failed'),
   );
   const { stopping } = loop;
   const running = () => started && !stopping();
+
+  /**
+   * A pass when a delivery falls due at `due` (a retry), unless one is set for sooner. The poll
+   * comes within pollMs anyway, so the timer is never longer; a pass then sets the next.
+   */
+  const wakeAt = (due: Date | undefined) => {
+    if (!due || !running() || (wake && wake.at <= due.getTime())) return;
+    clearTimeout(wake?.timer);
+    const timer = setTimeout(
+      () => {
+        wake = undefined;
+        loop.nudge();
+      },
+      Math.min(Math.max(due.getTime() - now().getTime(), 0), pollMs),
+    );
+    timer.unref();
+    wake = { at: due.getTime(), timer };
+  };
 
   /** Turns the endpoint off, fails what it still had to send and tells every admin, once. */
   const disable = (webhook: WebhookRow, reason: string) =>
@@ -119,8 +143,11 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       log.warn({ webhookId: webhook.id, reason }, 'webhook turned off');
     });
 
-  /** What an attempt's outcome does to its delivery, and to its endpoint's run of failures. */
-  const record = async (delivery: DeliveryRow, webhook: WebhookRow, outcome: AttemptOutcome, at: Date) => {
+  /**
+   * What an attempt's outcome does to its delivery, and to its endpoint's run of failures. `at`: when
+   * the attempt began; `ended`: when it ended, which the next attempt's delay counts from.
+   */
+  const record = async (delivery: DeliveryRow, webhook: WebhookRow, outcome: AttemptOutcome, at: Date, ended: Date) => {
     const attempt = { lastAttemptAt: at, durationMs: outcome.durationMs };
     if (outcome.kind === 'delivered') {
       await recordAttempt(db, delivery.id, { ...attempt, status: 'delivered', lastStatusCode: outcome.statusCode, lastError: null });
@@ -131,12 +158,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const statusCode = outcome.kind === 'refused' ? null : outcome.statusCode;
     const retry = outcome.kind === 'failed' && delivery.attempts <= WEBHOOK_RETRY_DELAYS_MS.length;
     const delay = WEBHOOK_RETRY_DELAYS_MS[delivery.attempts - 1] ?? 0;
+    // After the failure, not after the attempt began: a timeout would otherwise eat most of a 5 s delay.
+    const nextAttemptAt = new Date(ended.getTime() + delay);
     await recordAttempt(db, delivery.id, {
       ...attempt,
       lastStatusCode: statusCode,
       lastError: outcome.error,
-      ...(retry ? { nextAttemptAt: new Date(at.getTime() + delay) } : { status: 'failed' }),
+      ...(retry ? { nextAttemptAt } : { status: 'failed' }),
     });
+    if (retry) wakeAt(nextAttemptAt);
     metrics.webhookDelivery(outcome.kind === 'refused' ? 'refused' : retry ? 'retry' : 'failed');
     log.info({ webhookId: webhook.id, deliveryId: delivery.id, attempt: delivery.attempts, statusCode, retry }, 'webhook delivery failed');
     const host = bareHost(new URL(webhook.url));
@@ -158,7 +188,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const at = now();
     const headers = signedHeaders(webhook.secret, delivery.messageId, delivery.body, at);
     const outcome = await attemptDelivery(new URL(webhook.url), headers, delivery.body, { rules, timeoutMs });
-    await record(delivery, webhook, outcome, at);
+    await record(delivery, webhook, outcome, at, now());
   };
 
   const prune = async (at: Date) => {
@@ -212,7 +242,10 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
 
   const pass = async (at: Date): Promise<number> => {
     await prune(at);
-    return claimAndStart(at);
+    const claimed = await claimAndStart(at);
+    // Retries this process did not schedule (another's, or its own before a restart) wake it too.
+    wakeAt(await nextDueAfter(db, at));
+    return claimed;
   };
 
   const passOnce = async (at: Date = now()): Promise<number> => {
@@ -241,6 +274,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     },
     async stop() {
       loop.halt();
+      clearTimeout(wake?.timer);
+      wake = undefined;
       await loop.current();
       await claiming;
       // The attempts in flight end within their timeout and are recorded.

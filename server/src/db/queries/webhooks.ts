@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { users, webhookDeliveries, webhooks } from '../schema/index.js';
 
@@ -155,6 +155,17 @@ export async function claimDueDeliveries(
     .where(inArray(webhookDeliveries.id, taken))
     .returning();
   return rows.sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id);
+}
+
+/** When the next pending delivery not due at `at` falls due (a retry, mostly): a sender wakes then. */
+export async function nextDueAfter(db: Db, at: Date): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ at: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, 'pending'), gte(webhookDeliveries.nextAttemptAt, new Date(at.getTime() + 1))))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(1);
+  return row?.at;
 }
 
 /** A claimed delivery's attempt recorded; nothing when it is no longer pending (turned off meanwhile). */
