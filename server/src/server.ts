@@ -70,7 +70,7 @@ export interface HelpdeskServer {
   bus: EventBus;
   /** The outbox sender: idle() resolves once every due mail was tried. */
   mailer: OutboxSender;
-  /** The webhook sender: passOnce(now) sends what is due then; idle() waits for a nudged pass. */
+  /** The webhook sender: passOnce(now) sends what is due then; idle() waits for a nudged pass and its attempts. */
   webhooks: WebhookSender;
   logger: Logger;
   /** The port the inbound SMTP listener took, when INBOUND_SMTP_PORT is set. */
@@ -178,7 +178,8 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     logger,
     rules: settings.webhooks,
     metrics: recorder,
-    // One statement at a time on PGlite: more lanes would only queue there.
+    // Attempts at once to one endpoint (endpoints are sent to side by side). One statement at a time
+    // on PGlite: more would mostly queue there.
     concurrency: database.kind === 'pglite' ? 1 : 4,
     pollMs: options.webhooks?.pollMs ?? 10_000,
     ...(options.webhooks?.now && { now: options.webhooks.now }),

@@ -8,6 +8,8 @@ export interface ReceivedHook {
   body: string;
   /** Its JSON. */
   json: { type: string; timestamp: string; data: any };
+  /** When its body had arrived (Date.now()). */
+  receivedAt: number;
 }
 
 /** How the receiver answers a request: a status (and headers), or `hang` to never answer. */
@@ -21,6 +23,8 @@ export interface WebhookReceiver {
   at(path: string): ReceivedHook[];
   /** Answers to give, first to last, at a path; once they are used up it answers 200. */
   answer(path: string, ...answers: Answer[]): void;
+  /** What was received at one path once there are `count` of them; rejects after `timeoutMs`. */
+  waitFor(path: string, count: number, timeoutMs?: number): Promise<ReceivedHook[]>;
   close(): Promise<void>;
 }
 
@@ -29,13 +33,16 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedHook[] = [];
   const answers = new Map<string, Answer[]>();
   const hanging = new Set<ServerResponse>();
+  const waiting = new Set<() => void>();
+  const at = (path: string) => received.filter((hook) => hook.path === path);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '/';
-      received.push({ path, headers: req.headers, body, json: JSON.parse(body) });
+      received.push({ path, headers: req.headers, body, json: JSON.parse(body), receivedAt: Date.now() });
+      for (const check of waiting) check();
       const answer = answers.get(path)?.shift() ?? { status: 200 };
       if (answer === 'hang') {
         hanging.add(res);
@@ -49,8 +56,23 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   return {
     url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
     received,
-    at: (path) => received.filter((hook) => hook.path === path),
+    at,
     answer: (path, ...list) => answers.set(path, [...(answers.get(path) ?? []), ...list]),
+    waitFor: (path, count, timeoutMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting.delete(check);
+          reject(new Error(`${at(path).length} of ${count} webhooks received at ${path} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const check = () => {
+          if (at(path).length < count) return;
+          clearTimeout(timer);
+          waiting.delete(check);
+          resolve(at(path));
+        };
+        waiting.add(check);
+        check();
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of hanging) res.destroy();

@@ -177,7 +177,8 @@ describe('webhook deliveries', () => {
     for (const delay of WEBHOOK_RETRY_DELAYS_MS) {
       const [delivery] = await deliveriesOf(id);
       expect(delivery).toMatchObject({ status: 'pending', lastStatusCode: 503, lastError: 'Answered 503 Service Unavailable' });
-      seen.push(Date.parse(delivery.nextAttemptAt) - Date.parse(delivery.lastAttemptAt));
+      // Counted from the failure: the attempt's start and what it took, then the delay.
+      seen.push(Date.parse(delivery.nextAttemptAt) - Date.parse(delivery.lastAttemptAt) - delivery.durationMs);
       // A moment before it is due nothing is sent; at the time, it is.
       ahead += delay - 1000;
       await sent();
@@ -186,7 +187,7 @@ describe('webhook deliveries', () => {
       await sent();
       expect(receiver.at('/flaky')).toHaveLength(seen.length + 1);
     }
-    expect(seen).toEqual([...WEBHOOK_RETRY_DELAYS_MS]);
+    expect(seen.map((gap) => Math.round(gap / 1000) * 1000)).toEqual([...WEBHOOK_RETRY_DELAYS_MS]);
     const [given] = await deliveriesOf(id);
     expect(given).toMatchObject({ status: 'failed', attempts: 8, lastStatusCode: 503, nextAttemptAt: null });
     const hooks = receiver.at('/flaky');
@@ -225,6 +226,48 @@ describe('webhook deliveries', () => {
     expect(delivery).toMatchObject({ status: 'pending', lastStatusCode: null, lastError: 'No answer within 2 s' });
     expect(delivery.durationMs).toBeGreaterThanOrEqual(1900);
     await t.api.delete(`/webhooks/${id}`, { token: admin.token });
+  });
+
+  it('keeps sending to the other endpoints while one does not answer', async () => {
+    const hanging = await endpoint('/hangs', ['ticket.created']);
+    const healthy = await endpoint('/healthy', ['ticket.updated']);
+    receiver.answer('/hangs', 'hang');
+    // No pass is asked for: the commits' nudges alone send, as in a running server.
+    const ticket = await createTicket(t.api, owner.token);
+    const [hung] = await receiver.waitFor('/hangs', 1);
+    // /hangs waits out its 2 s timeout; a change committed meanwhile reaches /healthy at once.
+    const committed = Date.now();
+    expect((await t.api.put(`/tickets/${ticket.id}`, { priority: 'high' }, { token: agent.token })).status).toBe(200);
+    const [updated] = await receiver.waitFor('/healthy', 1);
+    expect(updated!.receivedAt - committed).toBeLessThan(1_000);
+    expect(updated!.receivedAt).toBeLessThan(hung!.receivedAt + 2_000);
+    await t.server.webhooks.idle();
+    expect((await deliveriesOf(hanging.id))[0]).toMatchObject({ status: 'pending', lastError: 'No answer within 2 s' });
+    for (const { id } of [hanging, healthy]) await t.api.delete(`/webhooks/${id}`, { token: admin.token });
+  });
+
+  it('sends a retry about 5 s after the failure, be it an error answer or a timeout', async () => {
+    const answered = await endpoint('/error', ['ticket.created']);
+    const timedOut = await endpoint('/timeout', ['ticket.created']);
+    receiver.answer('/error', { status: 500 });
+    receiver.answer('/timeout', 'hang');
+    // Nothing but the sender's own wake-up sends the retries: its poll is an hour here.
+    await createTicket(t.api, owner.token);
+    const [[error, afterError], [hung, afterTimeout]] = await Promise.all([
+      receiver.waitFor('/error', 2, 9_000),
+      receiver.waitFor('/timeout', 2, 11_000),
+    ]);
+    // The 500 is answered as it arrives; the hanging attempt fails 2 s after it arrived.
+    const errorRetry = afterError!.receivedAt - error!.receivedAt;
+    const timeoutRetry = afterTimeout!.receivedAt - (hung!.receivedAt + 2_000);
+    expect(errorRetry).toBeGreaterThanOrEqual(4_500);
+    expect(errorRetry).toBeLessThan(8_000);
+    expect(timeoutRetry).toBeGreaterThanOrEqual(4_500);
+    expect(timeoutRetry).toBeLessThan(8_000);
+    await t.server.webhooks.idle();
+    const [delivered] = await deliveriesOf(timedOut.id);
+    expect(delivered).toMatchObject({ status: 'delivered', attempts: 2 });
+    for (const { id } of [answered, timedOut]) await t.api.delete(`/webhooks/${id}`, { token: admin.token });
   });
 
   const adminNotices = async () =>

@@ -9,6 +9,7 @@ import {
   failingSinceAfter,
   failPendingDeliveries,
   findWebhook,
+  nextDueAfter,
   pruneDeliveries,
   recordAttempt,
   type DeliveryRow,
@@ -34,23 +35,30 @@ export interface WebhookSenderOptions {
   withTransaction: UnitOfWork;
   logger: Logger;
   rules: AddressRules;
-  /** How often due deliveries are looked for without a nudge (retries, other processes' leftovers). */
+  /**
+   * How often due deliveries are looked for without a nudge (other processes' leftovers); a retry
+   * falling due sooner wakes the sender itself.
+   */
   pollMs: number;
   /** The clock retries are scheduled by (tests move it). */
   now?: () => Date;
   timeoutMs?: number;
+  /** Due rows a claim looks at, across endpoints. */
   batchSize?: number;
-  /** Deliveries sent at once. */
+  /** Attempts in flight at once to one endpoint; every endpoint has its own. */
   concurrency?: number;
   metrics?: Pick<MetricsRecorder, 'webhookDelivery'>;
 }
 
 export interface WebhookSender {
-  /** One pass now: prunes when due, then sends every due delivery; how many were attempted. */
+  /**
+   * Prunes when due, then sends every delivery due at `now` and waits for those attempts and any in
+   * flight already; how many it claimed.
+   */
   passOnce(now?: Date): Promise<number>;
   /** A pass soon (after a commit that queued deliveries), without waiting for the next poll. */
   nudge(): void;
-  /** Resolves once no pass is running or asked for. */
+  /** Resolves once no pass is running or asked for and no attempt is in flight. */
   idle(): Promise<void>;
   start(): void;
   stop(): Promise<void>;
@@ -61,20 +69,50 @@ export interface WebhookSender {
  * LOCKED, so several processes never take the same one, signs and posts each, and records the
  * outcome: delivered, tried again later (WEBHOOK_RETRY_DELAYS_MS), or failed for good. A 410, or
  * failures for WEBHOOK_FAILING_DAYS without a success, turn the endpoint off and tell every admin.
+ *
+ * Each endpoint is a lane of its own: a pass claims up to `concurrency` rows for every endpoint with
+ * nothing in flight here, starts their attempts and ends, without waiting for them. A slow endpoint
+ * holds up only its own deliveries; when its attempts end, a pass takes what fell due for it meanwhile.
  */
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const { db, withTransaction, rules, pollMs, now = () => new Date(), timeoutMs = WEBHOOK_TIMEOUT_MS } = options;
   const { batchSize = 20, concurrency = 4, metrics = NO_METRICS } = options;
   const log = options.logger.child({ component: 'webhooks' });
-  // A claimed batch is this sender's for as long as sending all of it can take, its lanes each timing
-  // out in turn, and one timeout more for recording: no other pass takes a row it is still to send.
-  const claimMs = (Math.ceil(batchSize / concurrency) + 1) * timeoutMs;
+  // A claimed row is attempted at once, so its claim lasts the attempt's timeout and one timeout more
+  // for resolving the name and recording the outcome: no other pass takes a row it is still sending.
+  const claimMs = 2 * timeoutMs;
   let lastPruned = Number.NEGATIVE_INFINITY;
+  /** Each endpoint's attempts in flight here; `again`: rows may have fallen due for it meanwhile. */
+  const lanes = new Map<number, { done: Promise<void>; again: boolean }>();
+  /** The claim in progress: one at a time, so two never start lanes for one endpoint. */
+  let claiming: Promise<unknown> = Promise.resolve();
+  let started = false;
+  /** The wake-up set for the next retry to fall due (its time by `now`), if any. */
+  let wake: { at: number; timer: NodeJS.Timeout } | undefined;
   const loop = createPassLoop(
-    () => passOnce(),
+    () => pass(now()),
     (error) => log[failureLevel(error)]({ err: error }, 'webhook pass failed'),
   );
   const { stopping } = loop;
+  const running = () => started && !stopping();
+
+  /**
+   * A pass when a delivery falls due at `due` (a retry), unless one is set for sooner. The poll
+   * comes within pollMs anyway, so the timer is never longer; a pass then sets the next.
+   */
+  const wakeAt = (due: Date | undefined) => {
+    if (!due || !running() || (wake && wake.at <= due.getTime())) return;
+    clearTimeout(wake?.timer);
+    const timer = setTimeout(
+      () => {
+        wake = undefined;
+        loop.nudge();
+      },
+      Math.min(Math.max(due.getTime() - now().getTime(), 0), pollMs),
+    );
+    timer.unref();
+    wake = { at: due.getTime(), timer };
+  };
 
   /** Turns the endpoint off, fails what it still had to send and tells every admin, once. */
   const disable = (webhook: WebhookRow, reason: string) =>
@@ -105,8 +143,11 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       log.warn({ webhookId: webhook.id, reason }, 'webhook turned off');
     });
 
-  /** What an attempt's outcome does to its delivery, and to its endpoint's run of failures. */
-  const record = async (delivery: DeliveryRow, webhook: WebhookRow, outcome: AttemptOutcome, at: Date) => {
+  /**
+   * What an attempt's outcome does to its delivery, and to its endpoint's run of failures. `at`: when
+   * the attempt began; `ended`: when it ended, which the next attempt's delay counts from.
+   */
+  const record = async (delivery: DeliveryRow, webhook: WebhookRow, outcome: AttemptOutcome, at: Date, ended: Date) => {
     const attempt = { lastAttemptAt: at, durationMs: outcome.durationMs };
     if (outcome.kind === 'delivered') {
       await recordAttempt(db, delivery.id, { ...attempt, status: 'delivered', lastStatusCode: outcome.statusCode, lastError: null });
@@ -117,12 +158,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const statusCode = outcome.kind === 'refused' ? null : outcome.statusCode;
     const retry = outcome.kind === 'failed' && delivery.attempts <= WEBHOOK_RETRY_DELAYS_MS.length;
     const delay = WEBHOOK_RETRY_DELAYS_MS[delivery.attempts - 1] ?? 0;
+    // After the failure, not after the attempt began: a timeout would otherwise eat most of a 5 s delay.
+    const nextAttemptAt = new Date(ended.getTime() + delay);
     await recordAttempt(db, delivery.id, {
       ...attempt,
       lastStatusCode: statusCode,
       lastError: outcome.error,
-      ...(retry ? { nextAttemptAt: new Date(at.getTime() + delay) } : { status: 'failed' }),
+      ...(retry ? { nextAttemptAt } : { status: 'failed' }),
     });
+    if (retry) wakeAt(nextAttemptAt);
     metrics.webhookDelivery(outcome.kind === 'refused' ? 'refused' : retry ? 'retry' : 'failed');
     log.info({ webhookId: webhook.id, deliveryId: delivery.id, attempt: delivery.attempts, statusCode, retry }, 'webhook delivery failed');
     const host = bareHost(new URL(webhook.url));
@@ -144,7 +188,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const at = now();
     const headers = signedHeaders(webhook.secret, delivery.messageId, delivery.body, at);
     const outcome = await attemptDelivery(new URL(webhook.url), headers, delivery.body, { rules, timeoutMs });
-    await record(delivery, webhook, outcome, at);
+    await record(delivery, webhook, outcome, at, now());
   };
 
   const prune = async (at: Date) => {
@@ -154,24 +198,64 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     if (pruned > 0) log.debug({ pruned }, 'old webhook deliveries pruned');
   };
 
-  const passOnce = async (at: Date = now()): Promise<number> => {
+  /** Attempts one endpoint's claimed rows side by side; once they end, a pass if more may be due for it. */
+  const startLane = (webhookId: number, rows: DeliveryRow[]) => {
+    // As many as it may have at once were taken: there may be more.
+    const lane = { done: Promise.resolve(), again: rows.length >= concurrency };
+    const attempts = rows.map((delivery) =>
+      sendOne(delivery).catch((error: unknown) =>
+        log[failureLevel(error)]({ err: error, webhookId, deliveryId: delivery.id }, 'webhook attempt not completed'),
+      ),
+    );
+    lane.done = Promise.all(attempts).then(() => {
+      lanes.delete(webhookId);
+      if (lane.again && running()) loop.nudge();
+    });
+    lanes.set(webhookId, lane);
+  };
+
+  /** Claims what is due at `at` for the endpoints with nothing in flight here and starts their lanes. */
+  const claimAndStart = (at: Date): Promise<number> => {
+    const claim = claiming.then(async () => {
+      // The endpoints passed over now may have rows due: their lanes look again when they end.
+      for (const lane of lanes.values()) lane.again = true;
+      let count = 0;
+      while (!stopping()) {
+        const claimed = await claimDueDeliveries(db, at, new Date(at.getTime() + claimMs), {
+          limit: batchSize,
+          perEndpoint: concurrency,
+          skipEndpoints: [...lanes.keys()],
+        });
+        if (claimed.length === 0) break;
+        const byEndpoint = new Map<number, DeliveryRow[]>();
+        for (const delivery of claimed) byEndpoint.set(delivery.webhookId, [...(byEndpoint.get(delivery.webhookId) ?? []), delivery]);
+        for (const [webhookId, rows] of byEndpoint) startLane(webhookId, rows);
+        count += claimed.length;
+      }
+      return count;
+    });
+    claiming = claim.catch(() => undefined);
+    return claim;
+  };
+
+  const inFlight = () => [...lanes.values()].map((lane) => lane.done);
+
+  const pass = async (at: Date): Promise<number> => {
     await prune(at);
-    let attempted = 0;
-    while (!stopping()) {
-      const claimed = await claimDueDeliveries(db, at, new Date(at.getTime() + claimMs), batchSize);
-      if (claimed.length === 0) break;
-      let next = 0;
-      const lane = async () => {
-        // On stop, what was not started stays claimed until the claim runs out, then any process sends it.
-        for (let delivery = claimed[next]; delivery && !stopping(); delivery = claimed[next]) {
-          next += 1;
-          await sendOne(delivery);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
-      attempted += claimed.length;
+    const claimed = await claimAndStart(at);
+    // Retries this process did not schedule (another's, or its own before a restart) wake it too.
+    wakeAt(await nextDueAfter(db, at));
+    return claimed;
+  };
+
+  const passOnce = async (at: Date = now()): Promise<number> => {
+    let claimed = await pass(at);
+    // Until a claim finds nothing with no attempt in flight: those may have ended before it looked.
+    for (let last = claimed; (last > 0 || lanes.size > 0) && !stopping(); claimed += last) {
+      await Promise.all(inFlight());
+      last = await claimAndStart(at);
     }
-    return attempted;
+    return claimed;
   };
 
   return {
@@ -180,12 +264,22 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     async idle() {
       // A commit's nudge reaches the sender through the bus, a tick after the commit.
       await new Promise((resolve) => setImmediate(resolve));
-      for (let running = loop.current(); running; running = loop.current()) await running;
+      // An ending lane may ask for a pass, and a pass may start lanes: until neither is left.
+      const busy = () => [loop.current(), ...inFlight()].filter((work) => work !== undefined);
+      for (let work = busy(); work.length > 0; work = busy()) await Promise.all(work);
     },
-    start: () => loop.start(pollMs),
+    start() {
+      started = true;
+      loop.start(pollMs);
+    },
     async stop() {
       loop.halt();
+      clearTimeout(wake?.timer);
+      wake = undefined;
       await loop.current();
+      await claiming;
+      // The attempts in flight end within their timeout and are recorded.
+      await Promise.all(inFlight());
     },
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { users, webhookDeliveries, webhooks } from '../schema/index.js';
 
@@ -112,30 +112,60 @@ export async function requeueDelivery(db: Db, id: number, at: Date): Promise<Del
 }
 
 /**
- * Takes up to `limit` due deliveries for this sender until `claimUntil`, counting the attempt:
- * FOR UPDATE SKIP LOCKED hands rows another process is claiming to that one, and the claim keeps
- * them from every other pass until it runs out (a crashed sender's rows come back then).
+ * Takes due deliveries for this sender until `claimUntil`, counting the attempt: up to `limit` due
+ * rows are looked at in due order, and of those at most `perEndpoint` for each endpoint are taken.
+ * Endpoints in `skipEndpoints` (this sender still has attempts in flight to them) are passed over, so
+ * their rows neither pile up behind a slow one nor keep others from being looked at. FOR UPDATE SKIP
+ * LOCKED hands rows another process is claiming to that one, and the claim keeps them from every
+ * other pass until it runs out (a crashed sender's rows come back then).
  */
-export async function claimDueDeliveries(db: Db, at: Date, claimUntil: Date, limit: number): Promise<DeliveryRow[]> {
+export async function claimDueDeliveries(
+  db: Db,
+  at: Date,
+  claimUntil: Date,
+  { limit, perEndpoint, skipEndpoints = [] }: { limit: number; perEndpoint: number; skipEndpoints?: number[] },
+): Promise<DeliveryRow[]> {
   const due = db
-    .select({ id: webhookDeliveries.id })
+    .select({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId, nextAttemptAt: webhookDeliveries.nextAttemptAt })
     .from(webhookDeliveries)
     .where(
       and(
         eq(webhookDeliveries.status, 'pending'),
         lt(webhookDeliveries.nextAttemptAt, new Date(at.getTime() + 1)),
         or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, at)),
+        skipEndpoints.length > 0 ? notInArray(webhookDeliveries.webhookId, skipEndpoints) : undefined,
       ),
     )
     .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
     .limit(limit)
-    .for('update', { skipLocked: true });
+    .for('update', { skipLocked: true })
+    .as('due');
+  // A locking select cannot number its rows itself (no window functions with FOR UPDATE): one level up.
+  const ranked = db
+    .select({
+      id: due.id,
+      place: sql<number>`row_number() over (partition by ${due.webhookId} order by ${due.nextAttemptAt}, ${due.id})`.as('place'),
+    })
+    .from(due)
+    .as('ranked');
+  const taken = db.select({ id: ranked.id }).from(ranked).where(lte(ranked.place, perEndpoint));
   const rows = await db
     .update(webhookDeliveries)
     .set({ claimedUntil: claimUntil, attempts: sql`${webhookDeliveries.attempts} + 1` })
-    .where(inArray(webhookDeliveries.id, due))
+    .where(inArray(webhookDeliveries.id, taken))
     .returning();
   return rows.sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id);
+}
+
+/** When the next pending delivery not due at `at` falls due (a retry, mostly): a sender wakes then. */
+export async function nextDueAfter(db: Db, at: Date): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ at: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, 'pending'), gte(webhookDeliveries.nextAttemptAt, new Date(at.getTime() + 1))))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(1);
+  return row?.at;
 }
 
 /** A claimed delivery's attempt recorded; nothing when it is no longer pending (turned off meanwhile). */
