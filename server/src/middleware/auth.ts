@@ -14,6 +14,16 @@ export const bearer = (header: string | undefined): string | undefined => {
 };
 
 /**
+ * The public account calls (sign-in, reset links) take no caller, and never an API token's
+ * (docs/api.md#api-tokens): one sent is refused before the body is read, valid or not.
+ */
+export const noApiTokens: Middleware = async (ctx, next) => {
+  const token = bearer(ctx.get('authorization') || undefined);
+  if (token && isTokenSecret(token)) throw new ForbiddenError(MESSAGES.apiTokens.notForTokens);
+  await next();
+};
+
+/**
  * `required`: no valid token → 401. `optional`: no token is fine, but a token that was sent must be
  * valid, so an expired session is reported rather than silently treated as anonymous.
  */

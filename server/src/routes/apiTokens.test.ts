@@ -124,6 +124,9 @@ describe('API tokens', () => {
       ['POST', '/tokens'],
       ['PUT', '/users/password'],
       ['POST', '/auth/register'],
+      ['POST', '/auth/login'],
+      ['POST', '/auth/request-password-reset'],
+      ['POST', '/auth/reset-password'],
     ] as const) {
       const res = await t.api.request(method, path, { ...withSecret(writer.secret), ...(method !== 'GET' && { body: {} }) });
       if (path === '/auth/register') {

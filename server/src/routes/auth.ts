@@ -10,6 +10,7 @@ import {
   type UserResponse,
 } from '@helpdesk/protocol';
 import { parseBody } from '../lib/validation.js';
+import { noApiTokens } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/jsonBody.js';
 import type { RouteDeps } from './deps.js';
 import { actorOf, clientIp, createRouter } from './router.js';
@@ -27,7 +28,7 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, ...session } satisfies AuthResponse;
   });
 
-  router.post('/auth/login', jsonBody, async (ctx) => {
+  router.post('/auth/login', noApiTokens, jsonBody, async (ctx) => {
     const input = parseBody(loginBody, ctx.request.body);
     const address = clientIp(ctx);
     const key = `${address}|${input.email}`;
@@ -41,7 +42,7 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, ...session } satisfies AuthResponse;
   });
 
-  router.post('/auth/request-password-reset', jsonBody, async (ctx) => {
+  router.post('/auth/request-password-reset', noApiTokens, jsonBody, async (ctx) => {
     const { email } = parseBody(requestPasswordResetBody, ctx.request.body);
     await limiters.resetPerIp.consume(clientIp(ctx));
     await limiters.resetPerEmail.consume(`${clientIp(ctx)}|${email}`);
@@ -49,7 +50,7 @@ export function authRoutes({ services, auth, limiters }: RouteDeps) {
     ctx.body = { success: true, message: MESSAGES.auth.resetRequested } satisfies MessageResponse;
   });
 
-  router.post('/auth/reset-password', jsonBody, async (ctx) => {
+  router.post('/auth/reset-password', noApiTokens, jsonBody, async (ctx) => {
     const { token, newPassword } = parseBody(resetPasswordBody, ctx.request.body);
     await limiters.resetSubmitPerAddress.consume(clientIp(ctx));
     await services.passwordReset.reset(token, newPassword);
