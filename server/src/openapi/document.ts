@@ -20,6 +20,7 @@ import {
   slaCalendarSchema,
   slaPolicySchema,
   viewSchema,
+  versionConflictResponseSchema,
 } from '@helpdesk/protocol/responses';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { OPERATIONS, type Access, type Operation } from './operations.js';
@@ -59,6 +60,13 @@ function answerOf({ answer, status = 200 }: Operation): ZodOpenApiResponsesObjec
         content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
       },
     };
+  if (answer === 'csv')
+    return {
+      200: {
+        description: 'The rows as CSV (UTF-8 with a byte order mark), as a download',
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
+    };
   if (answer === 'html') return { 200: { description: 'The reference page', content: { 'text/html': { schema: { type: 'string' } } } } };
   if (answer === 'asset')
     return { 200: { description: 'A script, stylesheet or image', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } } };
@@ -68,7 +76,7 @@ function answerOf({ answer, status = 200 }: Operation): ZodOpenApiResponsesObjec
 }
 
 function operationOf(method: string, path: string, operation: Operation): ZodOpenApiOperationObject {
-  const { params, query, body, upload, access, conflict } = operation;
+  const { params, query, body, upload, access, conflict, refusals = {} } = operation;
   const scope = access === 'public' ? undefined : scopeOfCall(method, `/api${path}`);
   const takesInput = Boolean(params ?? query ?? body ?? upload);
   return {
@@ -100,8 +108,15 @@ function operationOf(method: string, path: string, operation: Operation): ZodOpe
       ...(takesInput && { 400: error('Invalid input; `errors` names the fields') }),
       ...(access !== 'public' && { 401: error('No valid session or token') }),
       ...(access !== 'public' && access !== 'optional' && { 403: error('Not allowed for this caller, or the token lacks the scope') }),
+      ...Object.fromEntries(Object.entries(refusals).map(([status, description]) => [status, error(description)])),
       ...(params && { 404: error('Not found, or not yours') }),
-      ...(conflict && { 409: error('Conflicts with the current state') }),
+      ...(conflict === true && { 409: error('Conflicts with the current state') }),
+      ...(conflict === 'version' && {
+        409: {
+          description: 'Changed by someone else since `expectedVersion`: the current ticket, to review',
+          content: { 'application/json': { schema: versionConflictResponseSchema } },
+        },
+      }),
       ...((body ?? upload) && { 413: error('The body is too large') }),
       429: error('Too many requests; retry after `Retry-After` seconds'),
     },

@@ -77,6 +77,12 @@ describe('the OpenAPI document', () => {
     const created = body.paths['/tokens'].post.requestBody.content['application/json'].schema;
     expect(created.required).toEqual(['name', 'scopes']);
     expect(body.paths['/tickets/{id}'].get.responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    // The refusals a public call makes of its own, the 409 that carries the ticket, the CSV's type.
+    expect(Object.keys(body.paths['/auth/login'].post.responses)).toEqual(expect.arrayContaining(['401', '403']));
+    expect(Object.keys(body.paths['/auth/register'].post.responses)).toEqual(expect.arrayContaining(['401', '403', '409']));
+    const conflict = body.paths['/tickets/{id}'].put.responses['409'].content['application/json'].schema;
+    expect(conflict.required).toEqual(expect.arrayContaining(['success', 'message', 'ticket']));
+    expect(Object.keys(body.paths['/reports/tickets.csv'].get.responses['200'].content)).toEqual(['text/csv']);
   });
 });
 

@@ -51,7 +51,7 @@ import { z } from 'zod';
 export type Access = 'public' | 'optional' | 'signedIn' | 'staff' | 'admin';
 
 /** What a route answers on success: a JSON schema, a file's bytes, or the reference's own page and files. */
-export type Answer = z.ZodType | 'file' | 'html' | 'asset' | 'openapi';
+export type Answer = z.ZodType | 'file' | 'csv' | 'html' | 'asset' | 'openapi';
 
 export interface Operation {
   summary: string;
@@ -66,8 +66,13 @@ export interface Operation {
   upload?: true;
   status?: 200 | 201;
   answer: Answer;
-  /** Answers beside the usual ones (400 on bad input, 401/403 by access, 404 with an id, 429). */
-  conflict?: true;
+  /**
+   * Answers beside the usual ones (400 on bad input, 401/403 by access, 404 with an id, 429): a 409,
+   * `version` when it carries the current ticket (a stale `expectedVersion`).
+   */
+  conflict?: true | 'version';
+  /** Refusals a public call makes of its own, by status, with what they mean. */
+  refusals?: Partial<Record<401 | 403, string>>;
 }
 
 const id = z.object({ id: idParam });
@@ -110,14 +115,23 @@ export const OPERATIONS: Record<string, Operation> = {
     status: 201,
     answer: answers.authResponseSchema,
     conflict: true,
+    refusals: { 403: 'A staff role without the right to create it, or an API token' },
   },
-  'POST /auth/login': { summary: 'Sign in', tag: 'Authentication', access: 'public', body: loginBody, answer: answers.authResponseSchema },
+  'POST /auth/login': {
+    summary: 'Sign in',
+    tag: 'Authentication',
+    access: 'public',
+    body: loginBody,
+    answer: answers.authResponseSchema,
+    refusals: { 401: 'Wrong email or password', 403: 'An API token was sent' },
+  },
   'POST /auth/request-password-reset': {
     summary: 'Mail a password reset link',
     tag: 'Authentication',
     access: 'public',
     body: requestPasswordResetBody,
     answer: answers.messageResponseSchema,
+    refusals: { 403: 'An API token was sent' },
   },
   'POST /auth/reset-password': {
     summary: 'Set a new password with a reset token',
@@ -125,6 +139,7 @@ export const OPERATIONS: Record<string, Operation> = {
     access: 'public',
     body: resetPasswordBody,
     answer: answers.messageResponseSchema,
+    refusals: { 403: 'An API token was sent' },
   },
   'GET /auth/verify': { summary: "The session's user", tag: 'Authentication', access: 'signedIn', answer: answers.userResponseSchema },
 
@@ -214,7 +229,7 @@ export const OPERATIONS: Record<string, Operation> = {
     params: id,
     body: updateTicketBody,
     answer: answers.ticketMessageResponseSchema,
-    conflict: true,
+    conflict: 'version',
   },
   'DELETE /tickets/:id': {
     summary: 'Delete a ticket',
@@ -239,7 +254,7 @@ export const OPERATIONS: Record<string, Operation> = {
     body: commentBody,
     status: 201,
     answer: answers.commentResponseSchema,
-    conflict: true,
+    conflict: 'version',
   },
   'GET /tickets/:id/history': {
     summary: 'Older history entries',
@@ -651,6 +666,6 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'Reports',
     access: 'admin',
     query: reportQuery,
-    answer: 'file',
+    answer: 'csv',
   },
 };
