@@ -107,6 +107,36 @@ describe('mail threading driven by the real receiver (docs/api.md#threading)', (
     expect(await mailsTo(customer)).toHaveLength(1);
   });
 
+  it('threads by the last [#id] of the subject: the tag our reply on a follow-up ticket appends', async () => {
+    const customer = uniqueEmail('follower');
+    const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Printer on fire', text: 'Smoke from the tray.' });
+    const closedId = opened.ticketId!;
+    const closing = await t.api.put(`/tickets/${closedId}`, { status: 'closed' }, { token: cast.agent.token });
+    expect(closing.status).toBe(200);
+    // The owner answers the closed ticket by its subject alone: a follow-up ticket, titled with that subject.
+    const again = await deliver(t, { from: customer, to: SUPPORT, subject: `Re: Printer on fire [#${closedId}]`, text: 'On fire again.' });
+    expect(again.status).toBe('ticket');
+    const followUpId = again.ticketId!;
+    expect(followUpId).not.toBe(closedId);
+
+    await comment(followUpId, { content: 'A technician is on the way.' });
+    const replies = (await mailsTo(customer)).filter((m) => m.text.includes('A technician is on the way.'));
+    expect(replies.map((m) => m.subject)).toEqual([`Re: Re: Printer on fire [#${closedId}] [#${followUpId}]`]);
+
+    // The owner's answer keeps that subject and carries no thread headers: the last tag names the ticket.
+    const answer = await deliver(t, { from: customer, to: SUPPORT, subject: replies[0]!.subject, text: 'Thanks, it is out.' });
+    expect(answer).toMatchObject({ status: 'comment', ticketId: followUpId });
+    // Only the ticket's owner is threaded by the tag.
+    const byOther = await deliver(t, {
+      from: cast.other.user.email,
+      to: SUPPORT,
+      subject: replies[0]!.subject,
+      text: 'Is my printer next?',
+    });
+    expect(byOther.status).toBe('ticket');
+    expect([closedId, followUpId]).not.toContain(byOther.ticketId);
+  });
+
   it('passes on the files of a reply a staff member sent by mail', async () => {
     const customer = uniqueEmail('relayed');
     const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Label printer', text: 'Labels come out blank.' });

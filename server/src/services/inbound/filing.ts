@@ -117,7 +117,9 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       const ticket = ticketId === null ? undefined : await findTicketRow(db, ticketId);
       if (ticket) return ticket;
     }
-    const tagged = /\[#([1-9]\d{0,9})\]/.exec(mail.subject);
+    // The last tag: ours is appended, so a title that quotes another ticket's ("Re: … [#7]", a
+    // follow-up made from a reply) leaves its tag before it.
+    const tagged = [...mail.subject.matchAll(/\[#([1-9]\d{0,9})\]/g)].at(-1);
     if (tagged && sender) {
       const ticket = await findTicketRow(db, Number(tagged[1]));
       // Anyone can type "[#12]": it threads only the ticket's owner's mail.
