@@ -1,13 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TicketDetail } from '@helpdesk/protocol';
-import { users } from '../db/schema/index.js';
+import { emailOutbox, ticketHistory, users } from '../db/schema/index.js';
 import { ADMIN_ENV, createCast, createTicket, sessionOf, uniqueEmail } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
-import { deliver, INBOUND_ENV, SUPPORT } from '../../test/inboundMail.js';
+import { deliver, deliverRaw, fixture, INBOUND_ENV, SUPPORT } from '../../test/inboundMail.js';
 import { startMailReceiver, type MailReceiver, type ReceivedMail } from '../../test/mailReceiver.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { download, uploadIds } from '../../test/uploads.js';
@@ -135,6 +136,45 @@ describe('mail threading driven by the real receiver (docs/api.md#threading)', (
     });
     expect(byOther.status).toBe('ticket');
     expect([closedId, followUpId]).not.toContain(byOther.ticketId);
+  });
+
+  it('marks any mail of ours bounced by its report: a reset, a mention, an assignment; no ticket entry for them', async () => {
+    const customer = uniqueEmail('unreachable');
+    const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Badge reader', text: 'The badge reader is dead.' });
+    const ticketId = opened.ticketId!;
+    expect((await t.api.post('/auth/request-password-reset', { email: customer })).status).toBe(200);
+    await comment(ticketId, { content: 'Admin, is this the reader we replaced?', internal: true, mentions: [cast.admin.user.id] });
+    const assigned = await t.api.put(`/tickets/${ticketId}`, { assignedAgentId: cast.agent.user.id }, { token: cast.admin.token });
+    expect(assigned.status).toBe(200);
+    const caught = async (address: string, subject: string) => {
+      const [mail, ...more] = (await mailsTo(address)).filter((m) => m.subject === subject);
+      expect(more, subject).toHaveLength(0);
+      return { recipient: address, messageId: mail!.messageId!.replace(/^<(.*)>$/, '$1') };
+    };
+    const ours = [
+      await caught(customer, 'Reset your HelpDesk System password'),
+      await caught(cast.admin.user.email, `Agent Smith mentioned you on ticket #${ticketId}`),
+      await caught(cast.agent.user.email, `Ticket #${ticketId} was assigned to you`),
+    ];
+
+    for (const { recipient, messageId } of ours) {
+      const report = await fixture('delivery-report.eml', { N: randomUUID(), RECIPIENT: recipient, ORIGINAL_ID: messageId });
+      const row = await deliverRaw(t, '', SUPPORT, report);
+      // Not tied to a ticket's thread: the report names no ticket or comment.
+      expect(row, recipient).toMatchObject({ status: 'ignored', reason: 'bounce', ticketId: null, commentId: null });
+      const [outgoing] = await t.server.database.db.select().from(emailOutbox).where(eq(emailOutbox.messageId, messageId));
+      expect(outgoing, recipient).toMatchObject({ status: 'bounced', lastError: `Email to ${recipient} bounced: 5.1.1` });
+    }
+    // Nothing on the ticket: none of them was mail of its thread.
+    const history = await t.server.database.db.select().from(ticketHistory).where(eq(ticketHistory.ticketId, ticketId));
+    expect(history.filter((h) => h.type === 'email_bounced')).toEqual([]);
+    // A report about a Message-ID we never sent is still not ours.
+    const stranger = await fixture('delivery-report.eml', {
+      N: randomUUID(),
+      RECIPIENT: customer,
+      ORIGINAL_ID: `${randomUUID()}@helpdesk.test`,
+    });
+    expect(await deliverRaw(t, '', SUPPORT, stranger)).toMatchObject({ status: 'ignored', reason: 'bounce of a mail that is not ours' });
   });
 
   it('passes on the files of a reply a staff member sent by mail', async () => {

@@ -18,7 +18,7 @@ import { actorRef } from '../../events/bus.js';
 import type { Actor } from '../../lib/actor.js';
 import { ConflictError } from '../../lib/errors.js';
 import { parseThreadAddress } from '../../mail/threadAddress.js';
-import { markBounced } from '../../mail/outbox.js';
+import { findOurMessageIds, markBounced } from '../../mail/outbox.js';
 import { presentComment, presentHistoryEntry } from '../../presenters/tickets.js';
 import type { ServiceContext } from '../context.js';
 import type { TicketService } from '../tickets/index.js';
@@ -131,22 +131,33 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
   async function bounce(claim: InboundRow, report: DeliveryReport) {
     if (report.action !== 'failed')
       return finishAlone(claim, { status: 'ignored', reason: `delivery report (${report.action ?? 'no action'})` });
-    const [sent] = await findThreadMessages(db, report.originalIds, 'out');
-    if (!sent) return finishAlone(claim, { status: 'ignored', reason: 'bounce of a mail that is not ours' });
-    const ticket = await findTicketRow(db, sent.ticketId);
+    // Any mail of ours (the outbox), a reset, a mention or an assignment too; the thread's record
+    // says whether it was mail of a ticket's thread, which alone the ticket hears of.
+    const threadMails = await findThreadMessages(db, report.originalIds, 'out');
+    const outboxMails = new Set(await findOurMessageIds(db, report.originalIds));
+    const messageId = report.originalIds.find((id) => outboxMails.has(id) || threadMails.some((m) => m.messageId === id));
+    if (messageId === undefined) return finishAlone(claim, { status: 'ignored', reason: 'bounce of a mail that is not ours' });
+    const sent = threadMails.find((m) => m.messageId === messageId);
+    const ticket = sent && (await findTicketRow(db, sent.ticketId));
     const address = report.recipient ?? 'unknown address';
     const status = report.status ?? 'unknown status';
     return withTransaction(async (tx, emit) => {
       if (!(await lockClaimed(tx, claim))) throw new ClaimLost();
       // The reply's badge turns to bounced for staff watching the ticket (email-status).
-      await markBounced(tx, emit, sent.messageId, MESSAGES.inbound.bounced(address, status));
-      if (ticket) {
+      await markBounced(tx, emit, messageId, MESSAGES.inbound.bounced(address, status));
+      if (sent && ticket) {
         // The entry needs an actor: the author of the reply that bounced, else the ticket's owner.
         const author = sent.commentId === null ? undefined : await findCommentAuthor(tx, sent.commentId);
         const actor = author ?? { id: ticket.ticket.userId, name: ticket.ownerName ?? '' };
         await insertHistory(tx, actor, [{ ticketId: ticket.ticket.id, type: 'email_bounced', from: address, to: status, internal: true }]);
       }
-      await finishInbound(tx, claim.id, { status: 'ignored', reason: BOUNCE_REASON, ticketId: sent.ticketId, commentId: sent.commentId });
+      // A mail outside the threads (a reset, a notice to staff) names no ticket here either.
+      await finishInbound(tx, claim.id, {
+        status: 'ignored',
+        reason: BOUNCE_REASON,
+        ticketId: sent?.ticketId ?? null,
+        commentId: sent?.commentId ?? null,
+      });
     });
   }
 
