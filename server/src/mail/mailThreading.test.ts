@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TicketDetail } from '@helpdesk/protocol';
-import { emailOutbox, ticketHistory, users } from '../db/schema/index.js';
+import { emailMessages, emailOutbox, ticketHistory, users } from '../db/schema/index.js';
 import { ADMIN_ENV, createCast, createTicket, sessionOf, uniqueEmail } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { deliver, deliverRaw, fixture, INBOUND_ENV, SUPPORT } from '../../test/inboundMail.js';
@@ -136,6 +136,42 @@ describe('mail threading driven by the real receiver (docs/api.md#threading)', (
     });
     expect(byOther.status).toBe('ticket');
     expect([closedId, followUpId]).not.toContain(byOther.ticketId);
+  });
+
+  it('threads the survey mail like the status mail: Reply-To the plus-address, in the thread, answered onto the ticket', async () => {
+    const customer = uniqueEmail('rater');
+    const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Docking station', text: 'No picture on the monitor.' });
+    const ticketId = opened.ticketId!;
+    const resolved = await t.api.put(`/tickets/${ticketId}`, { status: 'resolved' }, { token: cast.agent.token });
+    expect(resolved.status).toBe(200);
+    const mails = await mailsTo(customer);
+    const status = mails.find((m) => m.subject === `Ticket #${ticketId} is now Resolved`);
+    const survey = mails.find((m) => m.subject === `How did we do on ticket #${ticketId}?`);
+    expect(status?.replyTo).toMatch(new RegExp(`^support\\+t${ticketId}-[a-z0-9]{10}@helpdesk\\.test$`));
+    // The same headers as the status mail written with it, which it follows in the thread.
+    expect(survey?.replyTo).toBe(status!.replyTo);
+    expect(survey!.inReplyTo).toBe(status!.messageId);
+    expect(survey!.references).toEqual([`<${opened.messageId}>`, status!.messageId]);
+    expect(survey!.headers.get('auto-submitted')).toBe('auto-generated');
+    const [recorded] = await t.server.database.db
+      .select()
+      .from(emailMessages)
+      .where(eq(emailMessages.messageId, survey!.messageId!.replace(/^<(.*)>$/, '$1')));
+    expect(recorded).toMatchObject({ ticketId, commentId: null, direction: 'out' });
+
+    // The owner answers the survey mail from their mail program: a comment on the ticket, which reopens.
+    const answer = await deliver(t, {
+      from: customer,
+      to: SUPPORT,
+      subject: `Re: ${survey!.subject}`,
+      inReplyTo: survey!.messageId!,
+      references: [...survey!.references, survey!.messageId!],
+      text: 'The picture is back, but the sound is not.',
+    });
+    expect(answer).toMatchObject({ status: 'comment', ticketId });
+    const byAddress = await deliver(t, { from: customer, to: survey!.replyTo!, subject: 'Also', text: 'And the USB ports.' });
+    expect(byAddress).toMatchObject({ status: 'comment', ticketId });
+    expect((await detail(ticketId, cast.agent.token)).status).toBe('open');
   });
 
   it('marks any mail of ours bounced by its report: a reset, a mention, an assignment; no ticket entry for them', async () => {
