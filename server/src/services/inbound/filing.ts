@@ -1,4 +1,4 @@
-import { formatBytes, INBOUND_LIMITS, isStaff, LIMITS, MESSAGES, type Attachment, type Ticket } from '@helpdesk/protocol';
+import { formatBytes, isStaff, LIMITS, MESSAGES, type Attachment, type Ticket } from '@helpdesk/protocol';
 import { sanitizeFilename } from '../../attachments/filename.js';
 import type { Db } from '../../db/client.js';
 import {
@@ -53,6 +53,8 @@ export const BOUNCE_REASON = 'bounce';
  */
 export function createInboundFiling(context: ServiceContext, tickets: TicketService, raw: RawStore, settings: FilingSettings) {
   const { db, withTransaction, threadKeys, attachments } = context;
+  /** ATTACHMENT_MAX_COUNT: the files a ticket or comment may carry, from a mail as from an upload. */
+  const maxFiles = context.settings.attachments.maxCount;
 
   /** Ends the claimed row without any other write. */
   const finishAlone = (claim: InboundRow, outcome: InboundOutcome) =>
@@ -61,9 +63,11 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       await finishInbound(tx, claim.id, outcome);
     });
 
-  /** The mail's files that are kept (the others are said in the text, filesNotKept). */
-  const keptFiles = (mail: InboundMail): MailAttachment[] =>
-    mail.attachments.filter((a) => !a.related && a.size <= attachments.maxBytes).slice(0, INBOUND_LIMITS.maxAttachments);
+  /** The mail's files, but for `cid:` images and those over ATTACHMENT_MAX_BYTES: the ones the count applies to. */
+  const keepable = (mail: InboundMail): MailAttachment[] => mail.attachments.filter((a) => !a.related && a.size <= attachments.maxBytes);
+
+  /** The mail's files that are kept, the first ATTACHMENT_MAX_COUNT (the others are said in the text, filesNotKept). */
+  const keptFiles = (mail: InboundMail): MailAttachment[] => keepable(mail).slice(0, maxFiles);
 
   /**
    * What the ticket service runs inside its transaction: the claim still ours, the mail's files
@@ -90,9 +94,12 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       return files;
     };
 
-  /** `Attachment <name> (<size>) was not kept: …` for each file over ATTACHMENT_MAX_BYTES. */
-  const filesNotKept = (mail: InboundMail): string[] =>
-    mail.attachments
+  /**
+   * `Attachment <name> (<size>) was not kept: …` for each file over ATTACHMENT_MAX_BYTES, then one
+   * line for the files past ATTACHMENT_MAX_COUNT.
+   */
+  const filesNotKept = (mail: InboundMail): string[] => {
+    const tooLarge = mail.attachments
       .filter((a) => !a.related && a.size > attachments.maxBytes)
       .map((a) =>
         MESSAGES.attachments.notKept(
@@ -101,6 +108,9 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
           formatBytes(attachments.maxBytes),
         ),
       );
+    const overCount = keepable(mail).length - maxFiles;
+    return overCount > 0 ? [...tooLarge, MESSAGES.attachments.notKeptCount(overCount, maxFiles)] : tooLarge;
+  };
 
   /** The text with the notes of files not kept after it. */
   const withNotes = (text: string, mail: InboundMail): string => [text, ...filesNotKept(mail)].filter(Boolean).join('\n\n');
