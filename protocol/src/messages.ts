@@ -155,6 +155,9 @@ export const MESSAGES = {
     tooManyUploadsFromAddress: 'Too many uploads from this address. Please wait a minute and try again.',
     /** An inbound mail's file over the limit: said in the comment, and the rest of the mail is filed. */
     notKept: (name: string, size: string, limit: string) => `Attachment ${name} (${size}) was not kept: it is larger than ${limit}`,
+    /** An inbound mail's files past ATTACHMENT_MAX_COUNT (the first ones are kept): said once, after notKept's. */
+    notKeptCount: (count: number, max: number) =>
+      `${count} more ${count === 1 ? 'attachment was' : 'attachments were'} not kept: at most ${max} ${max === 1 ? 'file is' : 'files are'} kept from one mail`,
   },
   views: {
     notFound: 'View not found',

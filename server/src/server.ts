@@ -138,7 +138,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     ? surveyMail({
         publicUrl: settings.publicUrl,
         mailFrom: settings.mailFrom,
-        supportAddress: settings.supportAddress,
+        threadKeys: mailKeys,
         tokenTtlDays: settings.csat.tokenTtlDays,
       })
     : undefined;

@@ -19,8 +19,6 @@ export const INBOUND_LIMITS = {
   maxPage: 100,
   /** Recipients one SMTP message may name among ours; more answer 452 (docs/api.md#email-intake). */
   maxRecipients: 100,
-  /** Files one message may leave on its comment; the rest are not kept (docs/decisions.md#mail-intake). */
-  maxAttachments: 100,
 } as const;
 
 export const inboundListQuery = z.object({

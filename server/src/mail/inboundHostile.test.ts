@@ -19,6 +19,7 @@ describe('hostile mail never crashes or stops the intake (docs/api.md#email-inta
       ...INBOUND_ENV,
       INBOUND_MAX_PER_SENDER_PER_HOUR: '1000',
       ATTACHMENT_MAX_BYTES: String(1024 * 1024),
+      ATTACHMENT_MAX_COUNT: '3',
     });
     cast = await createCast(t);
   });
@@ -92,6 +93,43 @@ describe('hostile mail never crashes or stops the intake (docs/api.md#email-inta
       { filename: 'page.html', contentType: 'text/html' },
       { filename: 'image.svg', contentType: 'image/svg+xml' },
     ]);
+  });
+
+  it('keeps at most ATTACHMENT_MAX_COUNT files of a mail, the first ones, and says how many it left', async () => {
+    const file = (name: string) => ({ filename: name, content: `contents of ${name}`, contentType: 'text/plain' });
+    const row = await deliver(t, {
+      from: cast.owner.user.email,
+      to: SUPPORT,
+      subject: 'Six files',
+      text: 'All the logs.',
+      attachments: [
+        file('one.txt'),
+        { filename: 'huge.bin', content: randomBytes(2 * 1024 * 1024) },
+        file('two.txt'),
+        file('three.txt'),
+        file('four.txt'),
+        file('five.txt'),
+      ],
+    });
+    expect(row.status).toBe('ticket');
+    const ticket = await ticketOf(row.ticketId!);
+    expect(ticket.attachments.map((a: { filename: string }) => a.filename)).toEqual(['one.txt', 'two.txt', 'three.txt']);
+    expect(ticket.description).toBe(
+      'All the logs.\n\nAttachment huge.bin (2 MB) was not kept: it is larger than 1 MB' +
+        '\n\n2 more attachments were not kept: at most 3 files are kept from one mail',
+    );
+    // A reply's comment is held to the same count.
+    const reply = await deliver(t, {
+      from: cast.owner.user.email,
+      to: SUPPORT,
+      subject: `Re: Six files [#${row.ticketId}]`,
+      text: 'And these.',
+      attachments: ['a.txt', 'b.txt', 'c.txt', 'd.txt'].map(file),
+    });
+    expect(reply).toMatchObject({ status: 'comment', ticketId: row.ticketId });
+    const comment = (await ticketOf(row.ticketId!)).comments.find((c: { id: number }) => c.id === reply.commentId);
+    expect(comment.attachments.map((a: { filename: string }) => a.filename)).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    expect(comment.content).toBe('And these.\n\n1 more attachment was not kept: at most 3 files are kept from one mail');
   });
 
   it('puts a reply’s files on its comment', async () => {

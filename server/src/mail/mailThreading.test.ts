@@ -1,13 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TicketDetail } from '@helpdesk/protocol';
-import { users } from '../db/schema/index.js';
+import { emailMessages, emailOutbox, ticketHistory, users } from '../db/schema/index.js';
 import { ADMIN_ENV, createCast, createTicket, sessionOf, uniqueEmail } from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
-import { deliver, INBOUND_ENV, SUPPORT } from '../../test/inboundMail.js';
+import { deliver, deliverRaw, fixture, INBOUND_ENV, SUPPORT } from '../../test/inboundMail.js';
 import { startMailReceiver, type MailReceiver, type ReceivedMail } from '../../test/mailReceiver.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { download, uploadIds } from '../../test/uploads.js';
@@ -105,6 +106,111 @@ describe('mail threading driven by the real receiver (docs/api.md#threading)', (
     expect(seen.comments[0]!.id).toBe(staffReply.id);
     // The owner's own answers are not mailed back to them.
     expect(await mailsTo(customer)).toHaveLength(1);
+  });
+
+  it('threads by the last [#id] of the subject: the tag our reply on a follow-up ticket appends', async () => {
+    const customer = uniqueEmail('follower');
+    const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Printer on fire', text: 'Smoke from the tray.' });
+    const closedId = opened.ticketId!;
+    const closing = await t.api.put(`/tickets/${closedId}`, { status: 'closed' }, { token: cast.agent.token });
+    expect(closing.status).toBe(200);
+    // The owner answers the closed ticket by its subject alone: a follow-up ticket, titled with that subject.
+    const again = await deliver(t, { from: customer, to: SUPPORT, subject: `Re: Printer on fire [#${closedId}]`, text: 'On fire again.' });
+    expect(again.status).toBe('ticket');
+    const followUpId = again.ticketId!;
+    expect(followUpId).not.toBe(closedId);
+
+    await comment(followUpId, { content: 'A technician is on the way.' });
+    const replies = (await mailsTo(customer)).filter((m) => m.text.includes('A technician is on the way.'));
+    expect(replies.map((m) => m.subject)).toEqual([`Re: Re: Printer on fire [#${closedId}] [#${followUpId}]`]);
+
+    // The owner's answer keeps that subject and carries no thread headers: the last tag names the ticket.
+    const answer = await deliver(t, { from: customer, to: SUPPORT, subject: replies[0]!.subject, text: 'Thanks, it is out.' });
+    expect(answer).toMatchObject({ status: 'comment', ticketId: followUpId });
+    // Only the ticket's owner is threaded by the tag.
+    const byOther = await deliver(t, {
+      from: cast.other.user.email,
+      to: SUPPORT,
+      subject: replies[0]!.subject,
+      text: 'Is my printer next?',
+    });
+    expect(byOther.status).toBe('ticket');
+    expect([closedId, followUpId]).not.toContain(byOther.ticketId);
+  });
+
+  it('threads the survey mail like the status mail: Reply-To the plus-address, in the thread, answered onto the ticket', async () => {
+    const customer = uniqueEmail('rater');
+    const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Docking station', text: 'No picture on the monitor.' });
+    const ticketId = opened.ticketId!;
+    const resolved = await t.api.put(`/tickets/${ticketId}`, { status: 'resolved' }, { token: cast.agent.token });
+    expect(resolved.status).toBe(200);
+    const mails = await mailsTo(customer);
+    const status = mails.find((m) => m.subject === `Ticket #${ticketId} is now Resolved`);
+    const survey = mails.find((m) => m.subject === `How did we do on ticket #${ticketId}?`);
+    expect(status?.replyTo).toMatch(new RegExp(`^support\\+t${ticketId}-[a-z0-9]{10}@helpdesk\\.test$`));
+    // The same headers as the status mail written with it, which it follows in the thread.
+    expect(survey?.replyTo).toBe(status!.replyTo);
+    expect(survey!.inReplyTo).toBe(status!.messageId);
+    expect(survey!.references).toEqual([`<${opened.messageId}>`, status!.messageId]);
+    expect(survey!.headers.get('auto-submitted')).toBe('auto-generated');
+    const [recorded] = await t.server.database.db
+      .select()
+      .from(emailMessages)
+      .where(eq(emailMessages.messageId, survey!.messageId!.replace(/^<(.*)>$/, '$1')));
+    expect(recorded).toMatchObject({ ticketId, commentId: null, direction: 'out' });
+
+    // The owner answers the survey mail from their mail program: a comment on the ticket, which reopens.
+    const answer = await deliver(t, {
+      from: customer,
+      to: SUPPORT,
+      subject: `Re: ${survey!.subject}`,
+      inReplyTo: survey!.messageId!,
+      references: [...survey!.references, survey!.messageId!],
+      text: 'The picture is back, but the sound is not.',
+    });
+    expect(answer).toMatchObject({ status: 'comment', ticketId });
+    const byAddress = await deliver(t, { from: customer, to: survey!.replyTo!, subject: 'Also', text: 'And the USB ports.' });
+    expect(byAddress).toMatchObject({ status: 'comment', ticketId });
+    expect((await detail(ticketId, cast.agent.token)).status).toBe('open');
+  });
+
+  it('marks any mail of ours bounced by its report: a reset, a mention, an assignment; no ticket entry for them', async () => {
+    const customer = uniqueEmail('unreachable');
+    const opened = await deliver(t, { from: customer, to: SUPPORT, subject: 'Badge reader', text: 'The badge reader is dead.' });
+    const ticketId = opened.ticketId!;
+    expect((await t.api.post('/auth/request-password-reset', { email: customer })).status).toBe(200);
+    await comment(ticketId, { content: 'Admin, is this the reader we replaced?', internal: true, mentions: [cast.admin.user.id] });
+    const assigned = await t.api.put(`/tickets/${ticketId}`, { assignedAgentId: cast.agent.user.id }, { token: cast.admin.token });
+    expect(assigned.status).toBe(200);
+    const caught = async (address: string, subject: string) => {
+      const [mail, ...more] = (await mailsTo(address)).filter((m) => m.subject === subject);
+      expect(more, subject).toHaveLength(0);
+      return { recipient: address, messageId: mail!.messageId!.replace(/^<(.*)>$/, '$1') };
+    };
+    const ours = [
+      await caught(customer, 'Reset your HelpDesk System password'),
+      await caught(cast.admin.user.email, `Agent Smith mentioned you on ticket #${ticketId}`),
+      await caught(cast.agent.user.email, `Ticket #${ticketId} was assigned to you`),
+    ];
+
+    for (const { recipient, messageId } of ours) {
+      const report = await fixture('delivery-report.eml', { N: randomUUID(), RECIPIENT: recipient, ORIGINAL_ID: messageId });
+      const row = await deliverRaw(t, '', SUPPORT, report);
+      // Not tied to a ticket's thread: the report names no ticket or comment.
+      expect(row, recipient).toMatchObject({ status: 'ignored', reason: 'bounce', ticketId: null, commentId: null });
+      const [outgoing] = await t.server.database.db.select().from(emailOutbox).where(eq(emailOutbox.messageId, messageId));
+      expect(outgoing, recipient).toMatchObject({ status: 'bounced', lastError: `Email to ${recipient} bounced: 5.1.1` });
+    }
+    // Nothing on the ticket: none of them was mail of its thread.
+    const history = await t.server.database.db.select().from(ticketHistory).where(eq(ticketHistory.ticketId, ticketId));
+    expect(history.filter((h) => h.type === 'email_bounced')).toEqual([]);
+    // A report about a Message-ID we never sent is still not ours.
+    const stranger = await fixture('delivery-report.eml', {
+      N: randomUUID(),
+      RECIPIENT: customer,
+      ORIGINAL_ID: `${randomUUID()}@helpdesk.test`,
+    });
+    expect(await deliverRaw(t, '', SUPPORT, stranger)).toMatchObject({ status: 'ignored', reason: 'bounce of a mail that is not ours' });
   });
 
   it('passes on the files of a reply a staff member sent by mail', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, isNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { Emit } from '../db/unitOfWork.js';
 import { emailMessages, emailOutbox, ticketComments, type EMAIL_KINDS, type OutboxMessage } from '../db/schema/index.js';
@@ -81,6 +81,17 @@ export async function threadHeaders(tx: Db, ticketId: number): Promise<{ inReply
   const [first = newest] = await thread().orderBy(asc(emailMessages.createdAt), asc(emailMessages.messageId)).limit(1);
   const ids = [...new Set([first.id, ...latest.map((m) => m.id).reverse()])];
   return { inReplyTo: bracketed(newest.id), references: ids.map(bracketed) };
+}
+
+/**
+ * Which of these Message-IDs (without angle brackets) are mails we sent, any kind, in the order
+ * given: a delivery report is matched against the whole outbox, not only the threads' mail.
+ */
+export async function findOurMessageIds(db: Db, messageIds: string[]): Promise<string[]> {
+  if (messageIds.length === 0) return [];
+  const rows = await db.select({ messageId: emailOutbox.messageId }).from(emailOutbox).where(inArray(emailOutbox.messageId, messageIds));
+  const ours = new Set(rows.map((row) => row.messageId));
+  return messageIds.filter((id) => ours.has(id));
 }
 
 /**

@@ -3,12 +3,14 @@ import type { BeforeCommit } from '../db/unitOfWork.js';
 import { issueSurvey } from '../services/csat.js';
 import { newMessageId, queueMail } from './outbox.js';
 import { csatSurveyMail } from './templates.js';
-import { findTicketOwner, mailHeaders } from './ticketMail.js';
+import { findTicketOwner, mailHeaders, ownerThreadHeaders } from './ticketMail.js';
+import type { ThreadKeys } from './threadAddress.js';
 
 export interface SurveyMailOptions {
   publicUrl: string;
   mailFrom: string;
-  supportAddress: string;
+  /** The support address and the secret of the ticket's plus-address, its Reply-To. */
+  threadKeys: ThreadKeys;
   /** CSAT_TOKEN_TTL_DAYS: how long each link works. */
   tokenTtlDays: number;
 }
@@ -19,9 +21,11 @@ export interface SurveyMailOptions {
  * change's transaction (a beforeCommit hook of db/unitOfWork.ts): no resolution without its survey,
  * no link to a survey that was rolled back (docs/api.md#satisfaction-surveys). Staff owners are not
  * asked (staff rate nobody's work); an owner who resolved it themselves or wants no mail gets none,
- * yet can answer on the page.
+ * yet can answer on the page. Like every mail to a ticket's owner it is in the ticket's thread, as
+ * the status mail written with it is: an answer to it lands on the ticket.
  */
-export function surveyMail({ publicUrl, mailFrom, supportAddress, tokenTtlDays }: SurveyMailOptions): BeforeCommit {
+export function surveyMail({ publicUrl, mailFrom, threadKeys, tokenTtlDays }: SurveyMailOptions): BeforeCommit {
+  const { supportAddress } = threadKeys;
   return async (tx, events, emit) => {
     const now = new Date();
     for (const event of events) {
@@ -42,7 +46,13 @@ export function surveyMail({ publicUrl, mailFrom, supportAddress, tokenTtlDays }
         kind: 'notification',
         messageId: newMessageId(supportAddress),
         ticketId: owner.id,
-        message: { ...mail, from: mailFrom, headers: mailHeaders(supportAddress, true) },
+        threaded: true,
+        message: {
+          ...mail,
+          from: mailFrom,
+          ...(await ownerThreadHeaders(tx, owner.id, threadKeys)),
+          headers: mailHeaders(supportAddress, true),
+        },
       });
     }
   };

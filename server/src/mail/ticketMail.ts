@@ -26,6 +26,15 @@ export const mailHeaders = (supportAddress: string, automatic: boolean): Record<
   'X-HelpDesk-Loop': supportAddress,
 });
 
+/**
+ * What puts a mail to a ticket's owner in the ticket's thread (docs/api.md#headers-and-threading):
+ * Reply-To the ticket's signed plus-address, In-Reply-To and References from the thread so far. The
+ * mail is then queued `threaded`, so an answer to it threads too.
+ */
+export async function ownerThreadHeaders(tx: Db, ticketId: number, keys: ThreadKeys) {
+  return { replyTo: threadAddress(ticketId, keys), ...(await threadHeaders(tx, ticketId)) };
+}
+
 /** A ticket with its owner, as mail to the owner needs them. */
 export async function findTicketOwner(tx: Db, ticketId: number) {
   const [row] = await tx
@@ -85,8 +94,7 @@ export function ticketMail({ publicUrl, mailFrom, threadKeys }: TicketMailOption
       message: {
         ...mail,
         from: reply ? { name: `${reply.agentName} via HelpDesk`, address: supportAddress } : mailFrom,
-        replyTo: threadAddress(ticketId, threadKeys),
-        ...(await threadHeaders(tx, ticketId)),
+        ...(await ownerThreadHeaders(tx, ticketId, threadKeys)),
         headers: mailHeaders(supportAddress, !reply),
         ...(files.length > 0 && { attachments: files }),
       },

@@ -11,6 +11,7 @@ import { csatSurveys, emailOutbox, tickets } from '../db/schema/index.js';
 import { createUnitOfWork } from '../db/unitOfWork.js';
 import { redactTokens } from '../mail/outbox.js';
 import { surveyMail } from '../mail/surveyMail.js';
+import { threadKeys } from '../mail/threadAddress.js';
 
 const THANKS = 'Thank you for your feedback!';
 const INVALID = 'This survey link is invalid or has expired';
@@ -120,7 +121,7 @@ describe('the survey mail (docs/api.md#satisfaction-surveys)', () => {
     const hook = surveyMail({
       publicUrl: 'http://helpdesk.test',
       mailFrom: 'x@helpdesk.test',
-      supportAddress: 's@helpdesk.test',
+      threadKeys: threadKeys('s@helpdesk.test', undefined, 'a-secret-only-this-hook-signs-with'),
       tokenTtlDays: 30,
     });
     const failing = createUnitOfWork(db, t.server.bus, async (tx, events, emit) => {

@@ -1,4 +1,4 @@
-import { formatBytes, INBOUND_LIMITS, isStaff, LIMITS, MESSAGES, type Attachment, type Ticket } from '@helpdesk/protocol';
+import { formatBytes, isStaff, LIMITS, MESSAGES, type Attachment, type Ticket } from '@helpdesk/protocol';
 import { sanitizeFilename } from '../../attachments/filename.js';
 import type { Db } from '../../db/client.js';
 import {
@@ -18,7 +18,7 @@ import { actorRef } from '../../events/bus.js';
 import type { Actor } from '../../lib/actor.js';
 import { ConflictError } from '../../lib/errors.js';
 import { parseThreadAddress } from '../../mail/threadAddress.js';
-import { markBounced } from '../../mail/outbox.js';
+import { findOurMessageIds, markBounced } from '../../mail/outbox.js';
 import { presentComment, presentHistoryEntry } from '../../presenters/tickets.js';
 import type { ServiceContext } from '../context.js';
 import type { TicketService } from '../tickets/index.js';
@@ -53,6 +53,8 @@ export const BOUNCE_REASON = 'bounce';
  */
 export function createInboundFiling(context: ServiceContext, tickets: TicketService, raw: RawStore, settings: FilingSettings) {
   const { db, withTransaction, threadKeys, attachments } = context;
+  /** ATTACHMENT_MAX_COUNT: the files a ticket or comment may carry, from a mail as from an upload. */
+  const maxFiles = context.settings.attachments.maxCount;
 
   /** Ends the claimed row without any other write. */
   const finishAlone = (claim: InboundRow, outcome: InboundOutcome) =>
@@ -61,9 +63,11 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       await finishInbound(tx, claim.id, outcome);
     });
 
-  /** The mail's files that are kept (the others are said in the text, filesNotKept). */
-  const keptFiles = (mail: InboundMail): MailAttachment[] =>
-    mail.attachments.filter((a) => !a.related && a.size <= attachments.maxBytes).slice(0, INBOUND_LIMITS.maxAttachments);
+  /** The mail's files, but for `cid:` images and those over ATTACHMENT_MAX_BYTES: the ones the count applies to. */
+  const keepable = (mail: InboundMail): MailAttachment[] => mail.attachments.filter((a) => !a.related && a.size <= attachments.maxBytes);
+
+  /** The mail's files that are kept, the first ATTACHMENT_MAX_COUNT (the others are said in the text, filesNotKept). */
+  const keptFiles = (mail: InboundMail): MailAttachment[] => keepable(mail).slice(0, maxFiles);
 
   /**
    * What the ticket service runs inside its transaction: the claim still ours, the mail's files
@@ -90,9 +94,12 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       return files;
     };
 
-  /** `Attachment <name> (<size>) was not kept: …` for each file over ATTACHMENT_MAX_BYTES. */
-  const filesNotKept = (mail: InboundMail): string[] =>
-    mail.attachments
+  /**
+   * `Attachment <name> (<size>) was not kept: …` for each file over ATTACHMENT_MAX_BYTES, then one
+   * line for the files past ATTACHMENT_MAX_COUNT.
+   */
+  const filesNotKept = (mail: InboundMail): string[] => {
+    const tooLarge = mail.attachments
       .filter((a) => !a.related && a.size > attachments.maxBytes)
       .map((a) =>
         MESSAGES.attachments.notKept(
@@ -101,6 +108,9 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
           formatBytes(attachments.maxBytes),
         ),
       );
+    const overCount = keepable(mail).length - maxFiles;
+    return overCount > 0 ? [...tooLarge, MESSAGES.attachments.notKeptCount(overCount, maxFiles)] : tooLarge;
+  };
 
   /** The text with the notes of files not kept after it. */
   const withNotes = (text: string, mail: InboundMail): string => [text, ...filesNotKept(mail)].filter(Boolean).join('\n\n');
@@ -117,7 +127,9 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
       const ticket = ticketId === null ? undefined : await findTicketRow(db, ticketId);
       if (ticket) return ticket;
     }
-    const tagged = /\[#([1-9]\d{0,9})\]/.exec(mail.subject);
+    // The last tag: ours is appended, so a title that quotes another ticket's ("Re: … [#7]", a
+    // follow-up made from a reply) leaves its tag before it.
+    const tagged = [...mail.subject.matchAll(/\[#([1-9]\d{0,9})\]/g)].at(-1);
     if (tagged && sender) {
       const ticket = await findTicketRow(db, Number(tagged[1]));
       // Anyone can type "[#12]": it threads only the ticket's owner's mail.
@@ -129,22 +141,33 @@ export function createInboundFiling(context: ServiceContext, tickets: TicketServ
   async function bounce(claim: InboundRow, report: DeliveryReport) {
     if (report.action !== 'failed')
       return finishAlone(claim, { status: 'ignored', reason: `delivery report (${report.action ?? 'no action'})` });
-    const [sent] = await findThreadMessages(db, report.originalIds, 'out');
-    if (!sent) return finishAlone(claim, { status: 'ignored', reason: 'bounce of a mail that is not ours' });
-    const ticket = await findTicketRow(db, sent.ticketId);
+    // Any mail of ours (the outbox), a reset, a mention or an assignment too; the thread's record
+    // says whether it was mail of a ticket's thread, which alone the ticket hears of.
+    const threadMails = await findThreadMessages(db, report.originalIds, 'out');
+    const outboxMails = new Set(await findOurMessageIds(db, report.originalIds));
+    const messageId = report.originalIds.find((id) => outboxMails.has(id) || threadMails.some((m) => m.messageId === id));
+    if (messageId === undefined) return finishAlone(claim, { status: 'ignored', reason: 'bounce of a mail that is not ours' });
+    const sent = threadMails.find((m) => m.messageId === messageId);
+    const ticket = sent && (await findTicketRow(db, sent.ticketId));
     const address = report.recipient ?? 'unknown address';
     const status = report.status ?? 'unknown status';
     return withTransaction(async (tx, emit) => {
       if (!(await lockClaimed(tx, claim))) throw new ClaimLost();
       // The reply's badge turns to bounced for staff watching the ticket (email-status).
-      await markBounced(tx, emit, sent.messageId, MESSAGES.inbound.bounced(address, status));
-      if (ticket) {
+      await markBounced(tx, emit, messageId, MESSAGES.inbound.bounced(address, status));
+      if (sent && ticket) {
         // The entry needs an actor: the author of the reply that bounced, else the ticket's owner.
         const author = sent.commentId === null ? undefined : await findCommentAuthor(tx, sent.commentId);
         const actor = author ?? { id: ticket.ticket.userId, name: ticket.ownerName ?? '' };
         await insertHistory(tx, actor, [{ ticketId: ticket.ticket.id, type: 'email_bounced', from: address, to: status, internal: true }]);
       }
-      await finishInbound(tx, claim.id, { status: 'ignored', reason: BOUNCE_REASON, ticketId: sent.ticketId, commentId: sent.commentId });
+      // A mail outside the threads (a reset, a notice to staff) names no ticket here either.
+      await finishInbound(tx, claim.id, {
+        status: 'ignored',
+        reason: BOUNCE_REASON,
+        ticketId: sent?.ticketId ?? null,
+        commentId: sent?.commentId ?? null,
+      });
     });
   }
 

@@ -1,16 +1,33 @@
 import { EMAIL_REPLY_MARKER, isStorableText } from '@helpdesk/protocol';
 import { textStart } from '../../lib/textStart.js';
 
-/** A line that opens the quoted message: what follows it is not the reply. */
-const QUOTE_OPENERS: RegExp[] = [
-  // Gmail, Apple Mail, Thunderbird: "On Mon, 1 Jan 2024 at 10:00, Jane <jane@x> wrote:" (wrapped or not).
-  /^On\s[\s\S]{1,300}?\swrote:\s*$/,
-  // Outlook: a rule of underscores or "Original Message", then the quoted message's From.
+/**
+ * Gmail, Apple Mail, Thunderbird: "On Mon, 1 Jan 2024 at 10:00, Jane <jane@x> wrote:", wrapped over up
+ * to three lines or not. A customer's own text can read like it ("On my laptop … / The dialog
+ * wrote:"), so it opens the quote only when quoted lines, our marker or nothing follow it, or when it
+ * holds both a date (a year or a time of day) and an address, as the programs' headers do.
+ */
+const QUOTE_HEADER = /^On\s[\s\S]{1,300}?\swrote:\s*$/;
+const HEADER_DATE = /\b(?:19|20)\d\d\b|\b\d{1,2}:\d\d\b/;
+const HEADER_ADDRESS = /[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+/;
+
+/** Outlook's lines that open the quoted message: what follows them is not the reply. */
+const OUTLOOK_OPENERS: RegExp[] = [
+  // A rule of underscores or "Original Message", then the quoted message's From.
   /^_{10,}\s*$/,
   /^-{2,}\s*Original Message\s*-{2,}\s*$/i,
-  // Outlook without the rule: "From: …" directly followed by "Sent: …" or "Date: …".
+  // Without the rule: "From: …" directly followed by "Sent: …" or "Date: …".
   /^From:\s.+\n(?:Sent|Date):\s/,
 ];
+
+/** The first line from `from` on that is not blank is quoted (`>`) or our marker, or there is none. */
+function quoteOrNothingFrom(lines: string[], from: number): boolean {
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line.trim() !== '') return /^\s*>/.test(line) || line.includes(EMAIL_REPLY_MARKER);
+  }
+  return true;
+}
 
 /**
  * The reply without what it quotes: everything from our marker line (which every outgoing mail
@@ -24,11 +41,14 @@ export function replyText(text: string): string {
   const bare = lines.map((line) => line.replace(/^(?:>\s?)+/, '').trimEnd());
   const cutAt = bare.findIndex((line, i) => {
     if (line.includes(EMAIL_REPLY_MARKER)) return true;
-    // A quote header may wrap over two or three lines.
-    const window = bare.slice(i, i + 3);
-    return QUOTE_OPENERS.some(
-      (opener) => opener.test(line) || opener.test(window.slice(0, 2).join('\n')) || opener.test(window.join('\n')),
-    );
+    // A header may wrap over two or three lines.
+    for (let size = 1; size <= 3 && i + size <= bare.length; size++) {
+      const header = bare.slice(i, i + size).join('\n');
+      if (OUTLOOK_OPENERS.some((opener) => opener.test(header))) return true;
+      if (QUOTE_HEADER.test(header) && (quoteOrNothingFrom(lines, i + size) || (HEADER_DATE.test(header) && HEADER_ADDRESS.test(header))))
+        return true;
+    }
+    return false;
   });
   const kept = (cutAt === -1 ? lines : lines.slice(0, cutAt)).join('\n').trim();
   return kept === '' ? normalised.trim() : kept;
