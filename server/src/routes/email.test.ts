@@ -80,6 +80,23 @@ describe('Email admin calls (docs/api.md#email-admin)', () => {
     expect((await t.api.get('/email/inbound/999999/raw', { token: cast.agent.token })).status).toBe(404);
   });
 
+  it('gives agents the original of filed mail only: a bounce, which may quote a reset link, is for admins', async () => {
+    const bounce = await deliver(t, {
+      from: 'MAILER-DAEMON@mail.example.test',
+      to: SUPPORT,
+      subject: 'Undelivered Mail Returned to Sender',
+      text: 'Your password reset link: https://help.example.test/reset-password?token=secret-reset-token',
+    });
+    expect(bounce.status).toBe('ignored');
+    const raw = (token: string) => fetch(`${t.url}/api/email/inbound/${bounce.id}/raw`, { headers: { authorization: `Bearer ${token}` } });
+    const refused = await raw(cast.agent.token);
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({ success: false, message: 'Inbound message not found' });
+    const read = await raw(cast.admin.token);
+    expect(read.status).toBe(200);
+    expect(await read.text()).toContain('secret-reset-token');
+  });
+
   it('retries only a failed message', async () => {
     const row = await deliver(t, { from: cast.owner.user.email, to: SUPPORT, subject: 'Fine', text: 'Filed fine.' });
     expect(await t.api.post(`/email/inbound/${row.id}/retry`, undefined, { token: cast.admin.token })).toMatchObject({

@@ -11,7 +11,7 @@ import {
 } from '@helpdesk/protocol';
 import { parseInput } from '../lib/validation.js';
 import type { RouteDeps } from './deps.js';
-import { createRouter, DOWNLOAD_CSP, type FileResponse } from './router.js';
+import { actorOf, createRouter, DOWNLOAD_CSP, type FileResponse } from './router.js';
 
 /** IMAP_URL as an admin may see it: without its password. */
 function withoutPassword(url: string): string {
@@ -22,7 +22,8 @@ function withoutPassword(url: string): string {
 
 /**
  * The Email admin page's calls (docs/api.md#email-admin): the intake's settings, its latest
- * messages, retrying a failed one. The raw message is for staff, who may read every ticket anyway.
+ * messages, retrying a failed one. The raw message of a filed mail is for staff, who may read every
+ * ticket anyway; the rest (bounces, refused mail) for admins.
  */
 export function emailRoutes({ services, auth, settings, inboundSmtpPort }: RouteDeps) {
   const router = createRouter();
@@ -57,7 +58,7 @@ export function emailRoutes({ services, auth, settings, inboundSmtpPort }: Route
 
   router.get('/email/inbound/:id/raw', staff, async (ctx) => {
     const id = parseInput(idParam, ctx.params.id);
-    const { row, stream } = await services.inbound.rawMessage(id);
+    const { row, stream } = await services.inbound.rawMessage(actorOf(ctx), id);
     ctx.set('Content-Type', 'message/rfc822');
     ctx.set('Content-Disposition', `attachment; filename="message-${row.id}.eml"`);
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { INBOUND_LIMITS, MESSAGES, type InboundMessage } from '@helpdesk/protocol';
+import { canManageUsers, INBOUND_LIMITS, MESSAGES, type InboundMessage, type InboundStatus } from '@helpdesk/protocol';
 import {
   claimInbound,
   failAttempt,
@@ -11,12 +11,16 @@ import {
 } from '../../db/queries/inbound.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { Db } from '../../db/client.js';
+import type { Actor } from '../../lib/actor.js';
 import type { Settings } from '../../settings.js';
 import type { ServiceContext } from '../context.js';
 import type { TicketService } from '../tickets/index.js';
 import { NO_METRICS } from '../../metrics/metrics.js';
 import { BOUNCE_REASON, createInboundFiling } from './filing.js';
 import { bareMessageId, createRawStore, headerValue } from './rawStore.js';
+
+/** What a message filed from a person became: what an agent may read as received. */
+const FILED: ReadonlySet<InboundStatus> = new Set<InboundStatus>(['ticket', 'comment', 'note']);
 
 export type InboundService = ReturnType<typeof createInboundService>;
 
@@ -145,9 +149,15 @@ export function createInboundService(
     },
 
     /** The stored message as it arrived, for staff to download. */
-    async rawMessage(id: number) {
+    /**
+     * A message as received. Agents read what was filed as a ticket, comment or note, which they see
+     * on the ticket anyway; a bounce quotes the mail it returns, and a reset or survey link in it
+     * would be theirs to use, so the rest is for admins.
+     */
+    async rawMessage(actor: Actor, id: number) {
       const row = await findInbound(db, id);
-      if (!row || !(await raw.exists(row.sha256))) throw new NotFoundError(MESSAGES.inbound.notFound);
+      const readable = row !== undefined && (canManageUsers(actor) || FILED.has(row.status));
+      if (!readable || !(await raw.exists(row.sha256))) throw new NotFoundError(MESSAGES.inbound.notFound);
       return { row, stream: raw.open(row.sha256) };
     },
 
