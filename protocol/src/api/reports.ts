@@ -49,7 +49,7 @@ const DAY_MS = 86_400_000;
 /** A YYYY-MM-DD date as whole days since 1970-01-01 (a Thursday), and back. */
 export const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 // Past year 9999 the ISO form widens to a signed six-digit year (+010000-01-01), which the date part keeps.
-export const dateOfDay = (day: number): string => new Date(day * DAY_MS).toISOString().split('T')[0]!;
+export const dateOfDay = (day: number): string => new Date(day * DAY_MS).toISOString().replace(/T.*/, '');
 /** `date` moved by `days` days, as YYYY-MM-DD. */
 export const addDays = (date: string, days: number): string => dateOfDay(dayNumber(date) + days);
 /** How many days from `from` to `to`, both included. */
