@@ -154,7 +154,7 @@ describe('/agent-dashboard', () => {
     expect(names(3)).toEqual(['Assign ticket #3', 'More actions for ticket #3']);
     expect(names(4)).toEqual(['Assign ticket #4', 'More actions for ticket #4']);
     await userEvent.setup().click(within(rowOf(1)).getByRole('button', { name: 'More actions for ticket #1' }));
-    expect(await screen.findByRole('menuitem', { name: 'View ticket #1' })).toHaveAttribute('href', '/ticket/1');
+    expect(await screen.findByRole('menuitem', { name: 'View details of ticket #1' })).toHaveAttribute('href', '/ticket/1');
     expect(screen.getByRole('menuitem', { name: 'Update ticket #1' })).toHaveAttribute('href', '/agent/ticket/1/update');
   });
 
