@@ -192,6 +192,7 @@ export default function TicketDetailPage({ id }: { id: number }) {
     body = (
       <Card withBorder radius="md" padding="xl">
         <EmptyState
+          heading="h1"
           title={TICKET_TEXT.notFound}
           description="It may have been deleted, or the link is wrong."
           action={
