@@ -137,7 +137,7 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
         ) : (
           save.isError && <ErrorAlert message={PANEL_TEXT.saveFailed} error={save.error} />
         )}
-        {ticket.sla !== undefined && <SlaDetails sla={ticket.sla} />}
+        {ticket.sla !== undefined && <SlaDetails sla={ticket.sla} status={ticket.status} />}
         {CHOICES.map(({ field, label, data }) => (
           <ChoiceSelect
             key={field}
