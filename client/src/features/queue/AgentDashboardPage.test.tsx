@@ -234,6 +234,23 @@ describe('/agent-dashboard', () => {
     expect(await screen.findByText('Showing 1–25 of 80')).toBeInTheDocument();
   });
 
+  it('returns the focus to the row button when Quick Reply closes, and starts each reply empty', async () => {
+    agentServer([ticket({ id: 5 })]);
+    renderApp('/agent-dashboard', { user: agent });
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: 'Quick reply to ticket #5' });
+    button.focus();
+    await user.keyboard('{Enter}');
+    const box = await screen.findByRole('textbox', { name: 'Your response' });
+    await waitFor(() => expect(box).toHaveFocus());
+    await user.type(box, 'Half a thought');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Your response' })).not.toBeInTheDocument());
+    await waitFor(() => expect(button).toHaveFocus());
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('textbox', { name: 'Your response' })).toHaveValue('');
+  });
+
   it('ignores a blank quick reply and posts a real one as a comment', async () => {
     const server = agentServer([ticket({ id: 5 })], {
       'POST /tickets/5/comments': ({ body }) => ({
