@@ -7,8 +7,11 @@ export function EmptyState({
   description,
   icon,
   action,
+  heading,
 }: {
   title: string;
+  /** Makes the title the screen's heading, for a screen that has no other (one `<h1>` per screen). */
+  heading?: 'h1';
   description?: string;
   icon?: ReactNode;
   action?: ReactNode;
@@ -18,7 +21,7 @@ export function EmptyState({
       <ThemeIcon size={56} radius="xl" variant="light" color="gray">
         {icon ?? <IconInbox size={30} />}
       </ThemeIcon>
-      <Text fw={600} size="lg">
+      <Text component={heading ?? 'p'} fw={600} size="lg" m={0}>
         {title}
       </Text>
       {description && (

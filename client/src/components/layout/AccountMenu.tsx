@@ -22,7 +22,9 @@ export default function AccountMenu({ user }: { user: User }) {
   const logout = useLogout();
   return (
     // Without the initial-focus placeholder: that focusable div is a child a menu may not hold (axe
-    // aria-required-children); focus goes to the first item instead.
+    // aria-required-children). Focus goes to Settings instead (data-autofocus): left to itself the
+    // focus trap picks the disabled name item, which cannot take focus, so focus stayed on the button
+    // and the menu's arrow keys and Escape, which work only inside it, never ran.
     <Menu position="bottom-end" width={220} withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton data-testid="account-menu">
@@ -48,7 +50,7 @@ export default function AccountMenu({ user }: { user: User }) {
           </Text>
         </Menu.Item>
         <Menu.Divider role="none" />
-        <Menu.Item component={Link} href="/settings" leftSection={<IconSettings size={16} />}>
+        <Menu.Item component={Link} href="/settings" leftSection={<IconSettings size={16} />} data-autofocus>
           Settings
         </Menu.Item>
         {canManageUsers(user) && (

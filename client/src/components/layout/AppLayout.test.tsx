@@ -30,4 +30,51 @@ describe('header', () => {
     expect(localStorage.getItem('token')).toBeNull();
     expect(localStorage.getItem('user')).toBeNull();
   });
+
+  it('works the account menu from the keyboard: focus inside, arrows move, Escape closes and returns', async () => {
+    const admin = testUser({ role: 'admin', name: 'Grace Hopper' });
+    fakeServer({ 'GET /auth/verify': { body: { success: true, user: admin } } });
+    renderApp('/no-such-page', { user: admin });
+    const trigger = await screen.findByRole('button', { name: 'Account menu' });
+    trigger.focus();
+    await userEvent.keyboard('{Enter}');
+    const menu = await screen.findByRole('menu');
+    await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'Settings' })).toHaveFocus());
+    await userEvent.keyboard('{ArrowDown}');
+    expect(within(menu).getByRole('menuitem', { name: 'Service Levels' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(within(menu).getByRole('menuitem', { name: 'Logout' })).toHaveFocus();
+    // The name and role only say who is signed in: the arrows pass over them.
+    await userEvent.keyboard('{ArrowDown}');
+    expect(within(menu).getByRole('menuitem', { name: 'Settings' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowUp}');
+    expect(within(menu).getByRole('menuitem', { name: 'Logout' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+    await waitFor(() => expect(trigger).toHaveFocus());
+  });
+
+  it('puts the account links in the phone drawer as well', async () => {
+    const admin = testUser({ role: 'admin', name: 'Grace Hopper' });
+    fakeServer({ 'GET /auth/verify': { body: { success: true, user: admin } } });
+    renderApp('/no-such-page', { user: admin });
+    await userEvent.click(await screen.findByLabelText('Toggle navigation'));
+    const drawer = await screen.findByRole('navigation', { name: 'Mobile navigation', hidden: true });
+    expect(within(drawer).getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings');
+    expect(within(drawer).getByRole('link', { name: 'Service Levels' })).toHaveAttribute('href', '/service-levels');
+    await userEvent.click(within(drawer).getByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(`${window.location.pathname}${window.location.search}`).toBe('/login?session_expired=true'));
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it("keeps the admin-only link out of a user's drawer", async () => {
+    const user = testUser({ role: 'user', name: 'Jordan User' });
+    fakeServer({ 'GET /auth/verify': { body: { success: true, user } } });
+    renderApp('/no-such-page', { user });
+    await userEvent.click(await screen.findByLabelText('Toggle navigation'));
+    const drawer = await screen.findByRole('navigation', { name: 'Mobile navigation', hidden: true });
+    expect(within(drawer).getByRole('link', { name: 'Settings' })).toBeInTheDocument();
+    expect(within(drawer).queryByRole('link', { name: 'Service Levels' })).not.toBeInTheDocument();
+    expect(within(drawer).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+  });
 });

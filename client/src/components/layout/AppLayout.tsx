@@ -1,12 +1,13 @@
-import { Anchor, AppShell, Burger, Button, Container, Group, NavLink, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, AppShell, Burger, Button, Container, Divider, Group, NavLink, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconHeadset } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { isStaff } from '@helpdesk/protocol';
+import { canManageUsers, isStaff } from '@helpdesk/protocol';
 import { usePageShown } from '../../state/pageShown';
 import { userAtom } from '../../state/session';
+import { useLogout } from '../../state/useLogout';
 import { LiveAnnouncer } from './LiveAnnouncer';
 import { LiveIndicator } from './LiveIndicator';
 import { OfflineBanner } from './OfflineBanner';
@@ -31,6 +32,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const items = navItems(user);
   const main = useRef<HTMLElement>(null);
   const pageShown = usePageShown();
+  const logout = useLogout();
   useDocumentTitle(location);
   useRouteFocus(main, location);
 
@@ -116,6 +118,31 @@ export function AppLayout({ children }: { children: ReactNode }) {
                 onClick={close}
               />
             ))}
+            {/* The account menu's links as well, so a phone reaches them from the drawer too. */}
+            {user && (
+              <>
+                <Divider my={4} />
+                <NavLink component={Link} href="/settings" label="Settings" active={location === '/settings'} onClick={close} />
+                {canManageUsers(user) && (
+                  <NavLink
+                    component={Link}
+                    href="/service-levels"
+                    label="Service Levels"
+                    active={location === '/service-levels'}
+                    onClick={close}
+                  />
+                )}
+                <NavLink
+                  component="button"
+                  type="button"
+                  label="Logout"
+                  onClick={() => {
+                    close();
+                    logout();
+                  }}
+                />
+              </>
+            )}
           </Stack>
         )}
       </AppShell.Navbar>

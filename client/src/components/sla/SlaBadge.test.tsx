@@ -21,7 +21,7 @@ const renderBadges = (slas: SlaClock[]) =>
   render(
     <MantineProvider theme={theme}>
       {slas.map((s, i) => (
-        <SlaBadge key={i} sla={s} />
+        <SlaBadge key={i} sla={s} status="open" />
       ))}
     </MantineProvider>,
   );
@@ -50,6 +50,20 @@ describe('SlaBadge', () => {
     expect(badge).toHaveTextContent('Overdue 12 m');
   });
 
+  it('stands still at "Breached" on a resolved ticket that missed its deadline', () => {
+    render(
+      <MantineProvider theme={theme}>
+        <SlaBadge sla={sla({ state: 'breached', firstRespondedAt: inMinutes(-100), resolutionDueAt: inMinutes(-21) })} status="resolved" />
+      </MantineProvider>,
+    );
+    const [badge] = badges();
+    expect(badge).toHaveTextContent('Breached');
+    expect(badge).toHaveAttribute('data-sla-state', 'breached');
+    expect(screen.getByText('Service level breached')).toBeInTheDocument();
+    act(() => void vi.advanceTimersByTime(30 * 60_000));
+    expect(badge).toHaveTextContent('Breached');
+  });
+
   it('is amber on warning, grey while paused and says Met when met', () => {
     renderBadges([sla({ state: 'warning' }), sla({ state: 'paused' }), sla({ state: 'met' })]);
     expect(badges().map((b) => b.getAttribute('data-sla-state'))).toEqual(['warning', 'paused', 'met']);
@@ -70,7 +84,7 @@ describe('SlaBadge', () => {
       const [current, setCurrent] = useState(sla({ firstResponseDueAt: inMinutes(30) }));
       return (
         <MantineProvider theme={theme}>
-          <SlaBadge sla={current} />
+          <SlaBadge sla={current} status="open" />
           <button type="button" onClick={() => setCurrent({ ...current, state: 'warning' })}>
             warn
           </button>

@@ -1,3 +1,4 @@
+import type { TicketStatus } from '@helpdesk/protocol';
 import { Badge, VisuallyHidden, type BadgeProps } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconClockHour4, IconFlame, IconPlayerPause } from '@tabler/icons-react';
 import { useCallback, useMemo } from 'react';
@@ -15,11 +16,11 @@ const LOOKS: Record<SlaTone, { color: string; variant: BadgeProps['variant']; Ic
 };
 
 /** The countdown now, following the page's one clock: it changes (and re-renders) once a minute at most. */
-export function useCountdown(sla: SlaClock): Countdown {
+export function useCountdown(sla: SlaClock, status: TicketStatus): Countdown {
   const { state, firstResponseDueAt, resolutionDueAt, firstRespondedAt } = sla;
   const derive = useCallback(
-    (now: number) => JSON.stringify(countdown({ state, firstResponseDueAt, resolutionDueAt, firstRespondedAt }, now)),
-    [state, firstResponseDueAt, resolutionDueAt, firstRespondedAt],
+    (now: number) => JSON.stringify(countdown({ state, firstResponseDueAt, resolutionDueAt, firstRespondedAt }, now, status)),
+    [state, firstResponseDueAt, resolutionDueAt, firstRespondedAt, status],
   );
   const shown = useClock(derive);
   return useMemo(() => JSON.parse(shown) as Countdown, [shown]);
@@ -28,11 +29,11 @@ export function useCountdown(sla: SlaClock): Countdown {
 /**
  * A ticket's service-level countdown (docs/product.md#service-levels), staff only: time left to the
  * running deadline, "Overdue …" once it passed, "Paused" while waiting on the customer, "Met" when
- * done. Screen readers hear the whole sentence ("Resolution due in 2 h 5 m"); the hover title adds the
+ * done, "Breached" on a resolved or closed ticket that missed a deadline. Screen readers hear the whole sentence ("Resolution due in 2 h 5 m"); the hover title adds the
  * deadline's date.
  */
-export function SlaBadge({ sla, ...props }: { sla: SlaClock } & BadgeProps) {
-  const shown = useCountdown(sla);
+export function SlaBadge({ sla, status, ...props }: { sla: SlaClock; status: TicketStatus } & BadgeProps) {
+  const shown = useCountdown(sla, status);
   const { color, variant, Icon } = LOOKS[shown.tone];
   const title = shown.dueAt ? `${shown.description} (due ${formatDateTime(shown.dueAt)})` : shown.description;
   return (

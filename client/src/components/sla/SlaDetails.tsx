@@ -1,3 +1,4 @@
+import type { TicketStatus } from '@helpdesk/protocol';
 import { Group, Stack, Text } from '@mantine/core';
 import { formatDateTime } from '../../lib/dates';
 import type { SlaClock } from './countdown';
@@ -35,14 +36,14 @@ const undated = (sla: SlaClock) => (sla.state === 'paused' ? SLA_TEXT.paused : S
  * The ticket page's service level, staff only (docs/product.md#service-levels): the live countdown and
  * both deadlines as dates, or when the first response was given.
  */
-export function SlaDetails({ sla }: { sla: SlaClock | null }) {
+export function SlaDetails({ sla, status }: { sla: SlaClock | null; status: TicketStatus }) {
   return (
     <Stack gap={6} data-testid="sla-details">
       <Group justify="space-between" gap="xs">
         <Text size="sm" fw={600}>
           {SLA_TEXT.heading}
         </Text>
-        {sla && <SlaBadge sla={sla} size="md" />}
+        {sla && <SlaBadge sla={sla} status={status} size="md" />}
       </Group>
       {sla ? (
         <>

@@ -1,4 +1,4 @@
-import type { SlaState, TicketSla } from '@helpdesk/protocol';
+import type { SlaState, TicketSla, TicketStatus } from '@helpdesk/protocol';
 
 /**
  * What a ticket's service-level badge says, from the deadlines the server stored and the time now.
@@ -52,11 +52,14 @@ const firstResponseLate = (sla: SlaClock): boolean =>
 const KIND_NAMES = { firstResponse: 'First response', resolution: 'Resolution' } as const;
 
 /**
- * The badge at `now` (ms). Time left counts up to the next minute (at 30 s left it reads "1 m"), time
- * over counts whole minutes gone. A deadline that passed reads red at once, without waiting for the
- * server's scanner to mark the breach; amber comes from the server, which knows the policy's warning time.
+ * The badge at `now` (ms) on a ticket of `status`. Time left counts up to the next minute (at 30 s
+ * left it reads "1 m"), time over counts whole minutes gone. A deadline that passed reads red at once,
+ * without waiting for the server's scanner to mark the breach; amber comes from the server, which
+ * knows the policy's warning time. A resolved or closed ticket's clock has stopped: a deadline it
+ * keeps is the breach it was (docs/api.md#service-levels-on-tickets), so it reads "Breached" and no
+ * longer counts.
  */
-export function countdown(sla: SlaClock, now: number): Countdown {
+export function countdown(sla: SlaClock, now: number, status: TicketStatus): Countdown {
   const deadline = openDeadline(sla);
   // While paused the server may hold no running deadline at all: the state decides.
   if (sla.state === 'paused')
@@ -70,6 +73,8 @@ export function countdown(sla: SlaClock, now: number): Countdown {
   if (sla.state === 'met' || (deadline === null && sla.state !== 'breached'))
     return { tone: 'met', text: 'Met', description: 'Service level met', dueAt: null };
   if (deadline === null) return { tone: 'breached', text: 'Breached', description: 'Service level breached', dueAt: null };
+  if (status === 'resolved' || status === 'closed')
+    return { tone: 'breached', text: 'Breached', description: 'Service level breached', dueAt: deadline.dueAt };
   const name = KIND_NAMES[deadline.kind];
   const left = Date.parse(deadline.dueAt) - now;
   // The server's breach wins over a browser clock that is behind it (by a tick, or a skewed clock),

@@ -83,7 +83,7 @@ describe('ArticleDetailPage', () => {
   it("says 'Article not found' for a missing article", async () => {
     fakeServer({ 'GET /knowledge/99': { status: 404, body: { success: false, message: 'Article not found' } } });
     renderApp('/knowledge/99');
-    expect(await screen.findByText('Article not found')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Article not found' })).toBeInTheDocument();
     expect(screen.queryByText('Failed to load article')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Knowledge Base' })).toBeInTheDocument();
   });

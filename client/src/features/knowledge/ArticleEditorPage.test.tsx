@@ -138,6 +138,6 @@ describe('ArticleEditorPage', () => {
   it("says 'Article not found' when the article to edit is gone", async () => {
     fakeServer({ ...verified, 'GET /knowledge/99': { status: 404, body: { success: false, message: 'Article not found' } } });
     renderApp('/knowledge/99/edit', { user: agent });
-    expect(await screen.findByText('Article not found')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Article not found' })).toBeInTheDocument();
   });
 });

@@ -22,6 +22,7 @@ export function ArticleLoadError({ error }: { error: unknown }) {
       {statusOf(error) === 404 ? (
         <Card withBorder radius="md">
           <EmptyState
+            heading="h1"
             title={T.notFound}
             description="It may have been removed, or the link is not quite right."
             icon={<IconFileOff size={30} />}

@@ -154,7 +154,7 @@ describe('/agent-dashboard', () => {
     expect(names(3)).toEqual(['Assign ticket #3', 'More actions for ticket #3']);
     expect(names(4)).toEqual(['Assign ticket #4', 'More actions for ticket #4']);
     await userEvent.setup().click(within(rowOf(1)).getByRole('button', { name: 'More actions for ticket #1' }));
-    expect(await screen.findByRole('menuitem', { name: 'View ticket #1' })).toHaveAttribute('href', '/ticket/1');
+    expect(await screen.findByRole('menuitem', { name: 'View details of ticket #1' })).toHaveAttribute('href', '/ticket/1');
     expect(screen.getByRole('menuitem', { name: 'Update ticket #1' })).toHaveAttribute('href', '/agent/ticket/1/update');
   });
 
@@ -232,6 +232,23 @@ describe('/agent-dashboard', () => {
     await waitFor(() => expect(lastListQuery(server).get('limit')).toBe('25'));
     expect(lastListQuery(server).get('page')).toBe('1');
     expect(await screen.findByText('Showing 1–25 of 80')).toBeInTheDocument();
+  });
+
+  it('returns the focus to the row button when Quick Reply closes, and starts each reply empty', async () => {
+    agentServer([ticket({ id: 5 })]);
+    renderApp('/agent-dashboard', { user: agent });
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: 'Quick reply to ticket #5' });
+    button.focus();
+    await user.keyboard('{Enter}');
+    const box = await screen.findByRole('textbox', { name: 'Your response' });
+    await waitFor(() => expect(box).toHaveFocus());
+    await user.type(box, 'Half a thought');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Your response' })).not.toBeInTheDocument());
+    await waitFor(() => expect(button).toHaveFocus());
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('textbox', { name: 'Your response' })).toHaveValue('');
   });
 
   it('ignores a blank quick reply and posts a real one as a comment', async () => {

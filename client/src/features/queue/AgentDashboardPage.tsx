@@ -291,15 +291,8 @@ function AgentDashboard({ user }: { user: User }) {
         )}
       </Stack>
 
-      <QuickReplyModal
-        key={replyTo?.id ?? 'closed'}
-        ticket={replyTo}
-        sending={reply.isPending}
-        onSend={sendReply}
-        onClose={() => setReplyTo(null)}
-      />
+      <QuickReplyModal ticket={replyTo} sending={reply.isPending} onSend={sendReply} onClose={() => setReplyTo(null)} />
       <SaveViewModal
-        key={naming?.view?.id ?? (naming ? 'new-view' : 'no-view')}
         opened={naming !== null}
         title={naming?.view ? 'Rename view' : 'Save current view'}
         initialName={naming?.view?.name}

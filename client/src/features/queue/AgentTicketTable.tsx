@@ -245,7 +245,7 @@ function TicketRow({ ticket, selection, active, onOpen, ...actions }: RowProps) 
       <Table.Td>
         <Stack gap={4} align="flex-start">
           <StatusChip status={ticket.status} size="sm" className={classes.wrappingChip} />
-          {ticket.sla && <SlaBadge sla={ticket.sla} size="xs" tt="none" className={classes.wrappingChip} />}
+          {ticket.sla && <SlaBadge sla={ticket.sla} status={ticket.status} size="xs" tt="none" className={classes.wrappingChip} />}
         </Stack>
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
@@ -336,7 +336,7 @@ function TicketCard({ ticket, selection, active, onOpen, ...actions }: RowProps)
               <PriorityChip priority={ticket.priority} />
               <StatusChip status={ticket.status} />
               <CategoryChip category={ticket.category} />
-              {ticket.sla && <SlaBadge sla={ticket.sla} />}
+              {ticket.sla && <SlaBadge sla={ticket.sla} status={ticket.status} />}
               {ticket.unread && <NewBadge size="sm" />}
             </Group>
             <Text fw={unreadWeight(ticket)} size="sm" lineClamp={2}>

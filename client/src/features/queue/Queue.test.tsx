@@ -267,6 +267,23 @@ describe('capped counts', () => {
 });
 
 describe('view list', () => {
+  it('returns the focus to "Save current view" when its dialog closes, and starts each naming empty', async () => {
+    queueServer(() => ({}));
+    renderApp('/agent-dashboard', { user: agent });
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: 'Save current view' });
+    button.focus();
+    await user.keyboard('{Enter}');
+    const name = await screen.findByRole('textbox', { name: 'View name' });
+    await waitFor(() => expect(name).toHaveFocus());
+    await user.type(name, 'Half');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'View name' })).not.toBeInTheDocument());
+    await waitFor(() => expect(button).toHaveFocus());
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('textbox', { name: 'View name' })).toHaveValue('');
+  });
+
   it('shows each view with its count, follows ticket events and pushed counts without a request, and opens a view as filters', async () => {
     const client = createQueryClient();
     const server = queueServer(() => ({ '-1': 4, '-2': 7, '5': 2 }));

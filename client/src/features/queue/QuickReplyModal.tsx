@@ -23,7 +23,8 @@ interface QuickReplyModalProps {
  * Quick Reply (docs/product.md#agent-dashboard) asks for a response and posts it as a comment, or as
  * an internal note; the latest comments show above the box, so the agent answers the conversation,
  * not just its title. As with the prompt it stands in for, an empty or blank answer is ignored:
- * nothing is sent. The parent keys it by ticket, so each reply starts from an empty box.
+ * nothing is sent. The form is keyed by ticket, so each reply starts from an empty box; the modal
+ * itself stays mounted, so on closing Mantine returns the focus to what opened it.
  */
 export function QuickReplyModal({ ticket, sending, onSend, onClose }: QuickReplyModalProps) {
   return (
@@ -34,7 +35,7 @@ export function QuickReplyModal({ ticket, sending, onSend, onClose }: QuickReply
       centered
       size="lg"
     >
-      {ticket && <QuickReplyForm ticket={ticket} sending={sending} onSend={onSend} onClose={onClose} />}
+      {ticket && <QuickReplyForm key={ticket.id} ticket={ticket} sending={sending} onSend={onSend} onClose={onClose} />}
     </Modal>
   );
 }

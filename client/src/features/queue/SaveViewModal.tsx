@@ -13,8 +13,19 @@ interface SaveViewModalProps {
   onClose: () => void;
 }
 
-/** Names a view (1–80 characters, the server's rule and texts). The parent keys it, so each opening starts fresh. */
-export function SaveViewModal({ opened, title, initialName = '', canShare, saving, onSave, onClose }: SaveViewModalProps) {
+/**
+ * Names a view (1–80 characters, the server's rule and texts). The form mounts afresh at each opening;
+ * the modal stays mounted, so on closing Mantine returns the focus to what opened it.
+ */
+export function SaveViewModal({ opened, title, onClose, ...form }: SaveViewModalProps) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} centered>
+      {opened && <SaveViewForm onClose={onClose} {...form} />}
+    </Modal>
+  );
+}
+
+function SaveViewForm({ initialName = '', canShare, saving, onSave, onClose }: Omit<SaveViewModalProps, 'opened' | 'title'>) {
   const [name, setName] = useState(initialName);
   const [shared, setShared] = useState(false);
   const [touched, setTouched] = useState(false);
@@ -34,31 +45,27 @@ export function SaveViewModal({ opened, title, initialName = '', canShare, savin
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <TextInput
-            label="View name"
-            withAsterisk
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            onBlur={() => setTouched(true)}
-            error={touched ? error : null}
-            data-autofocus
-          />
-          {canShare && (
-            <Checkbox label="Share with the team" checked={shared} onChange={(event) => setShared(event.currentTarget.checked)} />
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={saving}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={saving}>
-              Save view
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="View name"
+          withAsterisk
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+          onBlur={() => setTouched(true)}
+          error={touched ? error : null}
+          data-autofocus
+        />
+        {canShare && <Checkbox label="Share with the team" checked={shared} onChange={(event) => setShared(event.currentTarget.checked)} />}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving}>
+            Save view
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }

@@ -87,7 +87,7 @@ export function TicketRowActions({
             component={Link}
             href={`/ticket/${ticket.id}`}
             leftSection={<IconEye size={16} />}
-            aria-label={`View ticket #${ticket.id}`}
+            aria-label={`View details of ticket #${ticket.id}`}
           >
             View details
           </Menu.Item>

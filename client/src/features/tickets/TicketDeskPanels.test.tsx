@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '../../test-utils/fakeServer';
 import { renderApp } from '../../test-utils/renderApp';
 import {
@@ -138,6 +138,75 @@ describe('ticket side panel (staff)', () => {
     await waitFor(() =>
       expect(server.calls.find((c) => c.key === 'PUT /tickets/7')?.body).toEqual({ tags: ['printer', 'billing'], expectedVersion: 1 }),
     );
+  });
+});
+
+/** Holds every PUT until `release` is called, so a test can act while a change is saving. */
+function holdPuts() {
+  const inner = globalThis.fetch;
+  const held: (() => void)[] = [];
+  vi.stubGlobal('fetch', (input: string, init: RequestInit = {}) =>
+    init.method?.toUpperCase() === 'PUT'
+      ? new Promise<Response>((resolve) => held.push(() => resolve(inner(input, init))))
+      : inner(input, init),
+  );
+  return {
+    pending: () => held.length,
+    release: () => held.splice(0).forEach((go) => go()),
+  };
+}
+
+describe('ticket side panel while a change saves', () => {
+  it('keeps focus in a box whose change is saving, so the next key is not a page shortcut', async () => {
+    const server = staffPage({
+      'PUT /tickets/7': ({ body }) => ({
+        body: { success: true, ticket: { ...aTicket(), ...(body as object), version: 2 }, message: 'ok' },
+      }),
+    });
+    const gate = holdPuts();
+    renderApp('/ticket/7', { user: agent });
+    const panel = await screen.findByRole('region', { name: 'Ticket details' });
+    const user = userEvent.setup();
+    const status = within(panel).getByRole('textbox', { name: 'Status' });
+    await user.click(status);
+    await user.click(screen.getByRole('option', { name: 'In Progress' }));
+    await waitFor(() => expect(gate.pending()).toBe(1));
+    expect(status).toHaveFocus();
+    expect(status).not.toBeDisabled();
+    await user.keyboard('j');
+    expect(window.location.pathname).toBe('/ticket/7');
+    gate.release();
+    await waitFor(() => expect(server.calls.filter((c) => c.key === 'PUT /tickets/7')).toHaveLength(1));
+    expect(status).toHaveFocus();
+  });
+
+  it('keeps tags typed while the last one saves, and sends them on the saved version', async () => {
+    let version = 1;
+    const server = staffPage({
+      'PUT /tickets/7': ({ body }) => {
+        version += 1;
+        return { body: { success: true, ticket: { ...aTicket(), ...(body as object), version }, message: 'ok' } };
+      },
+    });
+    const gate = holdPuts();
+    renderApp('/ticket/7', { user: agent });
+    const panel = await screen.findByRole('region', { name: 'Ticket details' });
+    const user = userEvent.setup();
+    const tags = within(panel).getByRole('textbox', { name: 'Tags' });
+    await user.type(tags, 'net{Enter}java{Enter}');
+    expect(tags).toHaveFocus();
+    expect(window.location.pathname).toBe('/ticket/7');
+    expect(gate.pending()).toBe(1);
+    gate.release();
+    await waitFor(() => expect(gate.pending()).toBe(1));
+    gate.release();
+    await waitFor(() =>
+      expect(server.calls.filter((c) => c.key === 'PUT /tickets/7').map((c) => c.body)).toEqual([
+        { tags: ['printer', 'net'], expectedVersion: 1 },
+        { tags: ['printer', 'net', 'java'], expectedVersion: 2 },
+      ]),
+    );
+    expect(tags).toHaveFocus();
   });
 });
 

@@ -356,7 +356,7 @@ describe('ticket detail page', () => {
   it('says "Ticket not found" for a 404, with a way back', async () => {
     fakeServer({ ...verified(owner), 'GET /tickets/7': failure(404, 'Ticket not found') });
     renderApp('/ticket/7', { user: owner });
-    expect(await screen.findByText('Ticket not found')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ticket not found' })).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'Back to Dashboard' }).every((link) => link.getAttribute('href') === '/dashboard')).toBe(
       true,
     );

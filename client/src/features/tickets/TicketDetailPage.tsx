@@ -132,7 +132,7 @@ function TicketView({ ticket, user }: { ticket: TicketDetail; user: User }) {
             <PriorityChip priority={ticket.priority} size="lg" />
             <CategoryChip category={ticket.category} size="lg" />
             {/* Also here, not only in the side panel, which a phone shows below the conversation. */}
-            {staff && ticket.sla && <SlaBadge sla={ticket.sla} size="lg" />}
+            {staff && ticket.sla && <SlaBadge sla={ticket.sla} status={ticket.status} size="lg" />}
             {staff && <TicketViewers ticketId={ticket.id} size="md" />}
           </Group>
         </Stack>
@@ -192,6 +192,7 @@ export default function TicketDetailPage({ id }: { id: number }) {
     body = (
       <Card withBorder radius="md" padding="xl">
         <EmptyState
+          heading="h1"
           title={TICKET_TEXT.notFound}
           description="It may have been deleted, or the link is wrong."
           action={

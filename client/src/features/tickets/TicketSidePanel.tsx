@@ -1,7 +1,7 @@
 import { PRIORITIES, TICKET_STATUSES, type Category, type Priority, type Ticket, type TicketStatus, type User } from '@helpdesk/protocol';
 import { Card, Select, Stack, TagsInput, Text, Title, type SelectProps } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { conflictTicketOf } from '../../api/ApiError';
 import { deskApi, type DeskTicket } from '../../api/desk';
 import { ticketSaved } from '../../api/ticketCache';
@@ -52,7 +52,7 @@ function ChoiceSelect({
   value,
   onPick,
   ...props
-}: Pick<SelectProps, 'label' | 'data' | 'disabled'> & { value: string; onPick: (value: string) => void }) {
+}: Pick<SelectProps, 'label' | 'data' | 'readOnly'> & { value: string; onPick: (value: string) => void }) {
   return <Select value={value} allowDeselect={false} onChange={(next) => next && next !== value && onPick(next)} {...props} />;
 }
 
@@ -68,17 +68,36 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
   const suggestions = useTagSuggestions(hasTags);
   // The ticket the change was made on, for the conflict review's "what they changed".
   const [base, setBase] = useState<Ticket>(ticket);
+  // Tags typed while a save is on its way: shown at once, sent on the saved version once it is back.
+  const [tagsDraft, setTagsDraft] = useState<string[] | null>(null);
+  const queuedTags = useRef<string[] | null>(null);
   const save = useMutation({
     mutationFn: ({ change, on }: { change: Change; on: Ticket }) => send(ticket.id, change, on.version),
     onSuccess: ({ ticket: saved }, { change }) => {
       void ticketSaved(client, saved);
       if (change.field === 'tags') void tagsChanged(client);
+      const queued = queuedTags.current;
+      queuedTags.current = null;
+      if (queued) {
+        setBase(saved);
+        save.mutate({ change: { field: 'tags', value: queued }, on: saved });
+      } else setTagsDraft(null);
+    },
+    onError: () => {
+      queuedTags.current = null;
+      setTagsDraft(null);
     },
   });
   const conflict = conflictTicketOf(save.error);
   const change = (next: Change) => {
     setBase(ticket);
     save.mutate({ change: next, on: ticket });
+  };
+  const changeTags = (tags: string[]) => {
+    const value = tags.map((tag) => tag.trim().toLowerCase());
+    setTagsDraft(value);
+    if (save.isPending) queuedTags.current = value;
+    else change({ field: 'tags', value });
   };
 
   const current = ticket.assignedAgent?.id ?? null;
@@ -89,6 +108,8 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
       ? [{ value: String(current), label: ticket.assignedAgent?.name ?? '' }]
       : []),
   ];
+  // While a change saves, the boxes are read-only rather than disabled: a disabled box drops the
+  // focus to <body>, where the next key typed runs a page shortcut (j, k, r) instead.
   const busy = save.isPending;
 
   return (
@@ -116,14 +137,14 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
         ) : (
           save.isError && <ErrorAlert message={PANEL_TEXT.saveFailed} error={save.error} />
         )}
-        {ticket.sla !== undefined && <SlaDetails sla={ticket.sla} />}
+        {ticket.sla !== undefined && <SlaDetails sla={ticket.sla} status={ticket.status} />}
         {CHOICES.map(({ field, label, data }) => (
           <ChoiceSelect
             key={field}
             label={label}
             data={data}
             value={ticket[field]}
-            disabled={busy}
+            readOnly={busy}
             // The value is one of the box's own options.
             onPick={(value) => change({ field, value } as Change)}
           />
@@ -134,7 +155,7 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
           value={current === null ? UNASSIGNED : String(current)}
           allowDeselect={false}
           searchable
-          disabled={busy}
+          readOnly={busy}
           onChange={(value) => {
             const agentId = !value || value === UNASSIGNED ? null : Number(value);
             if (agentId !== current) change({ field: 'assignedAgentId', value: agentId });
@@ -145,11 +166,10 @@ export function TicketSidePanel({ ticket, me }: { ticket: DeskTicket; me: Pick<U
             label="Tags"
             description="Only support staff see tags."
             data={suggestions}
-            value={ticket.tags ?? []}
-            placeholder={(ticket.tags ?? []).length === 0 ? 'Add a tag' : undefined}
-            disabled={busy}
+            value={tagsDraft ?? ticket.tags ?? []}
+            placeholder={(tagsDraft ?? ticket.tags ?? []).length === 0 ? 'Add a tag' : undefined}
             clearable
-            onChange={(tags) => change({ field: 'tags', value: tags.map((tag) => tag.trim().toLowerCase()) })}
+            onChange={changeTags}
           />
         )}
         {ticket.status !== 'closed' && <MergeControl ticketId={ticket.id} />}
