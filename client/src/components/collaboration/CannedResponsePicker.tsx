@@ -69,7 +69,8 @@ function Picker({ ticketId, ticket, onInsert, agentName, compact = false }: Cann
   };
 
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-start" width={340} shadow="md" trapFocus withinPortal>
+    // Focus goes back to the picker's button when it closes (a pick, Escape), not to the page's body.
+    <Popover opened={opened} onChange={setOpened} position="bottom-start" width={340} shadow="md" trapFocus returnFocus withinPortal>
       <Popover.Target>
         {compact ? (
           <Tooltip label={CANNED_PICKER}>

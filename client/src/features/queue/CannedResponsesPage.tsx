@@ -134,7 +134,6 @@ function CannedResponses({ user }: { user: User }) {
         ))}
       </Stack>
       <CannedResponseEditor
-        key={editing === null ? 'closed' : editing === 'new' ? 'new' : editing.id}
         item={editing}
         canShare={canShareItems(user)}
         saving={save.isPending}
@@ -155,8 +154,33 @@ interface EditorProps {
   onClose: () => void;
 }
 
-function CannedResponseEditor({ item, canShare, saving, error, onSave, onClose }: EditorProps) {
+/**
+ * The dialog stays mounted, so on closing Mantine returns the focus to the button that opened it;
+ * its form is mounted per item, so each opening starts from the item (or empty).
+ */
+function CannedResponseEditor({ item, ...form }: EditorProps) {
   const existing = item && item !== 'new' ? item : null;
+  return (
+    <Modal
+      opened={item !== null}
+      onClose={form.onClose}
+      title={existing ? 'Edit canned response' : 'New canned response'}
+      centered
+      size="lg"
+    >
+      {item !== null && <CannedResponseForm key={existing?.id ?? 'new'} existing={existing} {...form} />}
+    </Modal>
+  );
+}
+
+function CannedResponseForm({
+  existing,
+  canShare,
+  saving,
+  error,
+  onSave,
+  onClose,
+}: Omit<EditorProps, 'item'> & { existing: CannedResponse | null }) {
   const [title, setTitle] = useState(existing?.title ?? '');
   const [content, setContent] = useState(existing?.content ?? '');
   const [shared, setShared] = useState(existing?.shared ?? false);
@@ -174,39 +198,37 @@ function CannedResponseEditor({ item, canShare, saving, error, onSave, onClose }
     onSave({ title: title.trim(), content: content.trim(), shared });
   };
   return (
-    <Modal opened={item !== null} onClose={onClose} title={existing ? 'Edit canned response' : 'New canned response'} centered size="lg">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {error && <ErrorAlert message="Failed to save the canned response" error={error} />}
-          <TextInput
-            label="Title"
-            withAsterisk
-            value={title}
-            onChange={(e) => setTitle(e.currentTarget.value)}
-            error={touched && titleError}
-            data-autofocus
-          />
-          <Textarea
-            label="Content"
-            withAsterisk
-            autosize
-            minRows={4}
-            maxRows={12}
-            value={content}
-            onChange={(e) => setContent(e.currentTarget.value)}
-            error={touched && contentError}
-          />
-          {canShare && <Checkbox label="Share with the team" checked={shared} onChange={(e) => setShared(e.currentTarget.checked)} />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={saving}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={saving}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {error && <ErrorAlert message="Failed to save the canned response" error={error} />}
+        <TextInput
+          label="Title"
+          withAsterisk
+          value={title}
+          onChange={(e) => setTitle(e.currentTarget.value)}
+          error={touched && titleError}
+          data-autofocus
+        />
+        <Textarea
+          label="Content"
+          withAsterisk
+          autosize
+          minRows={4}
+          maxRows={12}
+          value={content}
+          onChange={(e) => setContent(e.currentTarget.value)}
+          error={touched && contentError}
+        />
+        {canShare && <Checkbox label="Share with the team" checked={shared} onChange={(e) => setShared(e.currentTarget.checked)} />}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }

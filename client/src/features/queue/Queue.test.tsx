@@ -347,6 +347,25 @@ describe('CannedResponsePicker', () => {
     await user.click(screen.getByRole('button', { name: 'Insert canned response' }));
     await user.type(await screen.findByRole('textbox', { name: 'Filter canned responses' }), 'greet{Enter}');
     expect(onInsert).toHaveBeenLastCalledWith('Hi Olive, thanks for #42');
+    // Picked by keyboard: the focus is back on the picker, not lost to the page.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Insert canned response' })).toHaveFocus());
+  });
+
+  it('gives the focus back to "New canned response" when its dialog closes, and opens empty each time', async () => {
+    fakeServer({ 'GET /canned-responses': { body: { success: true, cannedResponses: CANNED } } });
+    renderApp('/agent/canned-responses', { user: agent });
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: 'New canned response' });
+    button.focus();
+    await user.keyboard('{Enter}');
+    const title = await screen.findByRole('textbox', { name: 'Title' });
+    await waitFor(() => expect(title).toHaveFocus());
+    await user.type(title, 'Half');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Title' })).not.toBeInTheDocument());
+    await waitFor(() => expect(button).toHaveFocus());
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('textbox', { name: 'Title' })).toHaveValue('');
   });
 
   it('is not there for a user', () => {
