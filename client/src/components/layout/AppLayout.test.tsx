@@ -67,6 +67,16 @@ describe('header', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
+  it('offers a signed-out visitor Login and Sign up in the drawer', async () => {
+    fakeServer({});
+    renderApp('/knowledge');
+    await userEvent.click(await screen.findByLabelText('Toggle navigation'));
+    const drawer = await screen.findByRole('navigation', { name: 'Mobile navigation', hidden: true });
+    expect(within(drawer).getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    expect(within(drawer).getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/signup');
+    expect(within(drawer).queryByRole('link', { name: 'Settings' })).not.toBeInTheDocument();
+  });
+
   it("keeps the admin-only link out of a user's drawer", async () => {
     const user = testUser({ role: 'user', name: 'Jordan User' });
     fakeServer({ 'GET /auth/verify': { body: { success: true, user } } });

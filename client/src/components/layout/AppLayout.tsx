@@ -143,6 +143,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
                 />
               </>
             )}
+            {/* Signed out: the header's Sign up button is hidden on the narrowest screens. */}
+            {!user && (
+              <>
+                <Divider my={4} />
+                <NavLink component={Link} href="/login" label="Login" active={location === '/login'} onClick={close} />
+                <NavLink component={Link} href="/signup" label="Sign up" active={location === '/signup'} onClick={close} />
+              </>
+            )}
           </Stack>
         )}
       </AppShell.Navbar>
