@@ -125,7 +125,8 @@ async function freshTicket(): Promise<Fixture> {
 }
 
 /** A message the mail intake stored; `failed` to be retried (no worker runs in this suite). */
-async function freshInbound(): Promise<Fixture> {
+/** A received message in `status`: a failed one can be retried, and agents read only filed ones. */
+async function freshInbound(status: 'failed' | 'note' = 'failed'): Promise<Fixture> {
   const raw = `From: x@example.test\r\nSubject: Matrix\r\nMessage-ID: <${uniqueEmail('matrix')}>\r\n\r\nHello\r\n`;
   const accepted = await t.server.services.inbound.accept({
     source: 'smtp',
@@ -134,7 +135,7 @@ async function freshInbound(): Promise<Fixture> {
     data: [Buffer.from(raw)],
   });
   if (!accepted.stored) throw new Error('the matrix message was not stored');
-  await t.server.database.db.update(inboundMessages).set({ status: 'failed' }).where(eq(inboundMessages.id, accepted.id));
+  await t.server.database.db.update(inboundMessages).set({ status }).where(eq(inboundMessages.id, accepted.id));
   return { inboundId: accepted.id };
 }
 
@@ -1124,7 +1125,7 @@ const ROWS: Row[] = [
     name: 'raw message',
     method: 'GET',
     path: (c) => `/email/inbound/${c.fx.inboundId}/raw`,
-    setup: freshInbound,
+    setup: () => freshInbound('note'),
     expect: staffOnly(200),
     denied: { 403: STAFF_ONLY },
   },
