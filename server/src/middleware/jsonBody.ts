@@ -40,9 +40,10 @@ export const jsonBody: Middleware = async (ctx, next) => {
     // error, which has no HTTP status: the sender's mistake, not our 500. The parser's other
     // refusals carry a status, and the route's own errors come after the body was read.
     if (body.read) throw error;
+    const status = statusOf(error);
     // The type passed the gate above: a 415 from the parser is about the encoding (inflation's).
-    if (statusOf(error) === 415) throw new AppError(415, MESSAGES.http.unsupportedEncoding);
-    if (statusOf(error) !== undefined) throw error;
+    if (status === 415) throw new AppError(415, MESSAGES.http.unsupportedEncoding);
+    if (status !== undefined) throw error;
     throw new AppError(400, MESSAGES.http.undecodableBody);
   }
 };

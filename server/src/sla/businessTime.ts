@@ -31,6 +31,8 @@ interface Day {
   date: number;
   weekday: number;
   iso: string;
+  /** Its midnight as if the zone were UTC: a wall-clock time of the day is this plus its minutes. */
+  utc: number;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -39,7 +41,7 @@ function civilDay(year: number, month: number, date: number): Day {
   const utc = new Date(0);
   utc.setUTCFullYear(year, month, date); // years below 100 stay as they are (Date.UTC would add 1900)
   const [y, m, d] = [utc.getUTCFullYear(), utc.getUTCMonth(), utc.getUTCDate()];
-  return { year: y, month: m, date: d, weekday: utc.getUTCDay(), iso: `${pad(y, 4)}-${pad(m + 1)}-${pad(d)}` };
+  return { year: y, month: m, date: d, weekday: utc.getUTCDay(), iso: `${pad(y, 4)}-${pad(m + 1)}-${pad(d)}`, utc: utc.getTime() };
 }
 
 function dayOf(instant: number, timeZone: string): Day {
@@ -48,13 +50,6 @@ function dayOf(instant: number, timeZone: string): Day {
 }
 
 const laterDay = (day: Day, days: number) => civilDay(day.year, day.month, day.date + days);
-
-/** The day's midnight as if the zone were UTC. */
-function wallClock(day: Day): number {
-  const utc = new Date(0);
-  utc.setUTCFullYear(day.year, day.month, day.date);
-  return utc.getTime();
-}
 
 /** A local wall-clock time (minutes after a day's midnight) as an instant. */
 type Instant = (day: Day, minutes: number) => number;
@@ -92,7 +87,7 @@ function* openWeeks(from: number, calendar: BusinessCalendar): Generator<Week> {
     const offset = tzOffset(timeZone, new Date(start));
     // The same offset a week on: no DST change inside (two within one week are unknown).
     const steady = offset === tzOffset(timeZone, new Date(start + WEEK));
-    const instant: Instant = steady ? (d, minutes) => wallClock(d) + (minutes - offset) * MINUTE : zoned;
+    const instant: Instant = steady ? (d, minutes) => d.utc + (minutes - offset) * MINUTE : zoned;
     const stretches = Array.from({ length: 7 }, (_, i) => laterDay(day, i))
       .filter((d) => !holidays.has(d.iso))
       .flatMap((d) => openIntervals(calendar, d, instant))
