@@ -72,9 +72,9 @@ export function countdown(sla: SlaClock, now: number, status: TicketStatus): Cou
   // Nothing left to count to (the first response was the only target) is met as well.
   if (sla.state === 'met' || (deadline === null && sla.state !== 'breached'))
     return { tone: 'met', text: 'Met', description: 'Service level met', dueAt: null };
-  if (deadline === null) return { tone: 'breached', text: 'Breached', description: 'Service level breached', dueAt: null };
-  if (status === 'resolved' || status === 'closed')
-    return { tone: 'breached', text: 'Breached', description: 'Service level breached', dueAt: deadline.dueAt };
+  // No deadline left to count to, or the kept one of a stopped clock: the breach it was.
+  if (deadline === null || status === 'resolved' || status === 'closed')
+    return { tone: 'breached', text: 'Breached', description: 'Service level breached', dueAt: deadline?.dueAt ?? null };
   const name = KIND_NAMES[deadline.kind];
   const left = Date.parse(deadline.dueAt) - now;
   // The server's breach wins over a browser clock that is behind it (by a tick, or a skewed clock),
