@@ -56,9 +56,9 @@ export async function request<T>(method: string, url: string, options: RequestOp
     return payload as T;
   }
 
-  const body = (payload ?? {}) as { message?: unknown; errors?: unknown };
+  const body = (payload ?? {}) as { errors?: unknown };
   const error = new ApiError(
-    { kind: 'response', status: response.status, url, serverMessage: typeof body.message === 'string' ? body.message : undefined },
+    { kind: 'response', status: response.status, url, serverMessage: messageOf(payload) },
     isStringRecord(body.errors) ? body.errors : {},
     payload,
   );
@@ -88,9 +88,7 @@ export async function fetchFile(url: string, signal?: AbortSignal): Promise<{ bl
     throw new ApiError({ kind: 'no-response', url });
   }
   if (!response.ok) {
-    const body = ((await readJson(response)) ?? {}) as { message?: unknown };
-    const serverMessage = typeof body.message === 'string' ? body.message : undefined;
-    throw new ApiError({ kind: 'response', status: response.status, url, serverMessage });
+    throw new ApiError({ kind: 'response', status: response.status, url, serverMessage: messageOf(await readJson(response)) });
   }
   const filename = /filename="?([^";]+)"?/.exec(response.headers.get('Content-Disposition') ?? '')?.[1];
   return { blob: await response.blob(), filename };
@@ -113,6 +111,12 @@ async function readJson(response: Response): Promise<unknown> {
   } catch {
     return undefined;
   }
+}
+
+/** The sentence of an error answer (docs/api.md#errors), when the body is one. */
+function messageOf(payload: unknown): string | undefined {
+  const message = (payload as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : undefined;
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
