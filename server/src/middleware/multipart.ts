@@ -28,7 +28,7 @@ const unreadable = () => new ValidationError(MESSAGES.http.badRequest);
  * Reads the `file` parts of a multipart/form-data request one after another as they stream in, each
  * handed to `onFile` (which reads it to its end). Resolves with what each returned once the body has
  * ended; rejects with the first failure, TooManyFilesError past `maxCount` files, or a 415 / 400 for a
- * body that is not multipart or is malformed. Results of the other files are returned to `cleanUp`
+ * body that is not multipart, is malformed or carries more than 10 other fields. Results of the other files are returned to `cleanUp`
  * when the request as a whole fails, so nothing half-done is kept.
  */
 export function readFileParts<T>(
@@ -97,6 +97,9 @@ export function readFileParts<T>(
       pending.push(handled);
     });
     parser.on('filesLimit', () => fail(new TooManyFilesError()));
+    // Past these busboy skips parts without a word, and a file after them would be lost: refuse instead.
+    parser.on('fieldsLimit', () => fail(unreadable()));
+    parser.on('partsLimit', () => fail(unreadable()));
     parser.on('error', () => fail(unreadable()));
     parser.on('close', () => void finish());
     req.on('aborted', () => fail(unreadable()));

@@ -105,6 +105,15 @@ describe('POST /api/uploads', () => {
       expect(cut.status, raw).toBe(400);
       expect(cut.body).toEqual({ success: false, message: 'The request could not be understood' });
     }
+    // Eleven other fields before the file: refused as a whole rather than the file skipped unseen.
+    const fields = Array.from({ length: 11 }, (_, i) => `--XB\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`).join('');
+    const crowded = await t.api.request('POST', '/uploads', {
+      token: cast.owner.token,
+      raw: `${fields}${head}\r\n--XB--\r\n`,
+      headers: { 'content-type': 'multipart/form-data; boundary=XB' },
+    });
+    expect(crowded.status).toBe(400);
+    expect(crowded.body).toEqual({ success: false, message: 'The request could not be understood' });
     expect((await upload(t.url, cast.owner.token, [png()])).status).toBe(201);
     expect((await upload(t.url, undefined, [png()])).status).toBe(401);
     const otherField = await upload(t.url, cast.owner.token, [png()], 'document');
