@@ -37,7 +37,19 @@ async function addressFor(url: URL, rules: AddressRules): Promise<PinnedAddress 
   return pinned ?? { refused: MESSAGES.webhooks.refusedAddress(bareHost(url)) };
 }
 
-function post(url: URL, pinned: PinnedAddress, headers: Record<string, string>, body: string, timeoutMs: number) {
+const noAnswer = (timeoutMs: number) => new Error(`No answer within ${timeoutMs / 1000} s`);
+
+/** The promise, or a rejection once the attempt's deadline passes: a name lookup has no timeout of its own. */
+function beforeDeadline<T>(promise: Promise<T>, deadline: AbortSignal, timeoutMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const expire = () => reject(noAnswer(timeoutMs));
+    if (deadline.aborted) expire();
+    deadline.addEventListener('abort', expire, { once: true });
+    promise.then(resolve, reject).finally(() => deadline.removeEventListener('abort', expire));
+  });
+}
+
+function post(url: URL, pinned: PinnedAddress, headers: Record<string, string>, body: string, deadline: AbortSignal, timeoutMs: number) {
   return new Promise<IncomingMessage>((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(url, {
@@ -46,7 +58,7 @@ function post(url: URL, pinned: PinnedAddress, headers: Record<string, string>, 
       lookup: pinnedLookup(pinned),
       // A connection of its own: a pooled one could be to an address checked for another delivery.
       agent: false,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: deadline,
     });
     req.on('response', (res) => {
       let read = 0;
@@ -58,14 +70,15 @@ function post(url: URL, pinned: PinnedAddress, headers: Record<string, string>, 
       res.on('close', () => resolve(res));
       res.on('error', reject);
     });
-    req.on('error', (error) => reject(error.name === 'AbortError' ? new Error(`No answer within ${timeoutMs / 1000} s`) : error));
+    req.on('error', (error) => reject(error.name === 'AbortError' ? noAnswer(timeoutMs) : error));
     req.end(body);
   });
 }
 
 /**
  * One attempt: checks the address, POSTs the body over a connection pinned to it, and reads the
- * answer. Only a 2xx is a success; a redirect is not followed and counts as a failure.
+ * answer, all within `timeoutMs` (the sender's claim on the delivery lasts twice that). Only a 2xx is
+ * a success; a redirect is not followed and counts as a failure.
  */
 export async function attemptDelivery(
   url: URL,
@@ -75,10 +88,11 @@ export async function attemptDelivery(
 ): Promise<AttemptOutcome> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
+  const deadline = AbortSignal.timeout(timeoutMs);
   try {
-    const pinned = await addressFor(url, rules);
+    const pinned = await beforeDeadline(addressFor(url, rules), deadline, timeoutMs);
     if ('refused' in pinned) return { kind: 'refused', error: pinned.refused, durationMs: 0 };
-    const res = await post(url, pinned, headers, body, timeoutMs);
+    const res = await post(url, pinned, headers, body, deadline, timeoutMs);
     const statusCode = res.statusCode ?? 0;
     if (statusCode >= 200 && statusCode < 300) return { kind: 'delivered', statusCode, durationMs: took() };
     if (statusCode === 410) return { kind: 'gone', statusCode, error: 'Answered 410 Gone', durationMs: took() };
