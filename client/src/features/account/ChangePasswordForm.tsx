@@ -1,5 +1,5 @@
 import { changePasswordForm, MESSAGES } from '@helpdesk/protocol';
-import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { schemaResolver } from '../../lib/schemaResolver';
 import { PASSWORD_HINT } from '../../lib/passwordHint';
 import { rotateSession, setSession } from '../../state/session';
+import { PasswordField } from '../../components/PasswordField';
 
 export const CHANGE_PASSWORD_TEXT = {
   submit: 'Change Password',
@@ -51,14 +52,14 @@ export function ChangePasswordForm() {
           </Alert>
         )}
         {change.isError && !fieldError && <ErrorAlert message={CHANGE_PASSWORD_TEXT.failed} error={change.error} />}
-        <PasswordInput label="Current password" autoComplete="current-password" {...form.getInputProps('currentPassword')} />
-        <PasswordInput
+        <PasswordField label="Current password" autoComplete="current-password" {...form.getInputProps('currentPassword')} />
+        <PasswordField
           label="New password"
           autoComplete="new-password"
           description={PASSWORD_HINT}
           {...form.getInputProps('newPassword')}
         />
-        <PasswordInput label="Confirm new password" autoComplete="new-password" {...form.getInputProps('confirmPassword')} />
+        <PasswordField label="Confirm new password" autoComplete="new-password" {...form.getInputProps('confirmPassword')} />
         <Button type="submit" loading={change.isPending} style={{ alignSelf: 'flex-start' }}>
           {CHANGE_PASSWORD_TEXT.submit}
         </Button>

@@ -1,5 +1,5 @@
 import { apiTestForm, type LoginBody } from '@helpdesk/protocol';
-import { Alert, Badge, Button, Code, Group, PasswordInput, ScrollArea, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, ScrollArea, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconApi, IconCircleCheck, IconLock, IconPlugConnected } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { API_BASE } from '../../api/http';
 import { AuthCard } from '../../components/AuthCard';
 import { schemaResolver } from '../../lib/schemaResolver';
 import { EmailInput } from './EmailInput';
+import { PasswordField } from '../../components/PasswordField';
 
 /** What a failed test call tells the person checking the connection. */
 function FailureDetails({ error }: { error: unknown }) {
@@ -52,7 +53,7 @@ export default function ApiTestPage() {
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <EmailInput autoComplete="off" {...form.getInputProps('email')} />
-            <PasswordInput label="Password" autoComplete="off" leftSection={<IconLock size={16} />} {...form.getInputProps('password')} />
+            <PasswordField label="Password" autoComplete="off" leftSection={<IconLock size={16} />} {...form.getInputProps('password')} />
           </SimpleGrid>
           <Button type="submit" loading={test.isPending} leftSection={<IconPlugConnected size={18} />}>
             Test Login

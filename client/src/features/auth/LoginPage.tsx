@@ -1,5 +1,5 @@
 import type { LoginBody } from '@helpdesk/protocol';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle, IconLock, IconLogin } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -14,6 +14,7 @@ import { LOGIN_TEXT, loginErrorMessage, sessionFrom } from './authErrors';
 import { useLazyValidation } from '../../lib/useLazyValidation';
 import { returnPathOf, withReturnPath } from '../../routing/returnPath';
 import { EmailInput } from './EmailInput';
+import { PasswordField } from '../../components/PasswordField';
 
 export const SESSION_NOTICE = {
   expired: 'Your session has expired. Please log in again.',
@@ -86,7 +87,7 @@ export default function LoginPage() {
       >
         <Stack gap="md">
           <EmailInput {...form.getInputProps('email')} />
-          <PasswordInput
+          <PasswordField
             label="Password"
             autoComplete="current-password"
             placeholder="Your password"

@@ -1,5 +1,5 @@
 import { LIMITS, resetPasswordForm } from '@helpdesk/protocol';
-import { Alert, Button, Loader, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Loader, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCircleCheck, IconKey, IconLock } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { BackToLoginLink } from './BackToLoginLink';
 import { PASSWORD_HINT } from '../../lib/passwordHint';
 import { schemaResolver } from '../../lib/schemaResolver';
 import { useDelayedNavigate } from '../../lib/useDelayedNavigate';
+import { PasswordField } from '../../components/PasswordField';
 
 export const RESET_TEXT = {
   done: 'Password has been reset successfully. Redirecting to login...',
@@ -50,14 +51,14 @@ export function SetNewPasswordForm({ token }: { token: string }) {
           {reset.isError && <ErrorAlert message={screenMessage(reset.error, RESET_TEXT.failed)} />}
           <form onSubmit={form.onSubmit((values) => reset.mutate(values))} noValidate>
             <Stack gap="md">
-              <PasswordInput
+              <PasswordField
                 label="New Password"
                 autoComplete="new-password"
                 leftSection={<IconLock size={16} />}
                 description={PASSWORD_HINT}
                 {...form.getInputProps('newPassword')}
               />
-              <PasswordInput
+              <PasswordField
                 label="Confirm Password"
                 autoComplete="new-password"
                 leftSection={<IconLock size={16} />}

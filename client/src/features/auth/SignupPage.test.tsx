@@ -53,6 +53,9 @@ describe('/signup', () => {
     expect(screen.getByText('Invalid email format')).toBeInTheDocument();
     expect(screen.getByText('Password must be at least 6 characters long')).toBeInTheDocument();
     expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
+    // Every wrong field says so to a screen reader, the password fields too.
+    for (const label of ['Full Name', 'Email', 'Password', 'Confirm Password'])
+      expect(screen.getByLabelText(label), label).toHaveAttribute('aria-invalid', 'true');
     expect(server.calls.map((c) => c.key)).toEqual(['GET /config']);
   });
 

@@ -7,7 +7,7 @@ import {
   type Role,
   type User,
 } from '@helpdesk/protocol';
-import { Anchor, Button, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { IconLock, IconUser, IconUserPlus, IconUsersGroup } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -28,6 +28,7 @@ import { PASSWORD_HINT } from '../../lib/passwordHint';
 import { SIGNUP_TEXT, sessionFrom, signupErrorMessage } from './authErrors';
 import { schemaResolver } from '../../lib/schemaResolver';
 import { EmailInput } from './EmailInput';
+import { PasswordField } from '../../components/PasswordField';
 
 type SignupValues = {
   name: string;
@@ -139,13 +140,13 @@ export default function SignupPage() {
             {...form.getInputProps('role')}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <PasswordInput
+            <PasswordField
               label="Password"
               autoComplete="new-password"
               leftSection={<IconLock size={16} />}
               {...form.getInputProps('password')}
             />
-            <PasswordInput
+            <PasswordField
               label="Confirm Password"
               autoComplete="new-password"
               leftSection={<IconLock size={16} />}

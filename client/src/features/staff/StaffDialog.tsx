@@ -1,5 +1,5 @@
 import { staffForm, type User } from '@helpdesk/protocol';
-import { Button, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAt, IconLock, IconUser } from '@tabler/icons-react';
 import { isApiError, screenMessage } from '../../api/ApiError';
@@ -8,6 +8,7 @@ import { PASSWORD_HINT } from '../../lib/passwordHint';
 import { STAFF_TEXT } from './texts';
 import { useSaveStaff, type StaffValues } from './useStaffMutations';
 import { schemaResolver } from '../../lib/schemaResolver';
+import { PasswordField } from '../../components/PasswordField';
 
 /**
  * What the dialog is for: a new agent (`agent` null) or the one being edited. It stays set while
@@ -52,7 +53,7 @@ function StaffForm({ agent, onClose }: { agent: User | null; onClose: () => void
           description={agent ? 'The email address of an account cannot be changed.' : undefined}
           {...form.getInputProps('email')}
         />
-        <PasswordInput
+        <PasswordField
           label="Password"
           autoComplete="new-password"
           leftSection={<IconLock size={16} />}
