@@ -97,22 +97,25 @@ function Picker({ ticketId, ticket, onInsert, agentName, compact = false }: Cann
             data-autofocus
           />
           <ScrollArea.Autosize mah={240}>
+            {canned.isPending && <Text size="sm">Loading...</Text>}
+            {!canned.isPending && shown.length === 0 && (
+              <Text size="sm" c="dimmed">
+                No canned responses match.
+              </Text>
+            )}
+            {/* A list of buttons: each item holds its button, so both roles are heard. */}
             <Stack gap={4} role="list" aria-label="Canned responses">
-              {canned.isPending && <Text size="sm">Loading...</Text>}
-              {!canned.isPending && shown.length === 0 && (
-                <Text size="sm" c="dimmed">
-                  No canned responses match.
-                </Text>
-              )}
               {shown.map((item) => (
-                <UnstyledButton key={item.id} className={classes.item} onClick={() => insert(item)} role="listitem">
-                  <Text size="sm" fw={600}>
-                    {item.title}
-                  </Text>
-                  <Text size="xs" c="dimmed" lineClamp={2}>
-                    {item.content}
-                  </Text>
-                </UnstyledButton>
+                <div key={item.id} role="listitem">
+                  <UnstyledButton className={classes.item} onClick={() => insert(item)}>
+                    <Text size="sm" fw={600}>
+                      {item.title}
+                    </Text>
+                    <Text size="xs" c="dimmed" lineClamp={2}>
+                      {item.content}
+                    </Text>
+                  </UnstyledButton>
+                </div>
               ))}
             </Stack>
           </ScrollArea.Autosize>

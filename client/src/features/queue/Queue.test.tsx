@@ -339,9 +339,15 @@ describe('CannedResponsePicker', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Insert canned response' }));
     await screen.findByText('Greeting');
+    // A list whose items each hold a button: heard as both.
+    const items = within(screen.getByRole('list', { name: 'Canned responses' })).getAllByRole('listitem');
+    expect(items.map((item) => within(item).getByRole('button').textContent)).toEqual([
+      'GreetingHi {{customer.name}}, thanks for #{{ticket.id}}',
+      'Sign-offRegards, {{ agent.name }} about "{{ticket.title}}"',
+    ]);
     await user.type(screen.getByRole('textbox', { name: 'Filter canned responses' }), 'regards');
     expect(screen.queryByText('Greeting')).not.toBeInTheDocument();
-    await user.click(screen.getByText('Sign-off'));
+    await user.click(screen.getByRole('button', { name: /^Sign-off/ }));
     expect(onInsert).toHaveBeenCalledWith('Regards, Agent Smith about "Printer jam"');
 
     await user.click(screen.getByRole('button', { name: 'Insert canned response' }));
