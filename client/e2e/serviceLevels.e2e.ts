@@ -16,6 +16,10 @@ async function buildCalendar(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Add Calendar' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Name').fill('Always open');
+  // By keyboard the time zone's option list is passed over: Tab goes on to the week's hours.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Mon–Fri 09:00–17:00');
   // A new calendar starts with office hours on weekdays: each day gets one interval, midnight to midnight.
   for (const day of WEEKDAYS) {
     const opens = dialog.getByLabel(`${day} opens`);

@@ -3,6 +3,7 @@ import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 /** The page's main landmark (components/layout/AppLayout.tsx); the skip link leads there. */
 export const MAIN_CONTENT_ID = 'main-content';
 const MAIN_PORTAL = { target: `#${MAIN_CONTENT_ID}` };
+const OPTIONS_NOT_A_TAB_STOP = { viewportProps: { tabIndex: -1 } };
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -25,6 +26,12 @@ export const theme = createTheme({
     Tooltip: { defaultProps: { withinPortal: false } },
     // Option lists render when opened: kept mounted, every Select positioned its hidden list on load.
     Combobox: { defaultProps: { withinPortal: false, keepMounted: false } },
+    // Chromium makes a scroller without focusable children a Tab stop: inline after its input, a long
+    // option list took the focus, closed on the blur and left it on <body>. Options are reached by arrows.
+    Select: { defaultProps: { scrollAreaProps: OPTIONS_NOT_A_TAB_STOP } },
+    MultiSelect: { defaultProps: { scrollAreaProps: OPTIONS_NOT_A_TAB_STOP } },
+    TagsInput: { defaultProps: { scrollAreaProps: OPTIONS_NOT_A_TAB_STOP } },
+    Autocomplete: { defaultProps: { scrollAreaProps: OPTIONS_NOT_A_TAB_STOP } },
     // One that must escape a clipping container (a queue row's menus, the canned reply picker) opens
     // in a portal inside the main landmark, not at the end of <body>.
     Popover: { defaultProps: { withinPortal: false, portalProps: MAIN_PORTAL } },
