@@ -102,6 +102,37 @@ describe('the bell cache', () => {
     expect(bell(client)?.unread).toBe(1);
   });
 
+  it('reads a full page again when a deleted ticket takes rows from it, so it fills up to a page', async () => {
+    const server = slowServer();
+    const client = new QueryClient();
+    const observer = new QueryObserver(client, { ...notificationQuery(), staleTime: Infinity });
+    const stop = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    const page = Array.from({ length: LIMITS.notificationPage }, (_, i) => notification(60 - i, i < 3 ? 10 : 11));
+    server.answer(listOf(page));
+    await vi.waitFor(() => expect(bell(client)?.notifications).toHaveLength(LIMITS.notificationPage));
+
+    applyTicketChanged(client, deleted(ticket(10)));
+    expect(bell(client)?.notifications).toHaveLength(LIMITS.notificationPage - 3);
+    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    // The server's page now reaches three older ones.
+    const refilled = [...page.slice(3), ...[10, 9, 8].map((id) => notification(id, 11))];
+    server.answer(listOf(refilled));
+    await vi.waitFor(() => expect(bell(client)?.notifications).toHaveLength(LIMITS.notificationPage));
+    expect(bell(client)?.notifications.at(-1)?.id).toBe(8);
+
+    // A short list losing rows has nothing older to show: no read.
+    void observer.refetch();
+    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    server.answer(listOf([notification(5, 12), notification(4, 11)]));
+    await vi.waitFor(() => expect(bell(client)?.notifications).toHaveLength(2));
+    applyTicketChanged(client, deleted(ticket(12)));
+    expect(bell(client)?.notifications.map((n) => n.id)).toEqual([4]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.reads()).toBe(0);
+    stop();
+  });
+
   it('keeps a notification that arrives while the list is read again, and does not count it twice', async () => {
     const server = slowServer();
     const client = new QueryClient();

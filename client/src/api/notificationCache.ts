@@ -99,13 +99,16 @@ export function applyNotification(client: QueryClient, { notification, at, commi
 
 /**
  * A ticket was deleted: its notifications went with it, and so did their part of the unread count.
- * True of every read that may still come, whenever it began.
+ * True of every read that may still come, whenever it began. A full page it shortens is read again.
  */
 export function notificationsOfDeletedTicket(client: QueryClient, ticketId: number): void {
   stateOf(client).deletedTickets.add(ticketId);
   record(client, { at: Number.POSITIVE_INFINITY, committing: undefined }, (list) => {
     const gone = list.notifications.filter((n) => n.ticketId === ticketId);
     if (gone.length === 0) return list;
+    // A full page loses rows the server has older ones to fill with: shown short now, read again.
+    const query = bellQuery(client);
+    if (query && list.notifications.length >= LIMITS.notificationPage) readAgain(client, query);
     return {
       ...list,
       notifications: list.notifications.filter((n) => n.ticketId !== ticketId),
