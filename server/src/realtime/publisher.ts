@@ -113,6 +113,8 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
     }),
     bus.subscribe('article.helpful', ({ articleId, helpfulCount }) => {
       // A count, not a change: the newest one is all a late client needs, and a replay would be older.
+      // Noted all the same, so a page read before the vote and connected after it reads again.
+      fanout.lastSent.note([ROOMS.public], Date.now());
       if (fanout.crossProcess()) io.to(ROOMS.public).emit('helpful-count', { articleId, helpfulCount });
       else io.local.to(ROOMS.public).emit('helpful-count', { articleId, helpfulCount });
     }),

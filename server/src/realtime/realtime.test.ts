@@ -317,6 +317,12 @@ describe('realtime delivery (Socket.IO)', () => {
         expect(x.events['ticket-changed']).toEqual([]);
         expect(x.events['comment-added']).toEqual([]);
       }
+
+      // A page read before a vote whose socket joins after it is told, anonymous or signed in.
+      const votedBefore = Date.now();
+      await t.api.post(`/knowledge/${articleId}/helpful`);
+      const late = await listenAll();
+      for (const x of Object.values(late)) expect((await x.next('last-change')).at).toBeGreaterThanOrEqual(votedBefore);
     });
   });
 

@@ -114,7 +114,7 @@ export function attachRealtime(
     void socket.join([ROOMS.public, fanout.localRoom]);
     if (actor && isStaff(actor)) void socket.join(ROOMS.staff);
     // From here on the socket hears every change; what came before it joined, its client may lack.
-    const heard = actor ? [ROOMS.user(actor.id), ...(isStaff(actor) ? [ROOMS.staff] : [])] : [];
+    const heard = [ROOMS.public, ...(actor ? [ROOMS.user(actor.id), ...(isStaff(actor) ? [ROOMS.staff] : [])] : [])];
     void fanout.lastSent.latest(heard).then((at) => socket.emit('last-change', { at }));
   });
   io.on('resync', (userId) => resyncLocalSockets(io, userId));
