@@ -86,9 +86,16 @@ export const rowIdField = (message: string) => z.number({ error: message }).int(
 /** A ticket's or an article's category, one message for both (docs/product.md#validation). */
 export const categoryField = z.enum(CATEGORIES, { error: V.categoryInvalid });
 
-/** Query values arrive as strings; an empty one means "not filtered". */
+/**
+ * Query values arrive as strings; an empty one means "not filtered". One given twice arrives as a
+ * list, refused as such ("… must be one value, not a list") before any rule of the value's own.
+ */
 export const optionalQuery = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+  z.preprocess((value, ctx) => {
+    if (!Array.isArray(value)) return value === '' ? undefined : value;
+    ctx.addIssue({ code: 'invalid_type', expected: 'string', input: value });
+    return z.NEVER;
+  }, schema.optional());
 
 export const pageQuery = optionalQuery(
   z

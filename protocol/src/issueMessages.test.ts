@@ -51,6 +51,12 @@ describe('messages for inputs no rule names', () => {
     ).toEqual(['Count must be at most 9', 'Tags must be at most 2 items', 'Note must be at most 5 characters long', 'Deep is required']);
     expect(messagesOf(z.object({}).safeParse('text'))).toEqual(['The request must be an object']);
     expect(messagesOf(z.object({ page: z.string() }).safeParse({ page: ['1', '2'] }))).toEqual(['Page must be one value, not a list']);
+    // A query value given twice, even where the value has a rule of its own ("must be one of").
+    expect(messagesOf(ticketListQuery.safeParse({ status: ['open', 'closed'], category: ['general', 'billing'] }))).toEqual([
+      'Status must be one value, not a list',
+      'Category must be one value, not a list',
+    ]);
+    expect(messagesOf(notificationListQuery.safeParse({ unread: ['1', '0'] }))).toEqual(['Unread must be one value, not a list']);
   });
 
   it('leave every message a rule gives to that rule', () => {

@@ -1,3 +1,4 @@
+import { optionalQuery } from '../fields.js';
 import { z } from '../zod.js';
 
 /** Every error is `{success:false, message}`; 400s may add per-field messages (docs/api.md#errors). */
@@ -9,6 +10,4 @@ export const errorResponseSchema = z.object({
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 /** Turns "yes"-like query flags (`mine=1`) into booleans. */
-export const flagQuery = z
-  .preprocess((v) => (v === '' ? undefined : v), z.enum(['1', '0', 'true', 'false']).optional())
-  .transform((v) => v === '1' || v === 'true');
+export const flagQuery = optionalQuery(z.enum(['1', '0', 'true', 'false'])).transform((v) => v === '1' || v === 'true');
