@@ -31,7 +31,9 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
  * and the figures of stretches long past from memory (reports/figureCache.ts).
  */
 export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 'logger'>, defaultTimeZone: string) {
-  const resolve = (actor: Actor, query: ParsedReportQuery): ResolvedReport => resolveReport(query, actor, defaultTimeZone);
+  /** `interval` cuts a time series only: the other reports ignore it, and its limit on daily ranges. */
+  const resolve = (actor: Actor, query: ParsedReportQuery, series = false): ResolvedReport =>
+    resolveReport(series ? query : { ...query, interval: undefined }, actor, defaultTimeZone);
   const figures = createFigureCache();
   /** The range as one point, its totals and histograms under `group`. */
   const wholeRange = (r: ResolvedReport, group: ReportGroup) => figures.read(db, group, segmentsOf(r.to, [r.from], r.timeZone), Date.now());
@@ -66,7 +68,7 @@ export function createReportService({ db, logger }: Pick<ServiceContext, 'db' | 
     },
 
     async timeseries(actor: Actor, query: ParsedReportQuery): Promise<{ interval: ResolvedReport['interval']; points: ReportPoint[] }> {
-      const r = resolve(actor, query);
+      const r = resolve(actor, query, true);
       const starts = pointStarts(r.from, r.to, r.interval);
       const segments = segmentsOf(r.to, starts, r.timeZone);
       const { totals, histogram } = await figures.read(db, r.group, segments, Date.now());
