@@ -117,6 +117,21 @@ export interface CsatReceivedEvent extends Stamped {
   csat: TicketCsat;
 }
 
+/** This person opened a ticket that had something unread for them (another tab, another device); to them only. */
+export interface TicketReadEvent extends Stamped {
+  ticketId: number;
+}
+
+/**
+ * This person marked notifications read: `ids`, a `ticketId`'s, or all of them when both are absent;
+ * `unread` is how many were left unread then. To them only, so every tab's bell agrees.
+ */
+export interface NotificationsReadEvent extends Stamped {
+  ids?: number[];
+  ticketId?: number;
+  unread: number;
+}
+
 export interface ServerToClientEvents {
   'ticket-changed': (event: TicketChangedEvent) => void;
   'comment-added': (event: CommentAddedEvent) => void;
@@ -128,6 +143,8 @@ export interface ServerToClientEvents {
   'sla-changed': (event: SlaChangedEvent) => void;
   'last-change': (event: LastChangeEvent) => void;
   'csat-received': (event: CsatReceivedEvent) => void;
+  'ticket-read': (event: TicketReadEvent) => void;
+  'notifications-read': (event: NotificationsReadEvent) => void;
 }
 
 /**

@@ -13,6 +13,7 @@ import { articleListQuery, notificationListQuery, ticketFiltersQuery, ticketList
 import type { Db } from '../src/db/client.js';
 import * as schema from '../src/db/schema/index.js';
 import { memoOff } from '../src/db/tableVersions.js';
+import { createAnnounceWrite } from '../src/db/unitOfWork.js';
 import type { Actor } from '../src/lib/actor.js';
 import { NO_METRICS } from '../src/metrics/metrics.js';
 import { createLogger } from '../src/lib/logger.js';
@@ -72,6 +73,8 @@ async function openExplainer(place: Place): Promise<Explainer> {
     db,
     plannedDb,
     withTransaction: () => Promise.reject(new Error('the scale bench only reads')),
+    // Opening a ticket marks it read, as the server does; nobody listens for the announcement.
+    announceWrite: createAnnounceWrite(db, { publish: () => undefined }),
     memoVersions: memoOff,
     sessionVersions: memoOff,
     tokens: createTokenService(BENCH_JWT_SECRET, 3600),

@@ -8,7 +8,7 @@ import { ensureAdmin } from './startup/adminAccount.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
 import { DatabaseInUseError } from './db/dbProcesses.js';
 import { memoOff } from './db/tableVersions.js';
-import { createUnitOfWork } from './db/unitOfWork.js';
+import { createAnnounceWrite, createUnitOfWork } from './db/unitOfWork.js';
 import { seedDemo } from './startup/demoData.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { loadOrCreateJwtSecret } from './lib/jwtSecret.js';
@@ -191,6 +191,7 @@ export async function createServer(settings: Settings, options: ServerOptions = 
     db: database.db,
     plannedDb: database.planned,
     withTransaction,
+    announceWrite: createAnnounceWrite(database.db, bus),
     memoVersions,
     sessionVersions: database.versions(),
     tokens,

@@ -1,34 +1,10 @@
 import { io as connectClient, type Socket } from 'socket.io-client';
-import type {
-  ClientToServerEvents,
-  CommentAddedEvent,
-  CsatReceivedEvent,
-  EmailStatusEvent,
-  HelpfulCountEvent,
-  LastChangeEvent,
-  NotificationEvent,
-  PresenceEvent,
-  ServerToClientEvents,
-  SlaChangedEvent,
-  TicketChangedEvent,
-  ViewCountsEvent,
-} from '@helpdesk/protocol';
+import type { ClientToServerEvents, ServerToClientEvents } from '@helpdesk/protocol';
 import type { ApiClient } from './http.js';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 type EventName = keyof ServerToClientEvents;
-type Payloads = {
-  'ticket-changed': TicketChangedEvent;
-  'comment-added': CommentAddedEvent;
-  'helpful-count': HelpfulCountEvent;
-  notification: NotificationEvent;
-  presence: PresenceEvent;
-  'view-counts': ViewCountsEvent;
-  'email-status': EmailStatusEvent;
-  'sla-changed': SlaChangedEvent;
-  'last-change': LastChangeEvent;
-  'csat-received': CsatReceivedEvent;
-};
+type Payloads = { [K in EventName]: Parameters<ServerToClientEvents[K]>[0] };
 
 /**
  * Long enough for a misrouted event to show up after the rightful receivers already have theirs. Only
@@ -78,6 +54,8 @@ export function socketClients() {
       'email-status': [],
       'last-change': [],
       'csat-received': [],
+      'ticket-read': [],
+      'notifications-read': [],
     };
     const waiters: { name: EventName; match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
     let disconnectReason: string | undefined;
@@ -101,6 +79,8 @@ export function socketClients() {
     socket.on('sla-changed', record('sla-changed'));
     socket.on('last-change', record('last-change'));
     socket.on('csat-received', record('csat-received'));
+    socket.on('ticket-read', record('ticket-read'));
+    socket.on('notifications-read', record('notifications-read'));
     socket.on('disconnect', (reason) => {
       disconnectReason = reason;
       disconnectWaiters.splice(0).forEach((resolve) => resolve(reason));

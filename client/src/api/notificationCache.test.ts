@@ -1,7 +1,7 @@
 import { LIMITS, READ_AT_HEADER, READ_END_HEADER, type Notification, type NotificationListResponse, type Ticket } from '@helpdesk/protocol';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyNotification } from './notificationCache';
+import { applyNotification, applyNotificationsRead } from './notificationCache';
 import { notificationQuery } from './notifications';
 import { queryKeys } from './queryKeys';
 import { applyTicketChanged } from './ticketCache';
@@ -130,6 +130,46 @@ describe('the bell cache', () => {
     expect(bell(client)?.notifications.map((n) => n.id)).toEqual([4]);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(server.reads()).toBe(0);
+    stop();
+  });
+
+  it('marks what was read in another tab, and reads the list again only when the count still differs', async () => {
+    const server = slowServer();
+    const client = new QueryClient();
+    const observer = new QueryObserver(client, { ...notificationQuery(), staleTime: Infinity });
+    const stop = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    server.answer(listOf([notification(4, 11), notification(3, 10), notification(2, 10), notification(1, 12)]));
+    await vi.waitFor(() => expect(bell(client)?.unread).toBe(4));
+    // Marks announced before the re-reads below began, as the server's clock would have them.
+    const earlier = () => Date.now() - 1_000;
+
+    applyNotificationsRead(client, { ids: [4], unread: 3, at: earlier() });
+    expect(
+      bell(client)
+        ?.notifications.filter((n) => n.readAt === null)
+        .map((n) => n.id),
+    ).toEqual([3, 2, 1]);
+    expect(bell(client)?.unread).toBe(3);
+    applyNotificationsRead(client, { ticketId: 10, unread: 1, at: earlier() });
+    expect(
+      bell(client)
+        ?.notifications.filter((n) => n.readAt === null)
+        .map((n) => n.id),
+    ).toEqual([1]);
+    // The echo of this tab's own mark, or one applied twice, changes nothing and asks nothing.
+    applyNotificationsRead(client, { ticketId: 10, unread: 1, at: earlier() });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.reads()).toBe(0);
+
+    // All read, but the server had unread ones past this page: the count is read again.
+    applyNotificationsRead(client, { unread: 0, at: earlier() });
+    expect(bell(client)?.unread).toBe(0);
+    expect(server.reads()).toBe(0);
+    applyNotificationsRead(client, { ids: [99], unread: 2, at: earlier() });
+    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    server.answer({ ...listOf([notification(5, 13), ...(bell(client)?.notifications ?? [])]), unread: 2 });
+    await vi.waitFor(() => expect(bell(client)?.unread).toBe(2));
     stop();
   });
 

@@ -1,4 +1,10 @@
-import { LIMITS, type Notification, type NotificationEvent, type NotificationListResponse } from '@helpdesk/protocol';
+import {
+  LIMITS,
+  type Notification,
+  type NotificationEvent,
+  type NotificationListResponse,
+  type NotificationsReadEvent,
+} from '@helpdesk/protocol';
 import type { QueryClient } from '@tanstack/react-query';
 import { mayHold, readAgain, readAtOf, readEndOf } from './readTimes';
 
@@ -114,6 +120,24 @@ export function notificationsOfDeletedTicket(client: QueryClient, ticketId: numb
       notifications: list.notifications.filter((n) => n.ticketId !== ticketId),
       unread: Math.max(0, list.unread - gone.filter(isUnread).length),
     };
+  });
+}
+
+/**
+ * The `notifications-read` socket event: this person marked notifications read, maybe in another tab.
+ * The ones shown are marked at once; when the count then differs from the one the server left (its
+ * unread ones past the page, or a notification between), the list is read again for it.
+ */
+export function applyNotificationsRead(client: QueryClient, { ids, ticketId, unread, at, committing }: NotificationsReadEvent): void {
+  const marks = (n: Notification) => isUnread(n) && (ids ? ids.includes(n.id) : ticketId !== undefined ? n.ticketId === ticketId : true);
+  record(client, { at: at ?? Number.POSITIVE_INFINITY, committing }, (list) => {
+    const marked = list.notifications.filter(marks).length;
+    const left = Math.max(0, list.unread - marked);
+    const query = bellQuery(client);
+    if (query && left !== unread) readAgain(client, query);
+    if (marked === 0) return list;
+    const readAt = new Date(at ?? Date.now()).toISOString();
+    return { ...list, unread: left, notifications: list.notifications.map((n) => (marks(n) ? { ...n, readAt } : n)) };
   });
 }
 

@@ -18,10 +18,11 @@ import {
   heldTicket,
   setLiveEchoes,
   setUnreadReader,
+  ticketOpened,
 } from '../api/ticketCache';
 import { applyPushedViewCounts, moveSlaViewCounts, moveViewCounts } from '../api/viewCountCache';
 import { applyHelpfulCount } from './applyEvents';
-import { applyNotification } from '../api/notificationCache';
+import { applyNotification, applyNotificationsRead } from '../api/notificationCache';
 import { refreshReadsBefore } from '../api/readTimes';
 import { presenceAtom, socketAtom, withPresence } from './collaboration';
 import { liveRefusalAtom, liveRetryAtom, liveStatusAtom } from './liveStatus';
@@ -142,6 +143,9 @@ export function useRealtime(enabled = true): void {
       });
       socket.on('presence', (event) => setPresence((current) => withPresence(current, event)));
       socket.on('notification', (event) => applyNotification(client, event));
+      // What this person read in another tab or on another device is read here too.
+      socket.on('notifications-read', (event) => applyNotificationsRead(client, event));
+      socket.on('ticket-read', ({ ticketId }) => ticketOpened(client, ticketId));
     });
 
     return () => {

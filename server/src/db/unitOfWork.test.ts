@@ -5,7 +5,7 @@ import { uniqueEmail } from '../../test/factories.js';
 import type { DomainEvents, EventBus, EventName } from '../events/bus.js';
 import type { Database } from './client.js';
 import { users } from './schema/index.js';
-import { createUnitOfWork } from './unitOfWork.js';
+import { createAnnounceWrite, createUnitOfWork } from './unitOfWork.js';
 
 type Published = { name: EventName; payload: DomainEvents[EventName]; visible: Promise<boolean> };
 
@@ -68,6 +68,29 @@ describe('unit of work', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(published).toEqual([]);
     expect(await opened.database.db.select().from(users).where(eq(users.id, userId))).toEqual([]);
+  });
+
+  it('announces a write outside a transaction once it is in, and nothing when it fails', async () => {
+    const { bus, published } = recordingBus();
+    const announceWrite = createAnnounceWrite(opened.database.db, bus);
+    let seenDuringWork = -1;
+    const id = await announceWrite(async (db, emit) => {
+      const userId = await insertUser(db);
+      emit('user.revoked', { userId });
+      seenDuringWork = published.length;
+      return userId;
+    });
+    expect(seenDuringWork).toBe(0);
+    expect(published.map((p) => p.payload)).toEqual([{ userId: id }]);
+    expect(await published[0]!.visible).toBe(true);
+
+    await expect(
+      announceWrite((_db, emit) => {
+        emit('user.revoked', { userId: id });
+        return Promise.reject(new Error('the statement failed'));
+      }),
+    ).rejects.toThrow('the statement failed');
+    expect(published).toHaveLength(1);
   });
 
   it('refuses an emit after the unit of work has ended, rather than losing it silently', async () => {

@@ -42,3 +42,33 @@ export function createUnitOfWork(db: Db, bus: Pick<EventBus, 'publish'>, beforeC
     }
   };
 }
+
+/**
+ * Announces a write made outside any transaction, each statement committed when it returned: what
+ * `work` emitted is published once it has, in order, with no BEGIN and COMMIT around it (a staff
+ * member opening a ticket clears its unread mark this way, on a read path). For writes that need no
+ * atomicity (marks of what someone read); no BeforeCommit hook runs, so only events that cause no
+ * mail, delivery or figure belong here. Anything more is a UnitOfWork.
+ */
+export type AnnounceWrite = <T>(work: (db: Db, emit: Emit) => Promise<T>) => Promise<T>;
+
+export function createAnnounceWrite(db: Db, bus: Pick<EventBus, 'publish'>): AnnounceWrite {
+  return async <T>(work: (db: Db, emit: Emit) => Promise<T>): Promise<T> => {
+    const held: HeldEvent[] = [];
+    let open = true;
+    const emit: Emit = (name, payload) => {
+      if (!open) throw new Error(`"${name}" emitted after its write was announced`);
+      held.push({ name, payload } as HeldEvent);
+    };
+    // Taken before the statement is sent, so no earlier than its commit is asked for.
+    const committing = Date.now();
+    try {
+      const result = await work(db, emit);
+      open = false;
+      for (const { name, payload } of held) bus.publish(name, payload, { committing });
+      return result;
+    } finally {
+      open = false;
+    }
+  };
+}

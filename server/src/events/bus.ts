@@ -52,6 +52,13 @@ export interface DomainEvents {
    */
   'notification.created': { userIds: number[]; notification: Notification };
   'article.helpful': { articleId: number; helpfulCount: number };
+  /**
+   * What this person has read, for their other tabs and devices: a staff member opened a ticket that
+   * had something unread for them, or marked notifications read (`ids`, a `ticketId`'s, or all of
+   * them when both are absent; `unread` what was left unread then).
+   */
+  'ticket.read': { userId: number; ticketId: number };
+  'notifications.read': { userId: number; ids?: number[]; ticketId?: number; unread: number };
   /** Every token and socket of this user must stop working (deletion, password change or reset). */
   'user.revoked': { userId: number };
   /** A mail was written to the outbox (mail/outbox.ts): the sender starts on it once this commits. */

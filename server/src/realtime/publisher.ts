@@ -111,6 +111,13 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
     bus.subscribe('csat.received', ({ ticketId, csat }, commit) => {
       send(commit, [ROOMS.staff], (to, stamp) => to.emit('csat-received', { ticketId, csat, ...stamp }));
     }),
+    bus.subscribe('ticket.read', ({ userId, ticketId }, commit) => {
+      send(commit, [ROOMS.user(userId)], (to, stamp) => to.emit('ticket-read', { ticketId, ...stamp }));
+    }),
+    bus.subscribe('notifications.read', ({ userId, ids, ticketId, unread }, commit) => {
+      const which = { ...(ids && { ids }), ...(ticketId !== undefined && { ticketId }) };
+      send(commit, [ROOMS.user(userId)], (to, stamp) => to.emit('notifications-read', { ...which, unread, ...stamp }));
+    }),
     bus.subscribe('article.helpful', ({ articleId, helpfulCount }) => {
       // A count, not a change: the newest one is all a late client needs, and a replay would be older.
       // Noted all the same, so a page read before the vote and connected after it reads again.

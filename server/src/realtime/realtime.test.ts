@@ -326,6 +326,46 @@ describe('realtime delivery (Socket.IO)', () => {
     });
   });
 
+  describe('reads follow the reader', () => {
+    it("tells the reader's own other sockets of a ticket read and of notifications marked read, nobody else", async () => {
+      const ticket = await createTicket(t.api, cast.owner.token, { title: 'Read in one tab, bold in the other' });
+      const [otherTab, colleague, owner] = await Promise.all([
+        listen(cast.agent.token),
+        listen(cast.admin.token),
+        listen(cast.owner.token),
+      ]);
+
+      // The agent opens the ticket, unread for them: their other tab takes the mark off.
+      expect((await t.api.get(`/tickets/${ticket.id}`, { token: cast.agent.token })).status).toBe(200);
+      expect(await otherTab.next('ticket-read')).toEqual({ ticketId: ticket.id, at: expect.any(Number), committing: expect.any(Number) });
+      // Opening it again with nothing new announces nothing.
+      await t.api.get(`/tickets/${ticket.id}`, { token: cast.agent.token });
+
+      // Assigned by the admin, the agent has a notification; reading it reaches their other tab.
+      const assigned = await t.api.put(`/tickets/${ticket.id}`, { assignedAgentId: cast.agent.user.id }, { token: cast.admin.token });
+      expect(assigned.status).toBe(200);
+      const { notification } = await otherTab.next('notification', (e) => e.notification.ticketId === ticket.id);
+      const read = await t.api.post('/notifications/read', { ids: [notification.id] }, { token: cast.agent.token });
+      expect(read.status).toBe(200);
+      expect(await otherTab.next('notifications-read')).toEqual({
+        ids: [notification.id],
+        unread: read.body.unread,
+        at: expect.any(Number),
+        committing: expect.any(Number),
+      });
+      await t.api.post('/notifications/read', { ticketId: ticket.id }, { token: cast.agent.token });
+      expect(await otherTab.next('notifications-read', (e) => e.ticketId === ticket.id)).toMatchObject({ unread: read.body.unread });
+
+      await quiet(otherTab, colleague, owner);
+      expect(otherTab.events['ticket-read']).toHaveLength(1);
+      expect(otherTab.events['notifications-read']).toHaveLength(2);
+      for (const x of [colleague, owner]) {
+        expect(x.events['ticket-read']).toEqual([]);
+        expect(x.events['notifications-read']).toEqual([]);
+      }
+    });
+  });
+
   describe('handshake', () => {
     it('accepts an anonymous socket and a signed-in one', async () => {
       const anonymous = await listen();

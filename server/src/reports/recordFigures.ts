@@ -28,7 +28,8 @@ export async function recordFigures(tx: Db, events: readonly HeldEvent[]): Promi
   let withSurvey = false;
   const deltas: FigureDeltas = { totals: [], durations: [], backlog: [] };
   for (const event of events) {
-    if (TICKET_EVENTS.has(event.name) && 'ticketId' in event.payload) ids.add(event.payload.ticketId);
+    const ticketId = 'ticketId' in event.payload ? event.payload.ticketId : undefined;
+    if (TICKET_EVENTS.has(event.name) && ticketId !== undefined) ids.add(ticketId);
     if (event.name === 'ticket.created') created.add(event.payload.ticketId);
     if (event.name === 'csat.received') withSurvey = true;
   }

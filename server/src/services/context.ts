@@ -1,7 +1,7 @@
 import type { AttachmentStore } from '../attachments/store.js';
 import type { Db } from '../db/client.js';
 import type { TableVersions } from '../db/tableVersions.js';
-import type { UnitOfWork } from '../db/unitOfWork.js';
+import type { AnnounceWrite, UnitOfWork } from '../db/unitOfWork.js';
 import type { Logger } from '../lib/logger.js';
 import type { MetricsRecorder } from '../metrics/metrics.js';
 import type { TokenService } from '../lib/tokens.js';
@@ -20,6 +20,8 @@ export interface ServiceContext {
   plannedDb: Db;
   /** The only way to announce a change: events are published after the commit. There is no bus here on purpose. */
   withTransaction: UnitOfWork;
+  /** A write of one statement outside a transaction, announced once it returned (unitOfWork.ts). */
+  announceWrite: AnnounceWrite;
   /** The table versions that answers kept by services/readMemo.ts are compared by (this process's, or Redis's). */
   memoVersions: TableVersions;
   /**

@@ -66,7 +66,7 @@ export async function writeNotifications(tx: Db, emit: Emit, by: ActorRef, reque
 /** An admin reads the admins' notices beside their own. */
 const readerOf = (actor: Actor): NotificationReader => ({ id: actor.id, admin: actor.role === 'admin' });
 
-export function createNotificationService({ db, logger }: ServiceContext) {
+export function createNotificationService({ db, logger, announceWrite }: ServiceContext) {
   return {
     /**
      * The list and the unread count from one snapshot: read apart, a notification written between the
@@ -86,8 +86,13 @@ export function createNotificationService({ db, logger }: ServiceContext) {
 
     async markRead(actor: Actor, which: { ids?: number[]; ticketId?: number } = {}): Promise<number> {
       const reader = readerOf(actor);
-      await markRead(db, reader, which, warnOnShrink(logger, 'marking all notifications read'));
-      return countUnread(db, reader);
+      // The person's other tabs and devices mark the same, told once the marks are in.
+      return announceWrite(async (writer, emit) => {
+        await markRead(writer, reader, which, warnOnShrink(logger, 'marking all notifications read'));
+        const unread = await countUnread(writer, reader);
+        emit('notifications.read', { userId: actor.id, ...which, unread });
+        return unread;
+      });
     },
   };
 }

@@ -425,18 +425,23 @@ export const cappedTicketTotal = (where: SQL | undefined, cap: number): SQL<numb
   sql<number>`(select count(*)::int from (select 1 from ${tickets} where ${where ?? sql`true`} limit ${literalLimit(cap + 1)}) matched)`;
 
 /**
- * The staff member has now seen the ticket as it is. Opening it again with nothing new inserts no
+ * The staff member has now seen the ticket as it is; true when that cleared an unread mark. Opening it again with nothing new inserts no
  * row, so none is locked: an upsert alone locks the row it conflicts with even when its WHERE leaves
  * it as it is, which takes a transaction id and a WAL flush at commit for every ticket opened again.
  */
-export async function markTicketRead(db: Db, userId: number, ticketId: number): Promise<void> {
+export async function markTicketRead(db: Db, userId: number, ticketId: number): Promise<boolean> {
   const activity = sql`(select ${tickets.lastActivityAt} from ${tickets} where ${tickets.id} = ${ticketId})`;
   // Re-reading a ticket with nothing new changes no row, so it is not a write (db/writeCounter.ts).
-  await db.execute(sql`
+  const marked = await executedRows(
+    db,
+    sql`
     insert into ${ticketReads} (user_id, ticket_id, read_at)
     select ${userId}, ${ticketId}, now()
     where not exists (select 1 from ${ticketReads} r where r.user_id = ${userId} and r.ticket_id = ${ticketId} and r.read_at >= ${activity})
-    on conflict (user_id, ticket_id) do update set read_at = now() where ${ticketReads.readAt} < ${activity}`);
+    on conflict (user_id, ticket_id) do update set read_at = now() where ${ticketReads.readAt} < ${activity}
+    returning 1`,
+  );
+  return marked.length > 0;
 }
 
 /** A comment is activity on the ticket but not a change of it: the version stays. */

@@ -278,13 +278,18 @@ export function createTicketReads(context: ServiceContext, searchCounts: SearchC
    * key may be refused first, and the answer must stay the read's 404, never that refusal.
    */
   const markRead = (userId: number, id: number) =>
-    markTicketRead(db, userId, id).then(
-      () => true as const,
-      (error: unknown) => {
-        if (isForeignKeyViolation(error)) return true as const;
-        throw error;
-      },
-    );
+    context
+      .announceWrite(async (writer, emit) => {
+        // The person's other tabs and devices take the mark off too, when there was one to take off.
+        if (await markTicketRead(writer, userId, id)) emit('ticket.read', { userId, ticketId: id });
+      })
+      .then(
+        () => true as const,
+        (error: unknown) => {
+          if (isForeignKeyViolation(error)) return true as const;
+          throw error;
+        },
+      );
 
   const readDetail = async (actor: Actor, id: number): Promise<TicketDetail> => {
     const row = await loadVisible(plannedDb, actor, id);
