@@ -24,6 +24,7 @@ import {
   setLiveEchoes,
   setUnreadReader,
   ticketKeys,
+  ticketOpened,
   ticketSaved,
   withRecentChanges,
 } from './ticketCache';
@@ -377,6 +378,19 @@ describe('ticket cache: events', () => {
       expect(statsOf(client, filters)?.total, what).toBe(4);
       for (const key of [ticketKeys.list(params), ticketKeys.statsFor(filters)]) expect(refetching(client, key), what).toBe(false);
     }
+  });
+
+  it('takes the unread mark off a ticket opened, and re-reads the is:unread lists that held it', () => {
+    const unreadOnly = listQuery({ search: 'is:unread', limit: 3 });
+    const client = new QueryClient();
+    setUnreadReader(client, 9);
+    const rows = [3, 2, 1].map((id) => ticket(id, { unread: true }));
+    client.setQueryData(ticketKeys.list(PAGE_ONE), firstPageOf(rows));
+    client.setQueryData(ticketKeys.list(unreadOnly), firstPageOf(rows));
+    ticketOpened(client, 2);
+    for (const params of [PAGE_ONE, unreadOnly]) expect(listOf(client, params)?.data.map((t) => t.unread)).toEqual([true, false, true]);
+    expect(refetching(client, ticketKeys.list(PAGE_ONE))).toBe(false);
+    expect(refetching(client, ticketKeys.list(unreadOnly))).toBe(true);
   });
 
   it('re-reads a page filtered by a requester email for a ticket it holds no copy of: the email is not on the ticket', () => {

@@ -1,6 +1,7 @@
 import {
   LIMITS,
   assigneeOf,
+  effectiveFilters,
   PRIORITIES,
   requesterNameMatches,
   ticketMatchesFilters,
@@ -27,7 +28,7 @@ import {
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { notificationsOfDeletedTicket } from './notificationCache';
 import { queryKeys } from './queryKeys';
-import { holds, movable } from './readTimes';
+import { holds, movable, readAgain } from './readTimes';
 import { answeredBy, withComment, withEmailStatus, withHistory, withOlderComments, withOlderHistory } from './ticketThread';
 
 /**
@@ -167,15 +168,21 @@ export function ticketOpened(client: QueryClient, id: number): void {
 }
 
 function setUnread(client: QueryClient, id: number, unread: boolean): void {
-  client.setQueriesData<TicketListResponse>({ queryKey: ticketKeys.lists }, (list) =>
-    list && rowsOf(list).some((t) => t.id === id && Boolean(t.unread) !== unread)
-      ? withRows(
-          list,
-          rowsOf(list).map((t) => (t.id === id ? { ...t, unread } : t)),
-          list.total,
-        )
-      : list,
-  );
+  for (const query of client.getQueryCache().findAll({ queryKey: ticketKeys.lists })) {
+    const list = query.state.data as TicketListResponse | undefined;
+    if (!list || !rowsOf(list).some((t) => t.id === id && Boolean(t.unread) !== unread)) continue;
+    client.setQueryData<TicketListResponse>(
+      query.queryKey,
+      withRows(
+        list,
+        rowsOf(list).map((t) => (t.id === id ? { ...t, unread } : t)),
+        list.total,
+      ),
+    );
+    // An `is:unread` list no longer holds a ticket read (its total and page with it), as a fresh load
+    // would show; shown meanwhile as read, it is read again.
+    if (!unread && effectiveFilters(query.queryKey[2] as TicketQuery).unread) readAgain(client, query);
+  }
 }
 
 /** POST /tickets answered: its place in pages and counts comes with the echo. */
