@@ -16,6 +16,7 @@ export type TicketPrevious = Partial<
     | 'assignedAgent'
     | 'updatedBy'
     | 'updatedAt'
+    | 'lastActivityAt'
     | 'tags'
     | 'sla'
   >

@@ -95,6 +95,7 @@ function updated(
     'assignedAgent',
     'updatedBy',
     'updatedAt',
+    'lastActivityAt',
   ] as const) {
     if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key];
   }
@@ -488,6 +489,17 @@ describe('ticket cache: events', () => {
     expect(detail?.commentCount).toBe(1);
     expect(detail?.history.map((h) => h.type)).toEqual(['comment']);
     expect(listOf(client, PAGE_ONE)?.data[0]?.commentCount).toBe(1);
+  });
+
+  it('brings a changed ticket held nowhere to the top of the last-activity page, by where it was before', () => {
+    const byActivity = listQuery({ limit: 3, sort: { field: 'lastActivityAt', descending: true } });
+    const client = new QueryClient();
+    client.setQueryData(ticketKeys.list(byActivity), { ...firstPageOf([five[4]!, five[3]!, five[2]!]), total: 5 });
+    // Ticket 1, on no page held here, was last active before all of them; now it is the latest.
+    applyTicketChanged(client, updated(five[0]!, { status: 'pending', lastActivityAt: '2026-01-02T00:00:00.000Z' }));
+    expect(ids(listOf(client, byActivity))).toEqual([1, 5, 4]);
+    expect(listOf(client, byActivity)?.total).toBe(5);
+    expect(refetching(client, ticketKeys.list(byActivity))).toBe(false);
   });
 
   it('moves a commented ticket to the top of the last-activity page without asking; one held nowhere is read', () => {

@@ -110,6 +110,8 @@ const CHANGEABLE = [
   'assignedAgent',
   'updatedBy',
   'updatedAt',
+  // A list sorted by last activity moves a ticket it does not hold by where it was.
+  'lastActivityAt',
   'tags',
   'sla',
 ] as const satisfies readonly (keyof TicketPrevious)[];
