@@ -829,7 +829,13 @@ describe('ticket cache: sla-changed', () => {
     const client = new QueryClient();
     const rows = [due(1, '2026-01-02T01:00:00.000Z'), due(2, '2026-01-02T02:00:00.000Z'), due(3, '2026-01-02T03:00:00.000Z')];
     client.setQueryData(ticketKeys.list(byDeadline), firstPageOf(rows));
+    client.setQueryData(ticketKeys.list(PAGE_ONE), firstPageOf(rows));
     applySlaChanged(client, { ticketId: 1, sla: { ...sla('ok'), firstResponseDueAt: '2026-01-02T04:00:00.000Z' }, version: 1 });
     expect(ids(listOf(client, byDeadline))).toEqual([2, 3, 1]);
+    expect(refetching(client, ticketKeys.list(byDeadline))).toBe(false);
+    // A ticket held nowhere whose deadline a policy moved may now come first: only the server knows.
+    applySlaChanged(client, { ticketId: 40, sla: { ...sla('ok'), firstResponseDueAt: '2026-01-01T00:00:00.000Z' }, version: 1 });
+    expect(refetching(client, ticketKeys.list(byDeadline))).toBe(true);
+    expect(refetching(client, ticketKeys.list(PAGE_ONE))).toBe(false);
   });
 });

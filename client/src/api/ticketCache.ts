@@ -356,6 +356,11 @@ export function applySlaChanged(client: QueryClient, event: SlaChangedEvent): vo
       moveTicket(client, { at, committing, inOrder: true, before: held, after: { ...held, sla } });
     return;
   }
+  // A page by deadline may take in, or shift by, a ticket it holds nowhere (a re-applied policy moves
+  // many at once): read again, once for a burst of them.
+  for (const query of client.getQueryCache().findAll({ queryKey: ticketKeys.lists })) {
+    if ((query.queryKey[2] as TicketQuery | undefined)?.sort.field === 'slaDueAt' && !holds(query, at)) readAgain(client, query);
+  }
   if (!sla) return;
   const enters = (query: Query) => ((query.queryKey[2] ?? {}) as TicketFilters).sla === sla.state && !holds(query, at);
   void client.invalidateQueries({ queryKey: ticketKeys.lists, predicate: enters });
