@@ -502,6 +502,15 @@ describe('ticket cache: events', () => {
     expect(refetching(client, ticketKeys.list(byActivity))).toBe(false);
   });
 
+  it('re-reads a later page whose first row a change moves onto an earlier page', () => {
+    const byActivity = listQuery({ limit: 3, sort: { field: 'lastActivityAt', descending: true } });
+    const pageTwo = { ...byActivity, page: 2 };
+    const client = new QueryClient();
+    client.setQueryData(ticketKeys.list(pageTwo), { ...firstPageOf([five[1]!, five[0]!]), page: 2, limit: 3, total: 5 });
+    applyTicketChanged(client, updated(five[1]!, { priority: 'high', lastActivityAt: '2026-01-02T00:00:00.000Z' }));
+    expect(refetching(client, ticketKeys.list(pageTwo))).toBe(true);
+  });
+
   it('moves a commented ticket to the top of the last-activity page without asking; one held nowhere is read', () => {
     const byActivity = listQuery({ limit: 3, sort: { field: 'lastActivityAt', descending: true } });
     const client = new QueryClient();

@@ -565,15 +565,17 @@ export function movedPage(
   /** The fields a search or assignee filter matches on did not change. */
   const opaqueKept = !before || !after || !differs(before, after, opaque);
 
-  // Still on this page between the same neighbours: replaced where it is. The cached copy is the
-  // reference, since the page was ordered by it; past the page's edges only a move inwards is safe.
+  // Still on this page between the same neighbours: replaced where it is. The copy the page was
+  // ordered by is the reference (`before` once the row holds this change already: the copies are
+  // replaced first); past the page's edges only a move inwards is safe.
   if (cached && isIn && opaqueKept) {
     const incoming = newestCopy(cached, after);
+    const reference = before && cached.version >= after.version ? before : cached;
     const previousRow = rows[at - 1];
     const nextRow = rows[at + 1];
     const stays =
-      (previousRow ? order(previousRow, incoming) < 0 : list.page === 1 || order(cached, incoming) <= 0) &&
-      (nextRow ? order(incoming, nextRow) < 0 : !moreAfter || order(incoming, cached) <= 0);
+      (previousRow ? order(previousRow, incoming) < 0 : list.page === 1 || order(reference, incoming) <= 0) &&
+      (nextRow ? order(incoming, nextRow) < 0 : !moreAfter || order(incoming, reference) <= 0);
     if (stays)
       return incoming === cached
         ? list
