@@ -118,6 +118,12 @@ export interface CsatReceivedEvent extends Stamped {
   csat: TicketCsat;
 }
 
+/** A knowledge base article was created, changed or deleted; to every socket, like helpful counts. */
+export interface ArticleChangedEvent extends Stamped {
+  articleId: number;
+  action: 'created' | 'updated' | 'deleted';
+}
+
 /** This person opened a ticket that had something unread for them (another tab, another device); to them only. */
 export interface TicketReadEvent extends Stamped {
   ticketId: number;
@@ -144,6 +150,7 @@ export interface ServerToClientEvents {
   'sla-changed': (event: SlaChangedEvent) => void;
   'last-change': (event: LastChangeEvent) => void;
   'csat-received': (event: CsatReceivedEvent) => void;
+  'article-changed': (event: ArticleChangedEvent) => void;
   'ticket-read': (event: TicketReadEvent) => void;
   'notifications-read': (event: NotificationsReadEvent) => void;
 }

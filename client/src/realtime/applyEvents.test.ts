@@ -2,7 +2,8 @@ import type { Article, ArticleListResponse, ArticleResponse } from '@helpdesk/pr
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { queryKeys } from '../api/queryKeys';
-import { applyHelpfulCount } from './applyEvents';
+import { noteReadAt } from '../api/readTimes';
+import { applyArticleChanged, applyHelpfulCount } from './applyEvents';
 import { wantsLiveUpdates } from './useRealtime';
 
 describe('helpful-count', () => {
@@ -29,6 +30,27 @@ describe('helpful-count', () => {
       9, 1,
     ]);
     expect(client.getQueryData<ArticleResponse>(queryKeys.knowledge.detail(1))?.article.helpfulCount).toBe(9);
+  });
+});
+
+describe('article-changed', () => {
+  it('reads again the lists and the article shown, unless the server began them after the change', () => {
+    const client = new QueryClient();
+    const list = (total: number): ArticleListResponse => ({ success: true, data: { articles: [], total } });
+    const before = list(1);
+    const after = list(2);
+    noteReadAt(before, '1000');
+    noteReadAt(after, '3000');
+    client.setQueryData(queryKeys.knowledge.list({}), before);
+    client.setQueryData(queryKeys.knowledge.list({ search: 'vpn' }), after);
+    client.setQueryData<ArticleResponse>(queryKeys.knowledge.detail(4), { success: true, article: { id: 4 } as Article });
+    client.setQueryData<ArticleResponse>(queryKeys.knowledge.detail(5), { success: true, article: { id: 5 } as Article });
+    applyArticleChanged(client, { articleId: 4, action: 'updated', at: 2000 });
+    const invalidated = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated === true;
+    expect(invalidated(queryKeys.knowledge.list({}))).toBe(true);
+    expect(invalidated(queryKeys.knowledge.list({ search: 'vpn' }))).toBe(false);
+    expect(invalidated(queryKeys.knowledge.detail(4))).toBe(true);
+    expect(invalidated(queryKeys.knowledge.detail(5))).toBe(false);
   });
 });
 

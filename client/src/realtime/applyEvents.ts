@@ -1,6 +1,7 @@
-import type { Article, ArticleListResponse, ArticleResponse, HelpfulCountEvent } from '@helpdesk/protocol';
-import type { QueryClient } from '@tanstack/react-query';
+import type { Article, ArticleChangedEvent, ArticleListResponse, ArticleResponse, HelpfulCountEvent } from '@helpdesk/protocol';
+import type { Query, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
+import { readAgain, readAtOf } from '../api/readTimes';
 
 /** Ticket events are written by api/ticketCache.ts and api/viewCountCache.ts; this is the knowledge base's one live count. */
 export function applyHelpfulCount(client: QueryClient, { articleId, helpfulCount }: HelpfulCountEvent): void {
@@ -13,4 +14,18 @@ export function applyHelpfulCount(client: QueryClient, { articleId, helpfulCount
     queryKeys.knowledge.detail(articleId),
     (detail) => detail && { ...detail, article: update(detail.article) },
   );
+}
+
+/**
+ * An article was written, changed or deleted (by staff, maybe elsewhere): the lists it may enter or
+ * leave and its own page read again, unless the server began their answer after the change.
+ */
+export function applyArticleChanged(client: QueryClient, { articleId, at }: ArticleChangedEvent): void {
+  const cache = client.getQueryCache();
+  const holdsIt = (query: Query) => at !== undefined && (readAtOf(query.state.data) ?? Number.NEGATIVE_INFINITY) > at;
+  const shown = [
+    ...cache.findAll({ queryKey: queryKeys.knowledge.lists }),
+    ...cache.findAll({ queryKey: queryKeys.knowledge.detail(articleId), exact: true }),
+  ];
+  for (const query of shown) if (!holdsIt(query)) readAgain(client, query);
 }

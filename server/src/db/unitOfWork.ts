@@ -47,7 +47,7 @@ export function createUnitOfWork(db: Db, bus: Pick<EventBus, 'publish'>, beforeC
  * Announces a write made outside any transaction, each statement committed when it returned: what
  * `work` emitted is published once it has, in order, with no BEGIN and COMMIT around it (a staff
  * member opening a ticket clears its unread mark this way, on a read path). For writes that need no
- * atomicity (marks of what someone read); no BeforeCommit hook runs, so only events that cause no
+ * atomicity (marks of what someone read, an article's one statement); no BeforeCommit hook runs, so only events that cause no
  * mail, delivery or figure belong here. Anything more is a UnitOfWork.
  */
 export type AnnounceWrite = <T>(work: (db: Db, emit: Emit) => Promise<T>) => Promise<T>;

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type {
+  ArticleChangedEvent,
   Comment,
   EmailStatus,
   HistoryEntry,
@@ -16,6 +17,7 @@ import type { Logger } from '../lib/logger.js';
 import type { Actor } from '../lib/actor.js';
 
 export type ActorRef = UserRef & { role: Role };
+export type ArticleChange = ArticleChangedEvent['action'];
 
 /** Who did it, as events carry it. */
 export const actorRef = (actor: Actor): ActorRef => ({ id: actor.id, name: actor.name, role: actor.role });
@@ -52,6 +54,8 @@ export interface DomainEvents {
    */
   'notification.created': { userIds: number[]; notification: Notification };
   'article.helpful': { articleId: number; helpfulCount: number };
+  /** A knowledge base article was written, changed or deleted: readers' pages read it again. */
+  'article.changed': { articleId: number; action: ArticleChange };
   /**
    * What this person has read, for their other tabs and devices: a staff member opened a ticket that
    * had something unread for them, or marked notifications read (`ids`, a `ticketId`'s, or all of

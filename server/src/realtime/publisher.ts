@@ -118,6 +118,9 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
       const which = { ...(ids && { ids }), ...(ticketId !== undefined && { ticketId }) };
       send(commit, [ROOMS.user(userId)], (to, stamp) => to.emit('notifications-read', { ...which, unread, ...stamp }));
     }),
+    bus.subscribe('article.changed', ({ articleId, action }, commit) => {
+      send(commit, [ROOMS.public], (to, stamp) => to.emit('article-changed', { articleId, action, ...stamp }));
+    }),
     bus.subscribe('article.helpful', ({ articleId, helpfulCount }) => {
       // A count, not a change: the newest one is all a late client needs, and a replay would be older.
       // Noted all the same, so a page read before the vote and connected after it reads again.

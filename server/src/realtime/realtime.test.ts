@@ -339,6 +339,30 @@ describe('realtime delivery (Socket.IO)', () => {
     });
   });
 
+  describe('article-changed', () => {
+    it('tells every socket, anonymous ones included, when an article is written, changed or deleted', async () => {
+      const l = await listenAll();
+      const body = { title: 'Printer drivers', content: 'Download them from the portal.', category: 'technical', keywords: ['printer'] };
+      const created = await t.api.post('/knowledge', body, { token: cast.agent.token });
+      expect(created.status).toBe(201);
+      const articleId: number = created.body.article.id;
+      await t.api.put(`/knowledge/${articleId}`, { title: 'Printer drivers, 2026' }, { token: cast.agent.token });
+      await t.api.delete(`/knowledge/${articleId}`, { token: cast.admin.token });
+      await quiet(...Object.values(l));
+      for (const x of Object.values(l)) {
+        expect(x.events['article-changed'].filter((e) => e.articleId === articleId).map((e) => e.action)).toEqual([
+          'created',
+          'updated',
+          'deleted',
+        ]);
+      }
+      // A refused change announces nothing.
+      expect((await t.api.put(`/knowledge/${articleId}`, { title: 'Gone' }, { token: cast.agent.token })).status).toBe(404);
+      await quiet(l.anonymous);
+      expect(l.anonymous.events['article-changed'].filter((e) => e.articleId === articleId)).toHaveLength(3);
+    });
+  });
+
   describe('reads follow the reader', () => {
     it("tells the reader's own other sockets of a ticket read and of notifications marked read, nobody else", async () => {
       const ticket = await createTicket(t.api, cast.owner.token, { title: 'Read in one tab, bold in the other' });

@@ -19,7 +19,7 @@ const searchable = sql`article_search_text(${articles.title}, ${articles.content
 const KEPT_ANSWERS = 500;
 
 export function createKnowledgeService(context: ServiceContext) {
-  const { db, withTransaction } = context;
+  const { db, withTransaction, announceWrite } = context;
   const keptLists = createReadMemo<{ articles: Article[]; total: number }>(context, KEPT_ANSWERS);
   const keptArticles = createReadMemo<Article>(context, KEPT_ANSWERS);
   const selectArticles = () =>
@@ -60,27 +60,39 @@ export function createKnowledgeService(context: ServiceContext) {
     },
     get: load,
 
+    // One statement each: announced once it returned, so every reader's page follows (unitOfWork.ts).
     async create(actor: Actor, input: CreateArticleBody): Promise<Article> {
-      const inserted = await db
-        .insert(articles)
-        .values({ ...input, creatorId: actor.id })
-        .returning({ id: articles.id });
-      return load(returnedRow(inserted, 'the article insert').id);
+      const id = await announceWrite(async (writer, emit) => {
+        const inserted = await writer
+          .insert(articles)
+          .values({ ...input, creatorId: actor.id })
+          .returning({ id: articles.id });
+        const articleId = returnedRow(inserted, 'the article insert').id;
+        emit('article.changed', { articleId, action: 'created' });
+        return articleId;
+      });
+      return load(id);
     },
 
     async update(id: number, input: UpdateArticleBody): Promise<Article> {
-      const updated = await db
-        .update(articles)
-        .set({ ...input, updatedAt: new Date() })
-        .where(eq(articles.id, id))
-        .returning({ id: articles.id });
-      if (updated.length === 0) throw new NotFoundError(MESSAGES.knowledge.notFound);
+      await announceWrite(async (writer, emit) => {
+        const updated = await writer
+          .update(articles)
+          .set({ ...input, updatedAt: new Date() })
+          .where(eq(articles.id, id))
+          .returning({ id: articles.id });
+        if (updated.length === 0) throw new NotFoundError(MESSAGES.knowledge.notFound);
+        emit('article.changed', { articleId: id, action: 'updated' });
+      });
       return load(id);
     },
 
     async remove(id: number): Promise<void> {
-      const deleted = await db.delete(articles).where(eq(articles.id, id)).returning({ id: articles.id });
-      if (deleted.length === 0) throw new NotFoundError(MESSAGES.knowledge.notFound);
+      await announceWrite(async (writer, emit) => {
+        const deleted = await writer.delete(articles).where(eq(articles.id, id)).returning({ id: articles.id });
+        if (deleted.length === 0) throw new NotFoundError(MESSAGES.knowledge.notFound);
+        emit('article.changed', { articleId: id, action: 'deleted' });
+      });
     },
 
     /** A signed-in reader counts once per article; anonymous votes are rate limited by the route. */
