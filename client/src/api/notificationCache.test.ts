@@ -67,6 +67,16 @@ function slowServer() {
   };
 }
 
+/** The bell as a page watches it, its first read sent to a slowServer and not yet answered. */
+async function watchedBell() {
+  const server = slowServer();
+  const client = new QueryClient();
+  const observer = new QueryObserver(client, { ...notificationQuery(), staleTime: Infinity });
+  const stop = observer.subscribe(() => undefined);
+  await vi.waitFor(() => expect(server.reads()).toBe(1));
+  return { server, client, observer, stop };
+}
+
 describe('the bell cache', () => {
   afterEach(() => vi.unstubAllGlobals());
 
@@ -103,11 +113,7 @@ describe('the bell cache', () => {
   });
 
   it('reads a full page again when a deleted ticket takes rows from it, so it fills up to a page', async () => {
-    const server = slowServer();
-    const client = new QueryClient();
-    const observer = new QueryObserver(client, { ...notificationQuery(), staleTime: Infinity });
-    const stop = observer.subscribe(() => undefined);
-    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    const { server, client, observer, stop } = await watchedBell();
     const page = Array.from({ length: LIMITS.notificationPage }, (_, i) => notification(60 - i, i < 3 ? 10 : 11));
     server.answer(listOf(page));
     await vi.waitFor(() => expect(bell(client)?.notifications).toHaveLength(LIMITS.notificationPage));
@@ -134,11 +140,7 @@ describe('the bell cache', () => {
   });
 
   it('marks what was read in another tab, and reads the list again only when the count still differs', async () => {
-    const server = slowServer();
-    const client = new QueryClient();
-    const observer = new QueryObserver(client, { ...notificationQuery(), staleTime: Infinity });
-    const stop = observer.subscribe(() => undefined);
-    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    const { server, client, stop } = await watchedBell();
     server.answer(listOf([notification(4, 11), notification(3, 10), notification(2, 10), notification(1, 12)]));
     await vi.waitFor(() => expect(bell(client)?.unread).toBe(4));
     // Marks announced before the re-reads below began, as the server's clock would have them.
@@ -174,11 +176,7 @@ describe('the bell cache', () => {
   });
 
   it('keeps a notification that arrives while the list is read again, and does not count it twice', async () => {
-    const server = slowServer();
-    const client = new QueryClient();
-    const observer = new QueryObserver(client, { ...notificationQuery(), staleTime: Infinity });
-    const stop = observer.subscribe(() => undefined);
-    await vi.waitFor(() => expect(server.reads()).toBe(1));
+    const { server, client, observer, stop } = await watchedBell();
     server.answer(listOf([notification(1, 10)]));
     await vi.waitFor(() => expect(bell(client)?.unread).toBe(1));
 
@@ -204,14 +202,10 @@ describe('the bell cache', () => {
   });
 
   it('reads again rather than count twice a late notification older than a full page its read may hold', async () => {
-    const server = slowServer();
-    const client = new QueryClient();
-    const observer = new QueryObserver(client, { ...notificationQuery(), staleTime: Infinity });
-    const stop = observer.subscribe(() => undefined);
+    const { server, client, stop } = await watchedBell();
     const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 1, 0, second)).toISOString();
     const page = Array.from({ length: LIMITS.notificationPage }, (_, i) => notification(100 - i, 10, { createdAt: at(59 - i) }));
     const late = notification(1, 11, { createdAt: '2026-01-01T00:00:00.000Z' });
-    await vi.waitFor(() => expect(server.reads()).toBe(1));
     // The server counted the late one among the unread, but it falls below the page it sent.
     server.answer({ ...listOf(page), unread: page.length + 1 });
     await vi.waitFor(() => expect(bell(client)?.unread).toBe(page.length + 1));
