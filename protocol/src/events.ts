@@ -124,6 +124,14 @@ export interface ArticleChangedEvent extends Stamped {
   action: 'created' | 'updated' | 'deleted';
 }
 
+/**
+ * Saved views or canned responses changed (one created, edited or deleted): lists of that kind read
+ * again. To staff when the item is or was shared, else to its owner's own sockets.
+ */
+export interface ItemsChangedEvent extends Stamped {
+  kind: 'views' | 'canned-responses';
+}
+
 /** This person opened a ticket that had something unread for them (another tab, another device); to them only. */
 export interface TicketReadEvent extends Stamped {
   ticketId: number;
@@ -151,6 +159,7 @@ export interface ServerToClientEvents {
   'last-change': (event: LastChangeEvent) => void;
   'csat-received': (event: CsatReceivedEvent) => void;
   'article-changed': (event: ArticleChangedEvent) => void;
+  'items-changed': (event: ItemsChangedEvent) => void;
   'ticket-read': (event: TicketReadEvent) => void;
   'notifications-read': (event: NotificationsReadEvent) => void;
 }

@@ -18,6 +18,7 @@ const EVENT_NAMES = Object.keys({
   'last-change': true,
   'csat-received': true,
   'article-changed': true,
+  'items-changed': true,
   'ticket-read': true,
   'notifications-read': true,
 } satisfies Record<EventName, true>) as EventName[];

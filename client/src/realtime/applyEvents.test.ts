@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { queryKeys } from '../api/queryKeys';
 import { noteReadAt } from '../api/readTimes';
-import { applyArticleChanged, applyHelpfulCount } from './applyEvents';
+import { applyArticleChanged, applyHelpfulCount, applyItemsChanged } from './applyEvents';
 import { wantsLiveUpdates } from './useRealtime';
 
 describe('helpful-count', () => {
@@ -51,6 +51,19 @@ describe('article-changed', () => {
     expect(invalidated(queryKeys.knowledge.list({ search: 'vpn' }))).toBe(false);
     expect(invalidated(queryKeys.knowledge.detail(4))).toBe(true);
     expect(invalidated(queryKeys.knowledge.detail(5))).toBe(false);
+  });
+});
+
+describe('items-changed', () => {
+  it('reads again the views and their counts, or the canned responses, by kind', () => {
+    const client = new QueryClient();
+    for (const key of [queryKeys.queue.views, queryKeys.queue.viewCounts, queryKeys.queue.canned])
+      client.setQueryData(key, { success: true });
+    const invalidated = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated === true;
+    applyItemsChanged(client, { kind: 'views', at: 1 });
+    expect([queryKeys.queue.views, queryKeys.queue.viewCounts, queryKeys.queue.canned].map(invalidated)).toEqual([true, true, false]);
+    applyItemsChanged(client, { kind: 'canned-responses', at: 1 });
+    expect(invalidated(queryKeys.queue.canned)).toBe(true);
   });
 });
 

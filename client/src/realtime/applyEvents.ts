@@ -1,4 +1,12 @@
-import type { Article, ArticleChangedEvent, ArticleListResponse, ArticleResponse, HelpfulCountEvent } from '@helpdesk/protocol';
+import type {
+  Article,
+  ArticleChangedEvent,
+  ArticleListResponse,
+  ArticleResponse,
+  HelpfulCountEvent,
+  ItemsChangedEvent,
+  Stamped,
+} from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
 import { readAgain, readAtOf } from '../api/readTimes';
@@ -22,10 +30,20 @@ export function applyHelpfulCount(client: QueryClient, { articleId, helpfulCount
  */
 export function applyArticleChanged(client: QueryClient, { articleId, at }: ArticleChangedEvent): void {
   const cache = client.getQueryCache();
-  const holdsIt = (query: Query) => at !== undefined && (readAtOf(query.state.data) ?? Number.NEGATIVE_INFINITY) > at;
-  const shown = [
+  readAgainUnlessHeld(client, { at }, [
     ...cache.findAll({ queryKey: queryKeys.knowledge.lists }),
     ...cache.findAll({ queryKey: queryKeys.knowledge.detail(articleId), exact: true }),
-  ];
-  for (const query of shown) if (!holdsIt(query)) readAgain(client, query);
+  ]);
+}
+
+/** Saved views (their counts with them) or canned responses changed, here or elsewhere: their lists read again. */
+export function applyItemsChanged(client: QueryClient, { kind, at }: ItemsChangedEvent): void {
+  const queryKey = kind === 'views' ? queryKeys.queue.views : queryKeys.queue.canned;
+  readAgainUnlessHeld(client, { at }, client.getQueryCache().findAll({ queryKey }));
+}
+
+/** Each query read again, but one whose answer the server began after the change (`at`) holds it. */
+function readAgainUnlessHeld(client: QueryClient, { at }: Stamped, queries: Query[]): void {
+  const holdsIt = (query: Query) => at !== undefined && (readAtOf(query.state.data) ?? Number.NEGATIVE_INFINITY) > at;
+  for (const query of queries) if (!holdsIt(query)) readAgain(client, query);
 }

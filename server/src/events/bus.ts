@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type {
   ArticleChangedEvent,
+  ItemsChangedEvent,
   Comment,
   EmailStatus,
   HistoryEntry,
@@ -54,6 +55,8 @@ export interface DomainEvents {
    */
   'notification.created': { userIds: number[]; notification: Notification };
   'article.helpful': { articleId: number; helpfulCount: number };
+  /** A saved view or canned response was written, changed or deleted; `shared`: it is or was shared. */
+  'items.changed': { kind: ItemsChangedEvent['kind']; ownerId: number; shared: boolean };
   /** A knowledge base article was written, changed or deleted: readers' pages read it again. */
   'article.changed': { articleId: number; action: ArticleChange };
   /**

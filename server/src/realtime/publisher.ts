@@ -118,6 +118,9 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
       const which = { ...(ids && { ids }), ...(ticketId !== undefined && { ticketId }) };
       send(commit, [ROOMS.user(userId)], (to, stamp) => to.emit('notifications-read', { ...which, unread, ...stamp }));
     }),
+    bus.subscribe('items.changed', ({ kind, ownerId, shared }, commit) => {
+      send(commit, [shared ? ROOMS.staff : ROOMS.user(ownerId)], (to, stamp) => to.emit('items-changed', { kind, ...stamp }));
+    }),
     bus.subscribe('article.changed', ({ articleId, action }, commit) => {
       send(commit, [ROOMS.public], (to, stamp) => to.emit('article-changed', { articleId, action, ...stamp }));
     }),

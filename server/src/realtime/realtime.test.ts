@@ -363,6 +363,34 @@ describe('realtime delivery (Socket.IO)', () => {
     });
   });
 
+  describe('items-changed', () => {
+    it("tells the owner's sockets of a private view or reply, and all staff of a shared one; never a user", async () => {
+      const [agent, admin, owner] = await Promise.all([listen(cast.agent.token), listen(cast.admin.token), listen(cast.owner.token)]);
+      const kinds = (x: Listener) => x.events['items-changed'].map((e) => e.kind);
+
+      const mine = await t.api.post('/views', { name: 'My open ones', filters: { status: 'open' } }, { token: cast.agent.token });
+      expect(mine.status).toBe(201);
+      await quiet(agent, admin, owner);
+      expect([kinds(agent), kinds(admin), kinds(owner)]).toEqual([['views'], [], []]);
+
+      const shared = await t.api.post(
+        '/canned-responses',
+        { title: 'Greeting', content: 'Hello!', shared: true },
+        { token: cast.admin.token },
+      );
+      expect(shared.status).toBe(201);
+      // Made private again: its readers lose it, so staff still hear of it.
+      await t.api.put(`/canned-responses/${shared.body.cannedResponse.id}`, { shared: false }, { token: cast.admin.token });
+      await t.api.delete(`/views/${mine.body.view.id}`, { token: cast.agent.token });
+      // Refused: nothing to announce.
+      expect((await t.api.delete(`/views/${mine.body.view.id}`, { token: cast.agent.token })).status).toBe(404);
+      await quiet(agent, admin, owner);
+      expect(kinds(agent)).toEqual(['views', 'canned-responses', 'canned-responses', 'views']);
+      expect(kinds(admin)).toEqual(['canned-responses', 'canned-responses']);
+      expect(kinds(owner)).toEqual([]);
+    });
+  });
+
   describe('reads follow the reader', () => {
     it("tells the reader's own other sockets of a ticket read and of notifications marked read, nobody else", async () => {
       const ticket = await createTicket(t.api, cast.owner.token, { title: 'Read in one tab, bold in the other' });

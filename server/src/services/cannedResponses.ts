@@ -6,9 +6,10 @@ import { sharedItemService } from './sharedItems.js';
 
 export type CannedResponseService = ReturnType<typeof createCannedResponseService>;
 
-export function createCannedResponseService({ db }: ServiceContext) {
-  return sharedItemService(db, {
+export function createCannedResponseService({ db, announceWrite }: ServiceContext) {
+  return sharedItemService(db, announceWrite, {
     texts: MESSAGES.cannedResponses,
+    announcedAs: 'canned-responses',
     maxPerOwner: LIMITS.perOwner.cannedResponses,
     queries: cannedResponseQueries,
     present: presentCannedResponse,

@@ -1,5 +1,6 @@
-import { canChangeItem, canSeeItem, canShareItems, type OwnedItem } from '@helpdesk/protocol';
+import { canChangeItem, canSeeItem, canShareItems, type ItemsChangedEvent, type OwnedItem } from '@helpdesk/protocol';
 import type { Db } from '../db/client.js';
+import type { AnnounceWrite } from '../db/unitOfWork.js';
 import type { Actor } from '../lib/actor.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 
@@ -49,6 +50,8 @@ interface SharedItemKind<
   Set,
 > {
   texts: ItemTexts;
+  /** What the change is announced as, so other staff's lists (or the owner's other tabs) follow. */
+  announcedAs: ItemsChangedEvent['kind'];
   /** How many one staff member may own (shared ones they own included). */
   maxPerOwner: number;
   queries: SharedItemQueries<Record, Insert, Set>;
@@ -70,9 +73,16 @@ export function sharedItemService<
   Update extends { shared?: boolean },
   Insert,
   Set extends object,
->(db: Db, kind: SharedItemKind<Record, Item, Create, Update, Insert, Set>) {
+>(db: Db, announceWrite: AnnounceWrite, kind: SharedItemKind<Record, Item, Create, Update, Insert, Set>) {
   const { queries, present } = kind;
   const access = itemAccess(kind.texts);
+  /** Runs the one write and announces it: to staff if the item is or was shared, else to its owner. */
+  const announced = <T>(item: OwnedItem, sharedNow: boolean, write: (writer: Db) => Promise<T>) =>
+    announceWrite(async (writer, emit) => {
+      const result = await write(writer);
+      emit('items.changed', { kind: kind.announcedAs, ownerId: item.ownerId, shared: item.shared || sharedNow });
+      return result;
+    });
   return {
     async list(actor: Actor): Promise<Item[]> {
       return (await queries.findVisible(db, actor.id)).map(present);
@@ -80,8 +90,12 @@ export function sharedItemService<
 
     async create(actor: Actor, input: Create): Promise<Item> {
       access.creatable(actor, input.shared);
-      const row = await queries.insert(db, kind.toInsert(actor, input), kind.maxPerOwner);
-      if (!row) throw new ValidationError(kind.texts.tooMany(kind.maxPerOwner));
+      const item = { ownerId: actor.id, shared: input.shared };
+      const row = await announced(item, input.shared, async (writer) => {
+        const inserted = await queries.insert(writer, kind.toInsert(actor, input), kind.maxPerOwner);
+        if (!inserted) throw new ValidationError(kind.texts.tooMany(kind.maxPerOwner));
+        return inserted;
+      });
       return present({ ...row, ownerName: actor.name });
     },
 
@@ -89,12 +103,13 @@ export function sharedItemService<
       const current = access.changeable(actor, await queries.find(db, id), input.shared);
       const set = kind.toSet(input);
       if (Object.keys(set).length === 0) return present(current);
-      return present({ ...(await queries.update(db, id, set)), ownerName: current.ownerName });
+      const row = await announced(current, input.shared === true, (writer) => queries.update(writer, id, set));
+      return present({ ...row, ownerName: current.ownerName });
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
-      access.changeable(actor, await queries.find(db, id));
-      await queries.remove(db, id);
+      const current = access.changeable(actor, await queries.find(db, id));
+      await announced(current, false, (writer) => queries.remove(writer, id));
     },
   };
 }

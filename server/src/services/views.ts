@@ -44,9 +44,10 @@ const notBuiltIn = (id: number) => {
   if (id < 0) throw new ForbiddenError(MESSAGES.views.builtInLocked);
 };
 
-export function createViewService({ db }: ServiceContext, searchCounts: SearchCounts) {
-  const saved = sharedItemService(db, {
+export function createViewService({ db, announceWrite }: ServiceContext, searchCounts: SearchCounts) {
+  const saved = sharedItemService(db, announceWrite, {
     texts: MESSAGES.views,
+    announcedAs: 'views',
     maxPerOwner: LIMITS.perOwner.views,
     queries: viewQueries,
     present: presentView,
