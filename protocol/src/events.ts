@@ -132,6 +132,9 @@ export interface ItemsChangedEvent extends Stamped {
   kind: 'views' | 'canned-responses';
 }
 
+/** A staff account was added, renamed, given another role or removed: staff lists and choices read again. */
+export type StaffChangedEvent = Stamped;
+
 /** This person opened a ticket that had something unread for them (another tab, another device); to them only. */
 export interface TicketReadEvent extends Stamped {
   ticketId: number;
@@ -160,6 +163,7 @@ export interface ServerToClientEvents {
   'csat-received': (event: CsatReceivedEvent) => void;
   'article-changed': (event: ArticleChangedEvent) => void;
   'items-changed': (event: ItemsChangedEvent) => void;
+  'staff-changed': (event: StaffChangedEvent) => void;
   'ticket-read': (event: TicketReadEvent) => void;
   'notifications-read': (event: NotificationsReadEvent) => void;
 }

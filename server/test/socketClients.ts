@@ -19,6 +19,7 @@ const EVENT_NAMES = Object.keys({
   'csat-received': true,
   'article-changed': true,
   'items-changed': true,
+  'staff-changed': true,
   'ticket-read': true,
   'notifications-read': true,
 } satisfies Record<EventName, true>) as EventName[];

@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { queryKeys } from '../api/queryKeys';
 import { noteReadAt } from '../api/readTimes';
-import { applyArticleChanged, applyHelpfulCount, applyItemsChanged } from './applyEvents';
+import { applyArticleChanged, applyHelpfulCount, applyItemsChanged, applyStaffChanged } from './applyEvents';
 import { wantsLiveUpdates } from './useRealtime';
 
 describe('helpful-count', () => {
@@ -64,6 +64,15 @@ describe('items-changed', () => {
     expect([queryKeys.queue.views, queryKeys.queue.viewCounts, queryKeys.queue.canned].map(invalidated)).toEqual([true, true, false]);
     applyItemsChanged(client, { kind: 'canned-responses', at: 1 });
     expect(invalidated(queryKeys.queue.canned)).toBe(true);
+  });
+
+  it('reads again the staff list and the assignee and mention choices when staff change', () => {
+    const client = new QueryClient();
+    for (const key of [queryKeys.users.staff, queryKeys.users.staffDirectory, queryKeys.users.profile])
+      client.setQueryData(key, { success: true });
+    const invalidated = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated === true;
+    applyStaffChanged(client, { at: 1 });
+    expect([queryKeys.users.staff, queryKeys.users.staffDirectory, queryKeys.users.profile].map(invalidated)).toEqual([true, true, false]);
   });
 });
 

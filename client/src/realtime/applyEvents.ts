@@ -6,6 +6,7 @@ import type {
   HelpfulCountEvent,
   ItemsChangedEvent,
   Stamped,
+  StaffChangedEvent,
 } from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
@@ -40,6 +41,15 @@ export function applyArticleChanged(client: QueryClient, { articleId, at }: Arti
 export function applyItemsChanged(client: QueryClient, { kind, at }: ItemsChangedEvent): void {
   const queryKey = kind === 'views' ? queryKeys.queue.views : queryKeys.queue.canned;
   readAgainUnlessHeld(client, { at }, client.getQueryCache().findAll({ queryKey }));
+}
+
+/** Staff were added, renamed, re-roled or removed: Support Management, assignee and mention choices read again. */
+export function applyStaffChanged(client: QueryClient, event: StaffChangedEvent): void {
+  const cache = client.getQueryCache();
+  readAgainUnlessHeld(client, event, [
+    ...cache.findAll({ queryKey: queryKeys.users.staff }),
+    ...cache.findAll({ queryKey: queryKeys.users.staffDirectory }),
+  ]);
 }
 
 /** Each query read again, but one whose answer the server began after the change (`at`) holds it. */

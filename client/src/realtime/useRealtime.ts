@@ -21,7 +21,7 @@ import {
   ticketOpened,
 } from '../api/ticketCache';
 import { applyPushedViewCounts, moveSlaViewCounts, moveViewCounts } from '../api/viewCountCache';
-import { applyArticleChanged, applyHelpfulCount, applyItemsChanged } from './applyEvents';
+import { applyArticleChanged, applyHelpfulCount, applyItemsChanged, applyStaffChanged } from './applyEvents';
 import { applyNotification, applyNotificationsRead } from '../api/notificationCache';
 import { refreshReadsBefore } from '../api/readTimes';
 import { presenceAtom, socketAtom, withPresence } from './collaboration';
@@ -139,6 +139,7 @@ export function useRealtime(enabled = true): void {
       socket.on('helpful-count', (event) => applyHelpfulCount(client, event));
       socket.on('article-changed', (event) => applyArticleChanged(client, event));
       socket.on('items-changed', (event) => applyItemsChanged(client, event));
+      socket.on('staff-changed', (event) => applyStaffChanged(client, event));
       socket.on('view-counts', (event) => applyPushedViewCounts(client, event));
       socket.on('last-change', ({ at }) => {
         if (at !== null) refreshReadsBefore(client, at);

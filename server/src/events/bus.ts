@@ -57,6 +57,8 @@ export interface DomainEvents {
   'article.helpful': { articleId: number; helpfulCount: number };
   /** A saved view or canned response was written, changed or deleted; `shared`: it is or was shared. */
   'items.changed': { kind: ItemsChangedEvent['kind']; ownerId: number; shared: boolean };
+  /** A staff account was added, renamed, given another role or removed (the lists of staff change). */
+  'staff.changed': { userId: number };
   /** A knowledge base article was written, changed or deleted: readers' pages read it again. */
   'article.changed': { articleId: number; action: ArticleChange };
   /**

@@ -121,6 +121,9 @@ export function publishDomainEvents(io: RealtimeServer, bus: EventBus, fanout: F
     bus.subscribe('items.changed', ({ kind, ownerId, shared }, commit) => {
       send(commit, [shared ? ROOMS.staff : ROOMS.user(ownerId)], (to, stamp) => to.emit('items-changed', { kind, ...stamp }));
     }),
+    bus.subscribe('staff.changed', (_payload, commit) => {
+      send(commit, [ROOMS.staff], (to, stamp) => to.emit('staff-changed', stamp));
+    }),
     bus.subscribe('article.changed', ({ articleId, action }, commit) => {
       send(commit, [ROOMS.public], (to, stamp) => to.emit('article-changed', { articleId, action, ...stamp }));
     }),

@@ -3,7 +3,16 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES, ROOMS, type Ticket, type TicketChangedEvent } from '@helpdesk/protocol';
 import { parseSettings } from '../settings.js';
-import { ADMIN_ENV, createCast, createTicket, insertUser, logIn, type Account } from '../../test/factories.js';
+import {
+  ADMIN_ENV,
+  createCast,
+  createTicket,
+  insertUser,
+  logIn,
+  STRONG_PASSWORD,
+  uniqueEmail,
+  type Account,
+} from '../../test/factories.js';
 import { ifSetUp } from '../../test/hooks.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import { sentinel, socketClients, type Listener } from '../../test/socketClients.js';
@@ -388,6 +397,33 @@ describe('realtime delivery (Socket.IO)', () => {
       expect(kinds(agent)).toEqual(['views', 'canned-responses', 'canned-responses', 'views']);
       expect(kinds(admin)).toEqual(['canned-responses', 'canned-responses']);
       expect(kinds(owner)).toEqual([]);
+    });
+  });
+
+  describe('staff-changed', () => {
+    it('tells staff, and nobody else, when an agent is added, renamed, promoted or removed', async () => {
+      const [agent, admin, owner, anonymous] = await Promise.all([
+        listen(cast.agent.token),
+        listen(cast.admin.token),
+        listen(cast.owner.token),
+        listen(),
+      ]);
+      const body = { name: 'New Nora', email: uniqueEmail('nora'), password: STRONG_PASSWORD, role: 'agent' };
+      const created = await t.api.post('/users', body, { token: cast.admin.token });
+      expect(created.status).toBe(201);
+      const id: number = created.body.user.id;
+      await t.api.put(`/users/${id}`, { name: 'Nora Newman' }, { token: cast.admin.token });
+      await t.api.put(`/users/${id}`, { role: 'admin' }, { token: cast.admin.token });
+      // A new password changes nobody's name or role: no list moves.
+      await t.api.put(`/users/${id}`, { password: STRONG_PASSWORD }, { token: cast.admin.token });
+      await t.api.delete(`/users/${id}`, { token: cast.admin.token });
+      // A user signing up joins no staff list.
+      await t.api.post('/auth/register', { name: 'Una User', email: uniqueEmail('una'), password: STRONG_PASSWORD, role: 'user' });
+      await quiet(agent, admin, owner, anonymous);
+      expect(agent.events['staff-changed']).toHaveLength(4);
+      expect(admin.events['staff-changed']).toHaveLength(4);
+      expect(owner.events['staff-changed']).toEqual([]);
+      expect(anonymous.events['staff-changed']).toEqual([]);
     });
   });
 

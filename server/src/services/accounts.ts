@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import {
+  isStaff,
   MESSAGES,
   registrationRefusal,
   type ChangePasswordBody,
@@ -34,7 +35,7 @@ export type AccountService = ReturnType<typeof createAccountService>;
 const SESSION_MEMO_ENTRIES = 10_000;
 
 export function createAccountService(context: ServiceContext) {
-  const { db, withTransaction, tokens, settings } = context;
+  const { db, withTransaction, announceWrite, tokens, settings } = context;
   const readSessionUser = (id: number) =>
     db
       .select({ id: users.id, name: users.name, email: users.email, role: users.role, tokenVersion: users.tokenVersion })
@@ -75,7 +76,13 @@ export function createAccountService(context: ServiceContext) {
     async register(actor: Actor | undefined, input: RegisterBody): Promise<Session> {
       const refusal = registrationRefusal(actor, input.role, settings.agentSignup);
       if (refusal) throw new ForbiddenError(refusal);
-      return issue(await createUserRecord(db, input));
+      const row = await announceWrite(async (writer, emit) => {
+        const created = await createUserRecord(writer, input);
+        // A new agent or admin joins staff's lists (assignees, mentions, Support Management).
+        if (isStaff(created)) emit('staff.changed', { userId: created.id });
+        return created;
+      });
+      return issue(row);
     },
 
     async login({ email, password }: LoginBody): Promise<Session> {

@@ -38,7 +38,7 @@ const lowers = (from: Role, to: Role) => ROLES.indexOf(to) < ROLES.indexOf(from)
  * Support-agent management (docs/api.md#user-endpoints). Who may call it at all is the route's
  * `auth.allow(canManageUsers)`; here only the rules that depend on the account being changed.
  */
-export function createUserService({ db, withTransaction, logger }: ServiceContext) {
+export function createUserService({ db, withTransaction, announceWrite, logger }: ServiceContext) {
   const findActive = async (id: number) => {
     const row = await findActiveUserById(db, id);
     if (!row) throw new NotFoundError(MESSAGES.users.userNotFound);
@@ -107,7 +107,12 @@ export function createUserService({ db, withTransaction, logger }: ServiceContex
     },
 
     async create(input: CreateStaffBody): Promise<User> {
-      return presentUser(await createUserRecord(db, input));
+      const row = await announceWrite(async (writer, emit) => {
+        const created = await createUserRecord(writer, input);
+        emit('staff.changed', { userId: created.id });
+        return created;
+      });
+      return presentUser(row);
     },
 
     async update(actor: Actor, id: number, input: UpdateStaffBody): Promise<User> {
@@ -141,6 +146,7 @@ export function createUserService({ db, withTransaction, logger }: ServiceContex
           .returning();
         // A new password or role ends the sessions (and socket rooms) built on the old one.
         if (updated && revoke) emit('user.revoked', { userId: id });
+        if (updated && (input.name !== undefined || roleChanged)) emit('staff.changed', { userId: id });
         // Their API tokens were made for what the old role could do: a lower one ends them, as a
         // revocation would (docs/api.md#api-tokens); a higher one keeps them.
         if (updated && before && lowers(before.role, updated.role)) {
@@ -163,6 +169,7 @@ export function createUserService({ db, withTransaction, logger }: ServiceContex
           .set({ deletedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
           .where(eq(users.id, id));
         emit('user.revoked', { userId: id });
+        emit('staff.changed', { userId: id });
         // A batch at a time, all in this transaction: one agent may hold thousands of tickets, and at a
         // million tickets a median agent's in one UPDATE ran past the statement timeout, so no agent
         // could be removed (docs/decisions.md#data-and-accounts). Each batch in a savepoint, so one the
