@@ -103,21 +103,23 @@ function Picker({ ticketId, ticket, onInsert, agentName, compact = false }: Cann
                 No canned responses match.
               </Text>
             )}
-            {/* A list of buttons: each item holds its button, so both roles are heard. */}
-            <Stack gap={4} role="list" aria-label="Canned responses">
-              {shown.map((item) => (
-                <div key={item.id} role="listitem">
-                  <UnstyledButton className={classes.item} onClick={() => insert(item)}>
-                    <Text size="sm" fw={600}>
-                      {item.title}
-                    </Text>
-                    <Text size="xs" c="dimmed" lineClamp={2}>
-                      {item.content}
-                    </Text>
-                  </UnstyledButton>
-                </div>
-              ))}
-            </Stack>
+            {/* A list of buttons: each item holds its button, so both roles are heard; no items, no list. */}
+            {shown.length > 0 && (
+              <Stack gap={4} role="list" aria-label="Canned responses">
+                {shown.map((item) => (
+                  <div key={item.id} role="listitem">
+                    <UnstyledButton className={classes.item} onClick={() => insert(item)}>
+                      <Text size="sm" fw={600}>
+                        {item.title}
+                      </Text>
+                      <Text size="xs" c="dimmed" lineClamp={2}>
+                        {item.content}
+                      </Text>
+                    </UnstyledButton>
+                  </div>
+                ))}
+              </Stack>
+            )}
           </ScrollArea.Autosize>
         </Stack>
       </Popover.Dropdown>
