@@ -31,9 +31,9 @@ const pinnedLookup =
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
 /** The address checks of docs/api.md#webhooks, at the moment of sending: undefined when refused. */
-async function addressFor(url: URL, rules: AddressRules): Promise<PinnedAddress | { refused: string }> {
+async function addressFor(url: URL, rules: AddressRules, resolve: typeof resolvePinned): Promise<PinnedAddress | { refused: string }> {
   if (url.protocol !== 'https:' && !(rules.allowHttp && url.protocol === 'http:')) return { refused: MESSAGES.webhooks.refusedScheme };
-  const pinned = await resolvePinned(url, rules.allowPrivate);
+  const pinned = await resolve(url, rules.allowPrivate);
   return pinned ?? { refused: MESSAGES.webhooks.refusedAddress(bareHost(url)) };
 }
 
@@ -84,13 +84,22 @@ export async function attemptDelivery(
   url: URL,
   headers: Record<string, string>,
   body: string,
-  { rules, timeoutMs }: { rules: AddressRules; timeoutMs: number },
+  {
+    rules,
+    timeoutMs,
+    resolve = resolvePinned,
+  }: {
+    rules: AddressRules;
+    timeoutMs: number;
+    /** The name lookup (publicAddress.ts); a test hands in one that never answers. */
+    resolve?: typeof resolvePinned;
+  },
 ): Promise<AttemptOutcome> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
-    const pinned = await beforeDeadline(addressFor(url, rules), deadline, timeoutMs);
+    const pinned = await beforeDeadline(addressFor(url, rules, resolve), deadline, timeoutMs);
     if ('refused' in pinned) return { kind: 'refused', error: pinned.refused, durationMs: 0 };
     const res = await post(url, pinned, headers, body, deadline, timeoutMs);
     const statusCode = res.statusCode ?? 0;
