@@ -16,29 +16,46 @@ export type UnitOfWork = <T>(work: (tx: Db, emit: Emit) => Promise<T>) => Promis
  */
 export type BeforeCommit = (tx: Db, events: readonly HeldEvent[], emit: Emit) => Promise<void>;
 
+/**
+ * What a piece of work emits, held until it has ended and then published in order. An emit after the
+ * end throws (`ended` says which end): it would be lost without a trace, the work announced already.
+ */
+function heldEvents(bus: Pick<EventBus, 'publish'>, ended: string) {
+  const held: HeldEvent[] = [];
+  let open = true;
+  const emit: Emit = (name, payload) => {
+    if (!open) throw new Error(`"${name}" emitted after ${ended}`);
+    held.push({ name, payload } as HeldEvent);
+  };
+  return {
+    held,
+    emit,
+    publish(committing: number) {
+      open = false;
+      for (const { name, payload } of held) bus.publish(name, payload, { committing });
+    },
+    close() {
+      open = false;
+    },
+  };
+}
+
 export function createUnitOfWork(db: Db, bus: Pick<EventBus, 'publish'>, beforeCommit?: BeforeCommit): UnitOfWork {
   return async <T>(work: (tx: Db, emit: Emit) => Promise<T>): Promise<T> => {
-    const held: HeldEvent[] = [];
-    let open = true;
-    const emit: Emit = (name, payload) => {
-      // Emitting after the end would be lost without a trace (the commit has been announced already).
-      if (!open) throw new Error(`"${name}" emitted after its unit of work ended`);
-      held.push({ name, payload } as HeldEvent);
-    };
+    const events = heldEvents(bus, 'its unit of work ended');
     try {
       let committing = 0;
       const result = await db.transaction(async (tx) => {
-        const value = await work(tx, emit);
-        if (beforeCommit && held.length > 0) await beforeCommit(tx, [...held], emit);
+        const value = await work(tx, events.emit);
+        if (beforeCommit && events.held.length > 0) await beforeCommit(tx, [...events.held], events.emit);
         // The commit is asked for once this returns: a read that ended before now cannot hold it.
         committing = Date.now();
         return value;
       });
-      open = false;
-      for (const { name, payload } of held) bus.publish(name, payload, { committing });
+      events.publish(committing);
       return result;
     } finally {
-      open = false;
+      events.close();
     }
   };
 }
@@ -47,28 +64,22 @@ export function createUnitOfWork(db: Db, bus: Pick<EventBus, 'publish'>, beforeC
  * Announces a write made outside any transaction, each statement committed when it returned: what
  * `work` emitted is published once it has, in order, with no BEGIN and COMMIT around it (a staff
  * member opening a ticket clears its unread mark this way, on a read path). For writes that need no
- * atomicity (marks of what someone read, an article's one statement); no BeforeCommit hook runs, so only events that cause no
- * mail, delivery or figure belong here. Anything more is a UnitOfWork.
+ * atomicity (marks of what someone read, an article's one statement); no BeforeCommit hook runs, so
+ * only events that cause no mail, delivery or figure belong here. Anything more is a UnitOfWork.
  */
 export type AnnounceWrite = <T>(work: (db: Db, emit: Emit) => Promise<T>) => Promise<T>;
 
 export function createAnnounceWrite(db: Db, bus: Pick<EventBus, 'publish'>): AnnounceWrite {
   return async <T>(work: (db: Db, emit: Emit) => Promise<T>): Promise<T> => {
-    const held: HeldEvent[] = [];
-    let open = true;
-    const emit: Emit = (name, payload) => {
-      if (!open) throw new Error(`"${name}" emitted after its write was announced`);
-      held.push({ name, payload } as HeldEvent);
-    };
+    const events = heldEvents(bus, 'its write was announced');
     // Taken before the statement is sent, so no earlier than its commit is asked for.
     const committing = Date.now();
     try {
-      const result = await work(db, emit);
-      open = false;
-      for (const { name, payload } of held) bus.publish(name, payload, { committing });
+      const result = await work(db, events.emit);
+      events.publish(committing);
       return result;
     } finally {
-      open = false;
+      events.close();
     }
   };
 }
