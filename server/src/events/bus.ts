@@ -18,7 +18,6 @@ import type { Logger } from '../lib/logger.js';
 import type { Actor } from '../lib/actor.js';
 
 export type ActorRef = UserRef & { role: Role };
-export type ArticleChange = ArticleChangedEvent['action'];
 
 /** Who did it, as events carry it. */
 export const actorRef = (actor: Actor): ActorRef => ({ id: actor.id, name: actor.name, role: actor.role });
@@ -60,7 +59,7 @@ export interface DomainEvents {
   /** A staff account was added, renamed, given another role or removed (the lists of staff change). */
   'staff.changed': { userId: number };
   /** A knowledge base article was written, changed or deleted: readers' pages read it again. */
-  'article.changed': { articleId: number; action: ArticleChange };
+  'article.changed': { articleId: number; action: ArticleChangedEvent['action'] };
   /**
    * What this person has read, for their other tabs and devices: a staff member opened a ticket that
    * had something unread for them, or marked notifications read (`ids`, a `ticketId`'s, or all of

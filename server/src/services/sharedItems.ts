@@ -76,11 +76,11 @@ export function sharedItemService<
 >(db: Db, announceWrite: AnnounceWrite, kind: SharedItemKind<Record, Item, Create, Update, Insert, Set>) {
   const { queries, present } = kind;
   const access = itemAccess(kind.texts);
-  /** Runs the one write and announces it: to staff if the item is or was shared, else to its owner. */
-  const announced = <T>(item: OwnedItem, sharedNow: boolean, write: (writer: Db) => Promise<T>) =>
+  /** Runs the one write and announces it: to staff if the item is or was `shared`, else to its owner. */
+  const announced = <T>({ ownerId, shared }: OwnedItem, write: (writer: Db) => Promise<T>) =>
     announceWrite(async (writer, emit) => {
       const result = await write(writer);
-      emit('items.changed', { kind: kind.announcedAs, ownerId: item.ownerId, shared: item.shared || sharedNow });
+      emit('items.changed', { kind: kind.announcedAs, ownerId, shared });
       return result;
     });
   return {
@@ -90,8 +90,7 @@ export function sharedItemService<
 
     async create(actor: Actor, input: Create): Promise<Item> {
       access.creatable(actor, input.shared);
-      const item = { ownerId: actor.id, shared: input.shared };
-      const row = await announced(item, input.shared, async (writer) => {
+      const row = await announced({ ownerId: actor.id, shared: input.shared }, async (writer) => {
         const inserted = await queries.insert(writer, kind.toInsert(actor, input), kind.maxPerOwner);
         if (!inserted) throw new ValidationError(kind.texts.tooMany(kind.maxPerOwner));
         return inserted;
@@ -103,13 +102,14 @@ export function sharedItemService<
       const current = access.changeable(actor, await queries.find(db, id), input.shared);
       const set = kind.toSet(input);
       if (Object.keys(set).length === 0) return present(current);
-      const row = await announced(current, input.shared === true, (writer) => queries.update(writer, id, set));
+      const wasOrIsShared = { ownerId: current.ownerId, shared: current.shared || input.shared === true };
+      const row = await announced(wasOrIsShared, (writer) => queries.update(writer, id, set));
       return present({ ...row, ownerName: current.ownerName });
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
       const current = access.changeable(actor, await queries.find(db, id));
-      await announced(current, false, (writer) => queries.remove(writer, id));
+      await announced(current, (writer) => queries.remove(writer, id));
     },
   };
 }
