@@ -104,14 +104,19 @@ export function movable(client: QueryClient, query: Query, { at, committing }: S
 }
 
 /**
+ * When the server began the answer a query holds: its timed read's, else the answer's own (most are
+ * stored as they came, and remember their read time themselves).
+ */
+export const readBeganAt = (query: Query): number | undefined => queryReadAt.get(query)?.began ?? readAtOf(query.state.data);
+
+/**
  * Once the socket is in its rooms (its `last-change`): re-reads each shown query read before the last
  * change sent to them, which the socket was not there to hear. A read still on its way is judged when
  * it lands. Queries without a known read time (none of them live) are left alone.
  */
 export function refreshReadsBefore(client: QueryClient, at: number): void {
   const readBefore = (query: Query) => {
-    // Most answers are stored as they came, and remember their read time themselves.
-    const read = queryReadAt.get(query)?.began ?? readAtOf(query.state.data);
+    const read = readBeganAt(query);
     return read !== undefined && read <= at;
   };
   const cache = client.getQueryCache();

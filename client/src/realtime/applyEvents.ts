@@ -10,7 +10,7 @@ import type {
 } from '@helpdesk/protocol';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
-import { readAgain, readAtOf } from '../api/readTimes';
+import { readAgain, readBeganAt } from '../api/readTimes';
 
 /** Ticket events are written by api/ticketCache.ts and api/viewCountCache.ts; this is the knowledge base's one live count. */
 export function applyHelpfulCount(client: QueryClient, { articleId, helpfulCount }: HelpfulCountEvent): void {
@@ -54,6 +54,6 @@ export function applyStaffChanged(client: QueryClient, event: StaffChangedEvent)
 
 /** Each query read again, but one whose answer the server began after the change (`at`) holds it. */
 function readAgainUnlessHeld(client: QueryClient, { at }: Stamped, queries: Query[]): void {
-  const holdsIt = (query: Query) => at !== undefined && (readAtOf(query.state.data) ?? Number.NEGATIVE_INFINITY) > at;
+  const holdsIt = (query: Query) => at !== undefined && (readBeganAt(query) ?? Number.NEGATIVE_INFINITY) > at;
   for (const query of queries) if (!holdsIt(query)) readAgain(client, query);
 }
