@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { tickets } from '../../server/src/db/schema/index';
 import { createTicket, insertUser } from '../../server/test/factories';
-import { logInThroughForm, openVisitor, TEST_ADMIN, useStage } from './harness';
+import { logInThroughForm, openVisitor, TEST_ADMIN, useStage, type Visitor } from './harness';
 
 const waitForLive = (page: Page) => page.getByTestId('live-indicator').waitFor({ state: 'detached' });
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -12,12 +12,15 @@ const stateOf = (badge: Locator) => badge.getAttribute('data-sla-state');
 const shownOn = (badge: Locator) => badge.locator('span[aria-hidden="true"]').textContent();
 
 /** Open all day, every day, so the deadlines of a test run fall minutes away whatever the hour. */
-async function buildCalendar(page: Page): Promise<void> {
+async function buildCalendar({ page, checkAccessibility }: Visitor): Promise<void> {
   await page.getByRole('button', { name: 'Add Calendar' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Name').fill('Always open');
-  // By keyboard the time zone's option list is passed over: Tab goes on to the week's hours.
+  // By keyboard the time zone's option list is passed over: Tab goes on to the week's hours. Open, the
+  // list scrolls and holds nothing but options (axe).
   await page.keyboard.press('Tab');
+  await dialog.getByRole('listbox').waitFor();
+  await checkAccessibility('the time zone list open');
   await page.keyboard.press('Tab');
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Mon–Fri 09:00–17:00');
   // A new calendar starts with office hours on weekdays: each day gets one interval, midnight to midnight.
@@ -58,7 +61,7 @@ describe('journey: service levels (docs/product.md#service-levels)', () => {
     const admin = await openVisitor(browser, product.url, 'sla-admin', { width: 1440, height: 900 });
     await logInThroughForm(admin.page, TEST_ADMIN.email, TEST_ADMIN.password, /\/agent-dashboard|\/admin/);
     await admin.page.goto('/service-levels');
-    await buildCalendar(admin.page);
+    await buildCalendar(admin);
     await buildPolicy(admin.page);
     await admin.shot('service-levels');
 

@@ -3,7 +3,15 @@ import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 /** The page's main landmark (components/layout/AppLayout.tsx); the skip link leads there. */
 export const MAIN_CONTENT_ID = 'main-content';
 const MAIN_PORTAL = { target: `#${MAIN_CONTENT_ID}` };
-const OPTIONS_NOT_A_TAB_STOP = { viewportProps: { tabIndex: -1 } };
+// Chromium makes a scroller without focusable children a Tab stop: inline after its input, a long
+// option list took the focus, closed on the blur and left it on <body>. The listbox scrolls itself
+// and leaves the Tab order (options are reached with the arrows). Mantine's scroll area would put a
+// non-option viewport inside the listbox; options that can take the focus (never by Tab) tell axe
+// the scrolled content is reachable.
+const OPTION_LIST = {
+  defaultProps: { withScrollArea: false, attributes: { options: { tabIndex: -1 }, option: { tabIndex: -1 } } },
+  styles: { options: { maxHeight: 'calc(15rem * var(--mantine-scale))', overflowY: 'auto' as const } },
+};
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -26,12 +34,10 @@ export const theme = createTheme({
     Tooltip: { defaultProps: { withinPortal: false } },
     // Option lists render when opened: kept mounted, every Select positioned its hidden list on load.
     Combobox: { defaultProps: { withinPortal: false, keepMounted: false } },
-    // Chromium makes a scroller without focusable children a Tab stop: inline after its input, a long
-    // option list took the focus, closed on the blur and left it on <body>. Options are reached by arrows.
-    Select: { defaultProps: { scrollAreaProps: OPTIONS_NOT_A_TAB_STOP } },
-    MultiSelect: { defaultProps: { scrollAreaProps: OPTIONS_NOT_A_TAB_STOP } },
-    TagsInput: { defaultProps: { scrollAreaProps: OPTIONS_NOT_A_TAB_STOP } },
-    Autocomplete: { defaultProps: { scrollAreaProps: OPTIONS_NOT_A_TAB_STOP } },
+    Select: OPTION_LIST,
+    MultiSelect: OPTION_LIST,
+    TagsInput: OPTION_LIST,
+    Autocomplete: OPTION_LIST,
     // One that must escape a clipping container (a queue row's menus, the canned reply picker) opens
     // in a portal inside the main landmark, not at the end of <body>.
     Popover: { defaultProps: { withinPortal: false, portalProps: MAIN_PORTAL } },
